@@ -1,0 +1,182 @@
+"""The ``memorybot`` command line.
+
+Errors: one clear line and a non-zero exit; ``--debug`` shows tracebacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Coroutine
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from memory.errors import ConfigError, MemorybotError
+from memory.settings import Settings, load_settings
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+
+class CliState:
+    def __init__(self, debug: bool, data_dir: Path | None) -> None:
+        self.debug = debug
+        self.data_dir = data_dir
+
+    def settings(self) -> Settings:
+        overrides: dict[str, Any] = {}
+        if self.data_dir is not None:
+            overrides["data_dir"] = self.data_dir
+        return load_settings(**overrides)
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def _echo_json(payload: Any) -> None:
+    click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--debug", is_flag=True, help="Debug logging, and tracebacks on errors.")
+@click.option("-v", "--verbose", is_flag=True, help="Informational logging.")
+@click.option(
+    "--data-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Data directory (overrides MEMORYBOT_DATA_DIR).",
+)
+@click.version_option(package_name="memorybot")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool, verbose: bool, data_dir: Path | None) -> None:
+    """memorybot: a Discord bot that remembers what a community tells it."""
+    level = logging.DEBUG if debug else logging.INFO if verbose else logging.WARNING
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    ctx.obj = CliState(debug=debug, data_dir=data_dir)
+
+
+@cli.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--defer", is_flag=True, help="Only store and queue; do not wait for processing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.pass_obj
+def import_cmd(state: CliState, paths: tuple[Path, ...], defer: bool, as_json: bool) -> None:
+    """Import DiscordChatExporter JSON exports (files or folders), streamed and idempotent."""
+    from bot.commands_import import run_import
+
+    settings = state.settings()
+    summary, errors = _run(run_import(settings, list(paths), defer=defer, quiet=as_json))
+    if as_json:
+        _echo_json({**summary.as_dict(), "errors": errors})
+    else:
+        reasons = ", ".join(f"{n} {r}" for r, n in sorted(summary.skipped.items())) or "none"
+        click.echo(
+            f"imported {summary.files} file(s): read {summary.read}, new {summary.new}, "
+            f"skipped {summary.skipped_total} ({reasons}), queued {summary.queued}"
+            + (" (processing deferred)" if defer else "")
+        )
+        if summary.not_exports:
+            click.echo(f"ignored {len(summary.not_exports)} JSON file(s) that are not exports")
+    for error in errors:
+        click.echo(f"error: {error}", err=True)
+    if errors:
+        sys.exit(1)
+
+
+@cli.command()
+@click.option("--guild", "guild_id", default=None, help="Only this guild.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def stats(state: CliState, guild_id: str | None, as_json: bool) -> None:
+    """Per guild: messages, facts, and pending / dropped / failed ingest jobs."""
+    from bot.runtime import open_runtime
+
+    async def collect() -> list[dict[str, Any]]:
+        async with open_runtime(state.settings(), start_queue=False) as rt:
+            guilds = [guild_id] if guild_id else await rt.store.guild_ids()
+            return [asdict(await rt.store.stats(g)) for g in guilds]
+
+    rows = _run(collect())
+    if as_json:
+        _echo_json({"guilds": rows})
+        return
+    if not rows:
+        click.echo("no guilds yet: import an export or run the bot")
+        return
+    header = f"{'guild':<20} {'name':<24} {'messages':>9} {'facts':>11} {'pending':>8} "
+    header += f"{'dropped':>8} {'failed':>7}"
+    click.echo(header)
+    for r in rows:
+        facts = f"{r['active_facts']}/{r['facts']}"
+        click.echo(
+            f"{r['guild_id']:<20} {r['name'][:24]:<24} {r['messages']:>9} {facts:>11} "
+            f"{r['pending_jobs']:>8} {r['dropped_jobs']:>8} {r['failed_jobs']:>7}"
+        )
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def doctor(state: CliState, as_json: bool) -> None:
+    """Check settings, SQLite, FTS5, sqlite-vec and the data directory."""
+    from bot.doctor import run_doctor
+
+    report = _run(run_doctor(state.data_dir))
+    if as_json:
+        _echo_json(report)
+    else:
+        for check in report["checks"]:
+            mark = "ok " if check["ok"] else "ERR"
+            click.echo(f"[{mark}] {check['name']}: {check['detail']}")
+    if not report["ok"]:
+        sys.exit(1)
+
+
+@cli.command("refresh-journals")
+@click.option("--guild", "guild_id", default=None, help="Only this guild.")
+@click.pass_obj
+def refresh_journals(state: CliState, guild_id: str | None) -> None:
+    """Write missing daily-log lines and rewrite every MEMORY.md snapshot."""
+    from bot.runtime import open_runtime
+
+    async def refresh() -> tuple[int, list[str]]:
+        async with open_runtime(state.settings(), start_queue=False) as rt:
+            lines = await rt.queue.journal_backlog()
+            if guild_id:
+                await rt.journals.refresh(guild_id)
+                return lines, [guild_id]
+            return lines, await rt.journals.refresh_all()
+
+    lines, guilds = _run(refresh())
+    click.echo(
+        f"wrote {lines} missing daily-log line(s); refreshed MEMORY.md of {len(guilds)} guild(s) "
+        f"under {state.settings().journals_dir}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: turn memorybot errors into one line and an exit code."""
+    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    try:
+        cli.main(args=argv, prog_name="memorybot", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except (MemorybotError, OSError) as exc:
+        if debug:
+            raise
+        prefix = "configuration error" if isinstance(exc, ConfigError) else "error"
+        click.echo(f"{prefix}: {exc}", err=True)
+        sys.exit(1)

@@ -1,0 +1,85 @@
+"""``memorybot import``: exports → ingest queue, with a progress bar on a terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskID,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
+
+from bot.runtime import open_runtime
+from memory.errors import ExportError, NotAnExportError
+from memory.export_import import ExportImporter, ImportSummary, find_export_files
+from memory.ingest import IngestQueue
+from memory.settings import Settings
+
+
+def _progress(quiet: bool) -> Progress:
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet or not sys.stderr.isatty(),
+        transient=False,
+    )
+
+
+async def run_import(
+    settings: Settings, paths: list[Path], *, defer: bool = False, quiet: bool = False
+) -> tuple[ImportSummary, list[str]]:
+    """Import every export under ``paths``; return the summary and one line per failed file.
+
+    Unless ``defer``, returns once every queued message is processed and journaled.
+    """
+    files = find_export_files(paths)
+    if not files:
+        raise ExportError("no .json export found under " + ", ".join(map(str, paths)))
+    errors: list[str] = []
+    async with open_runtime(settings) as rt:
+        with _progress(quiet) as progress:
+            tasks: dict[Path, TaskID] = {}
+
+            def on_progress(path: Path, done: int, total: int) -> None:
+                if path not in tasks:
+                    tasks[path] = progress.add_task(f"import {path.name}", total=total)
+                progress.update(tasks[path], completed=done)
+
+            importer = ExportImporter(rt.queue, on_progress=on_progress)
+            for path, named in files:
+                try:
+                    await importer.import_file(path)
+                except NotAnExportError as exc:
+                    if named:
+                        errors.append(str(exc))
+                    else:
+                        importer.summary.not_exports.append(str(path))
+                except ExportError as exc:
+                    errors.append(str(exc))
+            if not defer:
+                await _wait_processed(rt.queue, progress)
+        if not defer:
+            await rt.journals.refresh_all()
+    return importer.summary, errors
+
+
+async def _wait_processed(queue: IngestQueue, progress: Progress) -> None:
+    start = queue.depth
+    task = progress.add_task(f"process {start} queued messages", total=max(start, 1))
+    join = asyncio.ensure_future(queue.join())
+    while not join.done():
+        progress.update(task, completed=max(0, start - queue.depth))
+        await asyncio.wait({join}, timeout=0.2)
+    join.result()
+    progress.update(task, completed=max(start, 1))

@@ -1,0 +1,81 @@
+"""``memorybot doctor``: is this installation able to do its job?"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from memory.errors import MemorybotError
+from memory.settings import Settings, load_settings
+from memory.store import Store
+
+
+def _check(name: str, ok: bool, detail: str) -> dict[str, Any]:
+    return {"name": name, "ok": ok, "detail": detail}
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+async def run_doctor(data_dir: Path | None) -> dict[str, Any]:
+    """Every check with ``ok`` and a one-line detail; ``ok`` overall when all pass."""
+    checks = [
+        _check(
+            "python",
+            sys.version_info >= (3, 11),
+            f"{platform.python_version()} ({sys.executable})",
+        ),
+        _check("memorybot", True, _version("memorybot")),
+    ]
+    try:
+        settings = load_settings(**({"data_dir": data_dir} if data_dir else {}))
+    except MemorybotError as exc:
+        checks.append(_check("settings", False, str(exc)))
+        return {"ok": False, "checks": checks}
+    checks.append(_check("settings", True, "valid"))
+    checks.append(_data_dir_check(settings))
+    if checks[-1]["ok"]:
+        checks.extend(await _database_checks(settings))
+    return {"ok": all(c["ok"] for c in checks), "checks": checks}
+
+
+def _data_dir_check(settings: Settings) -> dict[str, Any]:
+    path = settings.data_dir.resolve()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return _check("data dir", False, f"{path}: cannot create: {exc.strerror or exc}")
+    if not os.access(path, os.W_OK):
+        return _check("data dir", False, f"{path}: not writable")
+    return _check("data dir", True, str(path))
+
+
+async def _database_checks(settings: Settings) -> list[dict[str, Any]]:
+    try:
+        async with await Store.open(settings.db_path) as store:
+            versions = await store.versions()
+            guilds = len(await store.guild_ids())
+    except MemorybotError as exc:
+        return [_check("database", False, str(exc))]
+    size = settings.db_path.stat().st_size if settings.db_path.exists() else 0
+    return [
+        _check("database", True, f"{settings.db_path} ({size:,} bytes, {guilds} guild(s))"),
+        _check("sqlite", True, versions["sqlite"]),
+        _check("fts5", versions["fts5"] == "available", versions["fts5"]),
+        _check("sqlite-vec", True, versions["sqlite_vec"]),
+        _check(
+            "packages",
+            True,
+            ", ".join(
+                f"{p} {_version(p)}" for p in ("aiosqlite", "discord.py", "aiohttp", "openai")
+            ),
+        ),
+    ]

@@ -1,0 +1,58 @@
+"""Assembling the memory runtime (store + journals + ingest queue) for every entry point."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from memory.extraction import Extractor, NoopExtractor
+from memory.ingest import IngestQueue
+from memory.settings import Settings
+from memory.store import Store
+from memory_journals import Journals
+
+
+@dataclass(slots=True)
+class MemoryRuntime:
+    settings: Settings
+    store: Store
+    journals: Journals
+    queue: IngestQueue
+
+
+def build_extractor(settings: Settings) -> Extractor:
+    """The extraction step the queue runs (facts extraction plugs in here)."""
+    return NoopExtractor()
+
+
+@asynccontextmanager
+async def open_runtime(
+    settings: Settings, *, start_queue: bool = True, extractor: Extractor | None = None
+) -> AsyncIterator[MemoryRuntime]:
+    """Open the store, start journals and (optionally) the queue; drain and close on exit."""
+    store = await Store.open(settings.db_path)
+    journals = Journals(
+        settings.journals_dir,
+        store,
+        debounce=settings.journal_debounce,
+        refresh_interval=settings.journal_refresh_interval,
+    )
+    queue = IngestQueue(
+        store,
+        extractor=extractor or build_extractor(settings),
+        journal=journals,
+        max_queue=settings.max_queue,
+        drain_timeout=settings.drain_timeout,
+    )
+    try:
+        await journals.start()
+        if start_queue:
+            await queue.start()
+        yield MemoryRuntime(settings, store, journals, queue)
+    finally:
+        try:
+            await queue.close()
+            await journals.close()
+        finally:
+            await store.close()

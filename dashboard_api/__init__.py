@@ -1,0 +1,1 @@
+"""The moderators' HTTP API and web page (aiohttp)."""

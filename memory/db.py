@@ -1,0 +1,125 @@
+"""Opening SQLite with sqlite-vec loaded, the pragmas memorybot relies on, and migrations."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import sqlite_vec
+
+from memory.errors import StoreError
+from memory.migrations import MIGRATIONS
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 5000
+
+CACHE_KIB = -65536  # 64 MiB page cache (negative = KiB): indexes of big guilds stay hot
+
+
+def _stdlib_can_load_extensions() -> bool:
+    return hasattr(sqlite3.Connection, "enable_load_extension")
+
+
+def _raw_connect(path: str) -> Any:
+    """A DB-API connection able to load extensions: stdlib sqlite3 where it can, else sqlean."""
+    if _stdlib_can_load_extensions():
+        conn: Any = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    else:
+        import sqlean
+
+        conn = sqlean.connect(path, check_same_thread=False, isolation_level=None)
+    conn.enable_load_extension(True)
+    sqlite_vec.load(conn)
+    conn.enable_load_extension(False)
+    return conn
+
+
+def connect_sync(path: Path | str) -> Any:
+    """A configured synchronous connection (used by tools and tests that need no event loop)."""
+    conn = _raw_connect(str(path))
+    _configure(conn)
+    return conn
+
+
+def _configure(conn: Any) -> None:
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    # NORMAL in WAL mode: a killed process loses nothing; only a power cut can lose the
+    # last transactions. SQLite-specific, like every PRAGMA here.
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    conn.execute(f"PRAGMA cache_size = {CACHE_KIB}")
+
+
+async def open_connection(path: Path | str) -> aiosqlite.Connection:
+    """Open ``path`` (created if missing), load sqlite-vec, apply pragmas and migrations."""
+    target = Path(path)
+    if str(path) != ":memory:":
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create data directory {target.parent}: {exc}") from exc
+    factory: Callable[[], Any] = lambda: _raw_connect(str(path))  # noqa: E731
+    db = aiosqlite.Connection(factory, iter_chunk_size=64)
+    try:
+        await db
+    except Exception as exc:
+        raise StoreError(f"cannot open database {path}: {exc}") from exc
+    try:
+        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA temp_store = MEMORY")
+        await db.execute(f"PRAGMA cache_size = {CACHE_KIB}")
+        await apply_migrations(db)
+    except Exception as exc:
+        await db.close()
+        if isinstance(exc, StoreError):
+            raise
+        raise StoreError(f"cannot prepare database {path}: {exc}") from exc
+    return db
+
+
+async def apply_migrations(db: aiosqlite.Connection) -> list[str]:
+    """Apply every migration not yet recorded in ``_migrations``; return the names applied."""
+    await db.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    done = {row[0] for row in await db.execute_fetchall("SELECT name FROM _migrations")}
+    applied = []
+    for name, statements in MIGRATIONS:
+        if name in done:
+            continue
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql in statements:
+                await db.execute(sql)
+            await db.execute(
+                "INSERT INTO _migrations (name, applied_at) VALUES (?, datetime('now'))", (name,)
+            )
+            await db.execute("COMMIT")
+        except Exception:
+            await db.execute("ROLLBACK")
+            raise
+        log.info("applied migration %s", name)
+        applied.append(name)
+    return applied
+
+
+async def sqlite_versions(db: aiosqlite.Connection) -> dict[str, str]:
+    """Versions of SQLite and sqlite-vec, and whether FTS5 works, as seen by this connection."""
+    (row,) = await db.execute_fetchall("SELECT sqlite_version(), vec_version()")
+    try:
+        await db.execute("CREATE VIRTUAL TABLE temp._fts5_probe USING fts5(x)")
+        await db.execute("DROP TABLE temp._fts5_probe")
+        fts5 = "available"
+    except Exception as exc:  # pragma: no cover - only on a SQLite built without FTS5
+        fts5 = f"missing ({exc})"
+    return {"sqlite": str(row[0]), "sqlite_vec": str(row[1]), "fts5": fts5}

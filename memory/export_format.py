@@ -1,0 +1,210 @@
+"""Reading DiscordChatExporter JSON exports: streamed, validated, in compact batches.
+
+Pure parsing (no asyncio, no database), so it runs the same in this process or in a
+reader child process. A 200 MB export is never loaded whole: ``ijson`` yields one message
+at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import ijson
+
+from memory.errors import ExportError, NotAnExportError
+from memory.models import canonical_time
+from memory.text import clean_text, is_meaningful
+
+USER_MESSAGE_TYPES = frozenset({"Default", "Reply"})
+PARSE_BUFFER = 16 * 1024  # small reads hand the GIL back often while parsing
+_SNOWFLAKE = re.compile(r"^\d{1,20}$")
+
+#: (message_id, author_id, display_name, username, content, created_at)
+Row = tuple[str, str, str, str, str, str]
+Member = tuple[str, str, str]  # (user_id, display_name, username)
+
+
+@dataclass(frozen=True, slots=True)
+class ExportHeader:
+    path: str
+    guild_id: str
+    guild_name: str
+    channel_id: str
+    channel_name: str
+
+
+@dataclass(slots=True)
+class ParsedBatch:
+    """Up to a batch of people's messages, and what the parser passed over to get them."""
+
+    rows: list[Row] = field(default_factory=list)
+    read: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    mentions: dict[str, Member] = field(default_factory=dict)
+    offset: int = 0
+
+
+def _snowflake(value: Any, what: str, path: Path) -> str:
+    text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    if not _SNOWFLAKE.match(text):
+        raise ExportError(f"{path}: {what} is not a Discord id: {str(value)[:40]!r}")
+    return text
+
+
+def read_header(path: Path) -> ExportHeader:
+    """Guild and channel of an export (read from its start; the messages are not loaded)."""
+    guild = _first_item(path, "guild")
+    channel = _first_item(path, "channel")
+    if not isinstance(guild, dict) or not isinstance(channel, dict):
+        raise NotAnExportError(
+            f"{path}: not a DiscordChatExporter JSON export (no 'guild' and 'channel' objects)"
+        )
+    return ExportHeader(
+        path=str(path),
+        guild_id=_snowflake(guild.get("id"), "guild.id", path),
+        guild_name=clean_text(str(guild.get("name") or "")),
+        channel_id=_snowflake(channel.get("id"), "channel.id", path),
+        channel_name=clean_text(str(channel.get("name") or "")),
+    )
+
+
+def _first_item(path: Path, prefix: str) -> Any:
+    try:
+        with open(path, "rb") as handle:
+            for item in ijson.items(handle, prefix, use_float=True):
+                return item
+    except ijson.JSONError as exc:
+        raise NotAnExportError(f"{path}: not valid JSON: {_reason(exc)}") from None
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return None
+
+
+def _reason(exc: Exception) -> str:
+    return " ".join(str(exc).split())[:160] or type(exc).__name__
+
+
+@dataclass(slots=True)
+class _Cursor:
+    """Where the parser is, for progress and for error messages."""
+
+    handle: IO[bytes]
+    count: int = 0
+    last_id: str = ""
+
+    @property
+    def offset(self) -> int:
+        return self.handle.tell()
+
+
+def iter_raw_messages(
+    path: Path, on_message: Callable[[_Cursor], None] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Yield each raw message object; a parse error names the file and where it broke."""
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below, also on a parse error
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    with handle:
+        cursor = _Cursor(handle)
+        try:
+            for raw in ijson.items(handle, "messages.item", use_float=True, buf_size=PARSE_BUFFER):
+                cursor.count += 1
+                if isinstance(raw, dict):
+                    cursor.last_id = str(raw.get("id", ""))[:40]
+                if on_message is not None:
+                    on_message(cursor)
+                yield raw if isinstance(raw, dict) else {}
+        except ijson.JSONError as exc:
+            after = (
+                f"after message #{cursor.count} (id {cursor.last_id})"
+                if cursor.count
+                else "before the first message"
+            )
+            raise ExportError(
+                f"{path}: JSON breaks {after}, near byte {cursor.offset:,}: {_reason(exc)}"
+            ) from None
+    if cursor.count == 0 and _first_item(path, "messages") is None:
+        raise NotAnExportError(
+            f"{path}: not a DiscordChatExporter JSON export (no 'messages' list)"
+        )
+
+
+def to_row(raw: dict[str, Any]) -> Row | str:
+    """The compact row of a person's message, or the reason it is skipped."""
+    message_id = raw.get("id")
+    author = raw.get("author")
+    if not isinstance(message_id, str) or not _SNOWFLAKE.match(message_id):
+        return "invalid"
+    if not isinstance(author, dict) or not _SNOWFLAKE.match(str(author.get("id", ""))):
+        return "invalid"
+    if author.get("isBot") is True:
+        return "bot"
+    if raw.get("type", "Default") not in USER_MESSAGE_TYPES:
+        return "system"
+    content = raw.get("content")
+    if not isinstance(content, str) or not is_meaningful(content):
+        return "empty"
+    created_at = _timestamp(raw.get("timestamp"))
+    if created_at is None:
+        return "invalid"
+    return (message_id, str(author["id"]), display_name(author), _name(author), content, created_at)
+
+
+def _timestamp(value: Any) -> str | None:
+    try:
+        return canonical_time(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _name(person: dict[str, Any]) -> str:
+    return clean_text(str(person.get("name") or ""))[:100]
+
+
+def display_name(person: dict[str, Any]) -> str:
+    """The name people see: the guild nickname, else the account name."""
+    return clean_text(str(person.get("nickname") or ""))[:100] or _name(person) or "unknown"
+
+
+def mentioned_members(raw: dict[str, Any]) -> Iterator[Member]:
+    for person in raw.get("mentions") or []:
+        if (
+            isinstance(person, dict)
+            and _SNOWFLAKE.match(str(person.get("id", "")))
+            and person.get("isBot") is not True
+        ):
+            yield (str(person["id"]), display_name(person), _name(person))
+
+
+def parse_batches(path: Path, batch_size: int) -> Iterator[ParsedBatch]:
+    """The messages of ``path`` in batches of up to ``batch_size`` kept rows.
+
+    Raises ``ExportError`` where the file breaks; every batch before it was yielded.
+    """
+    batch = ParsedBatch()
+    cursor_offset = 0
+
+    def track(cursor: _Cursor) -> None:
+        nonlocal cursor_offset
+        cursor_offset = cursor.offset
+
+    for raw in iter_raw_messages(path, track):
+        batch.read += 1
+        for member in mentioned_members(raw):
+            batch.mentions[member[0]] = member
+        row = to_row(raw)
+        if isinstance(row, str):
+            batch.skipped[row] = batch.skipped.get(row, 0) + 1
+            continue
+        batch.rows.append(row)
+        if len(batch.rows) >= batch_size:
+            batch.offset = cursor_offset
+            yield batch
+            batch = ParsedBatch()
+    batch.offset = cursor_offset
+    yield batch

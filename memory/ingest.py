@@ -1,0 +1,528 @@
+"""The bounded, durable ingest queue (DESIGN "Ingest").
+
+``submit`` writes the message and its job row in one transaction before it returns; one
+worker then journals, extracts and stores facts in order. Live overflow drops the oldest
+live job (its message stays, its job row says ``dropped``); bulk submits wait for room.
+
+The database is the truth; memory holds what this process submitted (at most
+``max_queue`` jobs) so the worker need not read back what it has just written. Jobs left
+by an earlier run, or set pending again by ``requeue``, are read from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict, deque
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from memory.errors import QueueClosedError
+from memory.extraction import MAX_FACTS_PER_MESSAGE, Extractor, NoopExtractor
+from memory.models import CandidateFact, IngestItem, Job, StoredMessage, canonical_time
+from memory.store import Store
+from memory.text import clean_text, is_meaningful
+
+log = logging.getLogger(__name__)
+
+Key = tuple[str, str]
+MIN_EXTRACT_CHARS = 4
+JOB_BATCH = 512
+JOURNAL_BATCH = 2000
+DROP_REASON = "dropped: ingest queue full"
+
+
+class JournalSink(Protocol):
+    """Where the queue writes daily-log lines and announces guilds whose memory changed."""
+
+    async def append(self, messages: Sequence[StoredMessage]) -> None: ...
+
+    def guild_changed(self, guild_id: str) -> None: ...
+
+
+class FactFilter(Protocol):
+    def __call__(self, message: StoredMessage, fact: CandidateFact) -> CandidateFact | None: ...
+
+
+def keep_fact(message: StoredMessage, fact: CandidateFact) -> CandidateFact | None:
+    return fact
+
+
+class IngestHandle:
+    """The result of a submit: ``await handle`` → True (facts processed) / False."""
+
+    __slots__ = ("_future", "key", "stored")
+
+    def __init__(self, key: Key, future: asyncio.Future[bool], *, stored: bool) -> None:
+        self.key = key
+        self._future = future
+        #: True when this submit wrote the message; False when it was already there.
+        self.stored = stored
+
+    def __await__(self) -> Generator[Any, None, bool]:
+        return asyncio.shield(self._future).__await__()
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def result(self) -> bool:
+        return self._future.result()
+
+
+@dataclass(slots=True)
+class BulkOutcome:
+    """What a bulk submit did: stored ``new``, found ``stored_before`` (its job closed) or
+    still ``pending`` (resumed), or skipped as ``empty`` (too short to keep)."""
+
+    new: int = 0
+    stored_before: int = 0
+    pending: int = 0
+    empty: int = 0
+
+
+@dataclass(slots=True)
+class _Entry:
+    future: asyncio.Future[bool] | None  # made when someone waits for this job
+    live: bool
+    job: Job | None  # None: not in memory (resumed or requeued), read from the database
+
+
+class IngestQueue:
+    """One ordered worker over the ``ingest_jobs`` table, with in-memory handles."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        extractor: Extractor | None = None,
+        journal: JournalSink | None = None,
+        fact_filter: FactFilter = keep_fact,
+        max_queue: int = 400,
+        drain_timeout: float = 4.0,
+    ) -> None:
+        self.store = store
+        self.extractor: Extractor = extractor or NoopExtractor()
+        self.journal = journal
+        self.fact_filter = fact_filter
+        self.max_queue = max_queue
+        self.drain_timeout = drain_timeout
+        self.dropped = 0
+        self._pending: OrderedDict[Key, _Entry] = OrderedDict()
+        self._submitting: dict[Key, asyncio.Future[bool] | None] = {}
+        self._in_progress: set[Key] = set()
+        self._dropping: set[Key] = set()
+        self._claim_from_db = True
+        self._journal_from_db = True
+        self._journal_queue: deque[StoredMessage] = deque()
+        self._journal_cursor = 0
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._room = asyncio.Event()
+        self._worker: asyncio.Task[None] | None = None
+        self._journaler: asyncio.Task[None] | None = None
+        self._journal_wake = asyncio.Event()
+        self._journal_idle = asyncio.Event()
+        self._closing = False
+
+    # --- lifecycle ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Resume the pending jobs a previous run left, then start the worker."""
+        loop = asyncio.get_running_loop()
+        self._journal_cursor = await self.store.journal_cursor()
+        for guild_id, message_id, live in await self.store.pending_keys():
+            self._pending[(guild_id, message_id)] = _Entry(loop.create_future(), live, None)
+        if self._pending:
+            log.info("resuming %d pending ingest jobs", len(self._pending))
+        self._worker = asyncio.create_task(self._run(), name="memorybot-ingest-worker")
+        self._journaler = asyncio.create_task(self._run_journal(), name="memorybot-journaler")
+        self._wake.set()
+        self._journal_wake.set()
+
+    async def close(self, timeout: float | None = None) -> None:  # noqa: ASYNC109
+        """Stop accepting work, drain for up to ``timeout`` seconds; the rest stays pending."""
+        self._closing = True
+        timeout = self.drain_timeout if timeout is None else timeout
+        if self._worker is not None:
+            try:
+                await asyncio.wait_for(self.join(), timeout)
+            except TimeoutError:
+                log.warning("ingest drain timed out; %d jobs stay pending", len(self._pending))
+            for task in (self._worker, self._journaler):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+            self._worker = self._journaler = None
+        for entry in self._pending.values():
+            _settle(entry.future, False)
+        self._pending.clear()
+        self._room.set()
+
+    async def __aenter__(self) -> IngestQueue:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    @property
+    def depth(self) -> int:
+        """Pending jobs (including those being processed)."""
+        return len(self._pending)
+
+    @property
+    def bulk_room(self) -> int:
+        """Pending jobs bulk submits may fill; the last quarter of the bound stays for live."""
+        return max(1, self.max_queue - self.max_queue // 4)
+
+    async def join(self) -> None:
+        """Wait until every pending job is processed and every message journaled."""
+        while True:
+            self._idle.clear()
+            self._wake.set()
+            await self._idle.wait()
+            if self.journal is not None:
+                self._journal_idle.clear()
+                self._journal_wake.set()
+                await self._journal_idle.wait()
+            if not self._pending and not self._journal_queue:
+                return
+
+    async def requeue(self, guild_id: str, statuses: Sequence[str] = ("failed", "dropped")) -> int:
+        """Set this guild's jobs of these statuses pending again (backfill); return how many."""
+        count = await self.store.requeue_jobs(guild_id, statuses)
+        if count:
+            self._claim_from_db = True
+            self._idle.clear()
+            self._wake.set()
+        return count
+
+    async def journal_backlog(self) -> int:
+        """Write the daily-log lines of every stored message that lacks one; return how many."""
+        if self.journal is None:
+            return 0
+        if not self._journal_cursor:
+            self._journal_cursor = await self.store.journal_cursor()
+        written = 0
+        while count := await self._journal_step():
+            written += count
+        return written
+
+    # --- submitting ---------------------------------------------------------------------
+
+    async def submit(self, item: IngestItem) -> IngestHandle:
+        """Store one live message and queue its job; overflow drops the oldest live job."""
+        if self._closing:
+            raise QueueClosedError("the ingest queue is shutting down")
+        key = item.key
+        if key in self._pending or key in self._submitting:
+            return IngestHandle(key, self._future_for(key), stored=False)
+        loop = asyncio.get_running_loop()
+        if not is_meaningful(item.content):
+            return IngestHandle(key, _resolved(loop, False), stored=False)
+        future: asyncio.Future[bool] = loop.create_future()
+        self._submitting[key] = future
+        outcome = await self._store_fresh([item], live=True)
+        return IngestHandle(key, future, stored=outcome.new == 1)
+
+    async def submit_many(self, items: Sequence[IngestItem]) -> BulkOutcome:
+        """Store a batch (bulk import): waits for room in the queue instead of dropping.
+
+        Bulk submits get counts, not handles: a bulk job is never dropped.
+        """
+        if self._worker is None:
+            raise QueueClosedError("the ingest queue is not running")
+        while self._pending and len(self._pending) + len(items) > self.bulk_room:
+            self._room.clear()
+            self._wake.set()
+            await self._room.wait()
+        if self._closing:
+            raise QueueClosedError("the ingest queue is shutting down")
+        fresh: list[IngestItem] = []
+        pending = empty = 0
+        for item in items:
+            key = item.key
+            if key in self._pending or key in self._submitting:
+                pending += 1
+            elif not is_meaningful(item.content):
+                empty += 1
+            else:
+                self._submitting[key] = None
+                fresh.append(item)
+        outcome = await self._store_fresh(fresh, live=False) if fresh else BulkOutcome()
+        outcome.pending += pending
+        outcome.empty += empty
+        return outcome
+
+    def _future_for(self, key: Key) -> asyncio.Future[bool]:
+        """The shared future of a message being submitted or pending (made on first ask)."""
+        entry = self._pending.get(key)
+        future = entry.future if entry is not None else self._submitting.get(key)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            if entry is not None:
+                entry.future = future
+            else:
+                self._submitting[key] = future
+        return future
+
+    async def _store_fresh(self, fresh: list[IngestItem], *, live: bool) -> BulkOutcome:
+        try:
+            outcome = await self.store.insert_messages(fresh, live=live)
+        except BaseException as exc:
+            for item in fresh:
+                future = self._submitting.pop(item.key)
+                if future is not None:
+                    future.set_exception(exc)
+                    future.exception()  # retrieved here: the caller sees the raised error
+            raise
+        result = BulkOutcome()
+        for item in fresh:
+            future = self._submitting.pop(item.key)
+            row_id = outcome.row_ids.get(item.key)
+            if row_id is None:  # stored before: report what became of it
+                status = outcome.existing[item.key]
+                if status == "pending":
+                    result.pending += 1
+                else:
+                    result.stored_before += 1
+                if future is not None:
+                    future.set_result(status == "done")
+                continue
+            result.new += 1
+            message = _stored(item, row_id)
+            self._pending[item.key] = _Entry(
+                future, live, Job(row_id, live, item.trace or {}, message)
+            )
+            if self.journal is not None:
+                self._journal_queue.append(message)
+        self._journal_wake.set()
+        if live:
+            await self._drop_overflow()
+        self._idle.clear()
+        self._wake.set()
+        return result
+
+    async def _drop_overflow(self) -> None:
+        excess = len(self._pending) - self.max_queue
+        if excess <= 0:
+            return
+        victims: list[Key] = []
+        for key, entry in self._pending.items():
+            if len(victims) == excess:
+                break
+            if entry.live and key not in self._in_progress:
+                victims.append(key)
+        for key in victims:
+            _settle(self._pending.pop(key).future, False)
+        if not victims:
+            return
+        self.dropped += len(victims)
+        log.warning("ingest queue full: dropped %d oldest job(s)", len(victims))
+        self._dropping.update(victims)
+        try:
+            await self.store.drop_jobs(victims, DROP_REASON)
+        finally:
+            self._dropping.difference_update(victims)
+
+    # --- the worker ---------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                while await self._step():
+                    pass
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("ingest worker step failed; retrying in 1 s")
+                await asyncio.sleep(1)
+                self._wake.set()
+                continue
+            if not self._wake.is_set():
+                self._idle.set()
+
+    async def _step(self) -> bool:
+        """Process one batch of jobs; False when there is none."""
+        jobs = await self._next_jobs()
+        if jobs:
+            await self._process(jobs)
+        if len(self._pending) < self.bulk_room:
+            self._room.set()
+        return bool(jobs)
+
+    async def _run_journal(self) -> None:
+        """Daily-log lines, written in row order beside the job worker (files, not jobs)."""
+        while True:
+            await self._journal_wake.wait()
+            self._journal_wake.clear()
+            try:
+                while await self._journal_step():
+                    pass
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("journal step failed; retrying in 1 s")
+                await asyncio.sleep(1)
+                self._journal_wake.set()
+                continue
+            if not self._journal_wake.is_set():
+                self._journal_idle.set()
+
+    async def _journal_step(self) -> int:
+        messages = await self._journal_batch()
+        if not messages:
+            return 0
+        assert self.journal is not None
+        await self.journal.append(messages)
+        self._journal_cursor = messages[-1].row_id
+        await self.store.mark_journaled_through(self._journal_cursor)
+        for guild_id in {m.guild_id for m in messages}:
+            self.journal.guild_changed(guild_id)
+        return len(messages)
+
+    async def _next_jobs(self) -> list[Job]:
+        """The oldest pending jobs: from memory when this process submitted them all."""
+        if not self._claim_from_db:
+            batch = self._jobs_in_memory()
+            if batch is not None:
+                return batch
+            self._claim_from_db = True
+        claimed = await self.store.claim_pending(JOB_BATCH)
+        jobs = []
+        for job in claimed:
+            key = _job_key(job)
+            if key in self._dropping:
+                continue
+            entry = self._pending.get(key)
+            if entry is None:  # set pending behind our back (requeue): adopted
+                self._pending[key] = _Entry(None, job.live, job)
+            elif entry.job is None:
+                entry.job = job
+            jobs.append(job)
+        if len(claimed) < JOB_BATCH:
+            # That claim saw every pending job: memory knows all of them from now on.
+            self._claim_from_db = False
+            self._forget_stale()
+        return jobs
+
+    def _jobs_in_memory(self) -> list[Job] | None:
+        """Up to a batch of the oldest jobs, or None if one of them is only in the database."""
+        batch: list[Job] = []
+        for key, entry in self._pending.items():
+            if len(batch) == JOB_BATCH:
+                break
+            if key in self._dropping:
+                continue
+            if entry.job is None:
+                return batch or None
+            batch.append(entry.job)
+        return batch
+
+    def _forget_stale(self) -> None:
+        """Entries known only by key whose job is no longer pending in the database."""
+        for key in [k for k, e in self._pending.items() if e.job is None]:
+            _settle(self._pending.pop(key).future, False)
+
+    async def _journal_batch(self) -> list[StoredMessage]:
+        """The next stored messages without a daily-log line, in row order."""
+        if self.journal is None:
+            return []
+        if self._journal_from_db:
+            messages = await self.store.unjournaled_messages(JOURNAL_BATCH)
+            self._journal_from_db = len(messages) == JOURNAL_BATCH
+        else:
+            count = min(JOURNAL_BATCH, len(self._journal_queue))
+            messages = [self._journal_queue.popleft() for _ in range(count)]
+        return [m for m in messages if m.row_id > self._journal_cursor]
+
+    async def _process(self, jobs: list[Job]) -> None:
+        keys = [_job_key(job) for job in jobs]
+        self._in_progress.update(keys)
+        try:
+            done, failed, facts = await self._extract(jobs)
+            changed = await self.store.finish_jobs(done, failed, facts)
+        finally:
+            self._in_progress.difference_update(keys)
+        failed_ids = {job_id for job_id, _ in failed}
+        for job, key in zip(jobs, keys, strict=True):
+            entry = self._pending.pop(key, None)
+            if entry is not None:
+                _settle(entry.future, job.job_id not in failed_ids)
+        if self.journal is not None:
+            for guild_id in {guild_id for guild_id, _ in changed}:
+                self.journal.guild_changed(guild_id)
+
+    async def _extract(
+        self, jobs: list[Job]
+    ) -> tuple[list[int], list[tuple[int, str]], list[tuple[StoredMessage, CandidateFact]]]:
+        eligible = [
+            job.message
+            for job in jobs
+            if job.message.guild_id and len(clean_text(job.message.content)) >= MIN_EXTRACT_CHARS
+        ]
+        if not eligible:
+            return [job.job_id for job in jobs], [], []
+        try:
+            candidates = await self.extractor.extract(eligible)
+        except Exception as exc:
+            log.warning("extraction failed for %d message(s): %s", len(eligible), exc)
+            failed_rows = {m.row_id for m in eligible}
+            error = f"{type(exc).__name__}: {exc}"
+            return (
+                [job.job_id for job in jobs if job.message.row_id not in failed_rows],
+                [(job.job_id, error) for job in jobs if job.message.row_id in failed_rows],
+                [],
+            )
+        return [job.job_id for job in jobs], [], self._filter(eligible, candidates)
+
+    def _filter(
+        self, messages: list[StoredMessage], candidates: list[CandidateFact]
+    ) -> list[tuple[StoredMessage, CandidateFact]]:
+        by_id = {m.message_id: m for m in messages}
+        kept: list[tuple[StoredMessage, CandidateFact]] = []
+        per_message: dict[str, int] = {}
+        for cand in candidates:
+            message = by_id.get(cand.source_message_id)
+            if message is None or per_message.get(message.message_id, 0) >= MAX_FACTS_PER_MESSAGE:
+                continue
+            fact = self.fact_filter(message, cand)
+            if fact is not None:
+                kept.append((message, fact))
+                per_message[message.message_id] = per_message.get(message.message_id, 0) + 1
+        return kept
+
+
+def _job_key(job: Job) -> Key:
+    return (job.message.guild_id, job.message.message_id)
+
+
+def _stored(item: IngestItem, row_id: int) -> StoredMessage:
+    author = item.author
+    return StoredMessage(
+        row_id,
+        item.guild_id,
+        item.channel_id,
+        item.message_id,
+        author.id,
+        author.name,
+        item.content,
+        item.source,
+        canonical_time(item.created_at),
+    )
+
+
+def _settle(future: asyncio.Future[bool] | None, value: bool) -> None:
+    if future is not None and not future.done():
+        future.set_result(value)
+
+
+def _resolved(loop: asyncio.AbstractEventLoop, value: bool) -> asyncio.Future[bool]:
+    future: asyncio.Future[bool] = loop.create_future()
+    future.set_result(value)
+    return future

@@ -1,0 +1,264 @@
+"""Write transactions of the ingest path, each run whole on the database thread.
+
+Each function takes the raw DB-API connection and runs one transaction; ``Store`` calls
+them through ``Store._call``. Rowid arithmetic below relies on SQLite handing out
+``max(rowid) + 1`` inside an exclusive transaction (checked, with a fallback).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from memory.models import LORE_SUBJECT, CandidateFact, IngestItem, StoredMessage, canonical_time
+
+SQL_PARAM_CHUNK = 500
+FACT_CAP = 80
+LORE_FACT_CAP = 120
+
+# A batch is passed as one JSON array and expanded by SQLite (json_each): one statement
+# step for the whole batch, so the database thread needs the GIL only to serialise it and
+# the rows are inserted while Python work goes on in other threads.
+INSERT_MESSAGES = """
+INSERT INTO messages
+    (guild_id, channel_id, message_id, author_id, author_name, content, source, created_at)
+SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
+       value ->> 6, value ->> 7
+FROM json_each(?)
+"""
+INSERT_JOBS = """
+INSERT INTO ingest_jobs (message_row, guild_id, live, trace, created_at, updated_at)
+SELECT ? + key, value ->> 0, ?, value ->> 1, ?, ? FROM json_each(?)
+"""
+INDEX_NEW_MESSAGES = """
+INSERT INTO messages_fts (rowid, content) SELECT id, content FROM messages WHERE id > ?
+"""
+UPSERT_MEMBER = """
+INSERT INTO members (guild_id, user_id, display_name, username, updated_at)
+VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    display_name = excluded.display_name,
+    username = CASE WHEN excluded.username = '' THEN members.username ELSE excluded.username END,
+    updated_at = excluded.updated_at
+"""
+UPSERT_GUILD = """
+INSERT INTO guilds (guild_id, name, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
+"""
+UPSERT_FACT = """
+INSERT INTO memory_facts
+    (guild_id, channel_id, subject, fact, fact_type, evidence_text, source_message_id,
+     confidence, is_active, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
+    fact_type = CASE WHEN excluded.confidence > confidence
+                     THEN excluded.fact_type ELSE fact_type END,
+    evidence_text = CASE WHEN excluded.confidence > confidence
+                         THEN excluded.evidence_text ELSE evidence_text END,
+    source_message_id = CASE WHEN excluded.confidence > confidence
+                             THEN excluded.source_message_id ELSE source_message_id END,
+    confidence = MAX(confidence, excluded.confidence),
+    is_active = 1,
+    updated_at = excluded.updated_at
+"""
+ARCHIVE_BEYOND_CAP = """
+UPDATE memory_facts SET is_active = 0, updated_at = ?
+WHERE guild_id = ? AND subject = ? AND is_active = 1 AND id NOT IN (
+    SELECT id FROM memory_facts WHERE guild_id = ? AND subject = ? AND is_active = 1
+    ORDER BY updated_at DESC, id DESC LIMIT ?
+)
+"""
+
+
+@contextmanager
+def transaction(conn: Any) -> Iterator[Any]:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def chunks(values: Sequence[Any], size: int = SQL_PARAM_CHUNK) -> Iterable[Sequence[Any]]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def marks(values: Sequence[Any]) -> str:
+    return ",".join("?" * len(values))
+
+
+def record_guild(conn: Any, guild_id: str, name: str, now: str) -> None:
+    with transaction(conn):
+        conn.execute(UPSERT_GUILD, (guild_id, name, now))
+
+
+def record_members(conn: Any, rows: list[tuple[str, str, str, str, str]]) -> None:
+    with transaction(conn):
+        conn.executemany(UPSERT_MEMBER, rows)
+
+
+@dataclass(frozen=True, slots=True)
+class InsertOutcome:
+    """Row ids of the messages stored now; job status of those that were already there."""
+
+    row_ids: dict[tuple[str, str], int]
+    existing: dict[tuple[str, str], str]
+
+
+def insert_messages(conn: Any, items: Sequence[IngestItem], live: bool, now: str) -> InsertOutcome:
+    """Store new messages, their FTS rows, job rows and authors; report the existing ones."""
+    with transaction(conn):
+        existing = _existing_statuses(conn, items)
+        fresh: list[IngestItem] = []
+        seen = set(existing)
+        for item in items:
+            if item.key not in seen:
+                seen.add(item.key)
+                fresh.append(item)
+        row_ids = _insert_fresh(conn, fresh, live, now) if fresh else []
+    return InsertOutcome(
+        row_ids={item.key: row_id for item, row_id in zip(fresh, row_ids, strict=True)},
+        existing=existing,
+    )
+
+
+def _existing_statuses(conn: Any, items: Sequence[IngestItem]) -> dict[tuple[str, str], str]:
+    by_guild: dict[str, list[str]] = {}
+    for item in items:
+        by_guild.setdefault(item.guild_id, []).append(item.message_id)
+    existing: dict[tuple[str, str], str] = {}
+    for guild_id, ids in by_guild.items():
+        for chunk in chunks(ids):
+            rows = conn.execute(
+                "SELECT m.message_id, COALESCE(j.status, 'done') FROM messages m "
+                "LEFT JOIN ingest_jobs j ON j.message_row = m.id "
+                f"WHERE m.guild_id = ? AND m.message_id IN ({marks(chunk)})",
+                (guild_id, *chunk),
+            )
+            for message_id, status in rows:
+                existing[(guild_id, message_id)] = status
+    return existing
+
+
+def _max_message_row(conn: Any) -> int:
+    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> Sequence[int]:
+    before = _max_message_row(conn)
+    conn.execute(INSERT_MESSAGES, (json.dumps([_message_params(i) for i in fresh]),))
+    after = _max_message_row(conn)
+    if after - before != len(fresh):  # pragma: no cover - SQLite hands out max(rowid) + 1
+        raise RuntimeError("message rowids were not consecutive; refusing to guess job rows")
+    conn.execute(INDEX_NEW_MESSAGES, (before,))
+    traces: dict[int, str] = {}
+    jobs = [(i.guild_id, _trace_json(i.trace, traces)) for i in fresh]  # row id = before+1+index
+    conn.execute(INSERT_JOBS, (before + 1, int(live), now, now, json.dumps(jobs)))
+    authors = {(i.guild_id, i.author.id): i.author for i in fresh if i.author.id}
+    conn.executemany(
+        UPSERT_MEMBER, [(g, a.id, a.name, a.username, now) for (g, _), a in authors.items()]
+    )
+    return range(before + 1, after + 1)
+
+
+def _trace_json(trace: dict[str, Any] | None, cache: dict[int, str]) -> str:
+    if not trace:
+        return "{}"
+    text = cache.get(id(trace))
+    if text is None:
+        text = cache[id(trace)] = json.dumps(trace, ensure_ascii=False, default=str)
+    return text
+
+
+def _message_params(item: IngestItem) -> tuple[Any, ...]:
+    return (
+        item.guild_id,
+        item.channel_id,
+        item.message_id,
+        item.author.id,
+        item.author.name,
+        item.content,
+        item.source,
+        canonical_time(item.created_at),
+    )
+
+
+def finish_jobs(
+    conn: Any,
+    done: Sequence[int],
+    failed: Sequence[tuple[int, str]],
+    facts: Sequence[tuple[StoredMessage, CandidateFact]],
+    now: str,
+) -> set[tuple[str, str]]:
+    """Upsert facts, archive beyond the caps, close jobs."""
+    changed: set[tuple[str, str]] = set()
+    with transaction(conn):
+        for message, cand in facts:
+            conn.execute(UPSERT_FACT, _fact_params(message, cand, now))
+            changed.add((message.guild_id, cand.subject))
+        for guild_id, subject in changed:
+            keep = LORE_FACT_CAP if subject == LORE_SUBJECT else FACT_CAP
+            conn.execute(ARCHIVE_BEYOND_CAP, (now, guild_id, subject, guild_id, subject, keep))
+        for chunk in chunks(done):
+            conn.execute(
+                "UPDATE ingest_jobs SET status = 'done', attempts = attempts + 1, "
+                "last_error = NULL, updated_at = ? "
+                f"WHERE status = 'pending' AND message_row IN ({marks(chunk)})",
+                (now, *chunk),
+            )
+        conn.executemany(
+            "UPDATE ingest_jobs SET status = 'failed', attempts = attempts + 1, "
+            "last_error = ?, updated_at = ? WHERE status = 'pending' AND message_row = ?",
+            [(error[:1000], now, job_id) for job_id, error in failed],
+        )
+    return changed
+
+
+def advance_journal_cursor(conn: Any, through: int) -> None:
+    with transaction(conn):
+        conn.execute(
+            "UPDATE journal_cursor SET journaled_through = MAX(journaled_through, ?)", (through,)
+        )
+
+
+def drop_jobs(conn: Any, keys: Sequence[tuple[str, str]], reason: str, now: str) -> None:
+    with transaction(conn):
+        conn.executemany(
+            "UPDATE ingest_jobs SET status = 'dropped', last_error = ?, updated_at = ? "
+            "WHERE status = 'pending' AND message_row = "
+            "(SELECT id FROM messages WHERE guild_id = ? AND message_id = ?)",
+            [(reason, now, g, m) for g, m in keys],
+        )
+
+
+def requeue_jobs(conn: Any, guild_id: str, statuses: Sequence[str], now: str) -> int:
+    with transaction(conn):
+        cur = conn.execute(
+            "UPDATE ingest_jobs SET status = 'pending', updated_at = ? "
+            f"WHERE guild_id = ? AND status IN ({marks(statuses)})",
+            (now, guild_id, *statuses),
+        )
+        return int(cur.rowcount)
+
+
+def _fact_params(message: StoredMessage, cand: CandidateFact, now: str) -> tuple[Any, ...]:
+    return (
+        message.guild_id,
+        message.channel_id,
+        cand.subject,
+        cand.fact,
+        cand.fact_type,
+        cand.evidence,
+        cand.source_message_id,
+        cand.confidence,
+        now,
+        now,
+    )

@@ -1,0 +1,128 @@
+"""Plain data passed between the store, the ingest queue and its consumers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal, NamedTuple
+
+Source = Literal["text", "voice", "import", "bot"]
+JobStatus = Literal["pending", "done", "dropped", "failed"]
+SOURCES: tuple[Source, ...] = ("text", "voice", "import", "bot")
+LORE_SUBJECT = "__lore__"
+
+
+def utc_iso(moment: datetime | None = None) -> str:
+    """ISO 8601 in UTC with milliseconds: the one timestamp format stored everywhere."""
+    moment = moment or datetime.now(UTC)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def parse_iso(value: str) -> datetime:
+    """Parse an ISO 8601 timestamp (``Z`` accepted); naive values are taken as UTC."""
+    moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+_CANONICAL_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$")
+
+
+def canonical_time(value: str) -> str:
+    """``value`` in the stored format (UTC, milliseconds); ValueError if it is no timestamp."""
+    if _CANONICAL_TIME.match(value):
+        return value
+    return utc_iso(parse_iso(value))
+
+
+# Hot value objects are NamedTuples: built in C, cheap at 20,000 messages a second.
+
+
+class Author(NamedTuple):
+    id: str
+    name: str
+    username: str = ""
+
+
+class IngestItem(NamedTuple):
+    """One message offered to the ingest queue (DESIGN "Ingest").
+
+    ``created_at`` is ISO 8601 (stored in UTC); ``trace`` says where it came from.
+    """
+
+    guild_id: str
+    channel_id: str
+    message_id: str
+    author: Author
+    content: str
+    created_at: str
+    source: Source = "text"
+    trace: dict[str, Any] | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.guild_id, self.message_id)
+
+
+class StoredMessage(NamedTuple):
+    row_id: int
+    guild_id: str
+    channel_id: str
+    message_id: str
+    author_id: str
+    author_name: str
+    content: str
+    source: Source
+    created_at: str
+
+
+class Job(NamedTuple):
+    """A pending ingest job with the message it is about (``job_id`` = the message row)."""
+
+    job_id: int
+    live: bool
+    trace: dict[str, Any]
+    message: StoredMessage
+
+
+class CandidateFact(NamedTuple):
+    """What an extractor proposes; the queue filters and stores it."""
+
+    subject: str
+    fact: str
+    fact_type: str
+    confidence: float
+    evidence: str
+    source_message_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    id: int
+    guild_id: str
+    channel_id: str | None
+    subject: str
+    fact: str
+    fact_type: str
+    evidence: str
+    source_message_id: str | None
+    confidence: float
+    is_active: bool
+    created_at: str
+    updated_at: str
+
+
+@dataclass(slots=True)
+class GuildStats:
+    guild_id: str
+    name: str
+    messages: int = 0
+    facts: int = 0
+    active_facts: int = 0
+    pending_jobs: int = 0
+    dropped_jobs: int = 0
+    failed_jobs: int = 0

@@ -1,0 +1,79 @@
+"""Settings: environment variables with the ``MEMORYBOT_`` prefix and an optional ``.env``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from memory.errors import ConfigError
+
+ENV_PREFIX = "MEMORYBOT_"
+MAX_RECENT_MESSAGES_RANGE = (10, 120)
+
+
+class Settings(BaseSettings):
+    """Every knob of memorybot. The README's settings table mirrors this class."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        validate_default=True,
+    )
+
+    data_dir: Path = Field(Path("./data"), description="Where memory.db and journals/ live.")
+    max_queue: int = Field(400, ge=1, le=100_000, description="Pending ingest jobs kept at most.")
+    drain_timeout: float = Field(
+        4.0, ge=0, le=600, description="Seconds the queue may drain on shutdown."
+    )
+    journal_debounce: float = Field(
+        1.0, ge=0, le=60, description="Seconds between a change and the MEMORY.md rewrite."
+    )
+    journal_refresh_interval: float = Field(
+        300.0, ge=1, le=86_400, description="Seconds between periodic MEMORY.md rewrites."
+    )
+    api_host: str = Field("127.0.0.1", min_length=1, description="Address the HTTP API binds.")
+    api_port: int = Field(8080, ge=1, le=65_535, description="Port of the HTTP API.")
+    api_token: SecretStr | None = Field(None, description="Bearer token of the HTTP API.")
+    memory_enabled: bool = Field(True, description="Ingest and remember messages at all.")
+    max_recent_messages: int = Field(
+        35, description="Recent channel messages a reply sees (clamped to 10..120)."
+    )
+
+    @field_validator("max_recent_messages", mode="after")
+    @classmethod
+    def _clamp_recent(cls, value: int) -> int:
+        low, high = MAX_RECENT_MESSAGES_RANGE
+        return max(low, min(high, value))
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "memory.db"
+
+    @property
+    def journals_dir(self) -> Path:
+        return self.data_dir / "journals"
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build settings from the environment; raise ``ConfigError`` with one line per problem."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        raise ConfigError(describe_validation_error(exc)) from None
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """One line naming the setting (as its environment variable) and what is allowed."""
+    parts = []
+    for err in exc.errors():
+        field = str(err["loc"][0]) if err["loc"] else "?"
+        env_name = ENV_PREFIX + field.upper()
+        given = err.get("input")
+        shown = "" if isinstance(given, dict) else f"={given!r}"
+        parts.append(f"{env_name}{shown}: {err['msg']}")
+    return "invalid setting " + "; ".join(parts)

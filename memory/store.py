@@ -1,0 +1,266 @@
+"""The guild-scoped SQLite store: messages, ingest jobs, members, facts.
+
+All SQL of memorybot lives in ``memory/``. Public methods take ``guild_id`` and never read
+across guilds; the few queue-internal methods that walk every guild (``claim_pending`` and
+friends) are named for the queue and return work, never another guild's data to a caller.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from memory import ingest_sql as sql
+from memory.db import open_connection, sqlite_versions
+from memory.models import (
+    CandidateFact,
+    Fact,
+    GuildStats,
+    IngestItem,
+    Job,
+    StoredMessage,
+    utc_iso,
+)
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+_MESSAGE_COLS = (
+    "m.id, m.guild_id, m.channel_id, m.message_id, m.author_id, m.author_name, m.content, "
+    "m.source, m.created_at"
+)
+SELECT_PENDING = f"""
+SELECT j.message_row, j.live, j.trace, {_MESSAGE_COLS}
+FROM ingest_jobs j JOIN messages m ON m.id = j.message_row
+WHERE j.status = 'pending' ORDER BY j.message_row LIMIT ?
+"""
+
+
+def _fetch_rows(conn: Any, query: str, params: Sequence[Any]) -> list[Any]:
+    return list(conn.execute(query, params).fetchall())
+
+
+def _message_from_row(row: Sequence[Any]) -> StoredMessage:
+    return StoredMessage._make(row[:9])
+
+
+def _fact_from_row(row: Sequence[Any]) -> Fact:
+    return Fact(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        subject=row[3],
+        fact=row[4],
+        fact_type=row[5],
+        evidence=row[6],
+        source_message_id=row[7],
+        confidence=row[8],
+        is_active=bool(row[9]),
+        created_at=row[10],
+        updated_at=row[11],
+    )
+
+
+class Store:
+    """One SQLite file; one writer connection guarded by a lock for explicit transactions."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path | str) -> None:
+        self._db = db
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Store:
+        return cls(await open_connection(path), path)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(conn, *args)`` on the connection's own thread, in one hop.
+
+        A whole write transaction is one function: no other statement can interleave, and
+        it costs one thread hand-off instead of one per statement (each hand-off can wait
+        for the GIL while the event loop thread is busy). aiosqlite's ``_execute``/``_conn``
+        are private but are exactly its documented execution model.
+        """
+        return await self._db._execute(fn, self._db._conn, *args)  # type: ignore[no-untyped-call,no-any-return]
+
+    async def _fetchall(self, query: str, params: Sequence[Any] = ()) -> list[Any]:
+        # One thread hop for execute + fetch: chunked cursor reads would interleave with
+        # other coroutines' statements on this shared connection.
+        return await self._call(_fetch_rows, query, params)
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        rows = await self._fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def versions(self) -> dict[str, str]:
+        return await sqlite_versions(self._db)
+
+    # --- guilds and members -------------------------------------------------------------
+
+    async def record_guild(self, guild_id: str, name: str) -> None:
+        await self._call(sql.record_guild, guild_id, name, utc_iso())
+
+    async def record_members(self, guild_id: str, members: Iterable[tuple[str, str, str]]) -> None:
+        """Upsert ``(user_id, display_name, username)`` triples for one guild."""
+        now = utc_iso()
+        rows = [(guild_id, uid, name, username, now) for uid, name, username in members]
+        if rows:
+            await self._call(sql.record_members, rows)
+
+    async def guild_ids(self) -> list[str]:
+        """Guilds with any stored data (for operator tools that walk every guild)."""
+        rows = await self._fetchall(
+            "SELECT guild_id FROM guilds UNION SELECT DISTINCT guild_id FROM messages "
+            "UNION SELECT DISTINCT guild_id FROM memory_facts ORDER BY 1"
+        )
+        return [row[0] for row in rows]
+
+    async def guild_name(self, guild_id: str) -> str:
+        row = await self._fetchone("SELECT name FROM guilds WHERE guild_id = ?", (guild_id,))
+        return str(row[0]) if row and row[0] else guild_id
+
+    async def member_names(self, guild_id: str) -> dict[str, str]:
+        rows = await self._fetchall(
+            "SELECT user_id, display_name FROM members WHERE guild_id = ?", (guild_id,)
+        )
+        return {row[0]: row[1] for row in rows}
+
+    # --- messages and jobs (the durable side of the ingest queue) -------------------------
+
+    async def insert_messages(
+        self, items: Sequence[IngestItem], *, live: bool
+    ) -> sql.InsertOutcome:
+        """Store messages and their pending jobs in one transaction.
+
+        The outcome gives the row id of each message stored now and the job status
+        ("done", "pending", ...) of each that was already there. Authors become members.
+        """
+        return await self._call(sql.insert_messages, list(items), live, utc_iso())
+
+    async def claim_pending(self, limit: int) -> list[Job]:
+        """Queue-internal: the oldest pending jobs, in order, with their messages."""
+        rows = await self._fetchall(SELECT_PENDING, (limit,))
+        return [
+            Job(
+                job_id=r[0],
+                live=bool(r[1]),
+                trace=json.loads(r[2]),
+                message=_message_from_row(r[3:]),
+            )
+            for r in rows
+        ]
+
+    async def pending_keys(self) -> list[tuple[str, str, bool]]:
+        """Queue-internal: ``(guild_id, message_id, live)`` of every pending job, oldest first."""
+        rows = await self._fetchall(
+            "SELECT m.guild_id, m.message_id, j.live FROM ingest_jobs j "
+            "JOIN messages m ON m.id = j.message_row WHERE j.status = 'pending' "
+            "ORDER BY j.message_row"
+        )
+        return [(r[0], r[1], bool(r[2])) for r in rows]
+
+    async def finish_jobs(
+        self,
+        done: Sequence[int],
+        failed: Sequence[tuple[int, str]] = (),
+        facts: Sequence[tuple[StoredMessage, CandidateFact]] = (),
+    ) -> set[tuple[str, str]]:
+        """Store extracted facts and close their jobs, in one transaction.
+
+        Returns the ``(guild_id, subject)`` pairs whose facts changed.
+        """
+        return await self._call(sql.finish_jobs, list(done), list(failed), list(facts), utc_iso())
+
+    async def drop_jobs(self, keys: Sequence[tuple[str, str]], reason: str) -> None:
+        """Mark the pending jobs of these messages ``dropped`` (the messages stay)."""
+        await self._call(sql.drop_jobs, list(keys), reason, utc_iso())
+
+    async def requeue_jobs(self, guild_id: str, statuses: Sequence[str]) -> int:
+        """Set this guild's jobs of the given statuses back to pending; return how many."""
+        return await self._call(sql.requeue_jobs, guild_id, list(statuses), utc_iso())
+
+    async def unjournaled_messages(self, limit: int) -> list[StoredMessage]:
+        """Queue-internal: stored messages past the journal cursor, oldest first."""
+        rows = await self._fetchall(
+            f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.id > "
+            "(SELECT journaled_through FROM journal_cursor) ORDER BY m.id LIMIT ?",
+            (limit,),
+        )
+        return [_message_from_row(r) for r in rows]
+
+    async def journal_cursor(self) -> int:
+        """Queue-internal: every message row up to this id has its daily-log line."""
+        row = await self._fetchone("SELECT journaled_through FROM journal_cursor")
+        return int(row[0]) if row else 0
+
+    async def mark_journaled_through(self, row_id: int) -> None:
+        """Every message up to ``row_id`` has its daily-log line."""
+        await self._call(sql.advance_journal_cursor, row_id)
+
+    async def get_message(self, guild_id: str, message_id: str) -> StoredMessage | None:
+        row = await self._fetchone(
+            f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.guild_id = ? AND m.message_id = ?",
+            (guild_id, message_id),
+        )
+        return _message_from_row(row) if row else None
+
+    async def job_status(self, guild_id: str, message_id: str) -> tuple[str, str | None] | None:
+        row = await self._fetchone(
+            "SELECT j.status, j.last_error FROM ingest_jobs j JOIN messages m "
+            "ON m.id = j.message_row WHERE m.guild_id = ? AND m.message_id = ?",
+            (guild_id, message_id),
+        )
+        return (row[0], row[1]) if row else None
+
+    async def count_messages(self, guild_id: str) -> int:
+        row = await self._fetchone("SELECT COUNT(*) FROM messages WHERE guild_id = ?", (guild_id,))
+        return int(row[0])
+
+    # --- facts --------------------------------------------------------------------------
+
+    async def active_facts(self, guild_id: str) -> list[Fact]:
+        rows = await self._fetchall(
+            "SELECT id, guild_id, channel_id, subject, fact, fact_type, evidence_text, "
+            "source_message_id, confidence, is_active, created_at, updated_at FROM memory_facts "
+            "WHERE guild_id = ? AND is_active = 1 ORDER BY subject, confidence DESC, id",
+            (guild_id,),
+        )
+        return [_fact_from_row(r) for r in rows]
+
+    # --- stats --------------------------------------------------------------------------
+
+    async def stats(self, guild_id: str) -> GuildStats:
+        stats = GuildStats(guild_id=guild_id, name=await self.guild_name(guild_id))
+        stats.messages = await self.count_messages(guild_id)
+        row = await self._fetchone(
+            "SELECT COUNT(*), COALESCE(SUM(is_active), 0) FROM memory_facts WHERE guild_id = ?",
+            (guild_id,),
+        )
+        stats.facts, stats.active_facts = int(row[0]), int(row[1])
+        for status, count in await self._fetchall(
+            "SELECT status, COUNT(*) FROM ingest_jobs WHERE guild_id = ? AND status != 'done' "
+            "GROUP BY status",
+            (guild_id,),
+        ):
+            setattr(stats, f"{status}_jobs", int(count))
+        return stats

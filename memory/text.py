@@ -1,0 +1,43 @@
+"""Text hygiene shared by ingest, journals and extraction."""
+
+from __future__ import annotations
+
+import re
+
+_EMOJI = "\u2600-\u27bf\ufe0f\U0001f000-\U0001faff"
+# Zero-width, bidi-control and other control characters: invisible, able to hide or
+# reorder text. A zero-width joiner between two emoji (family, flags) is kept.
+_ALWAYS_INVISIBLE = (
+    "\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad"
+    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+)
+_INVISIBLE = re.compile(f"[{_ALWAYS_INVISIBLE}]|(?<![{_EMOJI}])\u200d|\u200d(?![{_EMOJI}])")
+_ANY_SUSPECT = re.compile(f"[{_ALWAYS_INVISIBLE}\u200d]")
+
+MIN_CLEAN_CHARS = 2
+JOURNAL_TEXT_CAP = 320
+
+
+def strip_invisible(text: str) -> str:
+    """Remove zero-width, bidi-control and control characters (tabs and newlines stay)."""
+    if _ANY_SUSPECT.search(text) is None:  # the common case, ~10x cheaper than the sub
+        return text
+    return _INVISIBLE.sub("", text)
+
+
+def clean_text(text: str) -> str:
+    """Trim, drop invisible characters, collapse whitespace (newlines too), ``|`` → ``/``."""
+    text = " ".join(strip_invisible(text).split())
+    return text.replace("|", "/")
+
+
+def cap(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, an ellipsis marking the cut."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
+def is_meaningful(text: str) -> bool:
+    """Whether cleaned text is long enough to be worth storing (DESIGN: drop < 2 chars)."""
+    return len(clean_text(text)) >= MIN_CLEAN_CHARS

@@ -1,0 +1,40 @@
+"""Where journal files live, and writing them atomically."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+_SAFE_DIR = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
+SNAPSHOT_NAME = "MEMORY.md"
+
+
+def guild_dir(root: Path, guild_id: str) -> Path:
+    """``<root>/<guild_id>``; ids that are not plain names get a stable hashed folder name."""
+    if not guild_id:
+        return root / "_noguild"
+    if _SAFE_DIR.match(guild_id) and not guild_id.startswith("_"):
+        return root / guild_id
+    digest = hashlib.sha256(guild_id.encode("utf-8")).hexdigest()[:16]
+    return root / f"_guild-{digest}"
+
+
+def daily_logs(folder: Path) -> list[Path]:
+    """The folder's daily logs, newest first."""
+    if not folder.is_dir():
+        return []
+    return sorted((p for p in folder.iterdir() if DATE_FILE.match(p.name)), reverse=True)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a reader sees the old or the new file, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)

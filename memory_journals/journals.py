@@ -1,0 +1,138 @@
+"""The journal service: daily-log sink of the ingest queue and the MEMORY.md refresher."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+from memory.models import StoredMessage
+from memory.store import Store
+from memory_journals.daily import DailyLogWriter
+from memory_journals.files import SNAPSHOT_NAME, guild_dir, write_atomic
+from memory_journals.snapshot import GuildView, render_index, render_snapshot
+
+log = logging.getLogger(__name__)
+
+
+class Journals:
+    """Writes daily logs as the queue asks and keeps each guild's MEMORY.md fresh.
+
+    A change marks its guild dirty; the snapshot is rewritten ``debounce`` seconds later
+    (changes in between share that rewrite), and every guild is rewritten every
+    ``refresh_interval`` seconds.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        store: Store,
+        *,
+        debounce: float = 1.0,
+        refresh_interval: float = 300.0,
+    ) -> None:
+        self.root = root
+        self.store = store
+        self.debounce = debounce
+        self.refresh_interval = refresh_interval
+        self.daily = DailyLogWriter(root)
+        self._dirty: set[str] = set()
+        self._flush_task: asyncio.Task[None] | None = None
+        self._periodic_task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        self._periodic_task = asyncio.create_task(self._periodic(), name="memorybot-journals")
+
+    async def close(self) -> None:
+        """Stop the timers and write what is still dirty."""
+        for task in (self._periodic_task, self._flush_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._periodic_task = self._flush_task = None
+        await self.flush()
+
+    async def __aenter__(self) -> Journals:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # --- JournalSink --------------------------------------------------------------------
+
+    async def append(self, messages: Sequence[StoredMessage]) -> None:
+        # Appending a few hundred short lines takes a few ms: done on the loop's own thread,
+        # since a worker thread would only fight it and the database thread for the GIL.
+        self.daily.append(messages)
+
+    def guild_changed(self, guild_id: str) -> None:
+        self._dirty.add(guild_id)
+        if self._flush_task is None or self._flush_task.done():
+            self._flush_task = asyncio.create_task(self._flush_later())
+
+    # --- snapshots ----------------------------------------------------------------------
+
+    def snapshot_path(self, guild_id: str) -> Path:
+        return guild_dir(self.root, guild_id) / SNAPSHOT_NAME
+
+    async def flush(self) -> None:
+        """Rewrite the snapshots of every dirty guild now."""
+        dirty, self._dirty = self._dirty, set()
+        for guild_id in sorted(dirty):
+            await self.refresh(guild_id, index=False)
+        if dirty:
+            await self.refresh_index()
+
+    async def refresh(self, guild_id: str, *, index: bool = True) -> str:
+        """Rewrite one guild's MEMORY.md (and the root index); return its markdown."""
+        async with self._lock:
+            view = GuildView(
+                stats=await self.store.stats(guild_id),
+                facts=await self.store.active_facts(guild_id),
+                names=await self.store.member_names(guild_id),
+            )
+            path = self.snapshot_path(guild_id)
+            text = await asyncio.to_thread(render_snapshot, view, path.parent)
+            await asyncio.to_thread(write_atomic, path, text)
+        if index:
+            await self.refresh_index()
+        return text
+
+    async def refresh_index(self) -> str:
+        async with self._lock:
+            guilds = [
+                (await self.store.stats(g), guild_dir(self.root, g).name)
+                for g in await self.store.guild_ids()
+            ]
+            text = render_index(guilds)
+            await asyncio.to_thread(write_atomic, self.root / SNAPSHOT_NAME, text)
+        return text
+
+    async def refresh_all(self) -> list[str]:
+        """Rewrite every guild's snapshot and the index; return the guild ids."""
+        guild_ids = await self.store.guild_ids()
+        self._dirty.difference_update(guild_ids)
+        for guild_id in guild_ids:
+            await self.refresh(guild_id, index=False)
+        await self.refresh_index()
+        return guild_ids
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(self.debounce)
+        try:
+            await self.flush()
+        except Exception:
+            log.exception("MEMORY.md refresh failed")
+
+    async def _periodic(self) -> None:
+        while True:
+            await asyncio.sleep(self.refresh_interval)
+            try:
+                await self.refresh_all()
+            except Exception:
+                log.exception("periodic MEMORY.md refresh failed")

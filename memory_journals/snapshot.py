@@ -1,0 +1,88 @@
+"""MEMORY.md: a per-guild snapshot of what memorybot knows, and the root index of guilds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory.models import LORE_SUBJECT, Fact, GuildStats, utc_iso
+from memory.text import cap, clean_text
+from memory_journals.files import SNAPSHOT_NAME, daily_logs
+
+HIGHLIGHT_DAYS = 3
+HIGHLIGHT_LINES_PER_DAY = 8
+SOURCE_LOGS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class GuildView:
+    """What a snapshot is made of, read from the store."""
+
+    stats: GuildStats
+    facts: Sequence[Fact]
+    names: dict[str, str]
+
+
+def _fact_line(fact: Fact) -> str:
+    text = cap(clean_text(fact.fact), 240)
+    return f"- {text} _({fact.fact_type}, confidence {fact.confidence:.2f})_"
+
+
+def _subject_title(subject: str, names: dict[str, str]) -> str:
+    name = cap(clean_text(names.get(subject, "")), 80)
+    return f"### {name} ({subject})" if name else f"### Member {clean_text(subject)}"
+
+
+def render_snapshot(view: GuildView, folder: Path) -> str:
+    """The whole MEMORY.md text of one guild (its daily logs are read from ``folder``)."""
+    stats = view.stats
+    title = cap(clean_text(stats.name), 100)
+    out = [
+        "# Durable Memory Snapshot",
+        "",
+        f"Guild: {title} ({stats.guild_id}) · generated {utc_iso()} · "
+        f"{stats.messages} messages · {stats.active_facts} active facts",
+        "",
+        "## People (Durable Facts)",
+        "",
+    ]
+    people: dict[str, list[Fact]] = {}
+    lore: list[Fact] = []
+    for fact in view.facts:
+        (lore if fact.subject == LORE_SUBJECT else people.setdefault(fact.subject, [])).append(fact)
+    if not people:
+        out += ["_No durable facts yet._", ""]
+    for subject in sorted(people, key=lambda s: (view.names.get(s, "~").lower(), s)):
+        out += [_subject_title(subject, view.names), *map(_fact_line, people[subject]), ""]
+    out += ["## Ongoing Lore", ""]
+    out += [*map(_fact_line, lore), ""] if lore else ["_No lore yet._", ""]
+    logs = daily_logs(folder)
+    out += ["## Recent Journal Highlights", ""]
+    if not logs:
+        out += ["_No journal entries yet._", ""]
+    for log_path in logs[:HIGHLIGHT_DAYS]:
+        out += [f"### {log_path.stem}", *_last_entries(log_path), ""]
+    out += ["## Source Daily Logs", ""]
+    out += [f"- [{p.name}]({p.name})" for p in logs[:SOURCE_LOGS]] or ["_None yet._"]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _last_entries(path: Path) -> list[str]:
+    with open(path, encoding="utf-8") as handle:
+        entries = [line.rstrip("\n") for line in handle if line.startswith("- ")]
+    return entries[-HIGHLIGHT_LINES_PER_DAY:]
+
+
+def render_index(guilds: Sequence[tuple[GuildStats, str]]) -> str:
+    """``journals/MEMORY.md``: one line per guild with a link to its snapshot."""
+    out = ["# Memory Index", "", f"Generated {utc_iso()} · {len(guilds)} guild(s)", ""]
+    for stats, folder_name in guilds:
+        name = cap(clean_text(stats.name), 100).replace("[", "(").replace("]", ")")
+        out.append(
+            f"- [{name}]({folder_name}/{SNAPSHOT_NAME}) ({stats.guild_id}): "
+            f"{stats.messages} messages, {stats.active_facts} active facts"
+        )
+    if not guilds:
+        out.append("_No guilds yet._")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,1 @@
+"""Voice receive, utterance segmentation, speech-to-text and transcript ingest."""
