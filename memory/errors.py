@@ -25,3 +25,7 @@ class QueueClosedError(MemorybotError):
 
 class NotAnExportError(ExportError):
     """A JSON file that is not a DiscordChatExporter export (skipped inside folders)."""
+
+
+class InvalidMessageError(MemorybotError, ValueError):
+    """A message offered for ingest lacks an id or has a timestamp that is not ISO 8601."""

@@ -193,18 +193,23 @@ def parse_batches(path: Path, batch_size: int) -> Iterator[ParsedBatch]:
         nonlocal cursor_offset
         cursor_offset = cursor.offset
 
-    for raw in iter_raw_messages(path, track):
-        batch.read += 1
-        for member in mentioned_members(raw):
-            batch.mentions[member[0]] = member
-        row = to_row(raw)
-        if isinstance(row, str):
-            batch.skipped[row] = batch.skipped.get(row, 0) + 1
-            continue
-        batch.rows.append(row)
-        if len(batch.rows) >= batch_size:
-            batch.offset = cursor_offset
-            yield batch
-            batch = ParsedBatch()
+    try:
+        for raw in iter_raw_messages(path, track):
+            batch.read += 1
+            for member in mentioned_members(raw):
+                batch.mentions[member[0]] = member
+            row = to_row(raw)
+            if isinstance(row, str):
+                batch.skipped[row] = batch.skipped.get(row, 0) + 1
+                continue
+            batch.rows.append(row)
+            if len(batch.rows) >= batch_size:
+                batch.offset = cursor_offset
+                yield batch
+                batch = ParsedBatch()
+    except ExportError:
+        batch.offset = cursor_offset
+        yield batch  # what was read before the fault is kept
+        raise
     batch.offset = cursor_offset
     yield batch

@@ -16,10 +16,10 @@ import contextlib
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from memory.errors import QueueClosedError
+from memory.errors import InvalidMessageError, QueueClosedError
 from memory.extraction import MAX_FACTS_PER_MESSAGE, Extractor, NoopExtractor
 from memory.models import CandidateFact, IngestItem, Job, StoredMessage, canonical_time
 from memory.store import Store
@@ -31,6 +31,11 @@ Key = tuple[str, str]
 MIN_EXTRACT_CHARS = 4
 JOB_BATCH = 512
 JOURNAL_BATCH = 2000
+# After a wake-up the worker waits this long, so live messages arriving one by one are
+# processed (and committed) in batches rather than one transaction each.
+WORKER_LINGER = 0.005
+JOURNAL_LINGER = 0.02
+LINGER_BELOW = 64  # with this much work waiting, a step starts at once
 DROP_REASON = "dropped: ingest queue full"
 
 
@@ -80,6 +85,7 @@ class BulkOutcome:
     stored_before: int = 0
     pending: int = 0
     empty: int = 0
+    new_keys: set[tuple[str, str]] = field(default_factory=set, repr=False)
 
 
 @dataclass(slots=True)
@@ -111,6 +117,8 @@ class IngestQueue:
         self.dropped = 0
         self._pending: OrderedDict[Key, _Entry] = OrderedDict()
         self._submitting: dict[Key, asyncio.Future[bool] | None] = {}
+        self._live_buffer: list[tuple[IngestItem, asyncio.Future[bool]]] = []
+        self._live_writer: asyncio.Task[None] | None = None
         self._in_progress: set[Key] = set()
         self._dropping: set[Key] = set()
         self._claim_from_db = True
@@ -149,7 +157,10 @@ class IngestQueue:
             try:
                 await asyncio.wait_for(self.join(), timeout)
             except TimeoutError:
-                log.warning("ingest drain timed out; %d jobs stay pending", len(self._pending))
+                log.warning(
+                    "ingest drain timed out: up to %d job(s) stay pending for the next start",
+                    len(self._pending),
+                )
             for task in (self._worker, self._journaler):
                 if task is not None:
                     task.cancel()
@@ -214,9 +225,14 @@ class IngestQueue:
     # --- submitting ---------------------------------------------------------------------
 
     async def submit(self, item: IngestItem) -> IngestHandle:
-        """Store one live message and queue its job; overflow drops the oldest live job."""
+        """Store one live message and queue its job; overflow drops the oldest live job.
+
+        Returns once the message and its job are committed. Submits that arrive while a
+        write is under way share the next transaction (group commit).
+        """
         if self._closing:
             raise QueueClosedError("the ingest queue is shutting down")
+        _validate(item)
         key = item.key
         if key in self._pending or key in self._submitting:
             return IngestHandle(key, self._future_for(key), stored=False)
@@ -225,16 +241,49 @@ class IngestQueue:
             return IngestHandle(key, _resolved(loop, False), stored=False)
         future: asyncio.Future[bool] = loop.create_future()
         self._submitting[key] = future
-        outcome = await self._store_fresh([item], live=True)
-        return IngestHandle(key, future, stored=outcome.new == 1)
+        written: asyncio.Future[bool] = loop.create_future()
+        self._live_buffer.append((item, written))
+        if self._live_writer is None or self._live_writer.done():
+            self._live_writer = asyncio.create_task(self._write_live())
+        return IngestHandle(key, future, stored=await written)
+
+    async def _write_live(self) -> None:
+        """Commit buffered live submits, a transaction at a time, until none is left."""
+        while self._live_buffer:
+            batch, self._live_buffer = self._live_buffer, []
+            try:
+                stored = await self._store_fresh([i for i, _ in batch], live=True)
+            except BaseException as exc:
+                for _, written in batch:
+                    if not written.done():
+                        written.set_exception(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                continue
+            for item, written in batch:
+                written.set_result(item.key in stored.new_keys)
 
     async def submit_many(self, items: Sequence[IngestItem]) -> BulkOutcome:
         """Store a batch (bulk import): waits for room in the queue instead of dropping.
 
-        Bulk submits get counts, not handles: a bulk job is never dropped.
+        Bulk submits get counts, not handles: a bulk job is never dropped. A batch larger
+        than the room bulk submits have is stored in parts, so the bound always holds.
         """
         if self._worker is None:
             raise QueueClosedError("the ingest queue is not running")
+        for item in items:
+            _validate(item)
+        total = BulkOutcome()
+        room = self.bulk_room
+        for start in range(0, len(items), room):
+            part = await self._submit_bulk(items[start : start + room])
+            total.new += part.new
+            total.stored_before += part.stored_before
+            total.pending += part.pending
+            total.empty += part.empty
+        return total
+
+    async def _submit_bulk(self, items: Sequence[IngestItem]) -> BulkOutcome:
         while self._pending and len(self._pending) + len(items) > self.bulk_room:
             self._room.clear()
             self._wake.set()
@@ -293,6 +342,7 @@ class IngestQueue:
                     future.set_result(status == "done")
                 continue
             result.new += 1
+            result.new_keys.add(item.key)
             message = _stored(item, row_id)
             self._pending[item.key] = _Entry(
                 future, live, Job(row_id, live, item.trace or {}, message)
@@ -335,7 +385,7 @@ class IngestQueue:
             await self._wake.wait()
             self._wake.clear()
             try:
-                while await self._step():
+                while await self._linger(WORKER_LINGER, len(self._pending)) and await self._step():
                     pass
             except asyncio.CancelledError:
                 raise
@@ -346,6 +396,12 @@ class IngestQueue:
                 continue
             if not self._wake.is_set():
                 self._idle.set()
+
+    async def _linger(self, seconds: float, waiting: int) -> bool:
+        """Let more work arrive before a small step (not while closing: drain at once)."""
+        if not self._closing and waiting < LINGER_BELOW:
+            await asyncio.sleep(seconds)
+        return True
 
     async def _step(self) -> bool:
         """Process one batch of jobs; False when there is none."""
@@ -362,7 +418,10 @@ class IngestQueue:
             await self._journal_wake.wait()
             self._journal_wake.clear()
             try:
-                while await self._journal_step():
+                while (
+                    await self._linger(JOURNAL_LINGER, len(self._journal_queue))
+                    and await self._journal_step()
+                ):
                     pass
             except asyncio.CancelledError:
                 raise
@@ -461,25 +520,31 @@ class IngestQueue:
     async def _extract(
         self, jobs: list[Job]
     ) -> tuple[list[int], list[tuple[int, str]], list[tuple[StoredMessage, CandidateFact]]]:
-        eligible = [
-            job.message
-            for job in jobs
-            if job.message.guild_id and len(clean_text(job.message.content)) >= MIN_EXTRACT_CHARS
-        ]
-        if not eligible:
-            return [job.job_id for job in jobs], [], []
-        try:
-            candidates = await self.extractor.extract(eligible)
-        except Exception as exc:
-            log.warning("extraction failed for %d message(s): %s", len(eligible), exc)
-            failed_rows = {m.row_id for m in eligible}
-            error = f"{type(exc).__name__}: {exc}"
-            return (
-                [job.job_id for job in jobs if job.message.row_id not in failed_rows],
-                [(job.job_id, error) for job in jobs if job.message.row_id in failed_rows],
-                [],
-            )
-        return [job.job_id for job in jobs], [], self._filter(eligible, candidates)
+        """Run the extractor once per guild (a batch never mixes guilds); failures per guild."""
+        by_guild: dict[str, list[StoredMessage]] = {}
+        for job in jobs:
+            message = job.message
+            if message.guild_id and len(clean_text(message.content)) >= MIN_EXTRACT_CHARS:
+                by_guild.setdefault(message.guild_id, []).append(message)
+        failed: list[tuple[int, str]] = []
+        facts: list[tuple[StoredMessage, CandidateFact]] = []
+        for guild_id, messages in by_guild.items():
+            try:
+                candidates = await self.extractor.extract(messages)
+            except Exception as exc:
+                log.warning(
+                    "extraction failed for %d message(s) of guild %s: %s",
+                    len(messages),
+                    guild_id,
+                    exc,
+                )
+                error = f"{type(exc).__name__}: {exc}"
+                failed += [(m.row_id, error) for m in messages]
+                continue
+            facts += self._filter(messages, candidates)
+        failed_rows = {row_id for row_id, _ in failed}
+        done = [job.job_id for job in jobs if job.job_id not in failed_rows]
+        return done, failed, facts
 
     def _filter(
         self, messages: list[StoredMessage], candidates: list[CandidateFact]
@@ -515,6 +580,21 @@ def _stored(item: IngestItem, row_id: int) -> StoredMessage:
         item.source,
         canonical_time(item.created_at),
     )
+
+
+def _validate(item: IngestItem) -> None:
+    """Refuse, before anything is written, what the store could not keep."""
+    if not isinstance(item.message_id, str) or not item.message_id:
+        raise InvalidMessageError(f"message has no id: {item.message_id!r}")
+    if not isinstance(item.content, str):
+        raise InvalidMessageError(f"message {item.message_id}: content is not text")
+    try:
+        canonical_time(item.created_at)
+    except (ValueError, TypeError, AttributeError):
+        raise InvalidMessageError(
+            f"message {item.message_id}: created_at is not an ISO 8601 time: "
+            f"{str(item.created_at)[:40]!r}"
+        ) from None
 
 
 def _settle(future: asyncio.Future[bool] | None, value: bool) -> None:

@@ -33,6 +33,18 @@ INSERT_JOBS = """
 INSERT INTO ingest_jobs (message_row, guild_id, live, trace, created_at, updated_at)
 SELECT ? + key, value ->> 0, ?, value ->> 1, ?, ? FROM json_each(?)
 """
+INSERT_MESSAGE = """
+INSERT OR IGNORE INTO messages
+    (guild_id, channel_id, message_id, author_id, author_name, content, source, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING id
+"""
+INDEX_MESSAGE = "INSERT INTO messages_fts (rowid, content) VALUES (?, ?)"
+INSERT_JOB = """
+INSERT INTO ingest_jobs (message_row, guild_id, live, trace, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?)
+"""
+SMALL_BATCH = 8  # up to this many messages, row-by-row statements beat json_each
 INDEX_NEW_MESSAGES = """
 INSERT INTO messages_fts (rowid, content) SELECT id, content FROM messages WHERE id > ?
 """
@@ -112,9 +124,21 @@ class InsertOutcome:
     existing: dict[tuple[str, str], str]
 
 
-def insert_messages(conn: Any, items: Sequence[IngestItem], live: bool, now: str) -> InsertOutcome:
-    """Store new messages, their FTS rows, job rows and authors; report the existing ones."""
+def insert_messages(
+    conn: Any,
+    items: Sequence[IngestItem],
+    live: bool,
+    now: str,
+    members: Sequence[tuple[str, str, str, str]] = (),
+    guilds: Sequence[str] = (),
+) -> InsertOutcome:
+    """Store new messages, their FTS rows and job rows, upsert ``members``
+    (``guild_id, user_id, name, username``), register ``guilds``; report the messages that
+    were there before."""
+    if len(items) <= SMALL_BATCH:
+        return _insert_few(conn, items, live, now, members, guilds)
     with transaction(conn):
+        _register(conn, members, guilds, now)
         existing = _existing_statuses(conn, items)
         fresh: list[IngestItem] = []
         seen = set(existing)
@@ -162,11 +186,47 @@ def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> S
     traces: dict[int, str] = {}
     jobs = [(i.guild_id, _trace_json(i.trace, traces)) for i in fresh]  # row id = before+1+index
     conn.execute(INSERT_JOBS, (before + 1, int(live), now, now, json.dumps(jobs)))
-    authors = {(i.guild_id, i.author.id): i.author for i in fresh if i.author.id}
-    conn.executemany(
-        UPSERT_MEMBER, [(g, a.id, a.name, a.username, now) for (g, _), a in authors.items()]
-    )
     return range(before + 1, after + 1)
+
+
+def _insert_few(
+    conn: Any,
+    items: Sequence[IngestItem],
+    live: bool,
+    now: str,
+    members: Sequence[tuple[str, str, str, str]],
+    guilds: Sequence[str],
+) -> InsertOutcome:
+    """The live path: a message or a few, one statement per row."""
+    row_ids: dict[tuple[str, str], int] = {}
+    existing: dict[tuple[str, str], str] = {}
+    traces: dict[int, str] = {}
+    with transaction(conn):
+        _register(conn, members, guilds, now)
+        for item in items:
+            if item.key in row_ids or item.key in existing:
+                continue
+            row = conn.execute(INSERT_MESSAGE, _message_params(item)).fetchone()
+            if row is None:
+                existing.update(_existing_statuses(conn, [item]))
+                continue
+            row_ids[item.key] = row_id = int(row[0])
+            conn.execute(INDEX_MESSAGE, (row_id, item.content))
+            trace = _trace_json(item.trace, traces)
+            conn.execute(INSERT_JOB, (row_id, item.guild_id, int(live), trace, now, now))
+    return InsertOutcome(row_ids=row_ids, existing=existing)
+
+
+def _register(
+    conn: Any, members: Sequence[tuple[str, str, str, str]], guilds: Sequence[str], now: str
+) -> None:
+    if guilds:
+        conn.executemany(
+            "INSERT OR IGNORE INTO guilds (guild_id, name, updated_at) VALUES (?, '', ?)",
+            [(guild_id, now) for guild_id in guilds],
+        )
+    if members:
+        conn.executemany(UPSERT_MEMBER, [(*member, now) for member in members])
 
 
 def _trace_json(trace: dict[str, Any] | None, cache: dict[int, str]) -> str:

@@ -74,6 +74,10 @@ class Store:
     def __init__(self, db: aiosqlite.Connection, path: Path | str) -> None:
         self._db = db
         self.path = path
+        # (guild_id, user_id) -> (name, username) as last written: unchanged authors are
+        # not upserted again with every message.
+        self._members_written: dict[tuple[str, str], tuple[str, str]] = {}
+        self._guilds_written: set[str] = set()  # guilds known to have a `guilds` row
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -126,13 +130,15 @@ class Store:
         rows = [(guild_id, uid, name, username, now) for uid, name, username in members]
         if rows:
             await self._call(sql.record_members, rows)
+            for _, uid, *_rest in rows:
+                self._members_written.pop((guild_id, uid), None)
 
     async def guild_ids(self) -> list[str]:
-        """Guilds with any stored data (for operator tools that walk every guild)."""
-        rows = await self._fetchall(
-            "SELECT guild_id FROM guilds UNION SELECT DISTINCT guild_id FROM messages "
-            "UNION SELECT DISTINCT guild_id FROM memory_facts ORDER BY 1"
-        )
+        """Every guild with stored data (for operator tools that walk all guilds).
+
+        Every write path registers its guild in ``guilds``, so this never scans messages.
+        """
+        rows = await self._fetchall("SELECT guild_id FROM guilds ORDER BY guild_id")
         return [row[0] for row in rows]
 
     async def guild_name(self, guild_id: str) -> str:
@@ -155,7 +161,20 @@ class Store:
         The outcome gives the row id of each message stored now and the job status
         ("done", "pending", ...) of each that was already there. Authors become members.
         """
-        return await self._call(sql.insert_messages, list(items), live, utc_iso())
+        changed = {}
+        for item in items:
+            author = item.author
+            key, value = (item.guild_id, author.id), (author.name, author.username)
+            if author.id and self._members_written.get(key) != value:
+                changed[key] = value
+        members = [(g, uid, name, username) for (g, uid), (name, username) in changed.items()]
+        guilds = {item.guild_id for item in items} - self._guilds_written
+        outcome = await self._call(
+            sql.insert_messages, list(items), live, utc_iso(), members, sorted(guilds)
+        )
+        self._members_written.update(changed)
+        self._guilds_written |= guilds
+        return outcome
 
     async def claim_pending(self, limit: int) -> list[Job]:
         """Queue-internal: the oldest pending jobs, in order, with their messages."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from memory.models import StoredMessage
@@ -19,11 +20,17 @@ def daily_header(day: str) -> str:
     return f"# Daily Memory Log {day}\n\n"
 
 
+@lru_cache(maxsize=8192)
+def _label(value: str, fallback: str) -> str:
+    """A name or an id made safe for one line (they repeat: cleaned once each)."""
+    return cap(clean_text(value), NAME_CAP) or fallback
+
+
 def format_line(message: StoredMessage) -> str:
     """``- <ISO time> | <name> (<user id>) | [guild:<G> channel:<C>] <text>``, one line."""
-    name = cap(clean_text(message.author_name), NAME_CAP) or "unknown"
-    user_id = clean_text(message.author_id) or "?"
-    scope = f"[guild:{clean_text(message.guild_id)} channel:{clean_text(message.channel_id)}"
+    name = _label(message.author_name, "unknown")
+    user_id = _label(message.author_id, "?")
+    scope = f"[guild:{_label(message.guild_id, '')} channel:{_label(message.channel_id, '')}"
     if message.source == "voice":
         scope += " voice"
     text = cap(clean_text(message.content), JOURNAL_TEXT_CAP)

@@ -1,0 +1,191 @@
+"""Ingest benchmark: bulk import and live submits, in messages/s, with peak RSS.
+
+    python bench/ingest.py [--messages 100000] [--live 20000] [--producers 16] [--json]
+
+Bulk: ``memorybot import`` of a generated DiscordChatExporter export (no extractor), timed
+as a whole command, from start to exit (extracted — here nothing —, journaled, searchable).
+Live: ``IngestQueue.submit`` of generated messages, one producer awaiting each submit, and
+``--producers`` concurrent producers (many channels at once); the worker and journals run.
+Peak RSS is sampled every 20 ms over the whole process tree (the import's reader child
+included) and reported as the largest sum seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.gen_export import write_export  # noqa: E402
+
+
+def _tree_rss_kib(pid: int) -> int:
+    """Resident memory of ``pid`` and its descendants, in KiB (0 once it is gone)."""
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            with open(f"/proc/{current}/status", encoding="ascii") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as kids:
+                    todo += [int(k) for k in kids.read().split()]
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return total
+
+
+def run_measured(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str]:
+    """Run ``cmd``; return (wall seconds, peak tree RSS in KiB, stdout)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss_kib(proc.pid))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, err = proc.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err.decode()}")
+    return wall, peak, out.decode()
+
+
+def bench_bulk(workdir: Path, count: int) -> dict[str, Any]:
+    export = workdir / "bench-export.json"
+    write_export(export, count)
+    memorybot = Path(sys.executable).parent / "memorybot"
+    cmd = [str(memorybot), "--data-dir", str(workdir / "bulk"), "import", "--json", str(export)]
+    wall, peak, out = run_measured(cmd)
+    summary = json.loads(out)
+    assert summary["new"] == count, summary
+    return {
+        "messages": count,
+        "exportMB": round(export.stat().st_size / 1e6, 1),
+        "seconds": round(wall, 2),
+        "msgPerSec": round(count / wall),
+        "peakRssMB": round(peak / 1024, 1),
+    }
+
+
+async def _live(data_dir: Path, count: int, producers: int) -> dict[str, Any]:
+    from bot.runtime import open_runtime
+    from memory.models import Author, IngestItem
+    from memory.settings import load_settings
+
+    authors = [Author(str(800000000000000000 + n), f"Member {n}") for n in range(40)]
+
+    def make(n: int, guild: str) -> IngestItem:
+        return IngestItem(
+            guild,
+            str(int(guild) + 1 + n % 8),
+            str(1300000000000000000 + n),
+            authors[n % 40],
+            f"live message {n}: I think the dice hate me, pizza on friday?",
+            "2026-11-01T12:00:00.000+00:00",
+            "text",
+        )
+
+    results: dict[str, Any] = {}
+    async with open_runtime(load_settings(data_dir=data_dir)) as rt:
+        queue = rt.queue
+        items = [make(n, "700000000000000101") for n in range(count)]
+        start = time.perf_counter()
+        for it in items:
+            await queue.submit(it)
+        seq = time.perf_counter() - start
+        await queue.join()
+        results["sequential"] = {"msgPerSec": round(count / seq), "dropped": queue.dropped}
+
+        items = [make(n, "700000000000000201") for n in range(count)]
+        per = len(items) // producers
+
+        async def produce(part: list[IngestItem]) -> None:
+            for it in part:
+                await queue.submit(it)
+
+        start = time.perf_counter()
+        await asyncio.gather(*(produce(items[p * per : (p + 1) * per]) for p in range(producers)))
+        conc = time.perf_counter() - start
+        await queue.join()
+        results["concurrent"] = {
+            "producers": producers,
+            "msgPerSec": round(per * producers / conc),
+            "dropped": queue.dropped - results["sequential"]["dropped"],
+        }
+    return results
+
+
+def bench_live(workdir: Path, count: int, producers: int) -> dict[str, Any]:
+    cmd = [
+        sys.executable,
+        __file__,
+        "--live-child",
+        str(workdir / "live"),
+        "--live",
+        str(count),
+        "--producers",
+        str(producers),
+    ]
+    _wall, peak, out = run_measured(cmd)
+    result: dict[str, Any] = json.loads(out)
+    result["messages"] = count
+    result["peakRssMB"] = round(peak / 1024, 1)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=100_000, help="bulk export size")
+    parser.add_argument("--live", type=int, default=20_000, help="live messages per mode")
+    parser.add_argument("--producers", type=int, default=16)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--live-child", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.live_child:
+        print(json.dumps(asyncio.run(_live(args.live_child, args.live, args.producers))))
+        return
+    with tempfile.TemporaryDirectory(prefix="memorybot-bench-") as tmp:
+        workdir = Path(tmp)
+        report = {
+            "bulk": bench_bulk(workdir, args.messages),
+            "live": bench_live(workdir, args.live, args.producers),
+        }
+    if args.json:
+        print(json.dumps(report))
+        return
+    bulk, live = report["bulk"], report["live"]
+    print(
+        f"bulk import   {bulk['messages']:>7} msgs ({bulk['exportMB']} MB)  "
+        f"{bulk['msgPerSec']:>7} msg/s  {bulk['seconds']} s  peak RSS {bulk['peakRssMB']} MB"
+    )
+    print(
+        f"live submit   {live['messages']:>7} msgs  sequential "
+        f"{live['sequential']['msgPerSec']:>6} msg/s  {live['concurrent']['producers']} "
+        f"producers {live['concurrent']['msgPerSec']:>6} msg/s  peak RSS {live['peakRssMB']} MB"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from memory.ingest import IngestQueue
+from memory.store import Store
+from memory_journals import Journals
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO.parent / "shared" / "data" / "locomo-dev"
+SAMPLE_EXPORT = REPO / "memory" / "samples" / "sample_export.json"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No setting leaks in from the developer's shell or a .env in the working dir."""
+    for name in list(os.environ):
+        if name.startswith("MEMORYBOT_") or name in {"DISCORD_TOKEN", "OPENAI_API_KEY"}:
+            monkeypatch.delenv(name, raising=False)
+    workdir = tmp_path / "cwd"
+    workdir.mkdir()
+    monkeypatch.chdir(workdir)
+    yield
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "data"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+async def store(data_dir: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(data_dir / "memory.db")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+async def journals(data_dir: Path, store: Store) -> AsyncIterator[Journals]:
+    service = Journals(data_dir / "journals", store, debounce=0.05, refresh_interval=3600)
+    await service.start()
+    try:
+        yield service
+    finally:
+        await service.close()
+
+
+@pytest.fixture
+async def queue(store: Store, journals: Journals) -> AsyncIterator[IngestQueue]:
+    """A running queue with journals and the no-op extractor."""
+    running = IngestQueue(store, journal=journals, max_queue=400, drain_timeout=2)
+    await running.start()
+    try:
+        yield running
+    finally:
+        await running.close()

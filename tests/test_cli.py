@@ -1,0 +1,369 @@
+"""The ``memorybot`` command line, run as a real subprocess against a real data directory."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import pty
+import re
+import select
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tests.helpers import export_message, write_export
+
+MEMORYBOT = Path(sys.executable).parent / "memorybot"
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE_EXPORT = REPO / "memory" / "samples" / "sample_export.json"
+SAMPLE_GUILD = "584822070181888001"
+BIG_GUILD = "700000000000000007"
+BIG_COUNT = 20_000
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+BAR_CHARS = ("━", "╸", "╺")
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The test process's environment without any MEMORYBOT_* variable, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBOT_")}
+    env.update(extra)
+    return env
+
+
+def run_cli(
+    data_dir: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(MEMORYBOT), "--data-dir", str(data_dir), *args],
+        env=env if env is not None else cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def stats_json(data_dir: Path) -> dict[str, dict[str, Any]]:
+    result = run_cli(data_dir, "stats", "--json")
+    assert result.returncode == 0, result.stderr
+    return {row["guild_id"]: row for row in json.loads(result.stdout)["guilds"]}
+
+
+def parse_summary(stdout: str) -> dict[str, int]:
+    match = re.search(
+        r"imported (\d+) file\(s\): read (\d+), new (\d+), skipped (\d+) \(.*?\), queued (\d+)",
+        stdout,
+    )
+    assert match, stdout
+    keys = ("files", "read", "new", "skipped", "queued")
+    return dict(zip(keys, map(int, match.groups()), strict=True))
+
+
+def load_gen_export() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("gen_export", REPO / "bench" / "gen_export.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def big_export(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A synthetic export of 20k messages (~11 MB: read by the child reader process)."""
+    path = tmp_path_factory.mktemp("big") / "gen20k.json"
+    load_gen_export().write_export(path, BIG_COUNT, guild_id=BIG_GUILD, seed=7)
+    return path
+
+
+def valid_export(path: Path, count: int) -> Path:
+    """An export whose every message is a person's meaningful message (all are stored)."""
+    messages = [
+        export_message(1_000_000 + i, f"message number {i} about the weekend plans")
+        for i in range(count)
+    ]
+    return write_export(path, messages)
+
+
+# --- help ---------------------------------------------------------------------------------
+
+
+def test_help_lists_commands(tmp_path: Path) -> None:
+    result = run_cli(tmp_path / "data", "--help")
+    assert result.returncode == 0
+    commands = result.stdout.split("Commands:", 1)[1]
+    listed = {line.split()[0] for line in commands.splitlines() if line.strip()}
+    assert {"import", "stats", "doctor", "refresh-journals"} <= listed
+
+
+# --- import -------------------------------------------------------------------------------
+
+
+def test_import_sample_then_stats_and_reimport(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    read_total = len(json.loads(SAMPLE_EXPORT.read_text(encoding="utf-8"))["messages"])
+
+    result = run_cli(data, "import", str(SAMPLE_EXPORT))
+    assert result.returncode == 0, result.stderr
+    first = parse_summary(result.stdout)
+    assert first["files"] == 1
+    assert first["read"] == read_total
+    assert first["new"] > 0
+    assert first["new"] + first["skipped"] == read_total
+    assert first["queued"] == first["new"]
+    assert "Traceback" not in result.stderr
+
+    stats = stats_json(data)
+    assert set(stats) == {SAMPLE_GUILD}
+    row = stats[SAMPLE_GUILD]
+    assert row["messages"] == first["new"] > 0
+    assert row["pending_jobs"] == row["dropped_jobs"] == row["failed_jobs"] == 0
+    assert row["name"] == "Tabletop Tavern"
+
+    table = run_cli(data, "stats")
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0].split()[:3] == ["guild", "name", "messages"]
+    guild_lines = [line for line in lines if line.startswith(SAMPLE_GUILD)]
+    assert len(guild_lines) == 1
+    assert str(first["new"]) in guild_lines[0].split()
+
+    again = run_cli(data, "import", str(SAMPLE_EXPORT))
+    assert again.returncode == 0, again.stderr
+    second = parse_summary(again.stdout)
+    assert second["read"] == read_total
+    assert second["new"] == 0
+    assert second["queued"] == 0
+    assert second["skipped"] == read_total
+    assert "already stored" in again.stdout
+    assert stats_json(data)[SAMPLE_GUILD]["messages"] == first["new"]
+
+
+def test_import_json_summary(tmp_path: Path) -> None:
+    result = run_cli(tmp_path / "data", "import", "--json", str(SAMPLE_EXPORT))
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)  # stdout is nothing but the JSON document
+    assert {"files", "read", "new", "skipped", "queued", "errors"} <= set(summary)
+    assert summary["files"] == 1
+    assert summary["errors"] == []
+    assert summary["new"] > 0
+    assert summary["new"] + summary["skipped"] == summary["read"]
+    assert summary["queued"] == summary["new"]
+    assert SAMPLE_GUILD in summary["guilds"]
+
+
+def test_import_missing_path_is_one_error_line(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "export.json"
+    result = run_cli(tmp_path / "data", "import", str(missing))
+    assert result.returncode != 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error:")
+    assert str(missing) in lines[0]
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("size", ["small", "large"])
+def test_import_truncated_export_keeps_messages_before_the_break(
+    tmp_path: Path, big_export: Path, size: str
+) -> None:
+    """Small exports are parsed in process; exports of 4 MB and more by a child process."""
+    data = tmp_path / "data"
+    if size == "small":
+        whole = valid_export(tmp_path / "whole.json", 1000).read_bytes()
+        guild = "111111111111111111"
+    else:
+        whole = big_export.read_bytes()
+        guild = BIG_GUILD
+    cut = tmp_path / "cut-export.json"
+    cut.write_bytes(whole[: len(whole) // 2])
+
+    result = run_cli(data, "import", str(cut))
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, result.stderr
+    assert "cut-export.json" in errors[0]
+    match = re.search(r"JSON breaks after message #(\d+)", errors[0])
+    assert match, errors[0]
+    before_break = int(match.group(1))
+    assert before_break > 0
+
+    # Every message of this export is a valid person's message: each one parsed before the
+    # break must be stored (DESIGN: what was read before a fault is kept).
+    stored = stats_json(data)[guild]["messages"]
+    assert stored == before_break, (
+        f"{before_break} messages precede the break but {stored} were stored"
+    )
+
+
+def test_import_folder_ignores_non_export_json(tmp_path: Path) -> None:
+    folder = tmp_path / "exports"
+    (folder / "nested").mkdir(parents=True)
+    shutil.copy(SAMPLE_EXPORT, folder / "nested" / "tavern.json")
+    (folder / "questions.json").write_text(
+        json.dumps({"questions": [{"q": "where does Sarah work?", "a": "a hospital"}]}),
+        encoding="utf-8",
+    )
+    (folder / "notes.txt").write_text("not json at all", encoding="utf-8")
+
+    result = run_cli(tmp_path / "data", "import", str(folder))
+    assert result.returncode == 0, result.stderr
+    summary = parse_summary(result.stdout)
+    assert summary["files"] == 1
+    assert summary["new"] > 0
+    assert "ignored 1 JSON file(s) that are not exports" in result.stdout
+    assert "error" not in result.stderr
+    assert stats_json(tmp_path / "data")[SAMPLE_GUILD]["messages"] == summary["new"]
+
+
+def test_import_named_non_export_is_an_error(tmp_path: Path) -> None:
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps({"questions": []}), encoding="utf-8")
+    result = run_cli(tmp_path / "data", "import", str(questions))
+    assert result.returncode != 0
+    assert "not a DiscordChatExporter JSON export" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_import_defer_stores_messages(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    result = run_cli(data, "import", "--defer", str(SAMPLE_EXPORT))
+    assert result.returncode == 0, result.stderr
+    assert "processing deferred" in result.stdout
+    summary = parse_summary(result.stdout)
+    assert summary["new"] > 0
+    row = stats_json(data)[SAMPLE_GUILD]
+    assert row["messages"] == summary["new"]
+    assert row["dropped_jobs"] == row["failed_jobs"] == 0
+
+
+# --- doctor -------------------------------------------------------------------------------
+
+
+def test_doctor_reports_versions(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    result = run_cli(data, "doctor")
+    assert result.returncode == 0, result.stdout + result.stderr
+    checks = dict(
+        re.match(r"\[(ok |ERR)\] ([^:]+): (.*)$", line).groups()[1:]  # type: ignore[union-attr]
+        for line in result.stdout.splitlines()
+    )
+    assert re.fullmatch(r"\d+\.\d+\.\d+", checks["sqlite"])
+    assert checks["fts5"] == "available"
+    assert re.fullmatch(r"v0\.1\.\d+", checks["sqlite-vec"])
+    assert checks["data dir"] == str(data.resolve())
+    assert all(line.startswith("[ok ]") for line in result.stdout.splitlines())
+
+    as_json = run_cli(data, "doctor", "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    report = json.loads(as_json.stdout)
+    assert report["ok"] is True
+    names = {check["name"] for check in report["checks"]}
+    assert {"settings", "data dir", "sqlite", "fts5", "sqlite-vec"} <= names
+    assert all(check["ok"] for check in report["checks"])
+
+
+def test_doctor_with_invalid_setting_fails_the_settings_check(tmp_path: Path) -> None:
+    env = cli_env(MEMORYBOT_MAX_QUEUE="abc")
+    result = run_cli(tmp_path / "data", "doctor", env=env)
+    assert result.returncode != 0
+    settings_lines = [line for line in result.stdout.splitlines() if "settings:" in line]
+    assert len(settings_lines) == 1
+    assert settings_lines[0].startswith("[ERR] settings:")
+    assert "MEMORYBOT_MAX_QUEUE" in settings_lines[0]
+    assert "Traceback" not in result.stderr
+
+    as_json = run_cli(tmp_path / "data", "doctor", "--json", env=env)
+    assert as_json.returncode != 0
+    report = json.loads(as_json.stdout)
+    assert report["ok"] is False
+    (settings_check,) = [c for c in report["checks"] if c["name"] == "settings"]
+    assert settings_check["ok"] is False
+    assert "MEMORYBOT_MAX_QUEUE" in settings_check["detail"]
+
+
+# --- journals -----------------------------------------------------------------------------
+
+
+def test_refresh_journals_writes_and_recreates_snapshots(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    imported = run_cli(data, "import", "--defer", str(SAMPLE_EXPORT))
+    assert imported.returncode == 0, imported.stderr
+    guild_snapshot = data / "journals" / SAMPLE_GUILD / "MEMORY.md"
+    index = data / "journals" / "MEMORY.md"
+
+    result = run_cli(data, "refresh-journals")
+    assert result.returncode == 0, result.stderr
+    assert "refreshed MEMORY.md of 1 guild(s)" in result.stdout
+    assert guild_snapshot.is_file()
+    assert index.is_file()
+    assert guild_snapshot.read_text(encoding="utf-8").startswith("# Durable Memory Snapshot")
+    assert SAMPLE_GUILD in index.read_text(encoding="utf-8")
+
+    guild_snapshot.unlink()
+    again = run_cli(data, "refresh-journals")
+    assert again.returncode == 0, again.stderr
+    assert guild_snapshot.is_file()
+    assert guild_snapshot.read_text(encoding="utf-8").startswith("# Durable Memory Snapshot")
+
+
+# --- progress bar only on a terminal --------------------------------------------------------
+
+
+def run_in_pty(args: list[str], env: dict[str, str], timeout: float = 120) -> tuple[int, str]:
+    """Run with stdout and stderr on a pseudo-terminal; return the exit code and all output."""
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, close_fds=True
+        )
+    finally:
+        os.close(slave)
+    output = bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: every writer of the terminal is gone
+                    break
+                if not chunk:
+                    break
+                output += chunk
+        else:
+            proc.kill()
+            pytest.fail("memorybot under a pseudo-terminal did not finish in time")
+        code = proc.wait(timeout=30)
+    finally:
+        os.close(master)
+    return code, output.decode("utf-8", errors="replace")
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path: Path, big_export: Path) -> None:
+    plain = run_cli(tmp_path / "plain", "import", str(big_export))
+    assert plain.returncode == 0, plain.stderr
+    assert parse_summary(plain.stdout)["new"] == BIG_COUNT
+    for text in (plain.stderr, plain.stdout):
+        assert "import gen20k.json" not in text
+        assert not re.search(r"\d+%", text)
+        assert not any(char in text for char in BAR_CHARS)
+
+    env = cli_env(TERM="xterm-256color", COLUMNS="120", LINES="40")
+    code, raw = run_in_pty(
+        [str(MEMORYBOT), "--data-dir", str(tmp_path / "tty"), "import", str(big_export)], env
+    )
+    assert code == 0, raw
+    text = ANSI.sub("", raw)
+    assert parse_summary(text)["new"] == BIG_COUNT
+    assert re.search(r"import gen20k\.json\s+[━╸╺]+\s+100%", text), text[-2000:]
+    percentages = {int(p) for p in re.findall(r"(\d{1,3})%", text)}
+    assert 100 in percentages

@@ -1,0 +1,45 @@
+"""The README tells the truth: its settings table and its test command."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from memory.settings import ENV_PREFIX, Settings
+
+REPO = Path(__file__).resolve().parent.parent
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def _settings_table() -> dict[str, str]:
+    rows = re.findall(r"^\| `(MEMORYBOT_[A-Z_]+)` \| ([^|]+) \|", README, flags=re.MULTILINE)
+    return {name: default.strip() for name, default in rows}
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "*(none)*"
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    if isinstance(value, Path):
+        return f"`./{value}`"
+    return f"`{value}`"
+
+
+def test_every_setting_is_in_the_readme_with_its_default() -> None:
+    expected = {
+        ENV_PREFIX + name.upper(): _shown(field.default)
+        for name, field in Settings.model_fields.items()
+    }
+    assert _settings_table() == expected
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    commands = re.findall(r"```sh\n(.+?)\n```", README)
+    test_command = next(c for c in commands if "pytest" in c)
+    assert test_command in (REPO / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_the_quick_start_runs_the_main_job() -> None:
+    commands = re.findall(r"```sh\n(.+?)\n```", README)
+    assert any("memorybot import memory/samples/sample_export.json" in c for c in commands)

@@ -1,0 +1,215 @@
+"""Settings: defaults, ``MEMORYBOT_`` environment, ``.env``, clamping, and one-line errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory.errors import ConfigError
+from memory.settings import load_settings
+
+MEMORYBOT = Path(sys.executable).parent / "memorybot"
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The test process's environment without any MEMORYBOT_* variable, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBOT_")}
+    env.update(extra)
+    return env
+
+
+def run_cli(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(MEMORYBOT), *args],
+        env=env if env is not None else cli_env(),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+# --- defaults and sources -----------------------------------------------------------------
+
+
+def test_defaults() -> None:
+    settings = load_settings()
+    assert settings.data_dir == Path("./data")
+    assert settings.max_queue == 400
+    assert settings.drain_timeout == 4.0
+    assert settings.journal_debounce == 1.0
+    assert settings.journal_refresh_interval == 300
+    assert settings.api_host == "127.0.0.1"
+    assert settings.api_port == 8080
+    assert settings.api_token is None
+    assert settings.memory_enabled is True
+    assert settings.max_recent_messages == 35
+    assert settings.db_path == Path("./data/memory.db")
+    assert settings.journals_dir == Path("./data/journals")
+
+
+def test_environment_overrides_with_prefix(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MEMORYBOT_DATA_DIR", str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("MEMORYBOT_MAX_QUEUE", "25")
+    monkeypatch.setenv("MEMORYBOT_DRAIN_TIMEOUT", "1.5")
+    monkeypatch.setenv("MEMORYBOT_JOURNAL_DEBOUNCE", "0.25")
+    monkeypatch.setenv("MEMORYBOT_JOURNAL_REFRESH_INTERVAL", "60")
+    monkeypatch.setenv("MEMORYBOT_API_HOST", "0.0.0.0")
+    monkeypatch.setenv("MEMORYBOT_API_PORT", "9123")
+    monkeypatch.setenv("MEMORYBOT_API_TOKEN", "s3cret-token")
+    monkeypatch.setenv("MEMORYBOT_MEMORY_ENABLED", "false")
+    monkeypatch.setenv("MEMORYBOT_MAX_RECENT_MESSAGES", "50")
+    # Unprefixed names are not settings of memorybot.
+    monkeypatch.setenv("MAX_QUEUE", "7")
+    monkeypatch.setenv("API_PORT", "7")
+
+    settings = load_settings()
+
+    assert settings.data_dir == tmp_path / "elsewhere"
+    assert settings.db_path == tmp_path / "elsewhere" / "memory.db"
+    assert settings.max_queue == 25
+    assert settings.drain_timeout == 1.5
+    assert settings.journal_debounce == 0.25
+    assert settings.journal_refresh_interval == 60
+    assert settings.api_host == "0.0.0.0"
+    assert settings.api_port == 9123
+    assert settings.api_token is not None
+    assert settings.api_token.get_secret_value() == "s3cret-token"
+    assert "s3cret-token" not in repr(settings)
+    assert settings.memory_enabled is False
+    assert settings.max_recent_messages == 50
+
+
+def test_dotenv_in_working_directory_is_read() -> None:
+    Path(".env").write_text(
+        "MEMORYBOT_API_PORT=9001\nMEMORYBOT_MAX_QUEUE=77\nMEMORYBOT_DATA_DIR=from-dotenv\n",
+        encoding="utf-8",
+    )
+    settings = load_settings()
+    assert settings.api_port == 9001
+    assert settings.max_queue == 77
+    assert settings.data_dir == Path("from-dotenv")
+
+
+def test_environment_beats_dotenv(monkeypatch: pytest.MonkeyPatch) -> None:
+    Path(".env").write_text("MEMORYBOT_API_PORT=9001\nMEMORYBOT_MAX_QUEUE=77\n", encoding="utf-8")
+    monkeypatch.setenv("MEMORYBOT_API_PORT", "9002")
+    settings = load_settings()
+    assert settings.api_port == 9002
+    assert settings.max_queue == 77  # not in the environment: .env still applies
+
+
+def test_explicit_override_beats_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORYBOT_DATA_DIR", "from-env")
+    assert load_settings(data_dir=Path("from-flag")).data_dir == Path("from-flag")
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [("5", 10), ("10", 10), ("11", 11), ("120", 120), ("500", 120), ("-3", 10)],
+)
+def test_max_recent_messages_is_clamped(
+    monkeypatch: pytest.MonkeyPatch, given: str, expected: int
+) -> None:
+    monkeypatch.setenv("MEMORYBOT_MAX_RECENT_MESSAGES", given)
+    assert load_settings().max_recent_messages == expected
+
+
+# --- invalid values -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "allowed"),
+    [
+        ("MEMORYBOT_MAX_QUEUE", "abc", "valid integer"),
+        ("MEMORYBOT_MAX_QUEUE", "0", "greater than or equal to 1"),
+        ("MEMORYBOT_API_PORT", "70000", "less than or equal to 65535"),
+        ("MEMORYBOT_MEMORY_ENABLED", "maybe", "valid boolean"),
+        ("MEMORYBOT_DRAIN_TIMEOUT", "-1", "greater than or equal to 0"),
+    ],
+)
+def test_invalid_value_is_one_line_config_error(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, allowed: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert "\n" not in message
+    assert name in message
+    assert value in message
+    assert allowed in message
+    # load_settings hides pydantic's multi-line report entirely.
+    assert caught.value.__cause__ is None
+    assert caught.value.__suppress_context__
+
+
+def test_invalid_value_in_dotenv_names_the_variable() -> None:
+    Path(".env").write_text("MEMORYBOT_API_PORT=not-a-port\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="MEMORYBOT_API_PORT"):
+        load_settings()
+
+
+def test_several_invalid_values_still_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORYBOT_MAX_QUEUE", "abc")
+    monkeypatch.setenv("MEMORYBOT_API_PORT", "70000")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "MEMORYBOT_MAX_QUEUE" in message
+    assert "MEMORYBOT_API_PORT" in message
+
+
+# --- the CLI with an invalid setting --------------------------------------------------------
+
+
+def test_cli_invalid_setting_is_one_line_without_traceback(tmp_path: Path) -> None:
+    result = run_cli(
+        "--data-dir", str(tmp_path / "data"), "stats", env=cli_env(MEMORYBOT_MAX_QUEUE="abc")
+    )
+    assert result.returncode != 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("configuration error:")
+    assert "MEMORYBOT_MAX_QUEUE" in lines[0]
+    assert "Traceback" not in result.stderr
+    assert "Traceback" not in result.stdout
+    # Nothing was opened or created for a run that could not start.
+    assert not (tmp_path / "data").exists()
+
+
+def test_cli_invalid_setting_with_debug_shows_traceback(tmp_path: Path) -> None:
+    result = run_cli(
+        "--debug",
+        "--data-dir",
+        str(tmp_path / "data"),
+        "stats",
+        env=cli_env(MEMORYBOT_API_PORT="70000"),
+    )
+    assert result.returncode != 0
+    assert "Traceback (most recent call last)" in result.stderr
+    assert "ConfigError" in result.stderr
+    assert "MEMORYBOT_API_PORT" in result.stderr
+
+
+def test_cli_reads_dotenv_of_its_working_directory_and_flag_wins(tmp_path: Path) -> None:
+    workdir = tmp_path / "project"
+    workdir.mkdir()
+    (workdir / ".env").write_text("MEMORYBOT_DATA_DIR=dotenv-data\n", encoding="utf-8")
+
+    result = run_cli("stats", "--json", cwd=workdir)
+    assert result.returncode == 0, result.stderr
+    assert (workdir / "dotenv-data" / "memory.db").is_file()
+
+    flagged = tmp_path / "flag-data"
+    result = run_cli("--data-dir", str(flagged), "stats", "--json", cwd=workdir)
+    assert result.returncode == 0, result.stderr
+    assert (flagged / "memory.db").is_file()

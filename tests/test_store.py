@@ -1,0 +1,188 @@
+"""The store: SQLite with sqlite-vec, pragmas, migrations, guild-scoped reads."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from memory import ingest_sql
+from memory.db import connect_sync
+from memory.errors import StoreError
+from memory.migrations import MIGRATIONS
+from memory.models import CandidateFact
+from memory.store import Store
+from tests.helpers import CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
+
+
+async def test_open_loads_sqlite_vec_and_fts5(store: Store) -> None:
+    versions = await store.versions()
+    assert versions["sqlite_vec"].startswith("v0.")
+    assert versions["fts5"] == "available"
+    assert tuple(int(p) for p in versions["sqlite"].split(".")[:2]) >= (3, 40)
+
+
+async def test_pragmas_wal_foreign_keys_busy_timeout(store: Store) -> None:
+    assert (await store._fetchone("PRAGMA journal_mode"))[0] == "wal"
+    assert (await store._fetchone("PRAGMA foreign_keys"))[0] == 1
+    assert (await store._fetchone("PRAGMA busy_timeout"))[0] >= 1000
+
+
+async def test_every_table_of_the_design_exists(store: Store) -> None:
+    rows = await store._fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+    names = {row[0] for row in rows}
+    assert {
+        "messages",
+        "memory_facts",
+        "memory_fact_vectors",
+        "ingest_jobs",
+        "embedding_cache",
+        "members",
+        "messages_fts",
+        "memory_facts_fts",
+    } <= names
+
+
+async def test_migrations_apply_once_and_are_recorded(data_dir: Path) -> None:
+    path = data_dir / "memory.db"
+    async with await Store.open(path):
+        pass
+    async with await Store.open(path) as again:
+        rows = await again._fetchall("SELECT name FROM _migrations ORDER BY name")
+    assert [r[0] for r in rows] == [name for name, _ in MIGRATIONS]
+
+
+async def test_unopenable_path_is_a_store_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StoreError, match="cannot create data directory"):
+        await Store.open(blocker / "sub" / "memory.db")
+
+
+async def test_a_file_that_is_not_sqlite_is_a_store_error(tmp_path: Path) -> None:
+    bogus = tmp_path / "memory.db"
+    bogus.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match=r"memory\.db"):
+        await Store.open(bogus)
+
+
+async def test_insert_is_idempotent_per_guild_and_message(store: Store) -> None:
+    first = await store.insert_messages([item(1), item(2)], live=True)
+    again = await store.insert_messages([item(2), item(3)], live=True)
+    assert set(first.row_ids) == {(GUILD_A, "1"), (GUILD_A, "2")}
+    assert set(again.row_ids) == {(GUILD_A, "3")}
+    assert again.existing == {(GUILD_A, "2"): "pending"}
+    assert await store.count_messages(GUILD_A) == 3
+
+
+async def test_duplicates_inside_one_batch_are_stored_once(store: Store) -> None:
+    outcome = await store.insert_messages([item(7), item(7, "different text")], live=False)
+    assert list(outcome.row_ids) == [(GUILD_A, "7")]
+    assert (await store.get_message(GUILD_A, "7")).content == "hello there, this is a message"
+
+
+async def test_same_message_id_in_two_guilds_stays_apart(store: Store) -> None:
+    await store.insert_messages(
+        [
+            item(5, "I love pizza", author=SARAH),
+            item(5, "I love pizza", guild_id=GUILD_B, channel_id=CHANNEL_B, author=MIKE),
+        ],
+        live=True,
+    )
+    a = await store.get_message(GUILD_A, "5")
+    b = await store.get_message(GUILD_B, "5")
+    assert (a.guild_id, a.author_id) == (GUILD_A, SARAH.id)
+    assert (b.guild_id, b.author_id) == (GUILD_B, MIKE.id)
+    assert await store.member_names(GUILD_A) == {SARAH.id: "Sarah"}
+    assert await store.member_names(GUILD_B) == {MIKE.id: "Mike"}
+
+
+async def test_message_rows_feed_the_fts_index(store: Store) -> None:
+    await store.insert_messages([item(1, "my corgi Biscuit loves the beach")], live=True)
+    rows = await store._fetchall(
+        "SELECT m.message_id FROM messages_fts f JOIN messages m ON m.id = f.rowid "
+        "WHERE messages_fts MATCH 'biscuit'"
+    )
+    assert rows == [("1",)]
+
+
+async def test_timestamps_are_stored_in_canonical_utc(store: Store) -> None:
+    await store.insert_messages([item(1, created_at="2026-10-12T20:03:11+02:00")], live=True)
+    assert (await store.get_message(GUILD_A, "1")).created_at == "2026-10-12T18:03:11.000+00:00"
+
+
+async def test_a_bad_timestamp_is_refused_and_nothing_is_written(store: Store) -> None:
+    with pytest.raises(ValueError):
+        await store.insert_messages([item(1), item(2, created_at="yesterday")], live=True)
+    assert await store.count_messages(GUILD_A) == 0
+
+
+def _fact(subject: str, fact: str, confidence: float, source: str = "1") -> CandidateFact:
+    return CandidateFact(subject, fact, "profile", confidence, fact, source)
+
+
+async def test_fact_upsert_keeps_the_higher_confidence(store: Store) -> None:
+    await store.insert_messages([item(1), item(2)], live=True)
+    m1, m2 = await store.get_message(GUILD_A, "1"), await store.get_message(GUILD_A, "2")
+    await store.finish_jobs([], [], [(m1, _fact(SARAH.id, "Sarah is a nurse.", 0.6, "1"))])
+    await store.finish_jobs([], [], [(m2, _fact(SARAH.id, "Sarah is a nurse.", 0.9, "2"))])
+    await store.finish_jobs([], [], [(m1, _fact(SARAH.id, "Sarah is a nurse.", 0.5, "1"))])
+    (fact,) = await store.active_facts(GUILD_A)
+    assert (fact.confidence, fact.source_message_id) == (0.9, "2")
+
+
+async def test_a_subject_keeps_at_most_80_active_facts(store: Store) -> None:
+    await store.insert_messages([item(1)], live=True)
+    message = await store.get_message(GUILD_A, "1")
+    for n in range(85):
+        await store.finish_jobs([], [], [(message, _fact(SARAH.id, f"Sarah fact {n}.", 0.9))])
+    active = await store.active_facts(GUILD_A)
+    assert len(active) == 80
+    assert {f.fact for f in active} == {f"Sarah fact {n}." for n in range(5, 85)}
+    stats = await store.stats(GUILD_A)
+    assert (stats.facts, stats.active_facts) == (85, 80)
+
+
+async def test_stats_count_one_guild_only(store: Store) -> None:
+    await store.insert_messages([item(1), item(2)], live=True)
+    await store.insert_messages([item(1, guild_id=GUILD_B, channel_id=CHANNEL_B)], live=True)
+    await store.drop_jobs([(GUILD_A, "2")], "dropped: test")
+    a, b = await store.stats(GUILD_A), await store.stats(GUILD_B)
+    assert (a.messages, a.pending_jobs, a.dropped_jobs) == (2, 1, 1)
+    assert (b.messages, b.pending_jobs, b.dropped_jobs) == (1, 1, 0)
+
+
+async def test_requeue_reopens_failed_and_dropped_jobs_of_one_guild(store: Store) -> None:
+    await store.insert_messages([item(1), item(2)], live=True)
+    await store.insert_messages([item(3, guild_id=GUILD_B, channel_id=CHANNEL_B)], live=True)
+    await store.drop_jobs([(GUILD_A, "1"), (GUILD_B, "3")], "dropped: test")
+    await store.finish_jobs([], [(2, "boom")])
+    assert await store.requeue_jobs(GUILD_A, ["failed", "dropped"]) == 2
+    assert await store.job_status(GUILD_A, "2") == ("pending", "boom")
+    assert await store.job_status(GUILD_B, "3") == ("dropped", "dropped: test")
+
+
+def test_stdlib_sqlite_here_cannot_load_extensions_so_sqlean_is_used(tmp_path: Path) -> None:
+    """The environment trap of DESIGN: the connection we make can load sqlite-vec anyway."""
+    conn = connect_sync(tmp_path / "x.db")
+    assert conn.execute("SELECT vec_version()").fetchone()[0].startswith("v0.")
+    if not hasattr(sqlite3.Connection, "enable_load_extension"):
+        assert type(conn).__module__.startswith("sqlean")
+
+
+def test_rowids_are_never_reused_after_deletes(tmp_path: Path) -> None:
+    """The journal cursor relies on it (AUTOINCREMENT on messages)."""
+    import asyncio
+
+    path = tmp_path / "memory.db"
+
+    async def make() -> None:
+        async with await Store.open(path) as s:
+            await s.insert_messages([item(1), item(2)], live=True)
+
+    asyncio.run(make())
+    conn = connect_sync(path)
+    conn.execute("DELETE FROM messages WHERE message_id = '2'")
+    outcome = ingest_sql.insert_messages(conn, [item(3)], False, "now")
+    assert outcome.row_ids == {(GUILD_A, "3"): 3}
