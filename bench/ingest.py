@@ -164,7 +164,9 @@ def main() -> None:
     parser.add_argument("--live-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.live_child:
-        print(json.dumps(asyncio.run(_live(args.live_child, args.live, args.producers))))
+        args.live_child.mkdir(parents=True, exist_ok=True)
+        fresh = Path(tempfile.mkdtemp(prefix="live-", dir=args.live_child))
+        print(json.dumps(asyncio.run(_live(fresh, args.live, args.producers))))
         return
     with tempfile.TemporaryDirectory(prefix="memorybot-bench-") as tmp:
         workdir = Path(tmp)

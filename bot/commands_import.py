@@ -17,7 +17,7 @@ from rich.progress import (
 )
 
 from bot.runtime import open_runtime
-from memory.errors import ExportError, NotAnExportError
+from memory.errors import ExportError
 from memory.export_import import ExportImporter, ImportSummary, find_export_files
 from memory.ingest import IngestQueue
 from memory.settings import Settings
@@ -43,10 +43,8 @@ async def run_import(
 
     Unless ``defer``, returns once every queued message is processed and journaled.
     """
-    files = find_export_files(paths)
-    if not files:
+    if not find_export_files(paths):
         raise ExportError("no .json export found under " + ", ".join(map(str, paths)))
-    errors: list[str] = []
     async with open_runtime(settings) as rt:
         with _progress(quiet) as progress:
             tasks: dict[Path, TaskID] = {}
@@ -57,16 +55,7 @@ async def run_import(
                 progress.update(tasks[path], completed=done)
 
             importer = ExportImporter(rt.queue, on_progress=on_progress)
-            for path, named in files:
-                try:
-                    await importer.import_file(path)
-                except NotAnExportError as exc:
-                    if named:
-                        errors.append(str(exc))
-                    else:
-                        importer.summary.not_exports.append(str(path))
-                except ExportError as exc:
-                    errors.append(str(exc))
+            errors = await importer.import_paths(paths)
             if not defer:
                 await _wait_processed(rt.queue, progress)
         if not defer:

@@ -208,8 +208,9 @@ def parse_batches(path: Path, batch_size: int) -> Iterator[ParsedBatch]:
                 yield batch
                 batch = ParsedBatch()
     except ExportError:
-        batch.offset = cursor_offset
-        yield batch  # what was read before the fault is kept
+        if batch.read:
+            batch.offset = cursor_offset
+            yield batch  # what was read before the fault is kept
         raise
     batch.offset = cursor_offset
     yield batch

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory.errors import ExportError
+from memory.errors import ExportError, NotAnExportError
 from memory.export_format import ExportHeader, Member, ParsedBatch, read_header
 from memory.export_reader import read_batches
 from memory.ingest import BulkOutcome, IngestQueue
@@ -121,22 +121,39 @@ class ExportImporter:
         self.use_child = use_child
         self.summary = ImportSummary()
 
-    async def import_paths(self, paths: Sequence[Path]) -> ImportSummary:
-        for path, _ in find_export_files(paths):
-            await self.import_file(path)
-        return self.summary
+    async def import_paths(self, paths: Sequence[Path]) -> list[str]:
+        """Import every export under ``paths``; return one line per file that failed.
+
+        A JSON file found in a folder that is not an export is noted and skipped; a file
+        named on purpose that is not an export is an error.
+        """
+        errors: list[str] = []
+        for path, named in find_export_files(paths):
+            try:
+                await self.import_file(path)
+            except NotAnExportError as exc:
+                if named:
+                    errors.append(str(exc))
+                else:
+                    self.summary.not_exports.append(str(path))
+            except ExportError as exc:
+                errors.append(str(exc))
+        return errors
 
     async def import_file(self, path: Path) -> None:
         """Import one export; on a fault, what was read before it is kept, then it raises."""
         header = read_header(path)
         total = path.stat().st_size  # noqa: ASYNC240 - one stat call
-        await self.store.record_guild(header.guild_id, header.guild_name)
-        self.summary.files += 1
-        self.summary.guilds.add(header.guild_id)
         factory = _ItemFactory(header)
         in_flight: asyncio.Task[BulkOutcome] | None = None
+        first = True
         try:
             async for batch in read_batches(path, self.batch_size, use_child=self.use_child):
+                if first:  # it is an export: its guild is known from now on
+                    first = False
+                    await self.store.record_guild(header.guild_id, header.guild_name)
+                    self.summary.files += 1
+                    self.summary.guilds.add(header.guild_id)
                 self.summary.read += batch.read
                 for reason, count in batch.skipped.items():
                     self.summary.skip(reason, count)

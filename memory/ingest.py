@@ -195,10 +195,9 @@ class IngestQueue:
             self._idle.clear()
             self._wake.set()
             await self._idle.wait()
-            if self.journal is not None:
-                self._journal_idle.clear()
-                self._journal_wake.set()
-                await self._journal_idle.wait()
+            self._journal_idle.clear()
+            self._journal_wake.set()
+            await self._journal_idle.wait()
             if not self._pending and not self._journal_queue:
                 return
 
@@ -213,8 +212,6 @@ class IngestQueue:
 
     async def journal_backlog(self) -> int:
         """Write the daily-log lines of every stored message that lacks one; return how many."""
-        if self.journal is None:
-            return 0
         if not self._journal_cursor:
             self._journal_cursor = await self.store.journal_cursor()
         written = 0
@@ -322,6 +319,10 @@ class IngestQueue:
         try:
             outcome = await self.store.insert_messages(fresh, live=live)
         except BaseException as exc:
+            # Interrupted (cancelled) after the write was handed to the database thread,
+            # it may still have committed: the worker looks for such jobs in the database.
+            self._claim_from_db = True
+            self._wake.set()
             for item in fresh:
                 future = self._submitting.pop(item.key)
                 if future is not None:
@@ -347,8 +348,7 @@ class IngestQueue:
             self._pending[item.key] = _Entry(
                 future, live, Job(row_id, live, item.trace or {}, message)
             )
-            if self.journal is not None:
-                self._journal_queue.append(message)
+            self._journal_queue.append(message)
         self._journal_wake.set()
         if live:
             await self._drop_overflow()
@@ -434,15 +434,17 @@ class IngestQueue:
                 self._journal_idle.set()
 
     async def _journal_step(self) -> int:
+        """Daily-log lines (when journals are on) and full-text indexing of the next messages."""
         messages = await self._journal_batch()
         if not messages:
             return 0
-        assert self.journal is not None
-        await self.journal.append(messages)
+        if self.journal is not None:
+            await self.journal.append(messages)
         self._journal_cursor = messages[-1].row_id
         await self.store.mark_journaled_through(self._journal_cursor)
-        for guild_id in {m.guild_id for m in messages}:
-            self.journal.guild_changed(guild_id)
+        if self.journal is not None:
+            for guild_id in {m.guild_id for m in messages}:
+                self.journal.guild_changed(guild_id)
         return len(messages)
 
     async def _next_jobs(self) -> list[Job]:
@@ -489,9 +491,7 @@ class IngestQueue:
             _settle(self._pending.pop(key).future, False)
 
     async def _journal_batch(self) -> list[StoredMessage]:
-        """The next stored messages without a daily-log line, in row order."""
-        if self.journal is None:
-            return []
+        """The next stored messages past the journal cursor, in row order."""
         if self._journal_from_db:
             messages = await self.store.unjournaled_messages(JOURNAL_BATCH)
             self._journal_from_db = len(messages) == JOURNAL_BATCH

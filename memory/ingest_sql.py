@@ -39,14 +39,14 @@ INSERT OR IGNORE INTO messages
 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id
 """
-INDEX_MESSAGE = "INSERT INTO messages_fts (rowid, content) VALUES (?, ?)"
 INSERT_JOB = """
 INSERT INTO ingest_jobs (message_row, guild_id, live, trace, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?)
 """
 SMALL_BATCH = 8  # up to this many messages, row-by-row statements beat json_each
-INDEX_NEW_MESSAGES = """
-INSERT INTO messages_fts (rowid, content) SELECT id, content FROM messages WHERE id > ?
+INDEX_MESSAGES = """
+INSERT INTO messages_fts (rowid, content)
+SELECT id, content FROM messages WHERE id > ? AND id <= ?
 """
 UPSERT_MEMBER = """
 INSERT INTO members (guild_id, user_id, display_name, username, updated_at)
@@ -182,7 +182,6 @@ def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> S
     after = _max_message_row(conn)
     if after - before != len(fresh):  # pragma: no cover - SQLite hands out max(rowid) + 1
         raise RuntimeError("message rowids were not consecutive; refusing to guess job rows")
-    conn.execute(INDEX_NEW_MESSAGES, (before,))
     traces: dict[int, str] = {}
     jobs = [(i.guild_id, _trace_json(i.trace, traces)) for i in fresh]  # row id = before+1+index
     conn.execute(INSERT_JOBS, (before + 1, int(live), now, now, json.dumps(jobs)))
@@ -211,7 +210,6 @@ def _insert_few(
                 existing.update(_existing_statuses(conn, [item]))
                 continue
             row_ids[item.key] = row_id = int(row[0])
-            conn.execute(INDEX_MESSAGE, (row_id, item.content))
             trace = _trace_json(item.trace, traces)
             conn.execute(INSERT_JOB, (row_id, item.guild_id, int(live), trace, now, now))
     return InsertOutcome(row_ids=row_ids, existing=existing)
@@ -283,10 +281,13 @@ def finish_jobs(
 
 
 def advance_journal_cursor(conn: Any, through: int) -> None:
+    """Index the messages up to ``through`` in FTS5 and move the cursor past them."""
     with transaction(conn):
-        conn.execute(
-            "UPDATE journal_cursor SET journaled_through = MAX(journaled_through, ?)", (through,)
-        )
+        (current,) = conn.execute("SELECT journaled_through FROM journal_cursor").fetchone()
+        if through <= current:
+            return
+        conn.execute(INDEX_MESSAGES, (current, through))
+        conn.execute("UPDATE journal_cursor SET journaled_through = ?", (through,))
 
 
 def drop_jobs(conn: Any, keys: Sequence[tuple[str, str]], reason: str, now: str) -> None:

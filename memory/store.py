@@ -219,7 +219,8 @@ class Store:
         return await self._call(sql.requeue_jobs, guild_id, list(statuses), utc_iso())
 
     async def unjournaled_messages(self, limit: int) -> list[StoredMessage]:
-        """Queue-internal: stored messages past the journal cursor, oldest first."""
+        """Queue-internal: stored messages past the journal cursor (not yet in the daily
+        logs nor the full-text index), oldest first."""
         rows = await self._fetchall(
             f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.id > "
             "(SELECT journaled_through FROM journal_cursor) ORDER BY m.id LIMIT ?",
@@ -233,7 +234,7 @@ class Store:
         return int(row[0]) if row else 0
 
     async def mark_journaled_through(self, row_id: int) -> None:
-        """Every message up to ``row_id`` has its daily-log line."""
+        """Every message up to ``row_id`` has its daily-log line: index them for search."""
         await self._call(sql.advance_journal_cursor, row_id)
 
     async def get_message(self, guild_id: str, message_id: str) -> StoredMessage | None:

@@ -83,10 +83,16 @@ class Journals:
     async def flush(self) -> None:
         """Rewrite the snapshots of every dirty guild now."""
         dirty, self._dirty = self._dirty, set()
-        for guild_id in sorted(dirty):
-            await self.refresh(guild_id, index=False)
-        if dirty:
-            await self.refresh_index()
+        todo = sorted(dirty)
+        try:
+            while todo:
+                await self.refresh(todo[0], index=False)
+                todo.pop(0)
+            if dirty:
+                await self.refresh_index()
+        except BaseException:
+            self._dirty.update(todo or dirty)  # interrupted: what is left stays dirty
+            raise
 
     async def refresh(self, guild_id: str, *, index: bool = True) -> str:
         """Rewrite one guild's MEMORY.md (and the root index); return its markdown."""
@@ -123,11 +129,14 @@ class Journals:
         return guild_ids
 
     async def _flush_later(self) -> None:
-        await asyncio.sleep(self.debounce)
-        try:
-            await self.flush()
-        except Exception:
-            log.exception("MEMORY.md refresh failed")
+        # Changes that arrive during a rewrite get their own rewrite, a debounce later.
+        while self._dirty:
+            await asyncio.sleep(self.debounce)
+            try:
+                await self.flush()
+            except Exception:
+                log.exception("MEMORY.md refresh failed")
+                return
 
     async def _periodic(self) -> None:
         while True:

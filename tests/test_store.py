@@ -98,13 +98,36 @@ async def test_same_message_id_in_two_guilds_stays_apart(store: Store) -> None:
     assert await store.member_names(GUILD_B) == {MIKE.id: "Mike"}
 
 
-async def test_message_rows_feed_the_fts_index(store: Store) -> None:
-    await store.insert_messages([item(1, "my corgi Biscuit loves the beach")], live=True)
+async def _fts_ids(store: Store, term: str) -> list[str]:
     rows = await store._fetchall(
         "SELECT m.message_id FROM messages_fts f JOIN messages m ON m.id = f.rowid "
-        "WHERE messages_fts MATCH 'biscuit'"
+        "WHERE messages_fts MATCH ? ORDER BY m.id",
+        (term,),
     )
-    assert rows == [("1",)]
+    return [r[0] for r in rows]
+
+
+async def test_messages_are_indexed_when_the_journal_cursor_passes_them(store: Store) -> None:
+    outcome = await store.insert_messages(
+        [item(1, "my corgi Biscuit loves the beach"), item(2, "Biscuit again")], live=True
+    )
+    assert await _fts_ids(store, "biscuit") == []
+    await store.mark_journaled_through(outcome.row_ids[(GUILD_A, "1")])
+    assert await _fts_ids(store, "biscuit") == ["1"]
+    await store.mark_journaled_through(outcome.row_ids[(GUILD_A, "2")])
+    await store.mark_journaled_through(outcome.row_ids[(GUILD_A, "1")])  # never goes back
+    assert await _fts_ids(store, "biscuit") == ["1", "2"]
+    assert await store.journal_cursor() == outcome.row_ids[(GUILD_A, "2")]
+
+
+async def test_deleting_indexed_and_unindexed_messages_keeps_the_index_sound(
+    store: Store,
+) -> None:
+    outcome = await store.insert_messages([item(1, "alpha beta"), item(2, "beta gamma")], live=True)
+    await store.mark_journaled_through(outcome.row_ids[(GUILD_A, "1")])
+    await store._fetchall("DELETE FROM messages WHERE guild_id = ?", (GUILD_A,))
+    await store._fetchall("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
+    assert await _fts_ids(store, "beta") == []
 
 
 async def test_timestamps_are_stored_in_canonical_utc(store: Store) -> None:
