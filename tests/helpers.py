@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import re
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -120,3 +124,44 @@ def export_message(
         "author": person(author, is_bot),
         "mentions": [person(m) for m in mentions or []],
     }
+
+
+# --- the command line, run as a real subprocess ----------------------------------------
+
+MEMORYBOT = Path(sys.executable).parent / "memorybot"
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The test process's environment without any MEMORYBOT_* variable, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBOT_")}
+    env.update(extra)
+    return env
+
+
+def run_cli(
+    data_dir: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(MEMORYBOT), "--data-dir", str(data_dir), *args],
+        env=env if env is not None else cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def stats_json(data_dir: Path) -> dict[str, dict[str, Any]]:
+    result = run_cli(data_dir, "stats", "--json")
+    assert result.returncode == 0, result.stderr
+    return {row["guild_id"]: row for row in json.loads(result.stdout)["guilds"]}
+
+
+def parse_summary(stdout: str) -> dict[str, int]:
+    match = re.search(
+        r"imported (\d+) file\(s\): read (\d+), new (\d+), skipped (\d+) \(.*?\), queued (\d+)",
+        stdout,
+    )
+    assert match, stdout
+    keys = ("files", "read", "new", "skipped", "queued")
+    return dict(zip(keys, map(int, match.groups()), strict=True))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import pty
@@ -10,17 +9,22 @@ import re
 import select
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 import pytest
 
-from tests.helpers import export_message, write_export
+from bench.gen_export import write_export as write_export_of_size
+from tests.helpers import (
+    MEMORYBOT,
+    cli_env,
+    export_message,
+    parse_summary,
+    run_cli,
+    stats_json,
+    write_export,
+)
 
-MEMORYBOT = Path(sys.executable).parent / "memorybot"
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_EXPORT = REPO / "memory" / "samples" / "sample_export.json"
 SAMPLE_GUILD = "584822070181888001"
@@ -30,55 +34,11 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 BAR_CHARS = ("━", "╸", "╺")
 
 
-def cli_env(**extra: str) -> dict[str, str]:
-    """The test process's environment without any MEMORYBOT_* variable, plus ``extra``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBOT_")}
-    env.update(extra)
-    return env
-
-
-def run_cli(
-    data_dir: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 120
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(MEMORYBOT), "--data-dir", str(data_dir), *args],
-        env=env if env is not None else cli_env(),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        stdin=subprocess.DEVNULL,
-    )
-
-
-def stats_json(data_dir: Path) -> dict[str, dict[str, Any]]:
-    result = run_cli(data_dir, "stats", "--json")
-    assert result.returncode == 0, result.stderr
-    return {row["guild_id"]: row for row in json.loads(result.stdout)["guilds"]}
-
-
-def parse_summary(stdout: str) -> dict[str, int]:
-    match = re.search(
-        r"imported (\d+) file\(s\): read (\d+), new (\d+), skipped (\d+) \(.*?\), queued (\d+)",
-        stdout,
-    )
-    assert match, stdout
-    keys = ("files", "read", "new", "skipped", "queued")
-    return dict(zip(keys, map(int, match.groups()), strict=True))
-
-
-def load_gen_export() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_export", REPO / "bench" / "gen_export.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def big_export(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A synthetic export of 20k messages (~11 MB: read by the child reader process)."""
     path = tmp_path_factory.mktemp("big") / "gen20k.json"
-    load_gen_export().write_export(path, BIG_COUNT, guild_id=BIG_GUILD, seed=7)
+    write_export_of_size(path, BIG_COUNT, guild_id=BIG_GUILD, seed=7)
     return path
 
 

@@ -3,63 +3,26 @@ restart, and every message, job and daily-log line is there exactly once."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-MEMORYBOT = Path(sys.executable).parent / "memorybot"
+from bench.gen_export import write_export as write_export_of_size
+from tests.helpers import MEMORYBOT, cli_env, parse_summary, run_cli, stats_json
+
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_EXPORT = REPO / "memory" / "samples" / "sample_export.json"
 SAMPLE_GUILD = "584822070181888001"
 CRASH_GUILD = "700000000000000011"
 CRASH_COUNT = 60_000
 KILL_AT = 12_000  # stored messages before the kill: well inside the import
-
-
-def cli_env(**extra: str) -> dict[str, str]:
-    """The test process's environment without any MEMORYBOT_* variable, plus ``extra``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBOT_")}
-    env.update(extra)
-    return env
-
-
-def run_cli(
-    data_dir: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(MEMORYBOT), "--data-dir", str(data_dir), *args],
-        env=env if env is not None else cli_env(),
-        capture_output=True,
-        text=True,
-        timeout=180,
-        stdin=subprocess.DEVNULL,
-    )
-
-
-def stats_json(data_dir: Path) -> dict[str, dict[str, Any]]:
-    result = run_cli(data_dir, "stats", "--json")
-    assert result.returncode == 0, result.stderr
-    return {row["guild_id"]: row for row in json.loads(result.stdout)["guilds"]}
-
-
-def parse_summary(stdout: str) -> dict[str, int]:
-    match = re.search(
-        r"imported (\d+) file\(s\): read (\d+), new (\d+), skipped (\d+) \(.*?\), queued (\d+)",
-        stdout,
-    )
-    assert match, stdout
-    keys = ("files", "read", "new", "skipped", "queued")
-    return dict(zip(keys, map(int, match.groups()), strict=True))
 
 
 def query(db: Path, sql: str, params: tuple[Any, ...] = (), timeout: float = 30) -> list[Any]:
@@ -78,14 +41,6 @@ def query(db: Path, sql: str, params: tuple[Any, ...] = (), timeout: float = 30)
             if not any(word in str(exc) for word in transient) or time.monotonic() > deadline:
                 raise
             time.sleep(0.02)
-
-
-def load_gen_export() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_export", REPO / "bench" / "gen_export.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def daily_log_lines(data_dir: Path, guild_id: str) -> list[str]:
@@ -110,7 +65,7 @@ def daily_log_lines(data_dir: Path, guild_id: str) -> list[str]:
 
 def test_kill_9_during_import_loses_and_duplicates_nothing(tmp_path: Path) -> None:
     export = tmp_path / "crash-export.json"
-    load_gen_export().write_export(export, CRASH_COUNT, guild_id=CRASH_GUILD, seed=3)
+    write_export_of_size(export, CRASH_COUNT, guild_id=CRASH_GUILD, seed=3)
     expected_ids = {m["id"] for m in json.loads(export.read_text(encoding="utf-8"))["messages"]}
     assert len(expected_ids) == CRASH_COUNT
     data = tmp_path / "data"

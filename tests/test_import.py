@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from bench.gen_export import write_export as write_export_of_size
 from memory.db import connect_sync
 from memory.errors import ExportError, NotAnExportError
 from memory.export_import import ExportImporter, ImportSummary, find_export_files
@@ -21,21 +20,13 @@ from memory.ingest import IngestQueue
 from memory.models import Author
 from memory.store import Store
 from memory_journals import Journals
-from tests.conftest import REPO, SAMPLE_EXPORT
+from tests.conftest import SAMPLE_EXPORT
 from tests.helpers import CHANNEL_A, GUILD_A, GUILD_B, MIKE, SARAH, export_message, write_export
 
 SAMPLE_GUILD = "584822070181888001"
 GEN_GUILD = "700000000000000001"
 HELPER_BOT = Author("400000000000000001", "HelperBot", "helperbot")
 KEPT_TYPES = ("Default", "Reply")
-
-
-def load_gen_export() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_export", REPO / "bench" / "gen_export.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def query(data_dir: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -217,7 +208,7 @@ async def test_a_child_reader_imports_exactly_what_the_in_process_reader_does(
     tmp_path: Path,
 ) -> None:
     export = tmp_path / "gen.json"
-    load_gen_export().write_export(export, 1234, guild_id=GEN_GUILD, seed=5)
+    write_export_of_size(export, 1234, guild_id=GEN_GUILD, seed=5)
     results = {}
     for use_child in (False, True):
         data_dir = tmp_path / f"data-child-{use_child}"
