@@ -139,11 +139,18 @@ def cli_env(**extra: str) -> dict[str, str]:
 
 
 def run_cli(
-    data_dir: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 180
+    data_dir: Path | None,
+    *args: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 180,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
+    """``memorybot [--data-dir D] ARGS`` as a subprocess (no ``--data-dir`` when None)."""
+    data = ["--data-dir", str(data_dir)] if data_dir is not None else []
     return subprocess.run(
-        [str(MEMORYBOT), "--data-dir", str(data_dir), *args],
+        [str(MEMORYBOT), *data, *args],
         env=env if env is not None else cli_env(),
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -2,39 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from memory.errors import ConfigError
 from memory.settings import load_settings
-
-MEMORYBOT = Path(sys.executable).parent / "memorybot"
-
-
-def cli_env(**extra: str) -> dict[str, str]:
-    """The test process's environment without any MEMORYBOT_* variable, plus ``extra``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBOT_")}
-    env.update(extra)
-    return env
-
-
-def run_cli(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(MEMORYBOT), *args],
-        env=env if env is not None else cli_env(),
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
-
+from tests.helpers import cli_env, run_cli
 
 # --- defaults and sources -----------------------------------------------------------------
 
@@ -173,7 +147,7 @@ def test_several_invalid_values_still_one_line(monkeypatch: pytest.MonkeyPatch) 
 
 def test_cli_invalid_setting_is_one_line_without_traceback(tmp_path: Path) -> None:
     result = run_cli(
-        "--data-dir", str(tmp_path / "data"), "stats", env=cli_env(MEMORYBOT_MAX_QUEUE="abc")
+        None, "--data-dir", str(tmp_path / "data"), "stats", env=cli_env(MEMORYBOT_MAX_QUEUE="abc")
     )
     assert result.returncode != 0
     lines = result.stderr.splitlines()
@@ -188,6 +162,7 @@ def test_cli_invalid_setting_is_one_line_without_traceback(tmp_path: Path) -> No
 
 def test_cli_invalid_setting_with_debug_shows_traceback(tmp_path: Path) -> None:
     result = run_cli(
+        None,
         "--debug",
         "--data-dir",
         str(tmp_path / "data"),
@@ -205,11 +180,11 @@ def test_cli_reads_dotenv_of_its_working_directory_and_flag_wins(tmp_path: Path)
     workdir.mkdir()
     (workdir / ".env").write_text("MEMORYBOT_DATA_DIR=dotenv-data\n", encoding="utf-8")
 
-    result = run_cli("stats", "--json", cwd=workdir)
+    result = run_cli(None, "stats", "--json", cwd=workdir)
     assert result.returncode == 0, result.stderr
     assert (workdir / "dotenv-data" / "memory.db").is_file()
 
     flagged = tmp_path / "flag-data"
-    result = run_cli("--data-dir", str(flagged), "stats", "--json", cwd=workdir)
+    result = run_cli(None, "--data-dir", str(flagged), "stats", "--json", cwd=workdir)
     assert result.returncode == 0, result.stderr
     assert (flagged / "memory.db").is_file()
