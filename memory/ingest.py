@@ -138,10 +138,9 @@ class IngestQueue:
 
     async def start(self) -> None:
         """Resume the pending jobs a previous run left, then start the worker."""
-        loop = asyncio.get_running_loop()
         self._journal_cursor = await self.store.journal_cursor()
         for guild_id, message_id, live in await self.store.pending_keys():
-            self._pending[(guild_id, message_id)] = _Entry(loop.create_future(), live, None)
+            self._pending[(guild_id, message_id)] = _Entry(None, live, None)
         if self._pending:
             log.info("resuming %d pending ingest jobs", len(self._pending))
         self._worker = asyncio.create_task(self._run(), name="memorybot-ingest-worker")
@@ -211,7 +210,8 @@ class IngestQueue:
         return count
 
     async def journal_backlog(self) -> int:
-        """Write the daily-log lines of every stored message that lacks one; return how many."""
+        """Journal and index every stored message the journal cursor has not passed yet;
+        return how many (without starting the worker)."""
         if not self._journal_cursor:
             self._journal_cursor = await self.store.journal_cursor()
         written = 0

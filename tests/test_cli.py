@@ -8,6 +8,7 @@ import pty
 import re
 import select
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -327,3 +328,33 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path, big_export: Path) -> No
     assert re.search(r"import gen20k\.json\s+[━╸╺]+\s+100%", text), text[-2000:]
     percentages = {int(p) for p in re.findall(r"(\d{1,3})%", text)}
     assert 100 in percentages
+
+
+def test_ctrl_c_during_an_import_keeps_what_was_stored(tmp_path: Path, big_export: Path) -> None:
+    data = tmp_path / "data"
+    proc = subprocess.Popen(
+        [str(MEMORYBOT), "--data-dir", str(data), "import", str(big_export)],
+        env=cli_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while not (data / "memory.db").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:  # it finished before the signal: then all of it is there
+        assert stats_json(data)[BIG_GUILD]["messages"] == BIG_COUNT
+        return
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == (
+        "interrupted: what was stored is kept; run the same command again to finish"
+    )
+    kept = stats_json(data)[BIG_GUILD]
+    assert kept["pending_jobs"] + kept["messages"] > 0
+    again = run_cli(data, "import", str(big_export))
+    assert again.returncode == 0, again.stderr
+    assert stats_json(data)[BIG_GUILD]["messages"] == BIG_COUNT
