@@ -1,8 +1,8 @@
 """Reading DiscordChatExporter JSON exports: streamed, validated, in compact batches.
 
 Pure parsing (no asyncio, no database), so it runs the same in this process or in a
-reader child process. A 200 MB export is never loaded whole: ``ijson`` yields one message
-at a time.
+reader child process. A 200 MB export is never loaded whole: ``json_stream`` yields one
+message at a time.
 """
 
 from __future__ import annotations
@@ -13,14 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-import ijson
-
 from memory.errors import ExportError, NotAnExportError
+from memory.json_stream import JSONStream, JSONStreamError, iter_object
 from memory.models import canonical_time
 from memory.text import clean_text, is_meaningful
 
 USER_MESSAGE_TYPES = frozenset({"Default", "Reply"})
-PARSE_BUFFER = 16 * 1024  # small reads hand the GIL back often while parsing
 _SNOWFLAKE = re.compile(r"^\d{1,20}$")
 
 #: (message_id, author_id, display_name, username, content, created_at)
@@ -57,8 +55,24 @@ def _snowflake(value: Any, what: str, path: Path) -> str:
 
 def read_header(path: Path) -> ExportHeader:
     """Guild and channel of an export (read from its start; the messages are not loaded)."""
-    guild = _first_item(path, "guild")
-    channel = _first_item(path, "channel")
+    found: dict[str, Any] = {}
+    try:
+        with _open(path) as handle:
+            stream = JSONStream(handle)
+            if stream.peek() != "{":
+                stream.value()  # valid JSON, yet no object: not an export; else not JSON
+                raise NotAnExportError(
+                    f"{path}: not a DiscordChatExporter JSON export "
+                    "(no 'guild' and 'channel' objects)"
+                )
+            for key, value in iter_object(stream, "messages"):
+                if key in ("guild", "channel"):
+                    found[key] = value
+                if len(found) == 2:
+                    break
+    except JSONStreamError as exc:
+        raise NotAnExportError(f"{path}: not valid JSON: {exc.reason}") from None
+    guild, channel = found.get("guild"), found.get("channel")
     if not isinstance(guild, dict) or not isinstance(channel, dict):
         raise NotAnExportError(
             f"{path}: not a DiscordChatExporter JSON export (no 'guild' and 'channel' objects)"
@@ -72,63 +86,56 @@ def read_header(path: Path) -> ExportHeader:
     )
 
 
-def _first_item(path: Path, prefix: str) -> Any:
+def _open(path: Path) -> IO[bytes]:
     try:
-        with open(path, "rb") as handle:
-            for item in ijson.items(handle, prefix, use_float=True):
-                return item
-    except ijson.JSONError as exc:
-        raise NotAnExportError(f"{path}: not valid JSON: {_reason(exc)}") from None
+        return open(path, "rb")
     except OSError as exc:
         raise ExportError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return None
-
-
-def _reason(exc: Exception) -> str:
-    return " ".join(str(exc).split())[:160] or type(exc).__name__
 
 
 @dataclass(slots=True)
 class _Cursor:
     """Where the parser is, for progress and for error messages."""
 
-    handle: IO[bytes]
+    stream: JSONStream
     count: int = 0
     last_id: str = ""
 
     @property
     def offset(self) -> int:
-        return self.handle.tell()
+        return self.stream.bytes_read
 
 
 def iter_raw_messages(
     path: Path, on_message: Callable[[_Cursor], None] | None = None
 ) -> Iterator[dict[str, Any]]:
     """Yield each raw message object; a parse error names the file and where it broke."""
-    try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed below, also on a parse error
-    except OSError as exc:
-        raise ExportError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    with handle:
-        cursor = _Cursor(handle)
+    with _open(path) as handle:
+        cursor = _Cursor(JSONStream(handle))
+        seen_messages = False
         try:
-            for raw in ijson.items(handle, "messages.item", use_float=True, buf_size=PARSE_BUFFER):
+            for key, raw in iter_object(cursor.stream, "messages"):
+                if key != "messages":
+                    continue
+                seen_messages = True
+                if isinstance(raw, list):  # "messages": [] decoded whole (an empty list)
+                    continue
                 cursor.count += 1
                 if isinstance(raw, dict):
                     cursor.last_id = str(raw.get("id", ""))[:40]
                 if on_message is not None:
                     on_message(cursor)
                 yield raw if isinstance(raw, dict) else {}
-        except ijson.JSONError as exc:
+        except JSONStreamError as exc:
             after = (
                 f"after message #{cursor.count} (id {cursor.last_id})"
                 if cursor.count
                 else "before the first message"
             )
             raise ExportError(
-                f"{path}: JSON breaks {after}, near byte {cursor.offset:,}: {_reason(exc)}"
+                f"{path}: JSON breaks {after}, near byte {exc.offset:,}: {exc.reason}"
             ) from None
-    if cursor.count == 0 and _first_item(path, "messages") is None:
+    if not seen_messages:
         raise NotAnExportError(
             f"{path}: not a DiscordChatExporter JSON export (no 'messages' list)"
         )
