@@ -95,12 +95,13 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], defer: bool, as_json: b
 @click.pass_obj
 def stats(state: CliState, guild_id: str | None, as_json: bool) -> None:
     """Per guild: messages, facts, and pending / dropped / failed ingest jobs."""
-    from bot.runtime import open_runtime
+    from memory.store import Store
 
     async def collect() -> list[dict[str, Any]]:
-        async with open_runtime(state.settings(), start_queue=False) as rt:
-            guilds = [guild_id] if guild_id else await rt.store.guild_ids()
-            return [asdict(await rt.store.stats(g)) for g in guilds]
+        # Reads only: no data-directory lock, so it works beside a running import or bot.
+        async with await Store.open(state.settings().db_path) as store:
+            guilds = [guild_id] if guild_id else await store.guild_ids()
+            return [asdict(await store.stats(g)) for g in guilds]
 
     rows = _run(collect())
     if as_json:

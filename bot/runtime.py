@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from memory.extraction import Extractor, NoopExtractor
 from memory.ingest import IngestQueue
+from memory.lock import DataDirLock
 from memory.settings import Settings
 from memory.store import Store
 from memory_journals import Journals
@@ -30,7 +31,23 @@ def build_extractor(settings: Settings) -> Extractor:
 async def open_runtime(
     settings: Settings, *, start_queue: bool = True, extractor: Extractor | None = None
 ) -> AsyncIterator[MemoryRuntime]:
-    """Open the store, start journals and (optionally) the queue; drain and close on exit."""
+    """Open the store, start journals and (optionally) the queue; drain and close on exit.
+
+    Holds the data directory's lock throughout: one writing process per data directory.
+    """
+    lock = DataDirLock(settings.data_dir)
+    lock.acquire()
+    try:
+        async with _opened(settings, start_queue=start_queue, extractor=extractor) as runtime:
+            yield runtime
+    finally:
+        lock.release()
+
+
+@asynccontextmanager
+async def _opened(
+    settings: Settings, *, start_queue: bool, extractor: Extractor | None
+) -> AsyncIterator[MemoryRuntime]:
     store = await Store.open(settings.db_path)
     journals = Journals(
         settings.journals_dir,

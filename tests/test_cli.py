@@ -358,3 +358,22 @@ def test_ctrl_c_during_an_import_keeps_what_was_stored(tmp_path: Path, big_expor
     again = run_cli(data, "import", str(big_export))
     assert again.returncode == 0, again.stderr
     assert stats_json(data)[BIG_GUILD]["messages"] == BIG_COUNT
+
+
+async def test_a_second_writer_on_one_data_dir_is_refused_but_stats_still_work(
+    tmp_path: Path,
+) -> None:
+    from bot.runtime import open_runtime
+    from memory.settings import load_settings
+
+    data = tmp_path / "data"
+    async with open_runtime(load_settings(data_dir=data)):
+        refused = run_cli(data, "import", str(SAMPLE_EXPORT))
+        assert refused.returncode == 1
+        (line,) = refused.stderr.splitlines()
+        assert line == (
+            f"error: data directory {data} is in use by another memorybot process "
+            f"(pid {os.getpid()}); stop it, or use another --data-dir"
+        )
+        assert run_cli(data, "stats", "--json").returncode == 0
+    assert run_cli(data, "import", str(SAMPLE_EXPORT)).returncode == 0

@@ -1,0 +1,58 @@
+"""One writing process per data directory: an exclusive lock on ``<data_dir>/memorybot.lock``.
+
+The ingest queue and the journal writer assume they are the only ones appending to the
+daily logs. The lock is an OS file lock (flock): a process that dies, even by kill -9,
+releases it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from types import TracebackType
+
+from memory.errors import StoreError
+
+LOCK_NAME = "memorybot.lock"
+
+
+class DataDirLock:
+    """``with DataDirLock(data_dir):`` or ``acquire()`` / ``release()``."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = data_dir / LOCK_NAME
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 64).decode("ascii", "replace").strip() or "?"
+            os.close(fd)
+            raise StoreError(
+                f"data directory {self.path.parent} is in use by another memorybot process "
+                f"(pid {holder}); stop it, or use another --data-dir"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the flock
+            self._fd = None
+
+    def __enter__(self) -> DataDirLock:
+        self.acquire()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.release()
