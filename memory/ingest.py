@@ -36,6 +36,7 @@ JOURNAL_BATCH = 2000
 WORKER_LINGER = 0.005
 JOURNAL_LINGER = 0.02
 LINGER_BELOW = 64  # with this much work waiting, a step starts at once
+MAX_BACKOFF = 30.0  # seconds between retries of a worker step that keeps failing
 DROP_REASON = "dropped: ingest queue full"
 
 
@@ -381,17 +382,20 @@ class IngestQueue:
     # --- the worker ---------------------------------------------------------------------
 
     async def _run(self) -> None:
+        backoff = 1.0
         while True:
             await self._wake.wait()
             self._wake.clear()
             try:
                 while await self._linger(WORKER_LINGER, len(self._pending)) and await self._step():
-                    pass
+                    backoff = 1.0
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("ingest worker step failed; retrying in 1 s")
-                await asyncio.sleep(1)
+                # The jobs stay pending (durable); retry, less often while it keeps failing.
+                log.exception("ingest worker step failed; retrying in %.0f s", backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, MAX_BACKOFF)
                 self._wake.set()
                 continue
             if not self._wake.is_set():
@@ -531,7 +535,8 @@ class IngestQueue:
         for guild_id, messages in by_guild.items():
             try:
                 candidates = await self.extractor.extract(messages)
-            except Exception as exc:
+                kept = self._filter(messages, candidates)
+            except Exception as exc:  # the extractor's or a filter's: these jobs fail
                 log.warning(
                     "extraction failed for %d message(s) of guild %s: %s",
                     len(messages),
@@ -541,7 +546,7 @@ class IngestQueue:
                 error = f"{type(exc).__name__}: {exc}"
                 failed += [(m.row_id, error) for m in messages]
                 continue
-            facts += self._filter(messages, candidates)
+            facts += kept
         failed_rows = {row_id for row_id, _ in failed}
         done = [job.job_id for job in jobs if job.job_id not in failed_rows]
         return done, failed, facts

@@ -303,3 +303,20 @@ async def test_concurrent_live_submits_share_transactions(
     assert await store.count_messages(GUILD_A) == 100
     assert sorted(extractor.seen, key=int) == [str(n) for n in range(100)]
     assert len(daily_lines(data_dir)) == 100
+
+
+async def test_a_fact_filter_that_raises_fails_its_jobs_like_the_extractor(
+    store: Store, journals: Journals
+) -> None:
+    def broken_filter(message: StoredMessage, fact: CandidateFact) -> CandidateFact | None:
+        raise ValueError("filter exploded")
+
+    async with IngestQueue(
+        store, extractor=RecordingExtractor(), journal=journals, fact_filter=broken_filter
+    ) as queue:
+        handle = await queue.submit(item(1, "I work as a paediatric nurse"))
+        assert await handle is False
+        ok = await queue.submit(item(2, "k?"))  # too short to extract: unaffected
+        assert await ok is True
+    assert await store.job_status(GUILD_A, "1") == ("failed", "ValueError: filter exploded")
+    assert await store.count_messages(GUILD_A) == 2
