@@ -9,6 +9,7 @@ import re
 import select
 import shutil
 import signal
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -330,6 +331,18 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path, big_export: Path) -> No
     assert 100 in percentages
 
 
+def _stored_messages(data: Path) -> int:
+    """Messages on disk, read without disturbing the writer (0 while there is no table)."""
+    try:
+        conn = sqlite3.connect(f"file:{data / 'memory.db'}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:
+        return 0
+
+
 def test_ctrl_c_during_an_import_keeps_what_was_stored(tmp_path: Path, big_export: Path) -> None:
     data = tmp_path / "data"
     proc = subprocess.Popen(
@@ -341,9 +354,8 @@ def test_ctrl_c_during_an_import_keeps_what_was_stored(tmp_path: Path, big_expor
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 60
-    while not (data / "memory.db").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.5)
+    while _stored_messages(data) == 0 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # interrupt once some messages are stored
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=60)
     if proc.returncode == 0:  # it finished before the signal: then all of it is there
