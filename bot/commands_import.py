@@ -43,7 +43,8 @@ async def run_import(
 
     Unless ``defer``, returns once every queued message is processed and journaled.
     """
-    if not find_export_files(paths):
+    files = find_export_files(paths)
+    if not files:
         raise ExportError("no .json export found under " + ", ".join(map(str, paths)))
     async with open_runtime(settings) as rt:
         with _progress(quiet) as progress:
@@ -55,7 +56,7 @@ async def run_import(
                 progress.update(tasks[path], completed=done)
 
             importer = ExportImporter(rt.queue, on_progress=on_progress)
-            errors = await importer.import_paths(paths)
+            errors = await importer.import_files(files)
             if not defer:
                 await _wait_processed(rt.queue, progress)
         if not defer:

@@ -122,13 +122,17 @@ class ExportImporter:
         self.summary = ImportSummary()
 
     async def import_paths(self, paths: Sequence[Path]) -> list[str]:
-        """Import every export under ``paths``; return one line per file that failed.
+        """Import every export under ``paths``; return one line per file that failed."""
+        return await self.import_files(find_export_files(paths))
+
+    async def import_files(self, files: Sequence[tuple[Path, bool]]) -> list[str]:
+        """Import ``(file, named)`` pairs of ``find_export_files``; one line per failed file.
 
         A JSON file found in a folder that is not an export is noted and skipped; a file
         named on purpose that is not an export is an error.
         """
         errors: list[str] = []
-        for path, named in find_export_files(paths):
+        for path, named in files:
             try:
                 await self.import_file(path)
             except NotAnExportError as exc:

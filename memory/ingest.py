@@ -387,7 +387,10 @@ class IngestQueue:
             await self._wake.wait()
             self._wake.clear()
             try:
-                while await self._linger(WORKER_LINGER, len(self._pending)) and await self._step():
+                while True:
+                    await self._linger(WORKER_LINGER, len(self._pending))
+                    if not await self._step():
+                        break
                     backoff = 1.0
             except asyncio.CancelledError:
                 raise
@@ -401,11 +404,10 @@ class IngestQueue:
             if not self._wake.is_set():
                 self._idle.set()
 
-    async def _linger(self, seconds: float, waiting: int) -> bool:
+    async def _linger(self, seconds: float, waiting: int) -> None:
         """Let more work arrive before a small step (not while closing: drain at once)."""
         if not self._closing and waiting < LINGER_BELOW:
             await asyncio.sleep(seconds)
-        return True
 
     async def _step(self) -> bool:
         """Process one batch of jobs; False when there is none."""
@@ -422,11 +424,10 @@ class IngestQueue:
             await self._journal_wake.wait()
             self._journal_wake.clear()
             try:
-                while (
+                while True:
                     await self._linger(JOURNAL_LINGER, len(self._journal_queue))
-                    and await self._journal_step()
-                ):
-                    pass
+                    if not await self._journal_step():
+                        break
             except asyncio.CancelledError:
                 raise
             except Exception:

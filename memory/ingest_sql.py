@@ -132,9 +132,10 @@ def insert_messages(
     members: Sequence[tuple[str, str, str, str]] = (),
     guilds: Sequence[str] = (),
 ) -> InsertOutcome:
-    """Store new messages, their FTS rows and job rows, upsert ``members``
-    (``guild_id, user_id, name, username``), register ``guilds``; report the messages that
-    were there before."""
+    """Store new messages and their job rows, upsert ``members`` (``guild_id, user_id,
+    name, username``), register ``guilds``; report the messages that were there before.
+
+    Full-text rows are written later, as the journal cursor passes the messages."""
     if len(items) <= SMALL_BATCH:
         return _insert_few(conn, items, live, now, members, guilds)
     with transaction(conn):

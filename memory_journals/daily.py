@@ -72,10 +72,11 @@ class DailyLogWriter:
         if path not in self._checked:
             self._checked.add(path)
             if path.exists():
-                present = set(_read_lines(path))
+                existing = list(_read_lines(path))
+                present = set(existing)
                 lines = [line for line in lines if line not in present]
-                if lines and _ends_torn(path):  # a line cut short (power loss): end it
-                    lines[0] = "\n" + lines[0]
+                if lines and existing and not existing[-1].endswith("\n"):
+                    lines[0] = "\n" + lines[0]  # a line cut short (power loss): end it first
         if not lines:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -83,15 +84,6 @@ class DailyLogWriter:
             if handle.tell() == 0:
                 handle.write(daily_header(path.stem))
             handle.write("".join(lines))
-
-
-def _ends_torn(path: Path) -> bool:
-    with open(path, "rb") as handle:
-        handle.seek(0, 2)
-        if handle.tell() == 0:
-            return False
-        handle.seek(-1, 2)
-        return handle.read(1) != b"\n"
 
 
 def _read_lines(path: Path) -> Iterable[str]:

@@ -288,16 +288,12 @@ async def test_a_message_too_short_after_cleaning_is_not_stored_and_not_logged(
 async def test_snapshot_has_its_sections_in_order_and_lists_people_with_their_facts(
     store: Store, journals: Journals, data_dir: Path
 ) -> None:
-    queue = IngestQueue(store, extractor=RecordingExtractor(), journal=journals)
-    await queue.start()
-    try:
+    async with IngestQueue(store, extractor=RecordingExtractor(), journal=journals) as queue:
         await submit_all(
             queue,
             item(1, "my corgi is called Biscuit"),
             item(2, "I work nights at the depot", author=MIKE),
         )
-    finally:
-        await queue.close()
     text = await journals.refresh(GUILD_A)
     headings = [t for t in text.split("\n") if t.startswith("# ") or t.startswith("## ")]
     assert headings == SNAPSHOT_HEADINGS
@@ -447,9 +443,7 @@ async def test_snapshots_are_rewritten_periodically_without_any_change(
 async def test_look_alike_guilds_keep_their_own_logs_and_snapshots(
     store: Store, journals: Journals, data_dir: Path
 ) -> None:
-    queue = IngestQueue(store, extractor=RecordingExtractor(), journal=journals)
-    await queue.start()
-    try:
+    async with IngestQueue(store, extractor=RecordingExtractor(), journal=journals) as queue:
         await submit_all(
             queue,
             item(1, "I love pizza with pineapple"),
@@ -461,8 +455,6 @@ async def test_look_alike_guilds_keep_their_own_logs_and_snapshots(
                 author=MIKE,
             ),
         )
-    finally:
-        await queue.close()
     assert entries(data_dir, guild_id=GUILD_A) == [line("I love pizza with pineapple")]
     assert entries(data_dir, guild_id=GUILD_B) == [
         line("I love pizza with pineapple", author=MIKE, guild_id=GUILD_B, channel_id=CHANNEL_B)
