@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
+import tempfile
 from pathlib import Path
 
 _SAFE_DIR = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -30,11 +32,21 @@ def daily_logs(folder: Path) -> list[Path]:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a reader sees the old or the new file, never half."""
+    """Replace ``path`` with ``text`` so that a reader sees the old or the new file, never half.
+
+    Each write has a temporary file of its own: writes of one path that overlap (a cancelled
+    rewrite's thread still running beside the next one) cannot take each other's file.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

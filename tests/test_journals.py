@@ -496,3 +496,17 @@ def test_a_log_ending_in_a_torn_line_gets_the_next_line_on_its_own(tmp_path: Pat
     lines = path.read_text(encoding="utf-8").splitlines()
     assert lines[-2] == "- 2026-10-12T18:00:00.000+00:00 | Sa"
     assert lines[-1].startswith("- 2026-10-12T18:03:11.123+00:00 | Sarah (300) |")
+
+
+def test_overlapping_atomic_writes_of_one_file_never_lose_it(tmp_path: Path) -> None:
+    """A cancelled rewrite's thread may still run beside the next rewrite of the same file."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from memory_journals.files import write_atomic
+
+    target = tmp_path / "guild" / "MEMORY.md"
+    texts = [f"version {n}\n" * 2000 for n in range(40)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda text: write_atomic(target, text), texts))  # raises if one fails
+    assert target.read_text(encoding="utf-8") in texts
+    assert [p.name for p in target.parent.iterdir()] == ["MEMORY.md"]  # no temporary left
