@@ -77,7 +77,8 @@ def bench_bulk(workdir: Path, count: int) -> dict[str, Any]:
     write_export(export, count)
     memorybot = Path(sys.executable).parent / "memorybot"
     cmd = [str(memorybot), "--data-dir", str(workdir / "bulk"), "import", "--json", str(export)]
-    wall, peak, out = run_measured(cmd)
+    env = {**os.environ, "MEMORYBOT_EXTRACTOR": "none"}  # the ingest path alone
+    wall, peak, out = run_measured(cmd, env)
     summary = json.loads(out)
     assert summary["new"] == count, summary
     return {
@@ -108,7 +109,7 @@ async def _live(data_dir: Path, count: int, producers: int) -> dict[str, Any]:
         )
 
     results: dict[str, Any] = {}
-    async with open_runtime(load_settings(data_dir=data_dir)) as rt:
+    async with open_runtime(load_settings(data_dir=data_dir, extractor="none")) as rt:
         queue = rt.queue
         items = [make(n, "700000000000000101") for n in range(count)]
         start = time.perf_counter()

@@ -139,6 +139,38 @@ def doctor(state: CliState, as_json: bool) -> None:
         sys.exit(1)
 
 
+@cli.command()
+@click.option(
+    "--extraction", is_flag=True, help="Re-run fact extraction for failed and dropped jobs."
+)
+@click.option("--all", "everything", is_flag=True, help="Also re-run messages already processed.")
+@click.option("--guild", "guild_id", default=None, help="Only this guild.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.pass_obj
+def backfill(
+    state: CliState, extraction: bool, everything: bool, guild_id: str | None, as_json: bool
+) -> None:
+    """Re-run work that failed or was dropped (choose what with a flag)."""
+    if not extraction:
+        raise click.UsageError("choose what to backfill: --extraction")
+    from bot.commands_backfill import backfill_extraction
+
+    summary = _run(
+        backfill_extraction(
+            state.settings(), guild_id=guild_id, everything=everything, quiet=as_json
+        )
+    )
+    if as_json:
+        _echo_json(asdict(summary))
+    else:
+        click.echo(
+            f"re-ran extraction of {summary.requeued} message(s) in {summary.guilds} guild(s); "
+            f"{summary.failed} job(s) failed (see memorybot stats)"
+        )
+    if summary.failed:
+        sys.exit(1)
+
+
 @cli.command("refresh-journals")
 @click.option("--guild", "guild_id", default=None, help="Only this guild.")
 @click.pass_obj

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from memory.extraction import Extractor, NoopExtractor
+from memory.heuristic import HeuristicExtractor
 from memory.ingest import IngestQueue
 from memory.lock import DataDirLock
 from memory.settings import Settings
@@ -22,9 +23,23 @@ class MemoryRuntime:
     queue: IngestQueue
 
 
+def extractor_choice(settings: Settings) -> str:
+    """``heuristic``, ``llm`` or ``none``: ``auto`` is ``llm`` when a model is configured."""
+    if settings.extractor == "auto":
+        return "llm" if settings.llm_model else "heuristic"
+    return settings.extractor
+
+
 def build_extractor(settings: Settings) -> Extractor:
-    """The extraction step the queue runs (facts extraction plugs in here)."""
-    return NoopExtractor()
+    """The extraction step the queue runs, as the settings choose it."""
+    choice = extractor_choice(settings)
+    if choice == "none":
+        return NoopExtractor()
+    if choice == "heuristic":
+        return HeuristicExtractor()
+    from memory.llm_extractor import LLMExtractor  # imports openai: only when it is used
+
+    return LLMExtractor.from_settings(settings)
 
 
 @asynccontextmanager
@@ -48,6 +63,8 @@ async def open_runtime(
 async def _opened(
     settings: Settings, *, start_queue: bool, extractor: Extractor | None
 ) -> AsyncIterator[MemoryRuntime]:
+    owned = extractor is None
+    extractor = extractor or build_extractor(settings)  # a bad LLM setting fails before opening
     store = await Store.open(settings.db_path)
     journals = Journals(
         settings.journals_dir,
@@ -57,7 +74,7 @@ async def _opened(
     )
     queue = IngestQueue(
         store,
-        extractor=extractor or build_extractor(settings),
+        extractor=extractor,
         journal=journals,
         max_queue=settings.max_queue,
         drain_timeout=settings.drain_timeout,
@@ -73,3 +90,5 @@ async def _opened(
             await journals.close()
         finally:
             await store.close()
+            if owned:
+                await extractor.aclose()

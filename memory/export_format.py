@@ -22,7 +22,8 @@ USER_MESSAGE_TYPES = frozenset({"Default", "Reply"})
 _SNOWFLAKE = re.compile(r"^\d{1,20}$")
 
 #: (message_id, author_id, display_name, username, content, created_at)
-Row = tuple[str, str, str, str, str, str]
+# message id, author id, display name, username, content, created_at, mentioned user ids
+Row = tuple[str, str, str, str, str, str, tuple[str, ...]]
 Member = tuple[str, str, str]  # (user_id, display_name, username)
 
 
@@ -141,7 +142,7 @@ def iter_raw_messages(
         )
 
 
-def to_row(raw: dict[str, Any]) -> Row | str:
+def to_row(raw: dict[str, Any], mentioned: tuple[str, ...] = ()) -> Row | str:
     """The compact row of a person's message, or the reason it is skipped."""
     message_id = raw.get("id")
     author = raw.get("author")
@@ -159,7 +160,15 @@ def to_row(raw: dict[str, Any]) -> Row | str:
     created_at = _timestamp(raw.get("timestamp"))
     if created_at is None:
         return "invalid"
-    return (message_id, str(author["id"]), display_name(author), _name(author), content, created_at)
+    return (
+        message_id,
+        str(author["id"]),
+        display_name(author),
+        _name(author),
+        content,
+        created_at,
+        mentioned,
+    )
 
 
 def _timestamp(value: Any) -> str | None:
@@ -203,9 +212,12 @@ def parse_batches(path: Path, batch_size: int) -> Iterator[ParsedBatch]:
     try:
         for raw in iter_raw_messages(path, track):
             batch.read += 1
-            for member in mentioned_members(raw):
-                batch.mentions[member[0]] = member
-            row = to_row(raw)
+            mentioned: tuple[str, ...] = ()
+            if raw.get("mentions"):
+                for member in mentioned_members(raw):
+                    batch.mentions[member[0]] = member
+                    mentioned += (member[0],)
+            row = to_row(raw, mentioned)
             if isinstance(row, str):
                 batch.skipped[row] = batch.skipped.get(row, 0) + 1
                 continue

@@ -81,12 +81,16 @@ class _ItemFactory:
         self.authors: dict[tuple[str, str, str], Author] = {}
 
     def items(self, batch: ParsedBatch) -> list[IngestItem]:
-        header, trace, authors = self.header, self.trace, self.authors
+        header, authors = self.header, self.authors
         out = []
-        for message_id, author_id, name, username, content, created_at in batch.rows:
+        for message_id, author_id, name, username, content, created_at, mentioned in batch.rows:
             author = authors.get((author_id, name, username))
             if author is None:
                 author = authors[(author_id, name, username)] = Author(author_id, name, username)
+            trace: dict[str, Any] = self.trace
+            if mentioned:  # who the message mentions travels with its job, for extraction
+                names = batch.mentions
+                trace = {**trace, "mentions": [[uid, names[uid][1]] for uid in mentioned]}
             out.append(
                 IngestItem(
                     header.guild_id,

@@ -1,31 +1,82 @@
 """The extraction step of the ingest queue: messages in, candidate facts out.
 
-The queue only knows the ``Extractor`` protocol; which extractor runs is the caller's choice.
+The queue only knows the ``Extractor`` protocol; which extractor runs is the caller's choice
+(``bot.runtime.build_extractor``). Every candidate then passes ``memory.fact_filter`` before it
+is stored, whatever produced it.
+
+Subjects: an extractor proposes facts about the speaker (``author_id``), about a member the
+message mentions (that member's id) or about the guild (``LORE_SUBJECT``); anything else is
+dropped by the filter.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
-from memory.models import CandidateFact, StoredMessage
+from memory.models import CandidateFact
 
 MAX_FACTS_PER_MESSAGE = 4
 
 
-@runtime_checkable
-class Extractor(Protocol):
-    """Turns a batch of stored messages into candidate facts tied to their source message."""
+class Mention(NamedTuple):
+    """A member a message mentions: their user id and display name."""
 
+    id: str
     name: str
 
-    async def extract(self, messages: Sequence[StoredMessage]) -> list[CandidateFact]: ...
+
+class SourceMessage(NamedTuple):
+    """What an extractor sees of one message. ``text`` is the message's full content."""
+
+    message_id: str
+    guild_id: str
+    channel_id: str
+    author_id: str
+    author_name: str
+    text: str
+    created_at: str
+    mentions: tuple[Mention, ...] = ()
 
 
-class NoopExtractor:
+@runtime_checkable
+class Extractor(Protocol):
+    """Turns a batch of messages (one guild, one channel, in order) into candidate facts,
+    each tied to its source message by ``source_message_id``.
+
+    ``batch_size`` is the most messages the queue hands over in one call; ``batch_gap`` is
+    how long (seconds) a channel must be quiet before its waiting messages are extracted
+    together (0: at once). A raised exception fails the jobs of that batch (they can be
+    re-run with ``memorybot backfill --extraction``).
+    """
+
+    name: str
+    batch_size: int
+    batch_gap: float
+
+    async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]: ...
+
+    async def aclose(self) -> None: ...
+
+
+class BaseExtractor:
+    """Defaults for extractors: large batches, no quiet gap, nothing to close."""
+
+    name = "base"
+    batch_size = 512
+    batch_gap = 0.0
+
+    async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        return None
+
+
+class NoopExtractor(BaseExtractor):
     """Extracts nothing: messages are stored and journaled, no facts are proposed."""
 
     name = "none"
 
-    async def extract(self, messages: Sequence[StoredMessage]) -> list[CandidateFact]:
+    async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
         return []

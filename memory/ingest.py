@@ -20,7 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from memory.errors import InvalidMessageError, QueueClosedError
-from memory.extraction import MAX_FACTS_PER_MESSAGE, Extractor, NoopExtractor
+from memory.extraction import (
+    MAX_FACTS_PER_MESSAGE,
+    Extractor,
+    Mention,
+    NoopExtractor,
+    SourceMessage,
+)
+from memory.fact_filter import filter_fact
 from memory.models import CandidateFact, IngestItem, Job, StoredMessage, canonical_time
 from memory.store import Store
 from memory.text import clean_text, is_meaningful
@@ -49,11 +56,14 @@ class JournalSink(Protocol):
 
 
 class FactFilter(Protocol):
-    def __call__(self, message: StoredMessage, fact: CandidateFact) -> CandidateFact | None: ...
+    def __call__(
+        self, message: SourceMessage, candidate: CandidateFact
+    ) -> CandidateFact | None: ...
 
 
-def keep_fact(message: StoredMessage, fact: CandidateFact) -> CandidateFact | None:
-    return fact
+def keep_fact(message: SourceMessage, candidate: CandidateFact) -> CandidateFact | None:
+    """No filtering at all (for tests of the queue's mechanics)."""
+    return candidate
 
 
 class IngestHandle:
@@ -94,6 +104,7 @@ class _Entry:
     future: asyncio.Future[bool] | None  # made when someone waits for this job
     live: bool
     job: Job | None  # None: not in memory (resumed or requeued), read from the database
+    arrived: float = 0.0  # loop time of the submit (0: long ago), for the quiet gap
 
 
 class IngestQueue:
@@ -105,7 +116,7 @@ class IngestQueue:
         *,
         extractor: Extractor | None = None,
         journal: JournalSink | None = None,
-        fact_filter: FactFilter = keep_fact,
+        fact_filter: FactFilter = filter_fact,
         max_queue: int = 400,
         drain_timeout: float = 4.0,
     ) -> None:
@@ -331,6 +342,7 @@ class IngestQueue:
                     future.exception()  # retrieved here: the caller sees the raised error
             raise
         result = BulkOutcome()
+        now = asyncio.get_running_loop().time()
         for item in fresh:
             future = self._submitting.pop(item.key)
             row_id = outcome.row_ids.get(item.key)
@@ -347,7 +359,7 @@ class IngestQueue:
             result.new_keys.add(item.key)
             message = _stored(item, row_id)
             self._pending[item.key] = _Entry(
-                future, live, Job(row_id, live, item.trace or {}, message)
+                future, live, Job(row_id, live, item.trace or {}, message), now
             )
             self._journal_queue.append(message)
         self._journal_wake.set()
@@ -412,11 +424,50 @@ class IngestQueue:
     async def _step(self) -> bool:
         """Process one batch of jobs; False when there is none."""
         jobs = await self._next_jobs()
+        if jobs and self.extractor.batch_gap > 0 and not self._closing:
+            ready, wait = self._ready(jobs)
+            if not ready:  # every waiting channel is still talking: wait for its gap
+                await self._wait_for_gap(wait)
+                return True
+            jobs = ready
         if jobs:
             await self._process(jobs)
         if len(self._pending) < self.bulk_room:
             self._room.set()
         return bool(jobs)
+
+    def _ready(self, jobs: list[Job]) -> tuple[list[Job], float]:
+        """The jobs that may be processed now, and how long until the next channel's gap ends.
+
+        A channel's waiting messages are extracted together once the channel has been quiet
+        for ``batch_gap`` seconds or once a full batch is waiting; messages that need no
+        extraction, and jobs from an earlier run, are ready at once.
+        """
+        gap, size = self.extractor.batch_gap, self.extractor.batch_size
+        now = asyncio.get_running_loop().time()
+        last: dict[tuple[str, str], float] = {}
+        count: dict[tuple[str, str], int] = {}
+        for job in jobs:
+            if _extractable(job.message):
+                channel = (job.message.guild_id, job.message.channel_id)
+                entry = self._pending.get(_job_key(job))
+                last[channel] = max(last.get(channel, 0.0), entry.arrived if entry else 0.0)
+                count[channel] = count.get(channel, 0) + 1
+        open_channels = {c for c in last if count[c] < size and now - last[c] < gap}
+        ready = [
+            job
+            for job in jobs
+            if not _extractable(job.message)
+            or (job.message.guild_id, job.message.channel_id) not in open_channels
+        ]
+        wait = min((last[c] + gap - now for c in open_channels), default=0.0)
+        return ready, max(wait, 0.001)
+
+    async def _wait_for_gap(self, seconds: float) -> None:
+        """Sleep until a channel's gap ends, a new message arrives or the queue closes."""
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), seconds)
 
     async def _run_journal(self) -> None:
         """Daily-log lines, written in row order beside the job worker (files, not jobs)."""
@@ -524,39 +575,45 @@ class IngestQueue:
 
     async def _extract(
         self, jobs: list[Job]
-    ) -> tuple[list[int], list[tuple[int, str]], list[tuple[StoredMessage, CandidateFact]]]:
-        """Run the extractor once per guild (a batch never mixes guilds); failures per guild."""
-        by_guild: dict[str, list[StoredMessage]] = {}
+    ) -> tuple[list[int], list[tuple[int, str]], list[tuple[SourceMessage, CandidateFact]]]:
+        """Run the extractor once per channel batch (one guild, one channel, in order, at most
+        ``batch_size`` messages); a failed batch fails its jobs, the others go on."""
+        by_channel: dict[tuple[str, str], list[tuple[int, SourceMessage]]] = {}
         for job in jobs:
-            message = job.message
-            if message.guild_id and len(clean_text(message.content)) >= MIN_EXTRACT_CHARS:
-                by_guild.setdefault(message.guild_id, []).append(message)
+            if _extractable(job.message):
+                key = (job.message.guild_id, job.message.channel_id)
+                by_channel.setdefault(key, []).append((job.job_id, _source(job)))
         failed: list[tuple[int, str]] = []
-        facts: list[tuple[StoredMessage, CandidateFact]] = []
-        for guild_id, messages in by_guild.items():
-            try:
-                candidates = await self.extractor.extract(messages)
-                kept = self._filter(messages, candidates)
-            except Exception as exc:  # the extractor's or a filter's: these jobs fail
-                log.warning(
-                    "extraction failed for %d message(s) of guild %s: %s",
-                    len(messages),
-                    guild_id,
-                    exc,
-                )
-                error = f"{type(exc).__name__}: {exc}"
-                failed += [(m.row_id, error) for m in messages]
-                continue
-            facts += kept
+        facts: list[tuple[SourceMessage, CandidateFact]] = []
+        size = max(1, self.extractor.batch_size)
+        for (guild_id, channel_id), members in by_channel.items():
+            for start in range(0, len(members), size):
+                chunk = members[start : start + size]
+                messages = [message for _, message in chunk]
+                try:
+                    candidates = await self.extractor.extract(messages)
+                    kept = self._filter(messages, candidates)
+                except Exception as exc:  # the extractor's or a filter's: these jobs fail
+                    log.warning(
+                        "extraction failed for %d message(s) of guild %s channel %s: %s",
+                        len(messages),
+                        guild_id,
+                        channel_id,
+                        exc,
+                    )
+                    error = f"{type(exc).__name__}: {exc}"
+                    failed += [(job_id, error) for job_id, _ in chunk]
+                    continue
+                facts += kept
         failed_rows = {row_id for row_id, _ in failed}
         done = [job.job_id for job in jobs if job.job_id not in failed_rows]
         return done, failed, facts
 
     def _filter(
-        self, messages: list[StoredMessage], candidates: list[CandidateFact]
-    ) -> list[tuple[StoredMessage, CandidateFact]]:
+        self, messages: list[SourceMessage], candidates: list[CandidateFact]
+    ) -> list[tuple[SourceMessage, CandidateFact]]:
         by_id = {m.message_id: m for m in messages}
-        kept: list[tuple[StoredMessage, CandidateFact]] = []
+        kept: list[tuple[SourceMessage, CandidateFact]] = []
         per_message: dict[str, int] = {}
         for cand in candidates:
             message = by_id.get(cand.source_message_id)
@@ -567,6 +624,30 @@ class IngestQueue:
                 kept.append((message, fact))
                 per_message[message.message_id] = per_message.get(message.message_id, 0) + 1
         return kept
+
+
+def _extractable(message: StoredMessage) -> bool:
+    """DESIGN: extract from a message of a guild whose cleaned text has 4+ characters."""
+    return bool(message.guild_id) and len(clean_text(message.content)) >= MIN_EXTRACT_CHARS
+
+
+def _source(job: Job) -> SourceMessage:
+    """What the extractor sees of a job's message; mentions travel in the job's trace."""
+    message = job.message
+    mentions: list[Mention] = []
+    for pair in job.trace.get("mentions") or ():
+        if isinstance(pair, list | tuple) and len(pair) == 2:
+            mentions.append(Mention(str(pair[0]), str(pair[1])))
+    return SourceMessage(
+        message_id=message.message_id,
+        guild_id=message.guild_id,
+        channel_id=message.channel_id,
+        author_id=message.author_id,
+        author_name=message.author_name,
+        text=message.content,
+        created_at=message.created_at,
+        mentions=tuple(mentions),
+    )
 
 
 def _job_key(job: Job) -> Key:

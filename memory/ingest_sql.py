@@ -13,7 +13,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from memory.models import LORE_SUBJECT, CandidateFact, IngestItem, StoredMessage, canonical_time
+from memory.models import (
+    LORE_SUBJECT,
+    CandidateFact,
+    FactOrigin,
+    IngestItem,
+    canonical_time,
+)
 
 SQL_PARAM_CHUNK = 500
 FACT_CAP = 80
@@ -254,7 +260,7 @@ def finish_jobs(
     conn: Any,
     done: Sequence[int],
     failed: Sequence[tuple[int, str]],
-    facts: Sequence[tuple[StoredMessage, CandidateFact]],
+    facts: Sequence[tuple[FactOrigin, CandidateFact]],
     now: str,
 ) -> set[tuple[str, str]]:
     """Upsert facts, archive beyond the caps, close jobs."""
@@ -311,15 +317,15 @@ def requeue_jobs(conn: Any, guild_id: str, statuses: Sequence[str], now: str) ->
         return int(cur.rowcount)
 
 
-def _fact_params(message: StoredMessage, cand: CandidateFact, now: str) -> tuple[Any, ...]:
+def _fact_params(message: FactOrigin, cand: CandidateFact, now: str) -> tuple[Any, ...]:
     return (
         message.guild_id,
-        message.channel_id,
+        message.channel_id or None,
         cand.subject,
         cand.fact,
         cand.fact_type,
         cand.evidence,
-        cand.source_message_id,
+        cand.source_message_id or None,
         cand.confidence,
         now,
         now,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, Protocol
 
 Source = Literal["text", "voice", "import", "bot"]
 JobStatus = Literal["pending", "done", "dropped", "failed"]
@@ -87,6 +87,16 @@ class Job(NamedTuple):
     live: bool
     trace: dict[str, Any]
     message: StoredMessage
+
+
+class FactOrigin(Protocol):
+    """Where a fact was said: the message's guild and channel (a stored or source message)."""
+
+    @property
+    def guild_id(self) -> str: ...
+
+    @property
+    def channel_id(self) -> str: ...
 
 
 class CandidateFact(NamedTuple):

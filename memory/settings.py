@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -42,6 +42,34 @@ class Settings(BaseSettings):
     memory_enabled: bool = Field(True, description="Ingest and remember messages at all.")
     max_recent_messages: int = Field(
         35, description="Recent channel messages a reply sees (clamped to 10..120)."
+    )
+
+    extractor: Literal["auto", "heuristic", "llm", "none"] = Field(
+        "auto",
+        description="Fact extraction: auto (llm when MEMORYBOT_LLM_MODEL is set, else "
+        "heuristic), heuristic, llm or none.",
+    )
+    llm_model: str | None = Field(
+        None, description="Chat model for extraction and replies; unset: offline."
+    )
+    llm_base_url: str | None = Field(
+        None, description="OpenAI-compatible endpoint; unset: OPENAI_BASE_URL, then OpenAI's."
+    )
+    llm_api_key: SecretStr | None = Field(
+        None, description="Key of that endpoint; unset: OPENAI_API_KEY."
+    )
+    llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds per LLM request.")
+    llm_max_retries: int = Field(
+        4, ge=0, le=20, description="Retries of an LLM request on 429, 5xx and timeouts."
+    )
+    extraction_batch_gap: float = Field(
+        3.0,
+        ge=0,
+        le=300,
+        description="Seconds a channel must be quiet before its messages share one LLM call.",
+    )
+    extraction_batch_size: int = Field(
+        8, ge=1, le=64, description="Most messages of one channel in one LLM extraction call."
     )
 
     @field_validator("max_recent_messages", mode="after")

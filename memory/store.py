@@ -18,9 +18,11 @@ import aiosqlite
 
 from memory import ingest_sql as sql
 from memory.db import open_connection, sqlite_versions
+from memory.lore import Origin, lore_fact
 from memory.models import (
     CandidateFact,
     Fact,
+    FactOrigin,
     GuildStats,
     IngestItem,
     Job,
@@ -202,13 +204,37 @@ class Store:
         self,
         done: Sequence[int],
         failed: Sequence[tuple[int, str]] = (),
-        facts: Sequence[tuple[StoredMessage, CandidateFact]] = (),
+        facts: Sequence[tuple[FactOrigin, CandidateFact]] = (),
     ) -> set[tuple[str, str]]:
         """Store extracted facts and close their jobs, in one transaction.
 
         Returns the ``(guild_id, subject)`` pairs whose facts changed.
         """
         return await self._call(sql.finish_jobs, list(done), list(failed), list(facts), utc_iso())
+
+    async def remember_line(
+        self,
+        guild_id: str,
+        line: str,
+        *,
+        channel_id: str = "",
+        source_message_id: str = "",
+    ) -> CandidateFact:
+        """Store ``line`` as guild lore (DESIGN "Lore"); return the fact as stored.
+
+        Raises ``InvalidMessageError`` for an empty, instruction-like or secret line.
+        """
+        fact = lore_fact(line, source_message_id=source_message_id)
+        await self._call(sql.finish_jobs, [], [], [(Origin(guild_id, channel_id), fact)], utc_iso())
+        return fact
+
+    async def pending_count(self, guild_id: str) -> int:
+        """Jobs of this guild waiting to be processed."""
+        row = await self._fetchone(
+            "SELECT count(*) FROM ingest_jobs WHERE guild_id = ? AND status = 'pending'",
+            (guild_id,),
+        )
+        return int(row[0])
 
     async def drop_jobs(self, keys: Sequence[tuple[str, str]], reason: str) -> None:
         """Mark the pending jobs of these messages ``dropped`` (the messages stay)."""

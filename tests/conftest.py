@@ -19,7 +19,11 @@ SAMPLE_EXPORT = REPO / "memory" / "samples" / "sample_export.json"
 def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No setting leaks in from the developer's shell or a .env in the working dir."""
     for name in list(os.environ):
-        if name.startswith("MEMORYBOT_") or name in {"DISCORD_TOKEN", "OPENAI_API_KEY"}:
+        if name.startswith("MEMORYBOT_") or name in {
+            "DISCORD_TOKEN",
+            "OPENAI_API_KEY",
+            "OPENAI_BASE_URL",
+        }:
             monkeypatch.delenv(name, raising=False)
     workdir = tmp_path / "cwd"
     workdir.mkdir()

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memory.models import Author, CandidateFact, IngestItem, StoredMessage
+from memory.extraction import BaseExtractor, SourceMessage
+from memory.models import Author, CandidateFact, IngestItem
 
 GUILD_A = "111111111111111111"
 GUILD_B = "222222222222222222"
@@ -43,7 +44,7 @@ def item(
     )
 
 
-class RecordingExtractor:
+class RecordingExtractor(BaseExtractor):
     """Extracts one fact per message ("<name> said: <text>") and records what it saw.
 
     ``gate`` (when set) must be opened before each batch finishes: tests use it to hold
@@ -52,14 +53,25 @@ class RecordingExtractor:
 
     name = "recording"
 
-    def __init__(self, *, gate: asyncio.Event | None = None, fail: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        gate: asyncio.Event | None = None,
+        fail: bool = False,
+        batch_size: int = 512,
+        batch_gap: float = 0.0,
+    ) -> None:
+        self.batch_size = batch_size
+        self.batch_gap = batch_gap
         self.batches: list[list[str]] = []
+        self.messages: list[SourceMessage] = []
         self.gate = gate
         self.fail = fail
         self.started = asyncio.Event()
 
-    async def extract(self, messages: Sequence[StoredMessage]) -> list[CandidateFact]:
+    async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
         self.batches.append([m.message_id for m in messages])
+        self.messages += messages
         self.started.set()
         if self.gate is not None:
             await self.gate.wait()
@@ -68,10 +80,10 @@ class RecordingExtractor:
         return [
             CandidateFact(
                 subject=m.author_id,
-                fact=f"{m.author_name} said: {m.content[:60]}",
+                fact=f"{m.author_name} said: {m.text[:60]}",
                 fact_type="other",
                 confidence=0.8,
-                evidence=m.content[:60],
+                evidence=m.text[:60],
                 source_message_id=m.message_id,
             )
             for m in messages

@@ -311,7 +311,8 @@ def run_in_pty(args: list[str], env: dict[str, str], timeout: float = 120) -> tu
 
 
 def test_progress_bar_only_on_a_terminal(tmp_path: Path, big_export: Path) -> None:
-    plain = run_cli(tmp_path / "plain", "import", str(big_export))
+    quick = cli_env(MEMORYBOT_EXTRACTOR="none")  # the bar is the subject, not extraction
+    plain = run_cli(tmp_path / "plain", "import", str(big_export), env=quick)
     assert plain.returncode == 0, plain.stderr
     assert parse_summary(plain.stdout)["new"] == BIG_COUNT
     for text in (plain.stderr, plain.stdout):
@@ -319,7 +320,7 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path, big_export: Path) -> No
         assert not re.search(r"\d+%", text)
         assert not any(char in text for char in BAR_CHARS)
 
-    env = cli_env(TERM="xterm-256color", COLUMNS="120", LINES="40")
+    env = cli_env(TERM="xterm-256color", COLUMNS="120", LINES="40", MEMORYBOT_EXTRACTOR="none")
     code, raw = run_in_pty(
         [str(MEMORYBOT), "--data-dir", str(tmp_path / "tty"), "import", str(big_export)], env
     )
@@ -347,7 +348,7 @@ def test_ctrl_c_during_an_import_keeps_what_was_stored(tmp_path: Path, big_expor
     data = tmp_path / "data"
     proc = subprocess.Popen(
         [str(MEMORYBOT), "--data-dir", str(data), "import", str(big_export)],
-        env=cli_env(),
+        env=cli_env(MEMORYBOT_EXTRACTOR="none"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -367,7 +368,7 @@ def test_ctrl_c_during_an_import_keeps_what_was_stored(tmp_path: Path, big_expor
     )
     kept = stats_json(data)[BIG_GUILD]
     assert kept["pending_jobs"] + kept["messages"] > 0
-    again = run_cli(data, "import", str(big_export))
+    again = run_cli(data, "import", str(big_export), env=cli_env(MEMORYBOT_EXTRACTOR="none"))
     assert again.returncode == 0, again.stderr
     assert stats_json(data)[BIG_GUILD]["messages"] == BIG_COUNT
 

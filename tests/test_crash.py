@@ -77,7 +77,7 @@ def test_kill_9_during_import_loses_and_duplicates_nothing(tmp_path: Path) -> No
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [str(MEMORYBOT), "--data-dir", str(data), "import", str(export)],
-            env=cli_env(),
+            env=cli_env(MEMORYBOT_EXTRACTOR="none"),  # the import path, not extraction
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=out,
@@ -110,7 +110,7 @@ def test_kill_9_during_import_loses_and_duplicates_nothing(tmp_path: Path) -> No
     assert len(crash_lines) == len(set(crash_lines)) <= stored_at_crash
 
     # 2. Run the same import again, to completion.
-    result = run_cli(data, "import", str(export))
+    result = run_cli(data, "import", str(export), env=cli_env(MEMORYBOT_EXTRACTOR="none"))
     assert result.returncode == 0, result.stdout + result.stderr
     summary = parse_summary(result.stdout)
     assert summary["read"] == CRASH_COUNT

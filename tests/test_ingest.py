@@ -10,8 +10,9 @@ import pytest
 
 from memory.db import connect_sync
 from memory.errors import InvalidMessageError, QueueClosedError
-from memory.ingest import IngestQueue
-from memory.models import CandidateFact, StoredMessage
+from memory.extraction import BaseExtractor, SourceMessage
+from memory.ingest import IngestQueue, keep_fact
+from memory.models import CandidateFact
 from memory.store import Store
 from memory_journals import Journals
 from tests.helpers import CHANNEL_B, GUILD_A, GUILD_B, MIKE, RecordingExtractor, item
@@ -68,7 +69,7 @@ async def test_a_processed_message_resolves_true_and_its_job_is_done(
         assert await handle is True
     assert job_rows(data_dir) == {"1": "done"}
     (fact,) = await store.active_facts(GUILD_A)
-    assert fact.fact == "Sarah said: my corgi is called Biscuit"
+    assert fact.fact == "Sarah said: my corgi is called Biscuit."
     assert fact.source_message_id == "1"
 
 
@@ -174,7 +175,7 @@ async def test_shutdown_drains_what_it_can_within_the_timeout(
     store: Store, journals: Journals, data_dir: Path
 ) -> None:
     class Slow(RecordingExtractor):
-        async def extract(self, messages: Sequence[StoredMessage]) -> list[CandidateFact]:
+        async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
             await asyncio.sleep(0.01)
             return await super().extract(messages)
 
@@ -231,10 +232,10 @@ async def test_short_messages_are_stored_but_not_extracted(
 async def test_at_most_four_facts_per_message_and_only_for_messages_of_the_batch(
     store: Store, journals: Journals
 ) -> None:
-    class Chatty:
+    class Chatty(BaseExtractor):
         name = "chatty"
 
-        async def extract(self, messages: Sequence[StoredMessage]) -> list[CandidateFact]:
+        async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
             (m,) = messages
             facts = [
                 CandidateFact(m.author_id, f"Sarah fact {n}.", "other", 0.9, "x", m.message_id)
@@ -242,7 +243,9 @@ async def test_at_most_four_facts_per_message_and_only_for_messages_of_the_batch
             ]
             return [*facts, CandidateFact(m.author_id, "stray.", "other", 0.9, "x", "999")]
 
-    async with IngestQueue(store, extractor=Chatty(), journal=journals) as queue:
+    async with IngestQueue(
+        store, extractor=Chatty(), journal=journals, fact_filter=keep_fact
+    ) as queue:
         await (await queue.submit(item(1)))
     facts = sorted(f.fact for f in await store.active_facts(GUILD_A))
     assert facts == [f"Sarah fact {n}." for n in range(4)]
@@ -256,8 +259,8 @@ async def test_facts_stay_in_the_guild_of_their_message(store: Store, journals: 
         )
         await queue.join()
     a, b = await store.active_facts(GUILD_A), await store.active_facts(GUILD_B)
-    assert [(f.guild_id, f.fact) for f in a] == [(GUILD_A, "Sarah said: I prefer tea over coffee")]
-    assert [(f.guild_id, f.fact) for f in b] == [(GUILD_B, "Mike said: I prefer tea over coffee")]
+    assert [(f.guild_id, f.fact) for f in a] == [(GUILD_A, "Sarah said: I prefer tea over coffee.")]
+    assert [(f.guild_id, f.fact) for f in b] == [(GUILD_B, "Mike said: I prefer tea over coffee.")]
 
 
 async def test_submitting_to_a_closed_queue_is_an_error(store: Store, journals: Journals) -> None:
@@ -308,7 +311,7 @@ async def test_concurrent_live_submits_share_transactions(
 async def test_a_fact_filter_that_raises_fails_its_jobs_like_the_extractor(
     store: Store, journals: Journals
 ) -> None:
-    def broken_filter(message: StoredMessage, fact: CandidateFact) -> CandidateFact | None:
+    def broken_filter(message: SourceMessage, candidate: CandidateFact) -> CandidateFact | None:
         raise ValueError("filter exploded")
 
     async with IngestQueue(

@@ -1,0 +1,66 @@
+"""``memorybot backfill``: re-run work that failed or was dropped, with a progress bar."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from bot.runtime import extractor_choice, open_runtime
+from memory.errors import MemorybotError
+from memory.settings import Settings
+
+POLL_SECONDS = 0.2
+
+
+@dataclass(slots=True)
+class BackfillSummary:
+    guilds: int = 0
+    requeued: int = 0
+    failed: int = 0  # jobs that failed again
+
+
+async def backfill_extraction(
+    settings: Settings,
+    *,
+    guild_id: str | None = None,
+    everything: bool = False,
+    quiet: bool = False,
+) -> BackfillSummary:
+    """Set failed and dropped jobs (``everything``: all jobs) pending again and process them
+    with the configured extractor; return what was re-run and how many failed again."""
+    if extractor_choice(settings) == "none":
+        raise MemorybotError(
+            "extraction is off (MEMORYBOT_EXTRACTOR=none): nothing would be extracted"
+        )
+    summary = BackfillSummary()
+    async with open_runtime(settings) as rt:
+        guilds = [guild_id] if guild_id else await rt.store.guild_ids()
+        summary.guilds = len(guilds)
+        statuses = ("failed", "dropped", "done") if everything else ("failed", "dropped")
+        for guild in guilds:
+            summary.requeued += await rt.queue.requeue(guild, statuses)
+        progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            disable=quiet or not sys.stderr.isatty(),
+        )
+        with progress:
+            task = progress.add_task("re-extract", total=max(summary.requeued, 1))
+            join = asyncio.ensure_future(rt.queue.join())
+            while not join.done():
+                waiting = sum([await rt.store.pending_count(g) for g in guilds])
+                progress.update(task, completed=max(0, summary.requeued - waiting))
+                await asyncio.wait({join}, timeout=POLL_SECONDS)
+            join.result()
+            progress.update(task, completed=max(summary.requeued, 1))
+        for guild in guilds:
+            summary.failed += (await rt.store.stats(guild)).failed_jobs
+        await rt.journals.refresh_all()
+    return summary

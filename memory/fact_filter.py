@@ -1,0 +1,216 @@
+"""The filters every candidate fact passes before it is stored, whatever proposed it.
+
+In order (DESIGN "Extraction"): the subject must be the speaker, a member the message
+mentions, or lore; the fact is normalised (whitespace collapsed, 4..190 characters, end
+punctuation) and its type mapped; fact and evidence must be grounded in the source message;
+neither may read as an instruction to the bot or hold a secret (``memory.safety``).
+
+Grounding compares word tokens, never raw substrings: "Pizza!" is not grounded in "pizzas
+are good". A fact is grounded when its normalised text occurs in the source on word
+boundaries, or when at least max(2, ⌈0.45 × its tokens⌉) of its tokens occur in the source
+(the names of the speaker and of mentioned members count as present; a token matches the
+same word with or without a plural / verb ending: "works" ~ "work"). Tokens are the claim's
+content words: function words ("to", "be", "does") are not counted.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from typing import NamedTuple
+
+from memory.extraction import SourceMessage
+from memory.models import LORE_SUBJECT, CandidateFact
+from memory.safety import fold, unsafe_reason
+from memory.text import clean_text
+
+log = logging.getLogger(__name__)
+
+MIN_FACT_CHARS = 4
+MAX_FACT_CHARS = 190
+MAX_EVIDENCE_CHARS = 220
+FACT_TYPES = frozenset({"preference", "profile", "relationship", "project", "other"})
+GROUNDING_SHARE = 0.45
+_TOKEN = re.compile(r"\w+")
+_NOT = re.compile(r"n't\b")
+# Function words carry no claim: "does not want to be called Benny" is grounded by
+# "Benny" and "call", not by "to" and "be". They count only when a claim is nothing else.
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "do",
+        "does",
+        "did",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "by",
+        "from",
+        "and",
+        "or",
+        "as",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "their",
+        "there",
+        "they",
+        "them",
+        "he",
+        "she",
+        "his",
+        "her",
+        "has",
+        "have",
+        "had",
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "may",
+        "might",
+        "just",
+        "so",
+        "than",
+        "then",
+        "also",
+        "very",
+    ]
+)
+_SUFFIXES = ("ing", "ies", "ed", "es", "s")
+
+
+class Verdict(NamedTuple):
+    """The fact as it will be stored, or None with the reason it was refused."""
+
+    fact: CandidateFact | None
+    reason: str = ""
+
+
+def tokens(text: str) -> list[str]:
+    """Folded word tokens (case, accents, look-alikes and invisible characters folded;
+    ``n't`` read as ``not``)."""
+    folded = fold(text).replace("can't", "can not").replace("won't", "will not")
+    return _TOKEN.findall(_NOT.sub(" not", folded))
+
+
+def _stem(token: str) -> str:
+    for suffix in _SUFFIXES:
+        if len(token) > len(suffix) + 2 and token.endswith(suffix):
+            return token[: -len(suffix)]
+    return token
+
+
+def is_grounded(claim: str, source: str, speaker: str = "") -> bool:
+    """Whether ``claim`` is supported by ``source`` (see the module docstring)."""
+    claim_tokens = tokens(claim)
+    if not claim_tokens:
+        return False
+    source_tokens = tokens(source)
+    if _contains_run(source_tokens, claim_tokens):
+        return True
+    present = set(source_tokens) | set(tokens(speaker))
+    stems = {_stem(t) for t in present}
+    content = [t for t in claim_tokens if t not in STOPWORDS] or claim_tokens
+    hits = sum(1 for t in content if t in present or _stem(t) in stems)
+    return hits >= max(2, math.ceil(GROUNDING_SHARE * len(content)))
+
+
+def _contains_run(haystack: list[str], needle: list[str]) -> bool:
+    """``needle`` as consecutive whole tokens of ``haystack`` (substring on word boundaries)."""
+    width = len(needle)
+    first = needle[0]
+    return any(
+        haystack[i] == first and haystack[i : i + width] == needle
+        for i in range(len(haystack) - width + 1)
+    )
+
+
+def normalise_fact(text: str) -> str:
+    """Whitespace collapsed, end punctuation added (``""`` if nothing is left)."""
+    text = clean_text(text).strip(" -–—•*")
+    if text and text[-1] not in ".!?…":
+        text += "."
+    return text
+
+
+def normalise_type(fact_type: str) -> str:
+    """The five stored types; ``general`` and anything unknown become ``other``."""
+    value = clean_text(str(fact_type)).lower()
+    return value if value in FACT_TYPES else "other"
+
+
+def _cut_evidence(text: str) -> str:
+    text = clean_text(text)
+    if len(text) <= MAX_EVIDENCE_CHARS:
+        return text
+    cut = text[:MAX_EVIDENCE_CHARS]
+    space = cut.rfind(" ")
+    return cut[:space] if space > MAX_EVIDENCE_CHARS // 2 else cut
+
+
+def check_fact(message: SourceMessage, candidate: CandidateFact) -> Verdict:
+    """Apply every filter to one candidate proposed from ``message``."""
+    allowed = {message.author_id, LORE_SUBJECT, *(m.id for m in message.mentions)}
+    if candidate.subject not in allowed:
+        return Verdict(None, "subject is neither the speaker, a mentioned member nor lore")
+    if candidate.source_message_id != message.message_id:
+        return Verdict(None, "tied to another message")
+    fact = normalise_fact(candidate.fact)
+    if not MIN_FACT_CHARS <= len(fact) <= MAX_FACT_CHARS:
+        return Verdict(None, f"fact length {len(fact)} outside {MIN_FACT_CHARS}..{MAX_FACT_CHARS}")
+    evidence = _cut_evidence(candidate.evidence)
+    for text in (fact, evidence):
+        reason = unsafe_reason(text)
+        if reason:
+            return Verdict(None, reason)
+    # A mention shows as its member's name in Discord: names count as present, like the
+    # speaker's own.
+    names = " ".join([message.author_name, *(m.name for m in message.mentions)])
+    if not is_grounded(fact, message.text, names):
+        return Verdict(None, "fact not grounded in its message")
+    if evidence and not is_grounded(evidence, message.text):
+        return Verdict(None, "evidence not grounded in its message")
+    try:
+        confidence = min(1.0, max(0.0, float(candidate.confidence)))
+    except (TypeError, ValueError):
+        return Verdict(None, "confidence is not a number")
+    if math.isnan(confidence):
+        return Verdict(None, "confidence is not a number")
+    return Verdict(
+        CandidateFact(
+            subject=candidate.subject,
+            fact=fact,
+            fact_type=normalise_type(candidate.fact_type),
+            confidence=confidence,
+            evidence=evidence,
+            source_message_id=message.message_id,
+        )
+    )
+
+
+def filter_fact(message: SourceMessage, candidate: CandidateFact) -> CandidateFact | None:
+    """``check_fact`` for the ingest queue: the fact to store, or None (logged at debug)."""
+    verdict = check_fact(message, candidate)
+    if verdict.fact is None:
+        log.debug("fact refused (%s): message %s", verdict.reason, message.message_id)
+    return verdict.fact

@@ -1,0 +1,178 @@
+"""What must never become a memory: instructions aimed at the bot, and secrets.
+
+Text is folded first — compatibility forms (fullwidth, mathematical letters), invisible and
+format characters, look-alike letters of other scripts, case — so that ``ＩＧＮＯＲＥ``,
+``ig\u200bnore`` and ``іgnоre`` (Cyrillic і, о) read as ``ignore``. Then every pattern
+matches on word boundaries: "I build distributed systems", "I collect arcade tokens" and
+"I use a password manager" are ordinary facts.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+# Letters of Cyrillic, Greek, Armenian and a few Latin extensions that look like ASCII
+# letters (a subset of Unicode's confusables, the ones keyboards and spammers produce).
+_CONFUSABLES = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+        "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
+        "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ɡ": "g", "ь": "b",
+        "п": "n", "г": "r", "ո": "n", "ս": "u", "օ": "o", "ց": "g", "հ": "h",
+        # Greek
+        "α": "a", "β": "b", "γ": "y", "δ": "d", "ε": "e", "ζ": "z", "η": "n", "ι": "i",
+        "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "ς": "s", "σ": "o", "τ": "t", "υ": "u",
+        "χ": "x", "ω": "w", "ϲ": "c", "ϳ": "j",
+        # Latin look-alikes
+        "ı": "i", "ȷ": "j", "ɑ": "a", "ɩ": "i", "ɪ": "i", "ʀ": "r", "ᴀ": "a", "ʙ": "b",
+        "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ɢ": "g", "ʜ": "h", "ᴊ": "j", "ᴋ": "k", "ʟ": "l",
+        "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v",
+        "ᴡ": "w", "ʏ": "y", "ᴢ": "z", "ł": "l", "ø": "o", "đ": "d", "ħ": "h",
+    }
+)  # fmt: skip
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a",
+                       "$": "s", "!": "i", "|": "l"})  # fmt: skip
+
+
+def fold(text: str) -> str:
+    """Casefolded ASCII-ish text for matching: compatibility forms, invisible characters
+    and accents removed, look-alike letters mapped, whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")  # zero-width, bidi
+    text = text.casefold().translate(_CONFUSABLES)
+    decomposed = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(text.split())
+
+
+def _any(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+
+_W = r"[\s\W_]*"  # what may sit between the words of a phrase: spaces, punctuation
+_PRIOR = (
+    r"(?:all|any|the|your|my|these|those|every|of|previous|prior|above|earlier|preceding|"
+    r"former|past|old|original|initial|existing|current|system|developer)"
+)
+_RULES = (
+    r"(?:instructions?|directions?|directives?|prompts?|rules?|guidelines?|guardrails?|"
+    r"commands?|orders?|messages?|context|programming|constraints?|restrictions?|"
+    r"polic(?:y|ies)|training)"
+)
+_PASSWORD = (
+    r"(?:password|passwd|passphrase|passcode|passwort|pwd|pw)(?!\s+(?:managers?|hygiene|"
+    r"polic(?:y|ies)|resets?|strength|generators?|rules|day|game|vault|app)\b)"
+)
+_DISMISS = (
+    r"(?:ignore|disregard|forget|skip|override|overrule|bypass|drop|abandon|discard|dismiss|"
+    r"neglect|delete|erase|nevermind|never mind)"
+)
+
+INSTRUCTION = _any(
+    # "ignore all previous instructions", "disregard prior directions", "forget the rules"
+    rf"\b{_DISMISS}\b{_W}(?:{_PRIOR}\b{_W}){{0,4}}{_RULES}\b",
+    rf"\bpay\s+no\s+(?:attention|heed|mind)\s+to\b{_W}(?:{_PRIOR}\b{_W}){{0,4}}{_RULES}\b",
+    rf"\b(?:do\s+not|don'?t|stop)\s+(?:follow(?:ing)?|obey(?:ing)?|listen(?:ing)?\s+to)\b{_W}(?:{_PRIOR}\b{_W}){{0,4}}{_RULES}\b",
+    r"\bforget\s+(?:everything|all\s+(?:that|you))\b",
+    r"\byou\s*(?:are|'re|r)\s+(?:now|no\s+longer|from\s+now\s+on)\b",
+    r"\bfrom\s+now\s+on\W+you\s+(?:are|will|must|shall|should|can|answer|reply|respond|act)\b",
+    r"\b(?:act|behave|roleplay|role-play|pose)\s+(?:as|like)\b",
+    r"\b(?:respond|pretend)\s+(?:as|like)\s+(?:if\s+you|an?\s+(?:unrestricted|unfiltered|"
+    r"uncensored|different|evil|new)\b|(?:an?\s+)?(?:ai|assistant|chatbot|language\s+model|llm|"
+    r"gpt|chatgpt|dan|system|developer|admin(?:istrator)?|root)\b)",
+    r"\bpretend\s+(?:to\s+be|you(?:'re|\s+are))\b",
+    r"\bsystem\s*prompts?\b|\bsys\s*prompt\b|\binitial\s+prompt\b|\bhidden\s+prompt\b",
+    r"\b(?:developer|dev|god|admin|debug|unrestricted|dan|jailbreak|sudo)\s*mode\b",
+    r"\bjail\s*break(?:s|ing|ed)?\b|\bdo\s+anything\s+now\b|\bprompt\s+injection\b",
+    r"\bnew\s+(?:system\s+)?(?:instructions?|rules|directives?|persona|prompt)\s*:",
+    r"\[\[.*?\]\]|\{\{.*?\}\}|<\|[^|]*\|>|<\s*/?\s*(?:system|assistant|instructions?|sys)\s*>",
+    r"(?:^|\n|\s)#{1,6}\s*(?:system|assistant|instructions?)\b|\b(?:system|assistant)\s*:",
+    r"\b(?:always|never|only)\s+(?:reply|respond|answer|mention|output|call\s+(?:everyone|him|her|them))\b",
+    r"\b(?:reply|respond|answer)\s+(?:only\s+)?(?:with|using)\s+['\"“‘]",
+    r"\b(?:reveal|print|show|leak|output|repeat|dump|display|tell\s+(?:me|us))\b{_W}(?:\w+\W+){0,4}(?:system\s+prompt|instructions|prompt|api\s*keys?|tokens?|passwords?|secrets?|config(?:uration)?)\b".replace(
+        "{_W}", _W
+    ),
+    r"\b(?:override|bypass|disable|turn\s+off|remove|circumvent)\b\W+(?:\w+\W+){0,3}(?:safety|filters?|guardrails?|moderation|restrictions?|content\s+polic(?:y|ies))\b",
+    r"\b(?:ignore|disregard)\s+(?:the\s+|all\s+)?(?:above|previous|prior|preceding)"
+    r"(?:\s*$|\s*[.,;:!]|\s+(?:and|instead|then)\b)",
+    r"\bas\s+an\s+ai\s+(?:language\s+)?model\b|\bthe\s+(?:bot|assistant|ai|model)\s+(?:must|should|shall|will)\s+(?:always|never|now|only|ignore|obey|reveal)\b",
+    r"\b(?:execute|run|eval)\s*\(|\brm\s+-rf\b|<\s*script\b",
+)
+
+# Provider key formats (case-folded text, so letter classes are lower case).
+SECRET = _any(
+    r"\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-|admin-)?[a-z0-9_\-]{16,}",
+    r"\bgh[pousr]_[a-z0-9]{20,}|\bgithub_pat_[a-z0-9_]{20,}",
+    r"\bxox[abposre]-[a-z0-9\-]{10,}",
+    r"\b(?:akia|asia)[0-9a-z]{16}\b",
+    r"\baiza[0-9a-z_\-]{30,}",
+    r"\b(?:sk|rk|pk)_(?:live|test)_[0-9a-z]{12,}",
+    r"\bglpat-[0-9a-z_\-]{16,}|\bnpm_[0-9a-z]{30,}|\bhf_[a-z0-9]{30,}|\bshpat_[0-9a-f]{20,}",
+    r"\b[mno][a-z0-9_\-]{23,27}\.[a-z0-9_\-]{6}\.[a-z0-9_\-]{27,}",  # Discord bot token
+    r"\beyj[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}",  # JSON web token
+    r"-----\s*begin\b[a-z0-9 ]*\bprivate\s+key\s*-----|\bprivate\s+key\s*[:=]",
+    r"\bssh-(?:rsa|ed25519|dss)\s+[a-z0-9+/]{40,}",
+    rf"\b(?:{_PASSWORD}|credentials?|login)\b(?:\s+[\w.@-]+){{0,4}}?\W{{0,3}}(?:is|was|=|:|->)"
+    r"\W{0,3}\S",
+    r"[a-z0-9_]*(?:password|passwd|passwort|pwd|secret|token|api_?key)[a-z0-9_]*\s*[=:]\s*\S",
+    r"\bpass\s*[=:]\s*\S",
+    r"\bpin(?:\s+code|\s+number)?\W{0,3}(?:(?:is|was|=|:)\W{0,3})?\d{4,}",
+    r"\b(?:my|the|our|his|her|their)\s+(?:\w+\s+){0,2}(?:password|passwd|passphrase|passcode|pin)\s+(?:for\s+\S+\s+)?(?:is|was|=|:)",
+    r"\b(?:api[\s_\-]?key|access[\s_\-]?key|secret[\s_\-]?key|access[\s_\-]?token|auth[\s_\-]?token|bearer[\s_\-]?token|bot[\s_\-]?token|refresh[\s_\-]?token|client[\s_\-]?secret|aws[\s_\-]?secret\w*)\b\W{0,3}(?:is|was|=|:|->)?\W{0,3}[a-z0-9_\-/+.]{12,}",
+    r"\bauthorization\s*:\s*(?:bearer|basic)\s+\S{8,}",
+    r"\b(?:seed|recovery|mnemonic|backup)\s+(?:phrase|words?|key)\b\W{0,3}(?:is|are|was|=|:)",
+    r"\bmnemonic\b\W{0,3}(?:is|are|was|=|:)",
+    # A long random-looking run of letters and digits: both kinds, 32+ characters.
+    r"\b(?=[a-z0-9_\-+/]*\d)(?=[a-z0-9_\-+/]*[a-z])[a-z0-9_\-+/]{32,}",
+)
+_CARD_CANDIDATE = re.compile(r"(?<![\d.])\d(?:[ \-]?\d){12,18}(?![\d.])")
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = int(char)
+        if index % 2:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def _card_numbers(text: str) -> Iterator[str]:
+    for match in _CARD_CANDIDATE.finditer(text):
+        digits = re.sub(r"\D", "", match.group())
+        if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
+            yield match.group()
+
+
+def _variants(text: str) -> tuple[str, ...]:
+    folded = fold(text)
+    leet = folded.translate(_LEET)
+    return (folded,) if leet == folded else (folded, leet)
+
+
+def instruction_reason(text: str) -> str | None:
+    """Why ``text`` reads as an instruction to the bot (the matched words), else None."""
+    for variant in _variants(text):
+        match = INSTRUCTION.search(variant)
+        if match:
+            return f"instruction-like text ({match.group().strip()[:40]!r})"
+    return None
+
+
+def secret_reason(text: str) -> str | None:
+    """Why ``text`` looks like it holds a secret (the kind, never the secret), else None."""
+    folded = fold(text)
+    if SECRET.search(folded):
+        return "looks like a secret (key, token, password or private key)"
+    for _card in _card_numbers(folded):
+        return "looks like a payment card number"
+    return None
+
+
+def unsafe_reason(text: str) -> str | None:
+    """The first reason ``text`` must not be remembered, or None when it may be."""
+    return instruction_reason(text) or secret_reason(text)

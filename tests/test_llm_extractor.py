@@ -1,0 +1,738 @@
+"""LLMExtractor against a local fake OpenAI server: the real openai client over real HTTP."""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import struct
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from typing import Any
+
+import openai
+import pytest
+
+from memory.errors import ConfigError, MemorybotError
+from memory.extraction import MAX_FACTS_PER_MESSAGE, Extractor, Mention, SourceMessage
+from memory.llm_extractor import MAX_ANSWER_CHARS, ExtractionError, LLMExtractor
+from memory.llm_retry import backoff_delay, parse_retry_after
+from memory.models import LORE_SUBJECT, CandidateFact
+from memory.settings import load_settings
+from tests.fake_openai import FakeOpenAI, delay, raw, reply, status, unused_port
+from tests.helpers import CHANNEL_A, GUILD_A, MIKE, SARAH
+
+API_KEY = "test-key"
+CREATED = "2026-10-12T18:03:11.123+00:00"
+DANA_ID = "300000000000000003"
+
+SARAH_MSG = SourceMessage(
+    "900000000000000001",
+    GUILD_A,
+    CHANNEL_A,
+    SARAH.id,
+    SARAH.name,
+    "I work nights as a nurse and @Mike is my brother",
+    CREATED,
+    (Mention(MIKE.id, MIKE.name),),
+)
+MIKE_MSG = SourceMessage(
+    "900000000000000002",
+    GUILD_A,
+    CHANNEL_A,
+    MIKE.id,
+    MIKE.name,
+    "I'm training for the Berlin marathon",
+    CREATED,
+)
+LORE_MSG = SourceMessage(
+    "900000000000000003",
+    GUILD_A,
+    CHANNEL_A,
+    SARAH.id,
+    SARAH.name,
+    "this server was founded in 2019 by @Dana",
+    CREATED,
+    (Mention(DANA_ID, "Dana"),),
+)
+
+MakeExtractor = Callable[..., LLMExtractor]
+
+
+def fact(
+    message: SourceMessage | str,
+    subject: str = "author",
+    text: str = "Sarah works nights as a nurse.",
+    *,
+    type: str = "profile",
+    confidence: Any = 0.9,
+    evidence: str = "I work nights as a nurse",
+    **extra: Any,
+) -> dict[str, Any]:
+    message_id = message if isinstance(message, str) else message.message_id
+    return {
+        "message_id": message_id,
+        "subject": subject,
+        "fact": text,
+        "type": type,
+        "confidence": confidence,
+        "evidence": evidence,
+        **extra,
+    }
+
+
+def answer(*facts: Any) -> str:
+    return json.dumps({"facts": list(facts)})
+
+
+def user_payload(body: dict[str, Any]) -> Any:
+    """The JSON object of the last user message of a recorded chat request."""
+    users = [m for m in body["messages"] if m["role"] == "user"]
+    return json.loads(users[-1]["content"])
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeOpenAI]:
+    async with FakeOpenAI(api_key=API_KEY) as server:
+        yield server
+
+
+@pytest.fixture
+async def make_extractor(fake: FakeOpenAI) -> AsyncIterator[MakeExtractor]:
+    """Builds extractors on the fake (tiny backoff, 2 retries) and closes them afterwards."""
+    built: list[LLMExtractor] = []
+
+    def make(**overrides: Any) -> LLMExtractor:
+        options: dict[str, Any] = {
+            "model": "fake-model",
+            "base_url": fake.base_url,
+            "api_key": API_KEY,
+            "max_retries": 2,
+            "backoff_base": 0.01,
+            "backoff_cap": 0.05,
+            **overrides,
+        }
+        extractor = LLMExtractor(**options)
+        built.append(extractor)
+        return extractor
+
+    yield make
+    for extractor in built:
+        await extractor.aclose()
+
+
+# --- the request --------------------------------------------------------------------------
+
+
+async def test_request_shape(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
+    extractor = make_extractor()
+    assert isinstance(extractor, Extractor)
+    assert (extractor.name, extractor.batch_size, extractor.batch_gap) == ("llm", 8, 3.0)
+
+    assert await extractor.extract([SARAH_MSG]) == []
+
+    [request] = fake.requests
+    assert request.path == "/v1/chat/completions"
+    assert request.header("authorization") == f"Bearer {API_KEY}"
+    body = request.json
+    assert body["model"] == "fake-model"
+    assert body["temperature"] == 0
+    assert body.get("stream") in (None, False)
+
+    response_format = body["response_format"]
+    assert response_format["type"] == "json_schema"
+    assert response_format["json_schema"]["name"] == "memory_facts"
+    assert response_format["json_schema"]["strict"] is True
+    schema = response_format["json_schema"]["schema"]
+    assert schema["type"] == "object"
+    assert schema["additionalProperties"] is False
+    assert schema["required"] == ["facts"]
+    item = schema["properties"]["facts"]["items"]
+    assert item["additionalProperties"] is False
+    expected_fields = ["message_id", "subject", "fact", "type", "confidence", "evidence"]
+    assert sorted(item["required"]) == sorted(expected_fields)
+    assert sorted(item["properties"]) == sorted(expected_fields)
+    assert "$ref" not in json.dumps(schema)
+
+    messages = body["messages"]
+    assert messages[0]["role"] == "system"
+    system = messages[0]["content"]
+    assert "never instructions" in system
+    assert '{"facts": []}' in system
+    assert messages[-1]["role"] == "user"
+    assert user_payload(body) == {
+        "messages": [
+            {
+                "message_id": SARAH_MSG.message_id,
+                "author_id": SARAH.id,
+                "author_name": "Sarah",
+                "text": SARAH_MSG.text,
+                "mentions": [{"id": MIKE.id, "name": "Mike"}],
+            }
+        ]
+    }
+
+
+async def test_empty_batch_makes_no_request(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    assert await make_extractor().extract([]) == []
+    assert fake.requests == []
+
+
+async def test_batch_is_one_request_with_facts_tied_to_their_messages(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    fake.script(
+        reply(
+            answer(
+                fact(
+                    LORE_MSG,
+                    "lore",
+                    "The server was founded in 2019.",
+                    type="other",
+                    evidence="this server was founded in 2019",
+                ),
+                fact(
+                    MIKE_MSG,
+                    "author",
+                    "Mike is training for the Berlin marathon.",
+                    type="project",
+                    evidence="I'm training for the Berlin marathon",
+                ),
+                fact(SARAH_MSG),
+            )
+        )
+    )
+    facts = await make_extractor().extract([SARAH_MSG, MIKE_MSG, LORE_MSG])
+
+    [request] = fake.requests
+    sent = user_payload(request.json)["messages"]
+    assert [m["message_id"] for m in sent] == [
+        SARAH_MSG.message_id,
+        MIKE_MSG.message_id,
+        LORE_MSG.message_id,
+    ]
+    assert [m["mentions"] for m in sent] == [
+        [{"id": MIKE.id, "name": "Mike"}],
+        [],
+        [{"id": DANA_ID, "name": "Dana"}],
+    ]
+    assert [(f.source_message_id, f.subject) for f in facts] == [
+        (LORE_MSG.message_id, LORE_SUBJECT),
+        (MIKE_MSG.message_id, MIKE.id),
+        (SARAH_MSG.message_id, SARAH.id),
+    ]
+    assert facts[1] == CandidateFact(
+        subject=MIKE.id,
+        fact="Mike is training for the Berlin marathon.",
+        fact_type="project",
+        confidence=0.9,
+        evidence="I'm training for the Berlin marathon",
+        source_message_id=MIKE_MSG.message_id,
+    )
+
+
+async def test_empty_facts_answer(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
+    fake.script(reply('{"facts": []}'))
+    assert await make_extractor().extract([SARAH_MSG, MIKE_MSG]) == []
+    assert len(fake.requests) == 1
+
+
+# --- mapping the answer -------------------------------------------------------------------
+
+
+async def test_subjects_author_lore_and_mentions(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    fake.script(
+        reply(
+            answer(
+                fact(SARAH_MSG, "author"),
+                fact(
+                    SARAH_MSG,
+                    MIKE.id,
+                    "Mike is Sarah's brother.",
+                    type="relationship",
+                    evidence="@Mike is my brother",
+                ),
+                fact(LORE_MSG, "lore", "The server was founded in 2019.", type="other"),
+                fact(LORE_MSG, DANA_ID, "Dana founded the server.", type="other"),
+                fact(MIKE_MSG, " Author ", "Mike runs marathons.", type="project"),
+            )
+        )
+    )
+    facts = await make_extractor().extract([SARAH_MSG, MIKE_MSG, LORE_MSG])
+    assert [(f.subject, f.source_message_id, f.fact_type) for f in facts] == [
+        (SARAH.id, SARAH_MSG.message_id, "profile"),
+        (MIKE.id, SARAH_MSG.message_id, "relationship"),
+        (LORE_SUBJECT, LORE_MSG.message_id, "other"),
+        (DANA_ID, LORE_MSG.message_id, "other"),
+        (MIKE.id, MIKE_MSG.message_id, "project"),
+    ]
+    assert facts[1].evidence == "@Mike is my brother"
+
+
+async def test_unknown_message_or_subject_dropped(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    fake.script(
+        reply(
+            answer(
+                fact("900000000000000099"),  # not in the request
+                fact(MIKE_MSG, DANA_ID),  # Dana is mentioned in another message, not this one
+                fact(MIKE_MSG, MIKE.id),  # the author's own id is not "author"
+                fact(SARAH_MSG, "Sarah"),  # a name is no subject
+                fact(SARAH_MSG, "someone"),
+                fact(SARAH_MSG, "author"),  # the one that stays
+            )
+        )
+    )
+    facts = await make_extractor().extract([SARAH_MSG, MIKE_MSG, LORE_MSG])
+    assert [(f.subject, f.source_message_id) for f in facts] == [(SARAH.id, SARAH_MSG.message_id)]
+
+
+async def test_at_most_four_facts_per_message(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    sarah_facts = [fact(SARAH_MSG, text=f"Sarah fact {n}.") for n in range(6)]
+    mike_facts = [fact(MIKE_MSG, text=f"Mike fact {n}.") for n in range(2)]
+    fake.script(reply(answer(*sarah_facts[:3], *mike_facts, *sarah_facts[3:])))
+    facts = await make_extractor().extract([SARAH_MSG, MIKE_MSG])
+    assert MAX_FACTS_PER_MESSAGE == 4
+    assert [f.fact for f in facts] == [
+        "Sarah fact 0.",
+        "Sarah fact 1.",
+        "Sarah fact 2.",
+        "Mike fact 0.",
+        "Mike fact 1.",
+        "Sarah fact 3.",
+    ]
+
+
+async def test_cap_counts_only_kept_facts(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
+    dropped = [fact(SARAH_MSG, "nobody", text=f"dropped {n}.") for n in range(4)]
+    kept = [fact(SARAH_MSG, text=f"kept {n}.") for n in range(5)]
+    fake.script(reply(answer(*dropped, *kept)))
+    facts = await make_extractor().extract([SARAH_MSG])
+    assert [f.fact for f in facts] == ["kept 0.", "kept 1.", "kept 2.", "kept 3."]
+
+
+async def test_types_mapped(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
+    given = ["general", "hobby", " Preference ", "relationship", "project", "profile", "other"]
+    owners = [SARAH_MSG] * 4 + [MIKE_MSG] * 3  # at most four per message
+    pairs = zip(owners, given, strict=True)
+    fake.script(reply(answer(*[fact(m, text=f"{t} fact.", type=t) for m, t in pairs])))
+    facts = await make_extractor().extract([SARAH_MSG, MIKE_MSG])
+    assert [f.fact_type for f in facts] == [
+        "other",
+        "other",
+        "preference",
+        "relationship",
+        "project",
+        "profile",
+        "other",
+    ]
+
+
+async def test_confidence_clamped(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
+    fake.script(
+        reply(
+            answer(
+                fact(SARAH_MSG, confidence=1.7),
+                fact(SARAH_MSG, confidence=-0.3),
+                fact(SARAH_MSG, confidence=1),
+                fact(SARAH_MSG, confidence=0.6),
+            )
+        )
+    )
+    facts = await make_extractor().extract([SARAH_MSG])
+    assert [f.confidence for f in facts] == [1.0, 0.0, 1.0, 0.6]
+    assert all(isinstance(f.confidence, float) for f in facts)
+
+
+async def test_malformed_facts_skipped_extra_fields_ignored(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    good = fact(SARAH_MSG, reasoning="she says so", source="chat")
+    missing_fact = fact(SARAH_MSG)
+    del missing_fact["fact"]
+    missing_evidence = fact(SARAH_MSG)
+    del missing_evidence["evidence"]
+    fake.script(
+        reply(
+            answer(
+                fact(SARAH_MSG, confidence="0.9"),
+                fact(SARAH_MSG, confidence="high"),
+                fact(SARAH_MSG, confidence=None),
+                fact(SARAH_MSG, confidence=True),
+                missing_fact,
+                missing_evidence,
+                {**fact(SARAH_MSG), "fact": 42},
+                {**fact(SARAH_MSG), "message_id": int(SARAH_MSG.message_id)},
+                {**fact(SARAH_MSG), "subject": None},
+                fact(SARAH_MSG, text="   "),
+                "Sarah is a nurse",
+                ["not", "an", "object"],
+                good,
+            )
+        )
+    )
+    facts = await make_extractor().extract([SARAH_MSG])
+    assert facts == [
+        CandidateFact(
+            subject=SARAH.id,
+            fact="Sarah works nights as a nurse.",
+            fact_type="profile",
+            confidence=0.9,
+            evidence="I work nights as a nurse",
+            source_message_id=SARAH_MSG.message_id,
+        )
+    ]
+
+
+async def test_non_finite_confidence_skipped(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    good = json.dumps(fact(SARAH_MSG))
+    bad = json.dumps(fact(SARAH_MSG, confidence=0.5)).replace("0.5", "NaN")
+    fake.script(reply('{"facts": [' + bad + ", " + good + "]}"))
+    facts = await make_extractor().extract([SARAH_MSG])
+    assert [f.confidence for f in facts] == [0.9]
+
+
+# --- tolerant parsing ---------------------------------------------------------------------
+
+ONE_FACT = answer(fact(SARAH_MSG))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param(ONE_FACT, id="raw"),
+        pytest.param(f"\n  {ONE_FACT}  \n", id="raw-whitespace"),
+        pytest.param(f"```json\n{ONE_FACT}\n```", id="fenced-json"),
+        pytest.param(f"Here are the facts:\n```\n{ONE_FACT}\n```\nDone.", id="fenced-plain"),
+        pytest.param(
+            f'```json\n{ONE_FACT}\n```\nand another:\n```json\n{{"facts": []}}\n```',
+            id="first-fence",
+        ),
+        pytest.param(f"Sure! {ONE_FACT} Hope this helps {{:", id="prose-around-braces"),
+    ],
+)
+async def test_tolerant_parsing(
+    fake: FakeOpenAI, make_extractor: MakeExtractor, content: str
+) -> None:
+    fake.script(reply(content))
+    facts = await make_extractor().extract([SARAH_MSG])
+    assert [(f.subject, f.fact) for f in facts] == [(SARAH.id, "Sarah works nights as a nurse.")]
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        pytest.param('{"facts": [{"message_id": "1", ', "answer was not JSON", id="truncated"),
+        pytest.param("Sorry, I can't find any facts.", "answer was not JSON", id="prose"),
+        pytest.param("```json\n{facts: []}\n```", "answer was not JSON", id="bad-fence"),
+        pytest.param('{"facts": {"message_id": "1"}}', '"facts"', id="facts-not-a-list"),
+        pytest.param('{"fact": []}', 'no "facts"', id="no-facts-key"),
+        pytest.param("[]", "not an object", id="top-level-array"),
+        pytest.param('"facts"', "not an object", id="top-level-string"),
+    ],
+)
+async def test_unusable_answer_is_an_error_without_retry(
+    fake: FakeOpenAI, make_extractor: MakeExtractor, content: str, reason: str
+) -> None:
+    fake.script(reply(content), reply(ONE_FACT))
+    with pytest.raises(ExtractionError, match=reason) as caught:
+        await make_extractor().extract([SARAH_MSG])
+    assert isinstance(caught.value, MemorybotError)
+    assert "\n" not in str(caught.value)
+    assert len(fake.requests) == 1
+
+
+async def test_truncated_answer_says_it_was_cut_off(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    fake.script(reply('{"facts": [{"message_id": ', finish_reason="length"))
+    with pytest.raises(ExtractionError, match=r"not JSON.*cut off at the token limit"):
+        await make_extractor().extract([SARAH_MSG])
+
+
+async def test_huge_answer_refused_without_retry(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    content = ONE_FACT.ljust(10_500_000)  # valid JSON, but refused unread
+    assert len(content) > 10 * MAX_ANSWER_CHARS
+    fake.script(reply(content), reply(ONE_FACT))
+    with pytest.raises(ExtractionError, match=r"answer too large \(10\.5 MB\)"):
+        await make_extractor().extract([SARAH_MSG])
+    assert len(fake.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "reason"),
+    [
+        pytest.param(reply(None), "answer was empty", id="content-null"),
+        pytest.param(reply("   "), "answer was empty", id="content-blank"),
+        pytest.param(reply(None, refusal="I can't help with that."), "refused", id="refusal"),
+        pytest.param(raw(b'{"id": "x", "choices": '), "malformed JSON", id="broken-http-json"),
+        pytest.param(
+            raw(b"<html>bad gateway</html>", "text/html"), "not a chat completion", id="html-body"
+        ),
+        pytest.param(raw(b'{"object": "chat.completion"}'), "no choices", id="no-choices"),
+    ],
+)
+async def test_unusable_reply_is_an_error_without_retry(
+    fake: FakeOpenAI, make_extractor: MakeExtractor, behaviour: Any, reason: str
+) -> None:
+    fake.script(behaviour, reply(ONE_FACT))
+    with pytest.raises(ExtractionError, match=reason):
+        await make_extractor().extract([SARAH_MSG])
+    assert len(fake.requests) == 1
+
+
+# --- retries ------------------------------------------------------------------------------
+
+
+async def test_server_error_then_success(
+    fake: FakeOpenAI, make_extractor: MakeExtractor, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake.script(status(500), status(503), reply(ONE_FACT))
+    with caplog.at_level(logging.WARNING, logger="memory.llm_retry"):
+        facts = await make_extractor().extract([SARAH_MSG])
+    assert [f.subject for f in facts] == [SARAH.id]
+    assert len(fake.requests) == 3
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 2
+    assert "HTTP 500" in warnings[0] and "retrying" in warnings[0]
+    assert "HTTP 503" in warnings[1]
+
+
+@pytest.mark.parametrize(
+    ("headers", "wait"),
+    [
+        pytest.param({"Retry-After": "0.3"}, 0.3, id="retry-after-seconds"),
+        pytest.param({"retry-after-ms": "250"}, 0.25, id="retry-after-ms"),
+    ],
+)
+async def test_rate_limit_honours_retry_after(
+    fake: FakeOpenAI, make_extractor: MakeExtractor, headers: dict[str, str], wait: float
+) -> None:
+    fake.script(status(429, headers=headers), reply(ONE_FACT))
+    facts = await make_extractor().extract([SARAH_MSG])
+    assert len(facts) == 1
+    first, second = fake.requests
+    assert second.at - first.at >= wait
+
+
+async def test_rate_limit_forever(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
+    fake.script(*[status(429, {"error": {"message": "Rate limit reached"}})] * 10)
+    with pytest.raises(ExtractionError, match="after 3 attempts: HTTP 429: Rate limit reached"):
+        await make_extractor(max_retries=2).extract([SARAH_MSG])
+    assert len(fake.requests) == 3
+
+
+async def test_no_retries_configured(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
+    fake.script(status(502), reply(ONE_FACT))
+    with pytest.raises(ExtractionError, match="HTTP 502"):
+        await make_extractor(max_retries=0).extract([SARAH_MSG])
+    assert len(fake.requests) == 1
+
+
+async def test_retry_after_beyond_a_minute_is_not_awaited(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    fake.script(status(429, headers={"Retry-After": "3600"}), reply(ONE_FACT))
+    with pytest.raises(ExtractionError, match="retry after 3600 s"):
+        await make_extractor().extract([SARAH_MSG])
+    assert len(fake.requests) == 1
+
+
+@pytest.mark.parametrize("code", [400, 401, 403, 404, 422])
+async def test_client_errors_are_not_retried(
+    fake: FakeOpenAI, make_extractor: MakeExtractor, code: int
+) -> None:
+    fake.script(status(code, {"error": {"message": f"nope {code}"}}), reply(ONE_FACT))
+    with pytest.raises(ExtractionError, match=f"HTTP {code}: nope {code}") as caught:
+        await make_extractor().extract([SARAH_MSG])
+    assert "attempts" not in str(caught.value)
+    assert len(fake.requests) == 1
+
+
+async def test_wrong_key_is_not_retried(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
+    with pytest.raises(ExtractionError, match="HTTP 401: Incorrect API key"):
+        await make_extractor(api_key="wrong").extract([SARAH_MSG])
+    assert len(fake.requests) == 1
+
+
+async def test_timeout_retried_then_error(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
+    fake.script(*[delay(5, reply(ONE_FACT))] * 3)
+    extractor = make_extractor(timeout=0.2, max_retries=1)
+    with pytest.raises(ExtractionError, match=r"after 2 attempts: timed out after 0\.2 s"):
+        await extractor.extract([SARAH_MSG])
+    assert len(fake.requests) == 2
+
+
+async def test_timeout_then_success(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
+    fake.script(delay(5), reply(ONE_FACT))
+    facts = await make_extractor(timeout=0.2).extract([SARAH_MSG])
+    assert len(facts) == 1
+    assert len(fake.requests) == 2
+
+
+async def test_connection_refused(make_extractor: MakeExtractor) -> None:
+    base_url = f"http://127.0.0.1:{unused_port()}/v1"
+    extractor = make_extractor(base_url=base_url, max_retries=1)
+    with pytest.raises(ExtractionError) as caught:
+        await extractor.extract([SARAH_MSG])
+    message = str(caught.value)
+    assert "after 2 attempts: connection refused" in message
+    assert base_url in message
+    assert "\n" not in message
+
+
+# --- construction -------------------------------------------------------------------------
+
+
+async def test_from_settings_uses_memorybot_settings(
+    fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "env-key-loses")
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{unused_port()}/v1")
+    monkeypatch.setenv("MEMORYBOT_LLM_MODEL", "settings-model")
+    monkeypatch.setenv("MEMORYBOT_LLM_BASE_URL", fake.base_url)
+    monkeypatch.setenv("MEMORYBOT_LLM_API_KEY", API_KEY)
+    monkeypatch.setenv("MEMORYBOT_LLM_TIMEOUT", "7.5")
+    monkeypatch.setenv("MEMORYBOT_LLM_MAX_RETRIES", "1")
+    monkeypatch.setenv("MEMORYBOT_EXTRACTION_BATCH_SIZE", "5")
+    monkeypatch.setenv("MEMORYBOT_EXTRACTION_BATCH_GAP", "0.5")
+    extractor = LLMExtractor.from_settings(load_settings())
+    try:
+        assert (extractor.model, extractor.timeout, extractor.max_retries) == (
+            "settings-model",
+            7.5,
+            1,
+        )
+        assert (extractor.batch_size, extractor.batch_gap) == (5, 0.5)
+        fake.script(reply(ONE_FACT))
+        assert len(await extractor.extract([SARAH_MSG])) == 1
+    finally:
+        await extractor.aclose()
+    [request] = fake.requests
+    assert request.json["model"] == "settings-model"
+    assert request.header("authorization") == f"Bearer {API_KEY}"
+
+
+async def test_from_settings_falls_back_to_openai_env(
+    fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
+    monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)
+    extractor = LLMExtractor.from_settings(load_settings(llm_model="env-model"))
+    try:
+        assert extractor.base_url.startswith(fake.base_url)
+        assert await extractor.extract([SARAH_MSG]) == []
+    finally:
+        await extractor.aclose()
+    [request] = fake.requests
+    assert request.header("authorization") == f"Bearer {API_KEY}"
+
+
+async def test_no_key_anywhere_sends_a_placeholder() -> None:
+    async with FakeOpenAI() as open_server:
+        extractor = LLMExtractor(model="local", base_url=open_server.base_url)
+        try:
+            assert await extractor.extract([SARAH_MSG]) == []
+        finally:
+            await extractor.aclose()
+        [request] = open_server.requests
+        assert request.header("authorization") == "Bearer unused"
+
+
+def test_from_settings_needs_a_model() -> None:
+    with pytest.raises(ConfigError, match="MEMORYBOT_LLM_MODEL"):
+        LLMExtractor.from_settings(load_settings())
+
+
+async def test_injected_client_is_used_without_its_retries_and_left_open(
+    fake: FakeOpenAI,
+) -> None:
+    client = openai.AsyncOpenAI(api_key=API_KEY, base_url=fake.base_url, max_retries=5)
+    try:
+        extractor = LLMExtractor(
+            model="m", client=client, max_retries=1, backoff_base=0.01, backoff_cap=0.05
+        )
+        fake.script(*[status(500)] * 10)
+        with pytest.raises(ExtractionError, match="after 2 attempts: HTTP 500"):
+            await extractor.extract([SARAH_MSG])
+        assert len(fake.requests) == 2  # our policy, not the client's 5 retries
+        await extractor.aclose()
+        assert not client.is_closed()
+    finally:
+        await client.close()
+
+
+async def test_aclose_closes_own_client(make_extractor: MakeExtractor) -> None:
+    extractor = make_extractor()
+    await extractor.aclose()
+    assert extractor._client.is_closed()
+    await extractor.aclose()  # idempotent
+
+
+# --- the retry policy's pieces ------------------------------------------------------------
+
+
+def test_parse_retry_after() -> None:
+    now = datetime(2026, 10, 12, 18, 0, 0, tzinfo=UTC)
+    later = format_datetime(now + timedelta(seconds=30), usegmt=True)
+    assert parse_retry_after({"retry-after": later}, now=now.timestamp()) == 30.0
+    assert parse_retry_after({"retry-after": "2"}) == 2.0
+    assert parse_retry_after({"retry-after": "0.5"}) == 0.5
+    assert parse_retry_after({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5
+    assert parse_retry_after({"retry-after": "-4"}) == 0.0
+    assert parse_retry_after({"retry-after": "soon"}) is None
+    assert parse_retry_after({}) is None
+
+
+def test_backoff_is_exponential_capped_and_jittered() -> None:
+    delays = [backoff_delay(n, base=0.5, cap=20.0) for n in range(10)]
+    for n, wait in enumerate(delays):
+        ceiling = min(20.0, 0.5 * 2**n)
+        assert ceiling / 2 <= wait <= ceiling
+    assert backoff_delay(10_000, base=0.5, cap=20.0) <= 20.0
+
+
+# --- the fake's embeddings endpoint (used by a later embeddings client) -------------------
+
+
+@pytest.mark.parametrize("encoding_format", ["float", "base64", None])
+async def test_fake_embeddings_are_deterministic_unit_vectors(
+    fake: FakeOpenAI, encoding_format: Any
+) -> None:
+    client = openai.AsyncOpenAI(api_key=API_KEY, base_url=fake.base_url, max_retries=0)
+    try:
+        options: dict[str, Any] = {"encoding_format": encoding_format} if encoding_format else {}
+        first = await client.embeddings.create(
+            model="emb", input=["Sarah is a nurse", "Mike runs"], dimensions=16, **options
+        )
+        again = await client.embeddings.create(
+            model="emb", input="Sarah is a nurse", dimensions=16, **options
+        )
+    finally:
+        await client.close()
+    vectors = [_floats(d.embedding) for d in first.data]
+    assert [len(v) for v in vectors] == [16, 16]
+    assert vectors[0] != vectors[1]
+    assert _floats(again.data[0].embedding) == pytest.approx(vectors[0], abs=1e-6)
+    assert sum(x * x for x in vectors[0]) == pytest.approx(1.0, abs=1e-5)
+    assert [r.json["dimensions"] for r in fake.embeddings_requests] == [16, 16]
+
+
+def _floats(embedding: Any) -> list[float]:
+    """An embedding as floats (asked-for base64 is handed back undecoded by the client)."""
+    if isinstance(embedding, str):
+        packed = base64.b64decode(embedding)
+        return list(struct.unpack(f"<{len(packed) // 4}f", packed))
+    return list(embedding)
