@@ -96,7 +96,6 @@ STOPWORDS = frozenset(
         "very",
     ]
 )
-_SUFFIXES = ("ing", "ies", "ed", "es", "s")
 
 
 class Verdict(NamedTuple):
@@ -113,11 +112,21 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(_NOT.sub(" not", folded))
 
 
-def _stem(token: str) -> str:
-    for suffix in _SUFFIXES:
-        if len(token) > len(suffix) + 2 and token.endswith(suffix):
-            return token[: -len(suffix)]
-    return token
+def _forms(token: str) -> set[str]:
+    """``token`` and the base forms it may have ("likes" → like, "studies" → study)."""
+    forms = {token}
+    if len(token) > 3:
+        if token.endswith("s"):
+            forms.add(token[:-1])
+        if token.endswith("es"):
+            forms.add(token[:-2])
+        if token.endswith("ies"):
+            forms.add(token[:-3] + "y")
+        if token.endswith("ed"):
+            forms |= {token[:-1], token[:-2]}
+        if token.endswith("ing") and len(token) > 5:
+            forms |= {token[:-3], token[:-3] + "e"}
+    return forms
 
 
 def is_grounded(claim: str, source: str, speaker: str = "") -> bool:
@@ -129,9 +138,9 @@ def is_grounded(claim: str, source: str, speaker: str = "") -> bool:
     if _contains_run(source_tokens, claim_tokens):
         return True
     present = set(source_tokens) | set(tokens(speaker))
-    stems = {_stem(t) for t in present}
+    forms = set().union(*(_forms(t) for t in present))
     content = [t for t in claim_tokens if t not in STOPWORDS] or claim_tokens
-    hits = sum(1 for t in content if t in present or _stem(t) in stems)
+    hits = sum(1 for t in content if t in present or _forms(t) & forms)
     return hits >= max(2, math.ceil(GROUNDING_SHARE * len(content)))
 
 
@@ -179,7 +188,8 @@ def check_fact(message: SourceMessage, candidate: CandidateFact) -> Verdict:
     if not MIN_FACT_CHARS <= len(fact) <= MAX_FACT_CHARS:
         return Verdict(None, f"fact length {len(fact)} outside {MIN_FACT_CHARS}..{MAX_FACT_CHARS}")
     evidence = _cut_evidence(candidate.evidence)
-    for text in (fact, evidence):
+    # Checked as given too: normalising turns "|" into "/", which would hide "<|im_start|>".
+    for text in (candidate.fact, candidate.evidence, fact, evidence):
         reason = unsafe_reason(text)
         if reason:
             return Verdict(None, reason)
@@ -191,11 +201,12 @@ def check_fact(message: SourceMessage, candidate: CandidateFact) -> Verdict:
     if evidence and not is_grounded(evidence, message.text):
         return Verdict(None, "evidence not grounded in its message")
     try:
-        confidence = min(1.0, max(0.0, float(candidate.confidence)))
+        confidence = float(candidate.confidence)
     except (TypeError, ValueError):
         return Verdict(None, "confidence is not a number")
     if math.isnan(confidence):
         return Verdict(None, "confidence is not a number")
+    confidence = min(1.0, max(0.0, confidence))
     return Verdict(
         CandidateFact(
             subject=candidate.subject,

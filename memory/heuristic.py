@@ -40,7 +40,8 @@ _CUSTOM_EMOJI = re.compile(r"<a?:\w+:\d+>|(?<!\w):[a-z0-9_+\-]{2,}:(?!\w)", re.I
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
 _OTHER_MENTION = re.compile(r"<[#@][&!]?\d+>")
 _EMOJI = re.compile(
-    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\U000e0000-\U000e007f]+"
+    "[\U0001f000-\U0001faff\u2300-\u23ff\u25a0-\u27bf\u2b00-\u2bff\ufe0f\u200d"
+    "\U000e0000-\U000e007f]+"
 )
 _DOUBLE_QUOTED = re.compile(r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|«[^»\n]{1,300}»")
 _SINGLE_QUOTED = re.compile(r"(?<!\w)['‘][^'’\n]{3,300}['’](?!\w)")
@@ -89,15 +90,28 @@ def _clean(message: SourceMessage) -> str:
         text = _OTHER_MENTION.sub(" ", text)
     if not text.isascii():
         text = _EMOJI.sub(". ", text)  # in chat an emoji usually ends a thought
+    # Quoted words are someone else's: "my mom always says "I love gardening"". A quoted
+    # title without first-person words ('Private Eyes') stays.
     if '"' in text or not text.isascii():
-        text = _DOUBLE_QUOTED.sub(" ", text)
+        text = _DOUBLE_QUOTED.sub(_drop_first_person_quote, text)
     if "'" in text or "‘" in text:
-        text = _SINGLE_QUOTED.sub(" ", text)
+        text = _SINGLE_QUOTED.sub(_drop_first_person_quote, text)
     if any(mark in text for mark in "*_~|#"):
         text = _MARKDOWN.sub("", text)
+    if text.isupper():  # shouting: "I'M A NURSE"
+        text = text.lower()
     for pattern, repl in _CONTRACTIONS:
         text = pattern.sub(repl, text)
-    return text
+    return _REPEATED_WORD.sub(r"\1", text)  # "i love love love sushi"
+
+
+_REPEATED_WORD = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.I)
+_QUOTED_FIRST_PERSON = re.compile(r"\b(?:i|im|i'm|i've|ive|my|me|mine)\b", re.I)
+
+
+def _drop_first_person_quote(match: re.Match[str]) -> str:
+    quote = match.group()
+    return " " if _QUOTED_FIRST_PERSON.search(quote) else quote.strip("\"'“”‘’«»")
 
 
 # --- clauses -------------------------------------------------------------------------------
@@ -117,7 +131,7 @@ _TRAILING_ASK = re.compile(
 _FILLER = re.compile(
     r"^(?:(?:ok(?:ay)?|so|well|yeah|yea|yes|yep|nah|no(?!\s+longer)|oh|ah|hey|hi|hello|lol|lmao|haha+|"
     r"honestly|tbh|ngl|fr|btw|fyi|also|anyway|anyways|update|fun fact|psa|um+|uh+|"
-    r"guys|y'all|yall|everyone|folks|welp|omg|bruh|dude|jk|but|and|tho|though|plus|"
+    r"guys|y'all|yall|folks|welp|omg|bruh|dude|jk|but|and|tho|though|plus|"
     r"hot take|confession|reminder|real talk|quick context|context|side note|note)\b[,:!.\s-]*)+",
     re.I,
 )
@@ -172,7 +186,10 @@ _SARCASM = re.compile(r"(?:^|\s)/s\b|\b(?:not|jk|jkjk|kidding|joking|just kiddin
                       re.I)  # fmt: skip
 _HEDGE = re.compile(
     r"\b(?:i think|i guess|i suppose|i believe|probably|prob|maybe|perhaps|possibly|kinda|"
-    r"kind of|sort of|sorta|might|may(?!\s+\d)|pretty sure|fairly sure|not sure|i feel like|idk|"
+    r"kind of|sort of|sorta|might|"
+    r"(?<!\bin )(?<!\bon )(?<!\bby )(?<!\bof )(?<!\bearly )(?<!\blate )(?<!\bmid )(?<!\bnext )"
+    r"(?<!\bthis )(?<!\blast )(?<!\buntil )(?<!\bsince )may(?!\s+\d)|"
+    r"pretty sure|fairly sure|not sure|i feel like|idk|"
     r"likely|apparently|hopefully|hoping|planning to maybe|i reckon|ish)\b",
     re.I,
 )
@@ -221,8 +238,8 @@ _PRONOUN_FIX = [
     (re.compile(r"\bmine\b", re.I), "theirs"),
     (re.compile(r"\bmyself\b", re.I), "themselves"),
     (re.compile(r"\bme\b", re.I), "them"),
-    (re.compile(r"\bI'm\b"), "they are"),
-    (re.compile(r"\bI\b"), "they"),
+    (re.compile(r"\bI'm\b", re.I), "they are"),
+    (re.compile(r"\bI\b", re.I), "they"),
 ]
 
 
@@ -306,8 +323,8 @@ NATIONALITIES = {
     "venezuelan", "vietnamese", "welsh", "puerto rican", "south african", "kiwi",
 }  # fmt: skip
 STATES = {
-    "vegan", "vegetarian", "pescatarian", "married", "engaged", "single", "divorced",
-    "widowed", "retired", "unemployed", "self-employed", "left-handed", "right-handed",
+    "vegan", "vegetarian", "pescatarian",
+    "retired", "unemployed", "self-employed", "left-handed", "right-handed",
     "colorblind", "colourblind", "deaf", "autistic", "diabetic", "celiac", "coeliac",
     "lactose intolerant", "gluten intolerant", "gluten free", "gluten-free", "sober",
     "bilingual", "trilingual", "adopted", "an only child", "a twin", "pregnant",
@@ -320,8 +337,9 @@ STATES = {
 }  # fmt: skip
 FAMILY = (
     r"wife|husband|partner|boyfriend|girlfriend|bf|gf|fianc[eé]e?|spouse|son|daughter|"
-    r"kid|kids|child|children|baby|mom|mum|mother|dad|father|parents|brother|sister|"
-    r"siblings?|grandma|grandmother|grandpa|grandfather|grandparents|cousin|aunt|uncle|"
+    r"kid|kids|child|children|baby|mom|mum|mother|dad|father|parents|brothers?|sisters?|"
+    r"sons|daughters|siblings?|grandma|grandmother|grandpa|grandfather|grandparents|cousins?|"
+    r"aunts?|uncles?|"
     r"twin|niece|nephew|stepdad|stepmom|stepbrother|stepsister|roommate|flatmate|"
     r"best friend|bestie|bff|in-laws|mother-in-law|father-in-law"
 )
@@ -462,6 +480,27 @@ def _plan(match: re.Match[str], name: str) -> str | None:
     return f"{name} {match.group('aux')} {match.group('what')} {obj}".replace("  ", " ")
 
 
+_INTENT = {
+    "planning": "plans to",
+    "plan": "plans to",
+    "hoping": "hopes to",
+    "going": "is going to",
+    "trying": "is trying to",
+}
+
+
+def _singular(who: str) -> str:
+    return {"bf": "boyfriend", "gf": "girlfriend", "bestie": "best friend"}.get(who, who)
+
+
+def _negated(neg: str, verb: str) -> str:
+    """ "never" / "no longer" + the verb in the third person; "does not" + the bare verb."""
+    lower = neg.lower()
+    if lower in {"never", "no longer"}:
+        return f"{lower} {_third(verb.lower())}"
+    return f"{_negate(neg)} {verb.lower()}"
+
+
 def _negate(neg: str) -> str:
     neg = neg.lower()
     return {
@@ -516,6 +555,8 @@ def _habit_verb(verb: str) -> bool:
 def _hobby_object(verb: str, obj: str) -> bool:
     """ "I play guitar" is a hobby; "I play it safe" / "I read that" are not."""
     lower = obj.lower()
+    if verb.lower() in {"run", "build", "restore", "grow"} and _project_object(obj):
+        return False  # "I run a small shop": the project rule's
     if re.match(r"^(?:it|this|that|them|him|her|you|with|along|around|too|a lot|lots)\b", lower):
         return False
     if verb.lower() in {"read", "write", "run", "build", "main", "train", "lift", "box"}:
@@ -655,7 +696,8 @@ RULES: list[Rule] = [
         _with("{name}'s nickname is {obj}", words=4),
     ),
     _rule(
-        r"^(?:people|everyone|friends|my friends)\s+call\s+me\s+(?P<obj>.+)$",
+        r"^(?:people|everyone|everybody|friends|my friends|most people|they all)\s+calls?\s+me\s+"
+        r"(?P<obj>.+)$",
         "profile",
         _with("{name}'s nickname is {obj}", words=4),
     ),
@@ -928,7 +970,7 @@ RULES: list[Rule] = [
         r"(?P<obj>.+)$",
         "preference",
         lambda m, n: (
-            f"{n} {_negate(m.group('neg'))} {m.group('verb').lower()} {o}"
+            f"{n} {_negated(m.group('neg'), m.group('verb'))} {o}"
             if (o := _object(m.group("obj"), words=6))
             else None
         ),
@@ -946,6 +988,12 @@ RULES: list[Rule] = [
         lambda m, n: (
             f"{n} has {o}" if (o := _object(m.group("obj") + m.group("rest"), words=10)) else None
         ),
+    ),
+    _rule(
+        rf"^my\s+(?P<who>(?:(?:little|younger|older|big|baby|twin|step|half|eldest|"
+        rf"youngest|oldest)[- ]?)?(?:{FAMILY}|{PETS}))(?:'s|s)?\s+name\s+is\s+(?P<obj>[\w'-]+)",
+        "relationship",
+        lambda m, n: f"{n} has a {_singular(m.group('who').lower())} named {m.group('obj')}",
     ),
     _rule(
         rf"^my\s+(?P<who>(?:(?:little|younger|older|big|baby|twin|step|half|eldest|"
@@ -969,7 +1017,8 @@ RULES: list[Rule] = [
         lambda m, n: f"{n} has a {m.group('who').lower()} named {m.group('obj')}",
     ),
     _rule(
-        r"^I(?:'m| am)\s+(?P<obj>(?:happily\s+)?(?:married|engaged|dating|seeing)\b.*)$",
+        r"^I(?:'m| am)\s+(?P<obj>(?:happily\s+|newly\s+)?(?:married|engaged|dating|seeing|single|"
+        r"divorced|widowed|separated|in a relationship)\b.*)$",
         "relationship",
         _with("{name} is {obj}", words=8),
     ),
@@ -1024,7 +1073,7 @@ RULES: list[Rule] = [
         rf"^I\s+{_INTENS}(?P<neg>{_NOT})\s+{_INTENS}(?P<verb>{_LIKE})\s+(?P<obj>.+)$",
         "preference",
         lambda m, n: (
-            f"{n} {_negate(m.group('neg'))} {m.group('verb').lower()} {o}"
+            f"{n} {_negated(m.group('neg'), m.group('verb'))} {o}"
             if (o := _object(m.group("obj"), words=8))
             else None
         ),
@@ -1178,10 +1227,10 @@ RULES: list[Rule] = [
         _with("{name} is {what} {obj}", words=10),
     ),
     _rule(
-        r"^I(?:'m| am)\s+(?:planning|plan|hoping|going|trying)\s+to\s+(?P<obj>.+)$",
+        r"^I(?:'m| am)\s+(?P<what>planning|plan|hoping|going|trying)\s+to\s+(?P<obj>.+)$",
         "project",
         lambda m, n: (
-            f"{n} plans to {o}"
+            f"{n} {_INTENT[m.group('what').lower()]} {o}"
             if (o := _object(m.group("obj"), words=14)) and _DATE_RE.search(o)
             else None
         ),
@@ -1251,7 +1300,7 @@ _FROM_NOW_ON = re.compile(r"^(?:from now on|going forward|for future reference)\
 def _sentences(text: str) -> list[tuple[int, int]]:
     """Spans of the message's sentences as typed (for evidence)."""
     spans = []
-    for match in re.finditer(r"[^.!?\n]+[.!?]*", text):
+    for match in re.finditer(r"(?:<@!|[^.!?\n])+[.!?]*", text):
         start, end = match.span()
         chunk = match.group()
         if chunk.strip():
@@ -1377,9 +1426,9 @@ _IMPLIED = [
 
 
 _IMPLIED_START = re.compile(
-    r"^(?:(?:think|thinking|guess|pretty sure)\s+)?(?:" + "|".join(
-        p.pattern.removeprefix("^(?=").removesuffix(")") for p, _ in _IMPLIED
-    ) + ")",
+    r"^(?:(?:think|thinking|guess|pretty sure)\s+)?(?:"
+    + "|".join(p.pattern.removeprefix("^(?=").removesuffix(")") for p, _ in _IMPLIED)
+    + ")",
     re.I,
 )
 

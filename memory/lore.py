@@ -2,7 +2,7 @@
 
 A reply's ``memoryLine`` (or ``/memory remember``) is stored under the subject
 ``__lore__`` as "Memory line: X." with confidence 0.72. Prefixes like "remember this" are
-stripped, the line is cut to 180 characters, and it passes the same safety checks as every
+stripped, the stored fact is at most 180 characters, and it passes the same safety checks as every
 fact: an instruction to the bot or a secret is refused.
 """
 
@@ -17,7 +17,9 @@ from memory.safety import unsafe_reason
 from memory.text import clean_text
 
 LORE_CONFIDENCE = 0.72
-MAX_LORE_CHARS = 180
+LORE_PREFIX = "Memory line: "
+MAX_LORE_FACT_CHARS = 180  # the stored fact, "Memory line: X." whole
+MAX_LORE_CHARS = MAX_LORE_FACT_CHARS - len(LORE_PREFIX) - 1
 _PREFIX = re.compile(
     r"^(?:(?:hey|ok|okay|so|pls|please|bot)[\s,!:.-]+)*(?:remember(?:\s+(?:this|that))?|"
     r"note(?:\s+(?:this|that))?|don't forget(?:\s+(?:this|that))?|memory line|lore|"
@@ -49,7 +51,7 @@ def lore_fact(line: str, *, source_message_id: str = "") -> CandidateFact:
         raise InvalidMessageError(f"not remembered: {reason}")
     return CandidateFact(
         subject=LORE_SUBJECT,
-        fact=f"Memory line: {text}.",
+        fact=f"{LORE_PREFIX}{text}.",
         fact_type="other",
         confidence=LORE_CONFIDENCE,
         evidence=text,

@@ -144,6 +144,8 @@ def _luhn(digits: str) -> bool:
 def _card_numbers(text: str) -> Iterator[str]:
     for match in _CARD_CANDIDATE.finditer(text):
         digits = re.sub(r"\D", "", match.group())
+        if len(digits) == 13 and digits.startswith(("978", "979")):
+            continue  # an ISBN-13 (no card number of 13 digits starts so)
         if 13 <= len(digits) <= 19 and _luhn(digits) and len(set(digits)) > 1:
             yield match.group()
 

@@ -221,9 +221,7 @@ HUGE = '{"facts": [' + ",".join(['{"message_id": "1"}'] * 600_000) + "]}"
         pytest.param([reply('{"facts": "many"}')], "facts", id="wrong-type"),
         pytest.param([reply(HUGE)], "too large", id="10MB-answer"),
         pytest.param([status(500)] * 3, "500", id="500s"),
-        pytest.param(
-            [status(429, headers={"Retry-After": "0.05"})] * 3, "429", id="429s"
-        ),
+        pytest.param([status(429, headers={"Retry-After": "0.05"})] * 3, "429", id="429s"),
         pytest.param([delay(2.0)] * 3, "timed out", id="timeouts"),
         pytest.param([status(401)], "401", id="401-no-retry"),
         pytest.param([raw(b"<html>oops</html>", "text/html")], "", id="html-body"),
