@@ -407,17 +407,30 @@ def _third(verb: str) -> str:
     return verb + "s"
 
 
+Check = Callable[[re.Match[str], str], bool]
+
+
 def _with(
-    template: str, group: str = "obj", words: int = MAX_OBJECT_WORDS
+    template: str, words: int = MAX_OBJECT_WORDS, *, when: Check | None = None
 ) -> Callable[[re.Match[str], str], str | None]:
-    """A renderer filling ``{name}`` and ``{obj}`` (the cleaned object group)."""
+    """A renderer of ``template``: ``{name}``, ``{obj}`` (the cleaned object, or no fact),
+    every named group as matched and lower-cased (``{verb_l}``), and for a ``verb`` group
+    ``{v}`` (third person: "plays"), ``{vp}`` (a phrase: "cannot stand"), ``{negv}`` (with the
+    ``neg`` group: "does not like", "never drinks") and ``{not_}`` ("not " when negated).
+    ``when(match, obj)`` may refuse the fact."""
 
     def render(match: re.Match[str], name: str) -> str | None:
-        obj = _object(match.group(group), words=words)
-        if obj is None:
+        obj = _object(match.group("obj"), words=words)
+        if obj is None or (when is not None and not when(match, obj)):
             return None
-        values = {k: (v or "") for k, v in match.groupdict().items()}
-        values[group] = obj
+        groups = {k: (v or "") for k, v in match.groupdict().items()}
+        values = {**groups, **{f"{k}_l": v.lower() for k, v in groups.items()}}
+        values["obj"] = obj
+        verb, neg = groups.get("verb", ""), groups.get("neg", "")
+        if verb:
+            values |= {"v": _third(verb), "vp": _third_phrase(verb)}
+            values["negv"] = _negated(neg, verb) if neg else ""
+        values["not_"] = "not " if neg else ""
         return template.format(name=name, **values)
 
     return render
@@ -426,18 +439,11 @@ def _with(
 def _verb(
     template: str, words: int = MAX_OBJECT_WORDS
 ) -> Callable[[re.Match[str], str], str | None]:
-    """Like ``_with`` with ``{v}`` = the matched verb in the third person."""
+    return _with(template, words)
 
-    def render(match: re.Match[str], name: str) -> str | None:
-        obj = _object(match.group("obj"), words=words)
-        if obj is None:
-            return None
-        values = {k: (v or "") for k, v in match.groupdict().items()}
-        values["obj"] = obj
-        values["v"] = _third(match.group("verb"))
-        return template.format(name=name, **values)
 
-    return render
+def _dated(match: re.Match[str], obj: str) -> bool:
+    return _DATE_RE.search(obj) is not None
 
 
 def _role(match: re.Match[str], name: str) -> str | None:
@@ -550,6 +556,14 @@ _NOT_HABITS = {
 def _habit_verb(verb: str) -> bool:
     lower = verb.lower()
     return lower in _HABIT_VERBS or (lower not in _NOT_HABITS and lower.isalpha())
+
+
+def _habit(match: re.Match[str], obj: str) -> bool:
+    return _habit_verb(match.group("verb"))
+
+
+def _hobby(match: re.Match[str], obj: str) -> bool:
+    return _hobby_object(match.group("verb"), obj)
 
 
 def _hobby_object(verb: str, obj: str) -> bool:
@@ -969,11 +983,7 @@ RULES: list[Rule] = [
         r"celebrate|read|listen to|do)\s+"
         r"(?P<obj>.+)$",
         "preference",
-        lambda m, n: (
-            f"{n} {_negated(m.group('neg'), m.group('verb'))} {o}"
-            if (o := _object(m.group("obj"), words=6))
-            else None
-        ),
+        _with("{name} {negv} {obj}", words=6),
     ),
     _rule(
         r"^I\s+(?:can't|cannot|can not)\s+(?P<verb>eat|have|drink)\s+(?P<obj>.+)$",
@@ -1072,51 +1082,31 @@ RULES: list[Rule] = [
     _rule(
         rf"^I\s+{_INTENS}(?P<neg>{_NOT})\s+{_INTENS}(?P<verb>{_LIKE})\s+(?P<obj>.+)$",
         "preference",
-        lambda m, n: (
-            f"{n} {_negated(m.group('neg'), m.group('verb'))} {o}"
-            if (o := _object(m.group("obj"), words=8))
-            else None
-        ),
+        _with("{name} {negv} {obj}", words=8),
     ),
     _rule(
         rf"^I\s+{_INTENS}(?P<verb>{_HATE}|love)\s+when\s+(?P<obj>(?:people|someone|you|ppl|"
         rf"folks|others)\s+.+)$",
         "preference",
-        lambda m, n: (
-            f"{n} {_third_phrase(m.group('verb'))} when {o}"
-            if (o := _object(m.group("obj"), words=10))
-            else None
-        ),
+        _with("{name} {vp} when {obj}", words=10),
     ),
     _rule(
         rf"^I\s+{_INTENS}(?P<verb>{_LIKE}|{_HATE})\s+(?P<obj>.+)$",
         "preference",
-        lambda m, n: (
-            f"{n} {_third_phrase(m.group('verb'))} {o}"
-            if (o := _object(m.group("obj"), words=8))
-            else None
-        ),
+        _with("{name} {vp} {obj}", words=8),
     ),
     _rule(
         r"^I(?:'m| am)\s+(?:(?:such|a|really|very|so|super|totally|also|huge|big|massive|"
         r"the biggest)\s+)*(?P<neg>not\s+(?:a\s+)?(?:(?:big|huge)\s+)?)?(?:a\s+)?"
         r"(?:(?:big|huge|massive|die-hard|diehard)\s+)?fan\s+of\s+(?P<obj>.+)$",
         "preference",
-        lambda m, n: (
-            f"{n} is {'not ' if m.group('neg') else ''}a fan of {o}"
-            if (o := _object(m.group("obj"), words=8))
-            else None
-        ),
+        _with("{name} is {not_}a fan of {obj}", words=8),
     ),
     _rule(
         r"^I(?:'m| am)\s+(?P<neg>not\s+)?(?:(?:really|so|very|super|big|huge|deeply|also|"
         r"heavily|kinda)\s+)*into\s+(?P<obj>.+)$",
         "preference",
-        lambda m, n: (
-            f"{n} is {'not ' if m.group('neg') else ''}into {o}"
-            if (o := _object(m.group("obj"), words=8))
-            else None
-        ),
+        _with("{name} is {not_}into {obj}", words=8),
     ),
     _rule(
         r"^I\s+(?:much\s+|really\s+|always\s+)?(?P<verb>prefer)\s+(?P<obj>.+)$",
@@ -1128,22 +1118,14 @@ RULES: list[Rule] = [
         r"^I\s+(?P<adv>always|usually|often|never|rarely|sometimes|normally|regularly|"
         r"typically|religiously)\s+(?P<verb>[a-z]+)\s+(?P<obj>.+)$",
         "other",
-        lambda m, n: (
-            f"{n} {m.group('adv').lower()} {_third(m.group('verb'))} {o}"
-            if _habit_verb(m.group("verb")) and (o := _object(m.group("obj")))
-            else None
-        ),
+        _with("{name} {adv_l} {v} {obj}", when=_habit),
     ),
     _rule(
         r"^(?:every|each)\s+(?P<when>morning|day|night|evening|weekend|week|sunday|"
         r"saturday|friday|monday|tuesday|wednesday|thursday|summer|winter|year)\s*,?\s*I\s+"
         r"(?P<verb>[a-z]+)\s+(?P<obj>.+)$",
         "other",
-        lambda m, n: (
-            f"{n} {_third(m.group('verb'))} {o} every {m.group('when').lower()}"
-            if _habit_verb(m.group("verb")) and (o := _object(m.group("obj")))
-            else None
-        ),
+        _with("{name} {v} {obj} every {when_l}", when=_habit),
     ),
     _rule(
         r"^I\s+(?P<verb>[a-z]+)\s+(?P<obj>.+?)\s+(?P<when>every\s+(?:morning|day|night|"
@@ -1151,11 +1133,7 @@ RULES: list[Rule] = [
         r"daily|on weekends|most days|twice a week|once a week|three times a week|"
         r"before work|after work)$",
         "other",
-        lambda m, n: (
-            f"{n} {_third(m.group('verb'))} {o} {m.group('when').lower()}"
-            if _habit_verb(m.group("verb")) and (o := _object(m.group("obj")))
-            else None
-        ),
+        _with("{name} {v} {obj} {when_l}", when=_habit),
     ),
     _rule(
         r"^I\s+(?P<verb>play|collect|knit|crochet|paint|draw|bake|brew|garden|climb|surf|"
@@ -1164,11 +1142,7 @@ RULES: list[Rule] = [
         r"practice|practise|train|ride|race|run|cycle|hike|meditate|journal|homebrew|"
         r"cosplay|read|bike|walk|commute|skateboard)\s+(?P<obj>.+)$",
         "other",
-        lambda m, n: (
-            f"{n} {_third(m.group('verb'))} {o}"
-            if (o := _object(m.group("obj"), words=12)) and _hobby_object(m.group("verb"), o)
-            else None
-        ),
+        _with("{name} {v} {obj}", words=12, when=_hobby),
     ),
     _rule(
         r"^I(?:'ve| have)\s+been\s+(?P<obj>[a-z]+ing\s+.+?\s+for\s+(?:(?:about|almost|over|"
