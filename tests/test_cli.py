@@ -390,3 +390,21 @@ async def test_a_second_writer_on_one_data_dir_is_refused_but_stats_still_work(
         )
         assert run_cli(data, "stats", "--json").returncode == 0
     assert run_cli(data, "import", str(SAMPLE_EXPORT)).returncode == 0
+
+
+def test_backfill_reextracts_everything_with_a_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    imported = run_cli(data, "import", str(SAMPLE_EXPORT), env=cli_env(MEMORYBOT_EXTRACTOR="none"))
+    assert imported.returncode == 0, imported.stderr
+    new = parse_summary(imported.stdout)["new"]
+    guild = next(iter(stats_json(data)))
+    assert stats_json(data)[guild]["facts"] == 0
+
+    env = cli_env(TERM="xterm-256color", COLUMNS="120", LINES="40")
+    args = [str(MEMORYBOT), "--data-dir", str(data), "backfill", "--extraction", "--all"]
+    code, raw = run_in_pty(args, env)
+    assert code == 0, raw
+    text = ANSI.sub("", raw)
+    assert re.search(rf"re-extract\s+[━╸╺]+\s+{new}/{new}", text), text[-2000:]
+    assert f"re-ran extraction of {new} message(s) in 1 guild(s); 0 job(s) failed" in text
+    assert stats_json(data)[guild]["active_facts"] > 0
