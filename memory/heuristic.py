@@ -221,7 +221,8 @@ _OBJECT_STOP = re.compile(
 )
 _PRONOUN_HEAD = re.compile(
     r"^(?:it|this|that|these|those|them|him|her|you|everything|everyone|anything|something|"
-    r"nothing|how|when|what|why|where|who|whoever|whatever|being|not)\b",
+    r"nothing|how|when|what|why|where|who|whoever|whatever|being|not|so|such|too|very|"
+    r"a lot(?! of)|lots(?! of)|so much|way too)\b",
     re.I,
 )
 _BAD_OBJECT = re.compile(
@@ -1007,9 +1008,11 @@ RULES: list[Rule] = [
     ),
     _rule(
         rf"^my\s+(?P<who>(?:(?:little|younger|older|big|baby|twin|step|half|eldest|"
-        rf"youngest|oldest)[- ]?)?(?:{FAMILY}))(?:'s|\s+is|\s+are)\s+(?P<obj>.+)$",
+        rf"youngest|oldest)[- ]?)?(?:{FAMILY}))(?:'s|\s+(?P<be>is|are))\s+(?P<obj>.+)$",
         "relationship",
-        _with("{name}'s {who} is {obj}", words=10),
+        lambda m, n: _with(f"{{name}}'s {{who}} {(m.group('be') or 'is').lower()} {{obj}}", 10)(
+            m, n
+        ),
     ),
     _rule(
         rf"^my\s+(?P<who>(?:(?:little|younger|older|big|baby|twin|step|half)[- ]?)?"
@@ -1374,7 +1377,7 @@ class HeuristicExtractor(BaseExtractor):
             fact = rule.render(match, name)
             if fact is None:
                 continue
-            fact = " ".join(fact.split()).rstrip(" ,;:") + "."
+            fact = re.sub(r"\s+([,;:!?])", r"\1", " ".join(fact.split())).rstrip(" ,;:") + "."
             yield fact[0].upper() + fact[1:], rule.fact_type, hedged
             if rule.final:
                 return

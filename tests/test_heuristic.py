@@ -501,3 +501,18 @@ def test_regression(text: str, expected: list[Fact]) -> None:
 def test_a_mention_with_an_exclamation_mark_keeps_the_whole_sentence_as_evidence() -> None:
     (fact,) = extract("<@!300000000000000003> is my sister lol", (EMMA,))
     assert fact.evidence == "<@!300000000000000003> is my sister lol"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("my kids are embarrassed of me", ["Sarah's kids are embarrassed of them."],
+                     id="plural-relatives-keep-are"),
+        pytest.param("im learning so much about everyone this week", [], id="so-much-is-no-object"),
+        pytest.param("I work as a graphic designer tbh, mostly packaging and book covers",
+                     ["Sarah works as a graphic designer, mostly packaging and book covers."],
+                     id="no-space-before-comma"),
+    ],
+)  # fmt: skip
+def test_sample_chat_regressions(text: str, expected: list[str]) -> None:
+    assert [f[0] for f in facts(text)] == expected
