@@ -72,6 +72,16 @@ class Settings(BaseSettings):
         8, ge=1, le=64, description="Most messages of one channel in one LLM extraction call."
     )
 
+    embedding_model: str = Field(
+        "local",
+        min_length=1,
+        description="local (bundled wordllama, 256 dims, offline) or a model name of the "
+        "OpenAI-compatible /embeddings endpoint of MEMORYBOT_LLM_BASE_URL.",
+    )
+    embedding_dimensions: int | None = Field(
+        None, ge=1, le=8192, description="Dimensions asked of a remote embedding model."
+    )
+
     @field_validator("max_recent_messages", mode="after")
     @classmethod
     def _clamp_recent(cls, value: int) -> int:
