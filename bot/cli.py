@@ -171,6 +171,104 @@ def backfill(
         sys.exit(1)
 
 
+def _snowflake(value: str | None, option: str) -> str | None:
+    if value is not None and not (value.isdigit() and 15 <= len(value) <= 21):
+        raise click.BadParameter(f"{value!r} is not a Discord id (15-21 digits)", param_hint=option)
+    return value
+
+
+async def _guild_or_only(store: Any, guild_id: str | None) -> str:
+    """The guild asked for, or the only one there is."""
+    if guild_id:
+        return guild_id
+    guilds = await store.guild_ids()
+    if len(guilds) == 1:
+        return str(guilds[0])
+    if not guilds:
+        raise MemorybotError("no guilds yet: import an export or run the bot")
+    raise click.UsageError("several guilds: choose one with --guild (see memorybot stats)")
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--guild", "guild_id", default=None, help="Guild id (default: the only one).")
+@click.option("--channel", "channel_id", default=None, help="Channel id (a ranking hint).")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 24, clamp=True))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def search(
+    state: CliState, query: str, guild_id: str | None, channel_id: str | None, limit: int,
+    as_json: bool,
+) -> None:  # fmt: skip
+    """Search a guild's durable facts (hybrid, relevance-gated)."""
+    from memory.retrieval import Retriever
+    from memory.store import Store
+
+    guild_id = _snowflake(guild_id, "--guild")
+    channel_id = _snowflake(channel_id, "--channel")
+
+    async def run() -> list[dict[str, Any]]:
+        async with await Store.open(state.settings().db_path) as store:
+            guild = await _guild_or_only(store, guild_id)
+            hits = await Retriever(store).search(guild, query, channel_id=channel_id, limit=limit)
+            return [h.as_dict() for h in hits]
+
+    results = _run(run())
+    if as_json:
+        _echo_json({"query": query, "results": results})
+        return
+    if not results:
+        click.echo("no relevant facts")
+    for r in results:
+        click.echo(
+            f"{r['score']:.3f}  {r['fact']}  [{r['member'] or r['subject']}, {r['type']}, "
+            f"confidence {r['confidence']:.2f}, message {r['provenance']['sourceMessageId']}]"
+        )
+
+
+@cli.command("slice")
+@click.argument("query")
+@click.option("--guild", "guild_id", default=None, help="Guild id (default: the only one).")
+@click.option("--channel", "channel_id", default=None, help="The channel asked in.")
+@click.option("--user", "user_id", default=None, help="The member asking.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def slice_cmd(
+    state: CliState, query: str, guild_id: str | None, channel_id: str | None,
+    user_id: str | None, as_json: bool,
+) -> None:  # fmt: skip
+    """Show the prompt memory slice a reply to QUERY would see."""
+    from memory.retrieval import Retriever
+    from memory.store import Store
+
+    guild_id = _snowflake(guild_id, "--guild")
+    channel_id = _snowflake(channel_id, "--channel")
+    user_id = _snowflake(user_id, "--user")
+
+    async def run() -> dict[str, Any]:
+        async with await Store.open(state.settings().db_path) as store:
+            guild = await _guild_or_only(store, guild_id)
+            memory = await Retriever(store).slice(
+                guild, query, channel_id=channel_id, user_id=user_id
+            )
+            return memory.as_dict()
+
+    result = _run(run())
+    if as_json:
+        _echo_json({"query": query, **result})
+        return
+    for key, title in (("userFacts", "facts about you"), ("relevantFacts", "relevant facts")):
+        click.echo(f"{title}:")
+        for r in result[key]:
+            click.echo(f"  - {r['fact']}  [{r['member'] or r['subject']}, {r['score']:.3f}]")
+    click.echo("relevant messages:")
+    for r in result["relevantMessages"]:
+        for turn in r["context"]:
+            mark = ">" if turn["messageId"] == r["messageId"] else " "
+            click.echo(f"  {mark} {turn['time'][:16]} {turn['author']}: {turn['content'][:140]}")
+        click.echo("")
+
+
 @cli.command("refresh-journals")
 @click.option("--guild", "guild_id", default=None, help="Only this guild.")
 @click.pass_obj

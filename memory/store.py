@@ -45,6 +45,12 @@ WHERE j.status = 'pending' ORDER BY j.message_row LIMIT ?
 """
 
 
+_FACT_COLS = (
+    "f.id, f.guild_id, f.channel_id, f.subject, f.fact, f.fact_type, f.evidence_text, "
+    "f.source_message_id, f.confidence, f.is_active, f.created_at, f.updated_at"
+)
+
+
 def _fetch_rows(conn: Any, query: str, params: Sequence[Any]) -> list[Any]:
     return list(conn.execute(query, params).fetchall())
 
@@ -292,6 +298,93 @@ class Store:
             (guild_id,),
         )
         return [_fact_from_row(r) for r in rows]
+
+    async def fact_candidates(
+        self,
+        guild_id: str,
+        match: str | None,
+        *,
+        subjects: Sequence[str] = (),
+        limit: int = 200,
+    ) -> list[Fact]:
+        """Active facts of the guild that full-text ``match`` (an FTS5 query built by
+        ``memory.fts.fts_query``) finds, best first, plus every active fact of ``subjects``."""
+        found: dict[int, Fact] = {}
+        if match:
+            rows = await self._fetchall(
+                f"SELECT {_FACT_COLS} FROM memory_facts_fts "
+                "JOIN memory_facts f ON f.id = memory_facts_fts.rowid "
+                "WHERE memory_facts_fts MATCH ? AND f.guild_id = ? AND f.is_active = 1 "
+                "ORDER BY bm25(memory_facts_fts) LIMIT ?",
+                (match, guild_id, limit),
+            )
+            found.update((r[0], _fact_from_row(r)) for r in rows)
+        for chunk in sql.chunks(list(subjects)):
+            rows = await self._fetchall(
+                f"SELECT {_FACT_COLS} FROM memory_facts f WHERE f.guild_id = ? AND f.is_active = 1 "
+                f"AND f.subject IN ({sql.marks(chunk)})",
+                (guild_id, *chunk),
+            )
+            found.update((r[0], _fact_from_row(r)) for r in rows)
+        return list(found.values())
+
+    async def count_active_facts(self, guild_id: str) -> int:
+        row = await self._fetchone(
+            "SELECT count(*) FROM memory_facts WHERE guild_id = ? AND is_active = 1", (guild_id,)
+        )
+        return int(row[0])
+
+    async def search_messages(
+        self,
+        guild_id: str,
+        match: str,
+        *,
+        limit: int = 50,
+        channel_id: str | None = None,
+        author_ids: Sequence[str] = (),
+    ) -> list[tuple[StoredMessage, float]]:
+        """Stored messages of the guild that full-text ``match`` finds, with their BM25 rank
+        (lower is better), optionally only of one channel or of some authors."""
+        where, params = ["m.guild_id = ?"], [match, guild_id]
+        if channel_id:
+            where.append("m.channel_id = ?")
+            params.append(channel_id)
+        if author_ids:
+            where.append(f"m.author_id IN ({sql.marks(author_ids)})")
+            params += list(author_ids)
+        rows = await self._fetchall(
+            f"SELECT {_MESSAGE_COLS}, bm25(messages_fts) FROM messages_fts "
+            "JOIN messages m ON m.id = messages_fts.rowid "
+            f"WHERE messages_fts MATCH ? AND {' AND '.join(where)} "
+            "ORDER BY bm25(messages_fts) LIMIT ?",
+            (*params, limit),
+        )
+        return [(_message_from_row(r), float(r[9])) for r in rows]
+
+    async def neighbours(
+        self, guild_id: str, message: StoredMessage, before: int = 1, after: int = 1
+    ) -> tuple[list[StoredMessage], list[StoredMessage]]:
+        """The messages just before and just after ``message`` in its channel, in order."""
+        earlier = await self._fetchall(
+            f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.guild_id = ? AND m.channel_id = ? "
+            "AND (m.created_at, m.id) < (?, ?) ORDER BY m.created_at DESC, m.id DESC LIMIT ?",
+            (guild_id, message.channel_id, message.created_at, message.row_id, before),
+        )
+        later = await self._fetchall(
+            f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.guild_id = ? AND m.channel_id = ? "
+            "AND (m.created_at, m.id) > (?, ?) ORDER BY m.created_at, m.id LIMIT ?",
+            (guild_id, message.channel_id, message.created_at, message.row_id, after),
+        )
+        return [_message_from_row(r) for r in reversed(earlier)], [
+            _message_from_row(r) for r in later
+        ]
+
+    async def members(self, guild_id: str) -> list[tuple[str, str, str]]:
+        """``(user_id, display_name, username)`` of every member the guild has seen."""
+        rows = await self._fetchall(
+            "SELECT user_id, display_name, username FROM members WHERE guild_id = ?", (guild_id,)
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
 
     # --- stats --------------------------------------------------------------------------
 

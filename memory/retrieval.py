@@ -1,0 +1,392 @@
+"""Hybrid search over durable facts and the prompt memory slice (DESIGN "Retrieval").
+
+Facts are scored by the peer design's formula — semantic (when vectors exist), lexical,
+confidence, recency, channel — and gated for relevance; ``search`` is strict (nothing when
+nothing passes), the slice falls back to the ungated ranking. Messages are found by full text
+(BM25), fused over the guild, the current channel and the members the query names, and each
+comes with its neighbouring turns. Every item carries its provenance.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from memory.fts import fts_query, query_tokens, stem
+from memory.models import LORE_SUBJECT, Fact, StoredMessage, parse_iso
+from memory.safety import fold
+from memory.store import Store
+
+RECENCY_DAYS = 45.0
+USER_FACTS = 8
+RELEVANT_FACTS = 10
+RELEVANT_MESSAGES = 8
+CANDIDATES = 200
+MESSAGE_POOL = 60
+RRF_K = 10
+_MENTION = re.compile(r"<@!?(\d{15,21})>")
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True, slots=True)
+class FactScores:
+    """A fact's component scores, the combined score and whether it passed the gate."""
+
+    semantic: float | None
+    lexical: float
+    confidence: float
+    recency: float
+    channel: float
+    combined: float
+    passed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FactHit:
+    fact: Fact
+    subject_name: str
+    scores: FactScores
+
+    @property
+    def provenance(self) -> dict[str, str | None]:
+        return {
+            "sourceMessageId": self.fact.source_message_id,
+            "author": self.subject_name,
+            "time": self.fact.updated_at,
+        }
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON shape of a fact result (CLI and API)."""
+        s = self.scores
+        return {
+            "id": self.fact.id,
+            "fact": self.fact.fact,
+            "subject": self.fact.subject,
+            "member": self.subject_name,
+            "type": self.fact.fact_type,
+            "confidence": self.fact.confidence,
+            "evidence": self.fact.evidence,
+            "channelId": self.fact.channel_id,
+            "score": round(s.combined, 4),
+            "scores": {
+                "semantic": None if s.semantic is None else round(s.semantic, 4),
+                "lexical": round(s.lexical, 4),
+                "confidence": round(s.confidence, 4),
+                "recency": round(s.recency, 4),
+                "channel": round(s.channel, 4),
+            },
+            "relevant": s.passed,
+            "provenance": self.provenance,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MessageHit:
+    """A message found by full text, with its neighbouring turns (``context``, in order)."""
+
+    message: StoredMessage
+    score: float
+    context: tuple[StoredMessage, ...]
+
+    @property
+    def message_ids(self) -> list[str]:
+        return [m.message_id for m in self.context]
+
+    def as_dict(self) -> dict[str, object]:
+        m = self.message
+        return {
+            "messageId": m.message_id,
+            "channelId": m.channel_id,
+            "author": m.author_name,
+            "authorId": m.author_id,
+            "time": m.created_at,
+            "content": m.content,
+            "score": round(self.score, 4),
+            "context": [
+                {"messageId": c.message_id, "author": c.author_name, "time": c.created_at,
+                 "content": c.content}
+                for c in self.context
+            ],
+            "provenance": {"messageIds": self.message_ids},
+        }  # fmt: skip
+
+
+@dataclass(slots=True)
+class MemorySlice:
+    """What a reply sees of memory."""
+
+    user_facts: list[FactHit] = field(default_factory=list)
+    relevant_facts: list[FactHit] = field(default_factory=list)
+    relevant_messages: list[MessageHit] = field(default_factory=list)
+
+    def item_count(self) -> int:
+        return len(self.user_facts) + len(self.relevant_facts) + len(self.relevant_messages)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "userFacts": [h.as_dict() for h in self.user_facts],
+            "relevantFacts": [h.as_dict() for h in self.relevant_facts],
+            "relevantMessages": [h.as_dict() for h in self.relevant_messages],
+        }
+
+    def message_ids(self) -> set[str]:
+        """Every message the slice points to through provenance."""
+        ids = {h.fact.source_message_id for h in self.user_facts + self.relevant_facts}
+        for hit in self.relevant_messages:
+            ids.update(hit.message_ids)
+        ids.discard(None)
+        return {i for i in ids if i}
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+def _norm(text: str) -> str:
+    return " ".join(_WORD.findall(fold(text)))
+
+
+def lexical_score(query: str, tokens: Sequence[str], text: str) -> float:
+    """1 if the normalised query is in ``text``, else the share of query tokens present."""
+    normalised = _norm(text)
+    query_norm = _norm(query)
+    if query_norm and f" {query_norm} " in f" {normalised} ":
+        return 1.0
+    if not tokens:
+        return 0.0
+    words = set(normalised.split())
+    hits = sum(1 for t in tokens if _token_present(t, words))
+    return hits / len(tokens)
+
+
+def _token_present(token: str, words: set[str]) -> bool:
+    """The token, or (4+ letters) a word starting with its stem: "studies" ~ "studying"."""
+    if token in words:
+        return True
+    root = stem(token)
+    return len(root) >= 4 and any(w.startswith(root) for w in words)
+
+
+def recency_score(when: str, now: datetime) -> float:
+    try:
+        age_days = max(0.0, (now - parse_iso(when)).total_seconds() / 86_400)
+    except ValueError:
+        return 0.0
+    return 1.0 / (1.0 + age_days / RECENCY_DAYS)
+
+
+def channel_score(fact_channel: str | None, channel_id: str | None) -> float:
+    if not fact_channel:
+        return 0.25
+    return 1.0 if channel_id and fact_channel == channel_id else 0.0
+
+
+def combine(
+    semantic: float | None, lexical: float, confidence: float, recency: float, channel: float
+) -> tuple[float, bool]:
+    """The peer formula and its relevance gate."""
+    if semantic is not None:
+        combined = 0.50 * semantic + 0.28 * lexical + 0.10 * confidence + 0.07 * recency
+        combined += 0.05 * channel
+        passed = semantic >= 0.2 or lexical >= 0.22
+        passed = passed or (combined >= 0.52 and (semantic >= 0.08 or lexical >= 0.1))
+        return combined, passed
+    combined = 0.75 * lexical + 0.10 * confidence + 0.10 * recency + 0.05 * channel
+    return combined, lexical >= 0.24 or combined >= 0.62
+
+
+def score_fact(
+    fact: Fact,
+    query: str,
+    tokens: Sequence[str],
+    *,
+    semantic: float | None,
+    channel_id: str | None,
+    now: datetime,
+) -> FactScores:
+    lexical = lexical_score(query, tokens, f"{fact.fact} {fact.evidence}")
+    recency = recency_score(fact.updated_at, now)
+    channel = channel_score(fact.channel_id, channel_id)
+    sem = max(0.0, semantic) if semantic is not None else None
+    combined, passed = combine(sem, lexical, fact.confidence, recency, channel)
+    return FactScores(sem, lexical, fact.confidence, recency, channel, combined, passed)
+
+
+# --- the retriever ----------------------------------------------------------------------------
+
+
+class Retriever:
+    """Search and slices over one store (lexical; semantic when given vectors' scores)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def named_members(self, guild_id: str, query: str) -> dict[str, str]:
+        """Members the query names — by display name, username, first name or mention —
+        as ``user_id -> display name``."""
+        members = await self.store.members(guild_id)
+        by_alias: dict[str, set[str]] = {}
+        names: dict[str, str] = {}
+        for user_id, display, username in members:
+            names[user_id] = display or username or user_id
+            for alias in {display, username, (display.split() or [""])[0]}:
+                key = _norm(alias)
+                if len(key) >= 2:
+                    by_alias.setdefault(key, set()).add(user_id)
+        found: dict[str, str] = {}
+        for user_id in _MENTION.findall(query):
+            if user_id in names:
+                found[user_id] = names[user_id]
+        words = _norm(_MENTION.sub(" ", query)).split()
+        for size in (3, 2, 1):
+            for start in range(len(words) - size + 1):
+                for user_id in by_alias.get(" ".join(words[start : start + size]), ()):
+                    found[user_id] = names[user_id]
+        return found
+
+    async def _name_words(self, guild_id: str, user_ids: Iterable[str]) -> set[str]:
+        wanted = set(user_ids)
+        if not wanted:
+            return set()
+        return {
+            word
+            for uid, display, username in await self.store.members(guild_id)
+            if uid in wanted
+            for word in _norm(f"{display} {username}").split()
+        }
+
+    async def search(
+        self,
+        guild_id: str,
+        query: str,
+        *,
+        channel_id: str | None = None,
+        limit: int = 10,
+        strict: bool = True,
+        subjects: Sequence[str] | None = None,
+        semantic: Mapping[int, float] | None = None,
+        now: datetime | None = None,
+    ) -> list[FactHit]:
+        """Hybrid search over the guild's active facts (``subjects``: only theirs).
+
+        Strict: only facts that pass the relevance gate; otherwise the ungated ranking."""
+        named = await self.named_members(guild_id, query)
+        query = _MENTION.sub(" ", query)
+        # A member's name says whose facts are wanted, not which: it is not a lexical match.
+        name_words = await self._name_words(guild_id, named)
+        all_tokens = query_tokens(query)
+        tokens = [t for t in all_tokens if t not in name_words]
+        topic = " ".join(w for w in _norm(query).split() if w not in name_words)
+        wanted = list(subjects) if subjects is not None else list(named)
+        if await self.store.count_active_facts(guild_id) <= CANDIDATES:
+            candidates = await self.store.active_facts(guild_id)
+        else:
+            candidates = await self.store.fact_candidates(
+                guild_id, fts_query(all_tokens), subjects=wanted, limit=CANDIDATES
+            )
+        if subjects is not None:
+            allowed = set(subjects)
+            candidates = [f for f in candidates if f.subject in allowed]
+        names = await self.store.member_names(guild_id)
+        moment = now or datetime.now(UTC)
+        hits = []
+        for fact in candidates:
+            sem = semantic.get(fact.id) if semantic is not None else None
+            if tokens or fact.subject not in named:
+                scores = score_fact(
+                    fact, topic, tokens, semantic=sem, channel_id=channel_id, now=moment
+                )
+            else:  # the query is only a name ("tell me about Kai"): all of Kai's facts
+                scores = score_fact(
+                    fact, fact.fact, [], semantic=sem, channel_id=channel_id, now=moment
+                )
+            name = "lore" if fact.subject == LORE_SUBJECT else names.get(fact.subject, "")
+            hits.append(FactHit(fact, name, scores))
+        hits.sort(key=lambda h: (h.scores.passed, h.scores.combined), reverse=True)
+        if strict:
+            hits = [h for h in hits if h.scores.passed]
+        return hits[:limit]
+
+    async def messages(
+        self,
+        guild_id: str,
+        query: str,
+        *,
+        channel_id: str | None = None,
+        limit: int = RELEVANT_MESSAGES,
+        named: Iterable[str] = (),
+        context: int = 2,
+    ) -> list[MessageHit]:
+        """Messages by full text, fused over the guild, the current channel and the named
+        members' own messages; each with ``context`` turns before and after."""
+        named_ids = list(named)
+        name_words = await self._name_words(guild_id, named_ids)
+        query = _MENTION.sub(" ", query)
+        tokens = [t for t in query_tokens(query) if t not in name_words] or query_tokens(query)
+        match = fts_query(tokens)
+        if match is None:
+            return []
+        lists = [await self.store.search_messages(guild_id, match, limit=MESSAGE_POOL)]
+        if channel_id:
+            lists.append(
+                await self.store.search_messages(
+                    guild_id, match, limit=MESSAGE_POOL, channel_id=channel_id
+                )
+            )
+        if named_ids:
+            lists.append(
+                await self.store.search_messages(
+                    guild_id, match, limit=MESSAGE_POOL, author_ids=named_ids
+                )
+            )
+        fused: dict[int, float] = {}
+        by_row: dict[int, StoredMessage] = {}
+        for ranked in lists:
+            for rank, (message, _bm25) in enumerate(ranked):
+                fused[message.row_id] = fused.get(message.row_id, 0.0) + 1.0 / (RRF_K + rank)
+                by_row[message.row_id] = message
+        order = sorted(fused, key=lambda r: fused[r], reverse=True)
+        hits: list[MessageHit] = []
+        covered: set[int] = set()
+        for row_id in order:
+            if len(hits) == limit:
+                break
+            if row_id in covered:
+                continue
+            message = by_row[row_id]
+            before, after = await self.store.neighbours(guild_id, message, context, context)
+            turns = (*before, message, *after)
+            covered.update(m.row_id for m in turns)
+            hits.append(MessageHit(message, fused[row_id], turns))
+        return hits
+
+    async def slice(
+        self,
+        guild_id: str,
+        query: str,
+        *,
+        channel_id: str | None = None,
+        user_id: str | None = None,
+        semantic: Mapping[int, float] | None = None,
+    ) -> MemorySlice:
+        """The prompt memory slice for ``user_id`` asking ``query`` in ``channel_id``."""
+        named = await self.named_members(guild_id, query)
+        out = MemorySlice()
+        if user_id:
+            out.user_facts = await self.search(
+                guild_id, query, channel_id=channel_id, limit=USER_FACTS, strict=False,
+                subjects=[user_id], semantic=semantic,
+            )  # fmt: skip
+        seen = {h.fact.id for h in out.user_facts}
+        relevant = await self.search(
+            guild_id, query, channel_id=channel_id, limit=RELEVANT_FACTS + len(seen),
+            strict=False, semantic=semantic,
+        )  # fmt: skip
+        if named:  # facts about the members the query names come first among equals
+            relevant.sort(key=lambda h: (h.fact.subject in named, h.scores.combined), reverse=True)
+        out.relevant_facts = [h for h in relevant if h.fact.id not in seen][:RELEVANT_FACTS]
+        out.relevant_messages = await self.messages(
+            guild_id, query, channel_id=channel_id, named=named
+        )
+        return out
