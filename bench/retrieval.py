@@ -40,7 +40,6 @@ def _pairs(dev: Path) -> list[tuple[Path, Path]]:
 async def evaluate(dev: Path, extractor: str) -> dict[str, Any]:
     from bot.commands_import import run_import
     from bot.runtime import open_runtime
-    from memory.retrieval import Retriever
     from memory.settings import load_settings
 
     recalls: dict[int, list[float]] = defaultdict(list)
@@ -54,7 +53,7 @@ async def evaluate(dev: Path, extractor: str) -> dict[str, Any]:
         if errors:
             raise SystemExit("; ".join(errors))
         async with open_runtime(settings, start_queue=False) as rt:
-            retriever = Retriever(rt.store)
+            retriever = rt.retriever
             for _export, questions_path in pairs:
                 questions = json.loads(questions_path.read_text(encoding="utf-8"))
                 for question in questions:

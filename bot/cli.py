@@ -143,31 +143,53 @@ def doctor(state: CliState, as_json: bool) -> None:
 @click.option(
     "--extraction", is_flag=True, help="Re-run fact extraction for failed and dropped jobs."
 )
+@click.option(
+    "--embeddings", is_flag=True, help="Embed facts that lack a vector of the current model."
+)
 @click.option("--all", "everything", is_flag=True, help="Also re-run messages already processed.")
 @click.option("--guild", "guild_id", default=None, help="Only this guild.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_obj
 def backfill(
-    state: CliState, extraction: bool, everything: bool, guild_id: str | None, as_json: bool
+    state: CliState,
+    extraction: bool,
+    embeddings: bool,
+    everything: bool,
+    guild_id: str | None,
+    as_json: bool,
 ) -> None:
     """Re-run work that failed or was dropped (choose what with a flag)."""
-    if not extraction:
-        raise click.UsageError("choose what to backfill: --extraction")
-    from bot.commands_backfill import backfill_extraction
+    if not extraction and not embeddings:
+        raise click.UsageError("choose what to backfill: --extraction and/or --embeddings")
+    from bot.commands_backfill import backfill_embeddings, backfill_extraction
 
-    summary = _run(
-        backfill_extraction(
-            state.settings(), guild_id=guild_id, everything=everything, quiet=as_json
+    report: dict[str, Any] = {}
+    failed = 0
+    if extraction:
+        summary = _run(
+            backfill_extraction(
+                state.settings(), guild_id=guild_id, everything=everything, quiet=as_json
+            )
         )
-    )
+        report["extraction"] = asdict(summary)
+        failed += summary.failed
+        if not as_json:
+            click.echo(
+                f"re-ran extraction of {summary.requeued} message(s) in {summary.guilds} "
+                f"guild(s); {summary.failed} job(s) failed (see memorybot stats)"
+            )
+    if embeddings:
+        summary = _run(backfill_embeddings(state.settings(), guild_id=guild_id, quiet=as_json))
+        report["embeddings"] = asdict(summary)
+        failed += summary.failed
+        if not as_json:
+            click.echo(
+                f"embedded {summary.requeued} fact(s) in {summary.guilds} guild(s); "
+                f"{summary.failed} still without a vector"
+            )
     if as_json:
-        _echo_json(asdict(summary))
-    else:
-        click.echo(
-            f"re-ran extraction of {summary.requeued} message(s) in {summary.guilds} guild(s); "
-            f"{summary.failed} job(s) failed (see memorybot stats)"
-        )
-    if summary.failed:
+        _echo_json(next(iter(report.values())) if len(report) == 1 else report)
+    if failed:
         sys.exit(1)
 
 
@@ -201,7 +223,9 @@ def search(
     as_json: bool,
 ) -> None:  # fmt: skip
     """Search a guild's durable facts (hybrid, relevance-gated)."""
+    from memory.embeddings import build_embedder
     from memory.retrieval import Retriever
+    from memory.semantic import Semantic
     from memory.store import Store
 
     guild_id = _snowflake(guild_id, "--guild")
@@ -210,7 +234,11 @@ def search(
     async def run() -> list[dict[str, Any]]:
         async with await Store.open(state.settings().db_path) as store:
             guild = await _guild_or_only(store, guild_id)
-            hits = await Retriever(store).search(guild, query, channel_id=channel_id, limit=limit)
+            retriever = Retriever(store, Semantic(store, build_embedder(state.settings())))
+            try:
+                hits = await retriever.search(guild, query, channel_id=channel_id, limit=limit)
+            finally:
+                await retriever.close()
             return [h.as_dict() for h in hits]
 
     results = _run(run())
@@ -238,7 +266,9 @@ def slice_cmd(
     user_id: str | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Show the prompt memory slice a reply to QUERY would see."""
+    from memory.embeddings import build_embedder
     from memory.retrieval import Retriever
+    from memory.semantic import Semantic
     from memory.store import Store
 
     guild_id = _snowflake(guild_id, "--guild")
@@ -248,9 +278,11 @@ def slice_cmd(
     async def run() -> dict[str, Any]:
         async with await Store.open(state.settings().db_path) as store:
             guild = await _guild_or_only(store, guild_id)
-            memory = await Retriever(store).slice(
-                guild, query, channel_id=channel_id, user_id=user_id
-            )
+            retriever = Retriever(store, Semantic(store, build_embedder(state.settings())))
+            try:
+                memory = await retriever.slice(guild, query, channel_id=channel_id, user_id=user_id)
+            finally:
+                await retriever.close()
             return memory.as_dict()
 
     result = _run(run())

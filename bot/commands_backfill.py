@@ -64,3 +64,34 @@ async def backfill_extraction(
             summary.failed += (await rt.store.stats(guild)).failed_jobs
         await rt.journals.refresh_all()
     return summary
+
+
+async def backfill_embeddings(
+    settings: Settings, *, guild_id: str | None = None, quiet: bool = False
+) -> BackfillSummary:
+    """Embed every active fact that has no vector of the configured embedding model (after
+    switching models, or when embedding failed before); ``requeued`` counts the facts."""
+    summary = BackfillSummary()
+    async with open_runtime(settings, start_queue=False) as rt:
+        guilds = [guild_id] if guild_id else await rt.store.guild_ids()
+        summary.guilds = len(guilds)
+        model = rt.semantic.embedder.model_key
+        missing = {g: await rt.store.count_missing_vectors(g, model) for g in guilds}
+        progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            disable=quiet or not sys.stderr.isatty(),
+        )
+        with progress:
+            task = progress.add_task(f"embed ({model})", total=max(sum(missing.values()), 1))
+            for guild in guilds:
+                if missing[guild]:
+                    summary.requeued += await rt.semantic.facts.backfill(
+                        guild, lambda n: progress.advance(task, n)
+                    )
+        for guild in guilds:
+            summary.failed += await rt.store.count_missing_vectors(guild, model)
+    return summary

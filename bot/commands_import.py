@@ -59,6 +59,7 @@ async def run_import(
             errors = await importer.import_files(files)
             if not defer:
                 await _wait_processed(rt.queue, progress)
+                await rt.semantic.facts.join()  # new facts get their vectors before exit
         if not defer:
             await rt.journals.refresh_all()
     return importer.summary, errors

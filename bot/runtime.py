@@ -6,10 +6,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from memory.embeddings import build_embedder
 from memory.extraction import Extractor, NoopExtractor
 from memory.heuristic import HeuristicExtractor
 from memory.ingest import IngestQueue
 from memory.lock import DataDirLock
+from memory.retrieval import Retriever
+from memory.semantic import Semantic
 from memory.settings import Settings
 from memory.store import Store
 from memory_journals import Journals
@@ -21,6 +24,11 @@ class MemoryRuntime:
     store: Store
     journals: Journals
     queue: IngestQueue
+    semantic: Semantic
+
+    @property
+    def retriever(self) -> Retriever:
+        return Retriever(self.store, self.semantic)
 
 
 def extractor_choice(settings: Settings) -> str:
@@ -72,21 +80,26 @@ async def _opened(
         debounce=settings.journal_debounce,
         refresh_interval=settings.journal_refresh_interval,
     )
+    semantic = Semantic(store, build_embedder(settings))
     queue = IngestQueue(
         store,
         extractor=extractor,
         journal=journals,
         max_queue=settings.max_queue,
         drain_timeout=settings.drain_timeout,
+        on_facts=semantic.facts.wake,
     )
     try:
         await journals.start()
         if start_queue:
             await queue.start()
-        yield MemoryRuntime(settings, store, journals, queue)
+            semantic.facts.start()
+        yield MemoryRuntime(settings, store, journals, queue, semantic)
     finally:
         try:
             await queue.close()
+            await semantic.facts.close()
+            await semantic.embedder.aclose()
             await journals.close()
         finally:
             await store.close()

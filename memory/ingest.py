@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -119,8 +119,11 @@ class IngestQueue:
         fact_filter: FactFilter = filter_fact,
         max_queue: int = 400,
         drain_timeout: float = 4.0,
+        on_facts: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
+        #: Called with a guild id after facts of that guild were stored (embedding wakes).
+        self.on_facts = on_facts
         self.extractor: Extractor = extractor or NoopExtractor()
         self.journal = journal
         self.fact_filter = fact_filter
@@ -569,9 +572,11 @@ class IngestQueue:
             entry = self._pending.pop(key, None)
             if entry is not None:
                 _settle(entry.future, job.job_id not in failed_ids)
-        if self.journal is not None:
-            for guild_id in {guild_id for guild_id, _ in changed}:
+        for guild_id in {guild_id for guild_id, _ in changed}:
+            if self.journal is not None:
                 self.journal.guild_changed(guild_id)
+            if self.on_facts is not None:
+                self.on_facts(guild_id)
 
     async def _extract(
         self, jobs: list[Job]

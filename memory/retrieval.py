@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from memory.fts import fts_query, query_tokens, stem
 from memory.models import LORE_SUBJECT, Fact, StoredMessage, parse_iso
 from memory.safety import fold
+from memory.semantic import Semantic
 from memory.store import Store
 
 RECENCY_DAYS = 45.0
@@ -219,8 +220,9 @@ def score_fact(
 class Retriever:
     """Search and slices over one store (lexical; semantic when given vectors' scores)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, semantic: Semantic | None = None) -> None:
         self.store = store
+        self.semantic = semantic
 
     async def named_members(self, guild_id: str, query: str) -> dict[str, str]:
         """Members the query names — by display name, username, first name or mention —
@@ -244,6 +246,11 @@ class Retriever:
                 for user_id in by_alias.get(" ".join(words[start : start + size]), ()):
                     found[user_id] = names[user_id]
         return found
+
+    async def close(self) -> None:
+        """Close the embedder (its HTTP client) when there is one."""
+        if self.semantic is not None:
+            await self.semantic.embedder.aclose()
 
     async def _name_words(self, guild_id: str, user_ids: Iterable[str]) -> set[str]:
         wanted = set(user_ids)
@@ -279,12 +286,20 @@ class Retriever:
         tokens = [t for t in all_tokens if t not in name_words]
         topic = " ".join(w for w in _norm(query).split() if w not in name_words)
         wanted = list(subjects) if subjects is not None else list(named)
+        if semantic is None and self.semantic is not None:
+            semantic = await self.semantic.similarities(guild_id, query)
         if await self.store.count_active_facts(guild_id) <= CANDIDATES:
             candidates = await self.store.active_facts(guild_id)
         else:
             candidates = await self.store.fact_candidates(
                 guild_id, fts_query(all_tokens), subjects=wanted, limit=CANDIDATES
             )
+            if semantic:  # and the nearest by meaning
+                nearest = sorted(semantic, key=lambda i: semantic[i], reverse=True)[:CANDIDATES]
+                known = {f.id for f in candidates}
+                candidates += await self.store.facts_by_ids(
+                    guild_id, [i for i in nearest if i not in known]
+                )
         if subjects is not None:
             allowed = set(subjects)
             candidates = [f for f in candidates if f.subject in allowed]
@@ -372,6 +387,8 @@ class Retriever:
     ) -> MemorySlice:
         """The prompt memory slice for ``user_id`` asking ``query`` in ``channel_id``."""
         named = await self.named_members(guild_id, query)
+        if semantic is None and self.semantic is not None:
+            semantic = await self.semantic.similarities(guild_id, query)
         out = MemorySlice()
         if user_id:
             out.user_facts = await self.search(

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from memory import ingest_sql as sql
+from memory import vectors_sql as vsql
 from memory.db import open_connection, sqlite_versions
 from memory.lore import Origin, lore_fact
 from memory.models import (
@@ -86,6 +87,8 @@ class Store:
         # not upserted again with every message.
         self._members_written: dict[tuple[str, str], tuple[str, str]] = {}
         self._guilds_written: set[str] = set()  # guilds known to have a `guilds` row
+        # Bumped whenever facts or their vectors change: in-memory vector indexes compare it.
+        self.vector_version = 0
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -216,7 +219,12 @@ class Store:
 
         Returns the ``(guild_id, subject)`` pairs whose facts changed.
         """
-        return await self._call(sql.finish_jobs, list(done), list(failed), list(facts), utc_iso())
+        changed = await self._call(
+            sql.finish_jobs, list(done), list(failed), list(facts), utc_iso()
+        )
+        if facts:
+            self.vector_version += 1
+        return changed
 
     async def remember_line(
         self,
@@ -232,6 +240,7 @@ class Store:
         """
         fact = lore_fact(line, source_message_id=source_message_id)
         await self._call(sql.finish_jobs, [], [], [(Origin(guild_id, channel_id), fact)], utc_iso())
+        self.vector_version += 1
         return fact
 
     async def pending_count(self, guild_id: str) -> int:
@@ -328,6 +337,18 @@ class Store:
             found.update((r[0], _fact_from_row(r)) for r in rows)
         return list(found.values())
 
+    async def facts_by_ids(self, guild_id: str, fact_ids: Sequence[int]) -> list[Fact]:
+        """Active facts of the guild among ``fact_ids``."""
+        found: list[Fact] = []
+        for chunk in sql.chunks(list(fact_ids)):
+            rows = await self._fetchall(
+                f"SELECT {_FACT_COLS} FROM memory_facts f WHERE f.guild_id = ? AND f.is_active = 1 "
+                f"AND f.id IN ({sql.marks(chunk)})",
+                (guild_id, *chunk),
+            )
+            found += [_fact_from_row(r) for r in rows]
+        return found
+
     async def count_active_facts(self, guild_id: str) -> int:
         row = await self._fetchone(
             "SELECT count(*) FROM memory_facts WHERE guild_id = ? AND is_active = 1", (guild_id,)
@@ -385,6 +406,34 @@ class Store:
             "SELECT user_id, display_name, username FROM members WHERE guild_id = ?", (guild_id,)
         )
         return [(r[0], r[1], r[2]) for r in rows]
+
+    # --- vectors (the embedding side of facts) ---------------------------------------------
+
+    async def cached_vectors(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        return await self._call(vsql.cached_vectors, model, list(hashes))
+
+    async def cache_vectors(self, model: str, rows: Sequence[tuple[str, bytes]]) -> None:
+        await self._call(vsql.cache_vectors, model, list(rows))
+
+    async def facts_missing_vectors(
+        self, guild_id: str, model: str, limit: int
+    ) -> list[tuple[int, str]]:
+        """Active facts of the guild without a ``model`` vector: ``(fact_id, text)``."""
+        return await self._call(vsql.facts_missing_vectors, guild_id, model, limit)
+
+    async def count_missing_vectors(self, guild_id: str, model: str) -> int:
+        return await self._call(vsql.count_missing, guild_id, model)
+
+    async def store_fact_vectors(
+        self, guild_id: str, model: str, rows: Sequence[tuple[int, int, bytes]]
+    ) -> int:
+        stored = await self._call(vsql.store_fact_vectors, guild_id, model, list(rows))
+        self.vector_version += 1
+        return stored
+
+    async def fact_vectors(self, guild_id: str, model: str) -> list[tuple[int, bytes]]:
+        """``(fact_id, float32 blob)`` of the guild's active facts with a ``model`` vector."""
+        return await self._call(vsql.fact_vectors, guild_id, model)
 
     # --- stats --------------------------------------------------------------------------
 

@@ -1,0 +1,207 @@
+"""``OpenAIEmbedder``: vectors from an OpenAI-compatible ``/embeddings`` endpoint.
+
+Its own module because importing ``openai`` costs over a second: only a configuration that
+names a remote embedding model pays for it (``memory.embeddings.build_embedder``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import json
+import logging
+import math
+import os
+from collections.abc import Sequence
+
+import numpy as np
+import openai
+from numpy.typing import NDArray
+from openai.types import CreateEmbeddingResponse
+
+from memory.embeddings import (
+    BLOB_DTYPE,
+    DEFAULT_BATCH_SIZE,
+    MAX_BATCH_SIZE,
+    PLACEHOLDER_API_KEY,
+    EmbeddingError,
+    _blobs,
+    _prepared,
+)
+from memory.errors import ConfigError
+from memory.llm_retry import LLMRequestError, display_url, with_retries
+
+log = logging.getLogger(__name__)
+
+
+class OpenAIEmbedder:
+    """A model of an OpenAI-compatible ``/embeddings`` endpoint.
+
+    ``base_url`` / ``api_key`` unset: the openai client's ``OPENAI_BASE_URL`` /
+    ``OPENAI_API_KEY``; no key anywhere: a placeholder, for local servers without auth.
+    ``dimensions`` is sent with every request (models that can shorten their vectors) and
+    required of the answer. The model key is the model name, plus ``@<dimensions>`` when
+    set. ``timeout`` is per request; ``max_retries`` counts retries after the first request
+    (see ``memory.llm_retry``). A ``client`` passed in is used with this embedder's timeout
+    and no retries of its own, and stays the caller's to close.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        dimensions: int | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 4,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        client: openai.AsyncOpenAI | None = None,
+        backoff_base: float = 0.5,
+        backoff_cap: float = 20.0,
+    ) -> None:
+        if not model or not model.strip():
+            raise ConfigError("a remote embedding model needs a name (MEMORYBOT_EMBEDDING_MODEL)")
+        if dimensions is not None and dimensions < 1:
+            raise ConfigError(f"embedding dimensions must be at least 1, not {dimensions}")
+        if not 1 <= batch_size <= MAX_BATCH_SIZE:
+            raise ConfigError(f"embedding batch size must be 1..{MAX_BATCH_SIZE}, not {batch_size}")
+        self.model = model
+        self.dimensions = dimensions
+        self.model_key = f"{model}@{dimensions}" if dimensions is not None else model
+        self.dims: int | None = dimensions
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.batch_size = batch_size
+        self.backoff_base = backoff_base
+        self.backoff_cap = backoff_cap
+        self._owns_client = client is None
+        if client is None:
+            key = api_key or None
+            if key is None and not os.environ.get("OPENAI_API_KEY"):
+                key = PLACEHOLDER_API_KEY
+            client = openai.AsyncOpenAI(
+                api_key=key, base_url=base_url or None, max_retries=0, timeout=timeout
+            )
+        else:
+            client = client.with_options(max_retries=0, timeout=timeout)
+        self._client = client
+        self._closed = False
+        self._what = f"embedding ({model} at {display_url(self.base_url)})"
+
+    @property
+    def base_url(self) -> str:
+        """The endpoint requests go to (``.../v1/``)."""
+        return str(self._client.base_url)
+
+    async def embed(self, texts: Sequence[str]) -> list[bytes]:
+        """Blobs of ``texts``, one request per batch; raises :class:`EmbeddingError`."""
+        prepared = _prepared(texts)
+        blobs: list[bytes] = []
+        for start in range(0, len(prepared), self.batch_size):
+            batch = prepared[start : start + self.batch_size]
+            try:
+                response = await with_retries(
+                    functools.partial(self._request, batch),
+                    max_retries=self.max_retries,
+                    backoff_base=self.backoff_base,
+                    backoff_cap=self.backoff_cap,
+                    what=self._what,
+                    request_timeout=self.timeout,
+                )
+            except LLMRequestError as exc:
+                raise EmbeddingError(str(exc)) from exc
+            matrix = self._vectors(response, len(batch))
+            if self.dims is None:
+                self.dims = int(matrix.shape[1])
+            blobs += _blobs(matrix)
+        return blobs
+
+    async def aclose(self) -> None:
+        """Close the HTTP client (when this embedder built it)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._owns_client:
+            await self._client.close()
+
+    async def _request(self, batch: list[str]) -> CreateEmbeddingResponse:
+        """One request, no retries; a reply that is not an embeddings list raises."""
+        try:
+            if self.dimensions is None:
+                response: object = await self._client.embeddings.create(
+                    model=self.model, input=batch, encoding_format="base64"
+                )
+            else:
+                response = await self._client.embeddings.create(
+                    model=self.model,
+                    input=batch,
+                    encoding_format="base64",
+                    dimensions=self.dimensions,
+                )
+        except json.JSONDecodeError as exc:
+            raise EmbeddingError(
+                f"{self._what}: the server's reply was malformed JSON ({exc.msg})"
+            ) from None
+        if not isinstance(response, CreateEmbeddingResponse):
+            raise EmbeddingError(
+                f"{self._what}: the server's reply was not an embeddings list "
+                f"({type(response).__name__})"
+            )
+        return response
+
+    def _vectors(self, response: CreateEmbeddingResponse, count: int) -> NDArray[np.float64]:
+        """The answer's vectors as a ``(count, dims)`` matrix in input order, or raise."""
+        data: object = getattr(response, "data", None)
+        if not isinstance(data, list):
+            raise self._bad("the reply has no data list")
+        if len(data) != count:
+            raise self._bad(f"{len(data)} vector(s) for {count} input(s)")
+        rows: list[NDArray[np.float64] | None] = [None] * count
+        for position, item in enumerate(data):
+            index: object = getattr(item, "index", None)
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise self._bad(f"item {position} has no integer index")
+            if not 0 <= index < count or rows[index] is not None:
+                raise self._bad(f"index {index} is out of range or repeated")
+            rows[index] = self._vector(getattr(item, "embedding", None), index)
+        vectors = [row for row in rows if row is not None]
+        lengths = {len(row) for row in vectors}
+        if len(lengths) != 1:
+            raise self._bad(f"vectors of different lengths {sorted(lengths)}")
+        (length,) = lengths
+        if length == 0:
+            raise self._bad("empty vectors")
+        if self.dims is not None and length != self.dims:
+            raise self._bad(f"vectors of {length} dimensions, expected {self.dims}")
+        return np.stack(vectors)
+
+    def _vector(self, embedding: object, index: int) -> NDArray[np.float64]:
+        if isinstance(embedding, str):  # base64 of little-endian float32
+            try:
+                raw = base64.b64decode(embedding, validate=True)
+            except (binascii.Error, ValueError):
+                raise self._bad(f"vector {index} is not valid base64") from None
+            if len(raw) % 4:
+                raise self._bad(f"vector {index} is {len(raw)} bytes, not float32s")
+            vector = np.frombuffer(raw, dtype=BLOB_DTYPE).astype(np.float64)
+        elif isinstance(embedding, list):  # a server that ignores encoding_format
+            if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in embedding):
+                raise self._bad(f"vector {index} holds something other than numbers")
+            vector = np.asarray(embedding, dtype=np.float64)
+        else:
+            raise self._bad(f"vector {index} is missing")
+        if not np.isfinite(vector).all():
+            raise self._bad(f"vector {index} holds NaN or infinite numbers")
+        with np.errstate(over="ignore"):
+            norm = float(np.linalg.norm(vector))
+        if not math.isfinite(norm):
+            raise self._bad(f"vector {index} holds numbers too large to normalise")
+        return vector
+
+    def _bad(self, reason: str) -> EmbeddingError:
+        return EmbeddingError(f"{self._what}: unusable answer: {reason}")
+
+
+# --- choosing and caching -----------------------------------------------------------------

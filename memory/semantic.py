@@ -1,0 +1,175 @@
+"""Vectors for facts: embedded in the background, searched in memory.
+
+``FactEmbedder`` embeds the facts that have no vector for the current model — after ingest
+stores facts (woken per guild), per query (up to 8), or all of them (``backfill``). It never
+blocks or fails ingest: an embedding error is logged and retried on the next wake, and until
+then search is lexical. Vectors are keyed (fact, model), so switching the model never mixes
+them; the facts simply lack vectors of the new model until they are embedded again.
+
+``VectorIndex`` keeps one unit-vector matrix per (guild, model) in memory, rebuilt when the
+store's ``vector_version`` moves, so a query's cosine similarities are one matrix product.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Mapping
+
+import numpy as np
+from numpy.typing import NDArray
+
+from memory.embeddings import Embedder, embed_cached, from_blob, matrix_from_blobs
+from memory.store import Store
+
+log = logging.getLogger(__name__)
+
+BATCH = 64
+PER_QUERY = 8  # DESIGN: up to 8 facts missing a vector are embedded per query
+RETRY_SECONDS = 30.0
+
+Progress = Callable[[int], None]
+
+
+class FactEmbedder:
+    """Embeds facts without a vector of ``embedder``'s model, in the background."""
+
+    def __init__(self, store: Store, embedder: Embedder) -> None:
+        self.store = store
+        self.embedder = embedder
+        self._waiting: set[str] = set()
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def model(self) -> str:
+        return self.embedder.model_key
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="memorybot-fact-embedder")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def wake(self, guild_id: str) -> None:
+        """Facts of this guild changed: embed what lacks a vector, soon."""
+        self._waiting.add(guild_id)
+        self._idle.clear()
+        self._wake.set()
+
+    async def join(self) -> None:
+        """Wait until every woken guild is embedded (or its attempt failed)."""
+        await self._idle.wait()
+
+    async def embed_missing(self, guild_id: str, limit: int) -> int:
+        """Embed up to ``limit`` facts of the guild that lack a vector; return how many."""
+        missing = await self.store.facts_missing_vectors(guild_id, self.model, limit)
+        if not missing:
+            return 0
+        blobs = await embed_cached(
+            self.embedder,
+            [text for _, text in missing],
+            self.store.cached_vectors,
+            self.store.cache_vectors,
+        )
+        pairs = zip(missing, blobs, strict=True)
+        rows = [(fact_id, len(blob) // 4, blob) for (fact_id, _), blob in pairs]
+        await self.store.store_fact_vectors(guild_id, self.model, rows)
+        return len(rows)
+
+    async def backfill(self, guild_id: str, progress: Progress | None = None) -> int:
+        """Embed every fact of the guild that lacks a vector; return how many."""
+        total = 0
+        while done := await self.embed_missing(guild_id, BATCH):
+            total += done
+            if progress is not None:
+                progress(done)
+        return total
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._waiting:
+                guild_id = self._waiting.pop()
+                try:
+                    await self.backfill(guild_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # never reaches ingest: logged, retried later
+                    log.warning(
+                        "embedding facts of guild %s failed (%s); search stays lexical for "
+                        "them until it succeeds", guild_id, exc,
+                    )  # fmt: skip
+                    asyncio.get_running_loop().call_later(RETRY_SECONDS, self.wake, guild_id)
+            if not self._wake.is_set():
+                self._idle.set()
+
+
+class VectorIndex:
+    """Per (guild, model): fact ids and their unit vectors as one matrix."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._cache: dict[tuple[str, str], tuple[int, NDArray[np.int64], NDArray[np.float32]]] = {}
+
+    async def matrix(
+        self, guild_id: str, model: str
+    ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+        key = (guild_id, model)
+        version = self.store.vector_version
+        cached = self._cache.get(key)
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        rows = await self.store.fact_vectors(guild_id, model)
+        ids = np.array([fact_id for fact_id, _ in rows], dtype=np.int64)
+        matrix = (
+            matrix_from_blobs([blob for _, blob in rows])
+            if rows
+            else np.zeros((0, 1), dtype=np.float32)
+        )
+        self._cache[key] = (version, ids, matrix)
+        return ids, matrix
+
+    async def similarities(self, guild_id: str, model: str, query: bytes) -> Mapping[int, float]:
+        """Cosine similarity of the query vector to every fact vector of the guild."""
+        ids, matrix = await self.matrix(guild_id, model)
+        vector = from_blob(query)
+        if not len(ids) or matrix.shape[1] != vector.shape[0]:
+            return {}
+        scores = matrix @ vector
+        return dict(zip(ids.tolist(), scores.tolist(), strict=True))
+
+
+class Semantic:
+    """What search needs for the semantic part: the embedder, its background fact embedder
+    and the in-memory index."""
+
+    def __init__(self, store: Store, embedder: Embedder) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.facts = FactEmbedder(store, embedder)
+        self.index = VectorIndex(store)
+
+    async def similarities(self, guild_id: str, query: str) -> Mapping[int, float] | None:
+        """Cosine similarity of ``query`` to the guild's fact vectors (embedding up to 8
+        facts that lack one first), or None when embedding fails: search is then lexical."""
+        if len(query.strip()) < 3:
+            return None
+        try:
+            await self.facts.embed_missing(guild_id, PER_QUERY)
+            (vector,) = await embed_cached(
+                self.embedder, [query], self.store.cached_vectors, self.store.cache_vectors
+            )
+        except Exception as exc:
+            log.warning("query embedding failed (%s): lexical search only", exc)
+            return None
+        return await self.index.similarities(guild_id, self.embedder.model_key, vector)

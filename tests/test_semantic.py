@@ -1,0 +1,96 @@
+"""Fact vectors and semantic search: background embedding after ingest, per-query top-up,
+model switching without mixing vectors, and embedding failures that never reach ingest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.runtime import open_runtime
+from memory.embeddings import LOCAL_MODEL_KEY, LocalEmbedder
+from memory.embeddings_openai import OpenAIEmbedder
+from memory.lore import Origin
+from memory.models import CandidateFact
+from memory.retrieval import Retriever
+from memory.semantic import Semantic
+from memory.settings import load_settings
+from memory.store import Store
+from tests.fake_openai import FakeOpenAI, unused_port
+from tests.helpers import CHANNEL_A, GUILD_A, SARAH, item, run_cli
+
+FACTS = [
+    "Sarah works as a nurse at the children's hospital.",
+    "Sarah has a dog named Biscuit.",
+    "Sarah likes pineapple on pizza.",
+]
+
+
+async def seed(store: Store) -> None:
+    await store.record_members(GUILD_A, [(SARAH.id, SARAH.name, SARAH.username)])
+    for n, text in enumerate(FACTS):
+        fact = CandidateFact(SARAH.id, text, "other", 0.9, "", str(n))
+        await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A), fact)])
+
+
+async def test_facts_get_vectors_in_the_background_after_ingest(tmp_path: Path) -> None:
+    settings = load_settings(data_dir=tmp_path / "data")
+    async with open_runtime(settings) as rt:
+        await (await rt.queue.submit(item(1, "i'm a nurse at the children's hospital")))
+        await rt.semantic.facts.join()
+        assert await rt.store.count_missing_vectors(GUILD_A, LOCAL_MODEL_KEY) == 0
+        (hit,) = await rt.retriever.search(GUILD_A, "who is a healthcare worker")
+        assert hit.fact.fact == "Sarah is a nurse at the children's hospital."
+        assert hit.scores.semantic is not None and hit.scores.semantic > 0.2
+
+
+async def test_semantic_scores_rank_by_meaning_and_top_up_per_query(store: Store) -> None:
+    await seed(store)
+    semantic = Semantic(store, LocalEmbedder())
+    assert await store.count_missing_vectors(GUILD_A, LOCAL_MODEL_KEY) == 3
+    hits = await Retriever(store, semantic).search(GUILD_A, "puppy", strict=False)
+    # the query embedded the (up to 8) facts that lacked a vector first
+    assert await store.count_missing_vectors(GUILD_A, LOCAL_MODEL_KEY) == 0
+    assert hits[0].fact.fact == "Sarah has a dog named Biscuit."
+    assert all(h.scores.semantic is not None for h in hits)
+
+
+async def test_switching_models_never_mixes_vectors(store: Store) -> None:
+    await seed(store)
+    await Semantic(store, LocalEmbedder()).facts.backfill(GUILD_A)
+    async with FakeOpenAI() as fake:
+        remote = OpenAIEmbedder("fake-embed", base_url=fake.base_url, api_key="k", dimensions=64)
+        assert await store.count_missing_vectors(GUILD_A, remote.model_key) == 3
+        semantic = Semantic(store, remote)
+        await semantic.facts.backfill(GUILD_A)
+        await remote.aclose()
+    local = await store.fact_vectors(GUILD_A, LOCAL_MODEL_KEY)
+    other = await store.fact_vectors(GUILD_A, "fake-embed@64")
+    assert {len(blob) for _, blob in local} == {256 * 4}
+    assert {len(blob) for _, blob in other} == {64 * 4}
+
+
+async def test_an_unreachable_embedder_never_fails_ingest_and_search_stays_lexical(
+    tmp_path: Path,
+) -> None:
+    settings = load_settings(
+        data_dir=tmp_path / "data",
+        embedding_model="remote-embed",
+        llm_base_url=f"http://127.0.0.1:{unused_port()}/v1",
+        llm_max_retries=0,
+    )
+    async with open_runtime(settings) as rt:
+        handle = await rt.queue.submit(item(1, "i'm a nurse at the children's hospital"))
+        assert await handle is True
+        await rt.semantic.facts.join()
+        (hit,) = await rt.retriever.search(GUILD_A, "nurse")
+        assert hit.scores.semantic is None  # lexical only, and it still finds the fact
+
+
+def test_backfill_embeddings_after_a_model_switch(tmp_path: Path) -> None:
+    from tests.conftest import SAMPLE_EXPORT
+
+    data = tmp_path / "data"
+    assert run_cli(data, "import", str(SAMPLE_EXPORT)).returncode == 0
+    done = run_cli(data, "backfill", "--embeddings", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["requeued"] == 0  # the import embedded every fact already
