@@ -9,7 +9,9 @@ comes with its neighbouring turns. Every item carries its provenance.
 
 from __future__ import annotations
 
+import functools
 import re
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,6 +29,7 @@ RELEVANT_MESSAGES = 8
 CANDIDATES = 200
 MESSAGE_POOL = 60
 RRF_K = 10
+ALIAS_TTL = 60.0  # seconds a guild's member names are cached by a retriever
 _MENTION = re.compile(r"<@!?(\d{15,21})>")
 _WORD = re.compile(r"\w+")
 
@@ -145,13 +148,20 @@ class MemorySlice:
 
 
 def _norm(text: str) -> str:
+    """Folded words (look-alike letters, accents, invisible characters): for names."""
     return " ".join(_WORD.findall(fold(text)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _words(text: str) -> str:
+    """Case-folded words: cheap enough to run over every candidate fact of a query."""
+    return " ".join(_WORD.findall(text.casefold()))
 
 
 def lexical_score(query: str, tokens: Sequence[str], text: str) -> float:
     """1 if the normalised query is in ``text``, else the share of query tokens present."""
-    normalised = _norm(text)
-    query_norm = _norm(query)
+    normalised = _words(text)
+    query_norm = _words(query)
     if query_norm and f" {query_norm} " in f" {normalised} ":
         return 1.0
     if not tokens:
@@ -223,19 +233,12 @@ class Retriever:
     def __init__(self, store: Store, semantic: Semantic | None = None) -> None:
         self.store = store
         self.semantic = semantic
+        self._alias_cache: dict[str, tuple[int, float, dict[str, set[str]], dict[str, str]]] = {}
 
     async def named_members(self, guild_id: str, query: str) -> dict[str, str]:
         """Members the query names — by display name, username, first name or mention —
         as ``user_id -> display name``."""
-        members = await self.store.members(guild_id)
-        by_alias: dict[str, set[str]] = {}
-        names: dict[str, str] = {}
-        for user_id, display, username in members:
-            names[user_id] = display or username or user_id
-            for alias in {display, username, (display.split() or [""])[0]}:
-                key = _norm(alias)
-                if len(key) >= 2:
-                    by_alias.setdefault(key, set()).add(user_id)
+        by_alias, names = await self._aliases(guild_id)
         found: dict[str, str] = {}
         for user_id in _MENTION.findall(query):
             if user_id in names:
@@ -247,6 +250,25 @@ class Retriever:
                     found[user_id] = names[user_id]
         return found
 
+    async def _aliases(self, guild_id: str) -> tuple[dict[str, set[str]], dict[str, str]]:
+        """Normalised names -> user ids, and user id -> display name, of the guild's members;
+        cached until the member count changes or a minute passes (renames)."""
+        count = await self.store.member_count(guild_id)
+        now = time.monotonic()
+        cached = self._alias_cache.get(guild_id)
+        if cached is not None and cached[0] == count and now - cached[1] < ALIAS_TTL:
+            return cached[2], cached[3]
+        by_alias: dict[str, set[str]] = {}
+        names: dict[str, str] = {}
+        for user_id, display, username in await self.store.members(guild_id):
+            names[user_id] = display or username or user_id
+            for alias in {display, username, (display.split() or [""])[0]}:
+                key = _norm(alias)
+                if len(key) >= 2:
+                    by_alias.setdefault(key, set()).add(user_id)
+        self._alias_cache[guild_id] = (count, now, by_alias, names)
+        return by_alias, names
+
     async def close(self) -> None:
         """Close the embedder (its HTTP client) when there is one."""
         if self.semantic is not None:
@@ -256,11 +278,9 @@ class Retriever:
         wanted = set(user_ids)
         if not wanted:
             return set()
+        by_alias, _names = await self._aliases(guild_id)
         return {
-            word
-            for uid, display, username in await self.store.members(guild_id)
-            if uid in wanted
-            for word in _norm(f"{display} {username}").split()
+            word for alias, users in by_alias.items() if users & wanted for word in alias.split()
         }
 
     async def search(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 BATCH = 64
 PER_QUERY = 8  # DESIGN: up to 8 facts missing a vector are embedded per query
 RETRY_SECONDS = 30.0
+TOP_K = 200  # nearest facts by meaning that a query considers
 
 Progress = Callable[[int], None]
 
@@ -120,6 +121,7 @@ class VectorIndex:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._cache: dict[tuple[str, str], tuple[int, NDArray[np.int64], NDArray[np.float32]]] = {}
+        self._id_sets: dict[tuple[str, str], frozenset[int]] = {}
 
     async def matrix(
         self, guild_id: str, model: str
@@ -137,16 +139,49 @@ class VectorIndex:
             else np.zeros((0, 1), dtype=np.float32)
         )
         self._cache[key] = (version, ids, matrix)
+        self._id_sets[key] = frozenset(ids.tolist())
         return ids, matrix
 
-    async def similarities(self, guild_id: str, model: str, query: bytes) -> Mapping[int, float]:
-        """Cosine similarity of the query vector to every fact vector of the guild."""
+    async def similarities(
+        self, guild_id: str, model: str, query: bytes, *, top: int = TOP_K
+    ) -> Similarities:
+        """Cosine similarity of the query vector to the guild's ``top`` nearest facts."""
         ids, matrix = await self.matrix(guild_id, model)
         vector = from_blob(query)
         if not len(ids) or matrix.shape[1] != vector.shape[0]:
-            return {}
+            return Similarities({}, frozenset())
         scores = matrix @ vector
-        return dict(zip(ids.tolist(), scores.tolist(), strict=True))
+        if len(scores) > top:
+            best = np.argpartition(scores, -top)[-top:]
+            nearest = dict(zip(ids[best].tolist(), scores[best].tolist(), strict=True))
+        else:
+            nearest = dict(zip(ids.tolist(), scores.tolist(), strict=True))
+        return Similarities(nearest, self._id_sets[(guild_id, model)])
+
+
+class Similarities(Mapping[int, float]):
+    """The nearest facts' similarities; a fact with a vector that is not among them counts as
+    0 (far), a fact without a vector is absent (search is lexical for it)."""
+
+    def __init__(self, nearest: dict[int, float], with_vector: frozenset[int]) -> None:
+        self.nearest = nearest
+        self.with_vector = with_vector
+
+    def __getitem__(self, fact_id: int) -> float:
+        if fact_id in self.nearest:
+            return self.nearest[fact_id]
+        if fact_id in self.with_vector:
+            return 0.0
+        raise KeyError(fact_id)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.nearest)
+
+    def __len__(self) -> int:
+        return len(self.nearest)
+
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self.nearest or fact_id in self.with_vector
 
 
 class Semantic:
@@ -159,7 +194,7 @@ class Semantic:
         self.facts = FactEmbedder(store, embedder)
         self.index = VectorIndex(store)
 
-    async def similarities(self, guild_id: str, query: str) -> Mapping[int, float] | None:
+    async def similarities(self, guild_id: str, query: str) -> Similarities | None:
         """Cosine similarity of ``query`` to the guild's fact vectors (embedding up to 8
         facts that lack one first), or None when embedding fails: search is then lexical."""
         if len(query.strip()) < 3:

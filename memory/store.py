@@ -400,6 +400,10 @@ class Store:
             _message_from_row(r) for r in later
         ]
 
+    async def member_count(self, guild_id: str) -> int:
+        row = await self._fetchone("SELECT count(*) FROM members WHERE guild_id = ?", (guild_id,))
+        return int(row[0])
+
     async def members(self, guild_id: str) -> list[tuple[str, str, str]]:
         """``(user_id, display_name, username)`` of every member the guild has seen."""
         rows = await self._fetchall(

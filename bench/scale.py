@@ -1,0 +1,271 @@
+"""Scale benchmark: search and slice latency on a large guild, in-process, local embedder.
+
+    python bench/scale.py [--facts 100000] [--messages 1000000] [--small-guilds 20]
+                          [--queries 200] [--db PATH] [--json]
+
+Builds (or reuses, with ``--db``) a store with one generated guild of ``--facts`` active facts
+(each with a bundled-model vector) and ``--messages`` messages (full-text indexed), plus
+``--small-guilds`` small guilds; then times ``Retriever.search`` and ``Retriever.slice`` for
+``--queries`` generated questions after one warm-up query (which loads the guild's vectors
+into memory). Reports p50 / p95 latency and the peak RSS of the process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+BIG_GUILD = "700000000000000001"
+BIG_CHANNELS = [str(700000000000000100 + n) for n in range(20)]
+NAMES = [
+    "Sarah",
+    "Mike",
+    "Priya",
+    "Tomas",
+    "Jay",
+    "Lena",
+    "Kofi",
+    "Yuki",
+    "Ben",
+    "Aisha",
+    "Marco",
+    "Zoe",
+    "Hana",
+    "Diego",
+    "Olu",
+    "Freya",
+    "Ravi",
+    "Maya",
+    "Sven",
+    "Ines",
+]
+THINGS = [
+    "pizza",
+    "sushi",
+    "hiking",
+    "chess",
+    "guitar",
+    "painting",
+    "running",
+    "coffee",
+    "tea",
+    "rust",
+    "python",
+    "dnd",
+    "pottery",
+    "cycling",
+    "climbing",
+    "baking",
+    "jazz",
+    "anime",
+    "gardening",
+    "photography",
+    "knitting",
+    "skating",
+    "surfing",
+    "poetry",
+    "birding",
+]
+PLACES = ["Berlin", "Lisbon", "Leeds", "Osaka", "Toronto", "Lagos", "Pune", "Oslo", "Quito",
+          "Austin", "Hobart", "Porto", "Kyoto", "Accra", "Dublin"]  # fmt: skip
+JOBS = ["nurse", "teacher", "developer", "chef", "pilot", "designer", "plumber", "lawyer",
+        "baker", "mechanic", "farmer", "librarian", "architect", "barista"]  # fmt: skip
+
+
+def _member_id(n: int) -> str:
+    return str(800000000000000000 + n)
+
+
+def _fact_text(rng: random.Random, n: int) -> tuple[str, str]:
+    name = f"{rng.choice(NAMES)}{n % 5000}"
+    kind = n % 4
+    if kind == 0:
+        return name, f"{name} likes {rng.choice(THINGS)} and {rng.choice(THINGS)}."
+    if kind == 1:
+        return name, f"{name} works as a {rng.choice(JOBS)} in {rng.choice(PLACES)}."
+    if kind == 2:
+        return name, f"{name} is learning {rng.choice(THINGS)} this year."
+    return name, f"{name} lives in {rng.choice(PLACES)} with a cat named {rng.choice(NAMES)}."
+
+
+def _message_text(rng: random.Random) -> str:
+    return (
+        f"{rng.choice(['honestly', 'lol', 'ok so', 'ngl', 'btw', ''])} "
+        f"{rng.choice(['i love', 'anyone into', 'just tried', 'thinking about', 'who likes'])} "
+        f"{rng.choice(THINGS)} {rng.choice(['in', 'near', 'after', 'before'])} "
+        f"{rng.choice(PLACES)} {rng.choice(['tonight', 'this weekend', 'again', 'today'])}"
+    ).strip()
+
+
+async def build(db: Path, facts: int, messages: int, small: int) -> None:
+    """Write the generated guilds straight into a fresh store (bulk SQL, then vectors)."""
+    from memory.db import connect_sync
+    from memory.embeddings import LocalEmbedder
+    from memory.semantic import Semantic
+    from memory.store import Store
+
+    rng = random.Random(7)
+    store = await Store.open(db)
+    await store.close()
+    conn = connect_sync(db)
+    conn.isolation_level = None
+    guilds = [(BIG_GUILD, facts, messages)] + [
+        (str(710000000000000000 + g), max(1, facts // 500), max(1, messages // 500))
+        for g in range(small)
+    ]
+    now = "2026-11-01T12:00:00.000+00:00"
+    next_message = 1_300_000_000_000_000_000
+    for guild, fact_count, message_count in guilds:
+        started = time.perf_counter()
+        conn.execute("BEGIN")
+        conn.execute("INSERT INTO guilds (guild_id, name, updated_at) VALUES (?, ?, ?)",
+                     (guild, f"guild {guild[-3:]}", now))  # fmt: skip
+        conn.executemany(
+            "INSERT OR IGNORE INTO members (guild_id, user_id, display_name, username, "
+            "updated_at) VALUES (?, ?, ?, ?, ?)",
+            [(guild, _member_id(n), f"{NAMES[n % 20]}{n}", f"user{n}", now) for n in range(5000)],
+        )
+        rows = []
+        for n in range(message_count):
+            next_message += 1
+            author = rng.randrange(5000)
+            day = 1 + n * 300 // max(message_count, 1)
+            created = f"2025-{1 + day // 28 % 12:02d}-{1 + day % 28:02d}T12:00:00.000+00:00"
+            rows.append((guild, rng.choice(BIG_CHANNELS), str(next_message), _member_id(author),
+                         f"{NAMES[author % 20]}{author}", _message_text(rng), "import",
+                         created))  # fmt: skip
+            if len(rows) == 50_000:
+                _insert_messages(conn, rows)
+                rows = []
+        _insert_messages(conn, rows)
+        fact_rows = []
+        for n in range(fact_count):
+            _name, text = _fact_text(rng, n)
+            fact_rows.append((guild, rng.choice(BIG_CHANNELS), _member_id(n % 5000), text,
+                              "other", text, str(n), 0.9, now, now))  # fmt: skip
+        conn.executemany(
+            "INSERT OR IGNORE INTO memory_facts (guild_id, channel_id, subject, fact, fact_type, "
+            "evidence_text, source_message_id, confidence, is_active, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+            fact_rows,
+        )
+        conn.execute("COMMIT")
+        print(f"  guild {guild}: {message_count} messages, {fact_count} facts "
+              f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)  # fmt: skip
+    conn.execute("BEGIN")
+    conn.execute("INSERT INTO messages_fts (rowid, content) SELECT id, content FROM messages")
+    conn.execute("UPDATE journal_cursor SET journaled_through = (SELECT max(id) FROM messages)")
+    conn.execute("COMMIT")
+    conn.close()
+    store = await Store.open(db)
+    semantic = Semantic(store, LocalEmbedder())
+    for guild, _, _ in guilds:
+        started = time.perf_counter()
+        count = await semantic.facts.backfill(guild)
+        print(f"  embedded {count} facts of {guild} ({time.perf_counter() - started:.1f} s)",
+              file=sys.stderr)  # fmt: skip
+    await store.close()
+
+
+def _insert_messages(conn: Any, rows: list[tuple[Any, ...]]) -> None:
+    conn.executemany(
+        "INSERT INTO messages (guild_id, channel_id, message_id, author_id, author_name, "
+        "content, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+
+
+def _queries(count: int) -> list[str]:
+    rng = random.Random(11)
+    shapes = [
+        "who likes {thing}?", "what does {name} do for work?", "anyone in {place} into {thing}?",
+        "where does {name} live", "who is learning {thing}", "which {job} lives in {place}?",
+        "tell me about {name}", "does anyone have a cat named {name2}?",
+    ]  # fmt: skip
+    return [
+        rng.choice(shapes).format(
+            thing=rng.choice(THINGS),
+            name=f"{rng.choice(NAMES)}{rng.randrange(5000)}",
+            place=rng.choice(PLACES),
+            job=rng.choice(JOBS),
+            name2=rng.choice(NAMES),
+        )
+        for _ in range(count)
+    ]
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def measure(db: Path, queries: int) -> dict[str, Any]:
+    from memory.embeddings import LocalEmbedder
+    from memory.retrieval import Retriever
+    from memory.semantic import Semantic
+    from memory.store import Store
+
+    store = await Store.open(db)
+    retriever = Retriever(store, Semantic(store, LocalEmbedder()))
+    started = time.perf_counter()
+    await retriever.slice(BIG_GUILD, "warm up: who likes pizza?", channel_id=BIG_CHANNELS[0])
+    warm = time.perf_counter() - started
+    search_ms: list[float] = []
+    slice_ms: list[float] = []
+    for n, query in enumerate(_queries(queries)):
+        channel = BIG_CHANNELS[n % len(BIG_CHANNELS)]
+        t0 = time.perf_counter()
+        await retriever.search(BIG_GUILD, query, channel_id=channel)
+        t1 = time.perf_counter()
+        await retriever.slice(BIG_GUILD, query, channel_id=channel, user_id=_member_id(n))
+        t2 = time.perf_counter()
+        search_ms.append(1000 * (t1 - t0))
+        slice_ms.append(1000 * (t2 - t1))
+    big = await store.stats(BIG_GUILD)
+    await store.close()
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {
+        "queries": queries,
+        "warmup_s": round(warm, 2),
+        "search_ms": {"p50": round(statistics.median(search_ms), 1),
+                      "p95": round(_pct(search_ms, 0.95), 1)},
+        "slice_ms": {"p50": round(statistics.median(slice_ms), 1),
+                     "p95": round(_pct(slice_ms, 0.95), 1)},
+        "peak_rss_mb": round(peak_mb, 1),
+        "big_guild": {"facts": big.active_facts, "messages": big.messages},
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--facts", type=int, default=100_000)
+    parser.add_argument("--messages", type=int, default=1_000_000)
+    parser.add_argument("--small-guilds", type=int, default=20)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--db", type=Path, help="reuse (or build once) this database")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="memorybot-scale-") as tmp:
+        db = args.db or Path(tmp) / "memory.db"
+        if not db.exists():
+            started = time.perf_counter()
+            asyncio.run(build(db, args.facts, args.messages, args.small_guilds))
+            print(f"built {db} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        result = asyncio.run(measure(db, args.queries))
+    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
