@@ -233,6 +233,7 @@ class Retriever:
     def __init__(self, store: Store, semantic: Semantic | None = None) -> None:
         self.store = store
         self.semantic = semantic
+        self._counts: dict[str, tuple[int, int]] = {}
         self._alias_cache: dict[str, tuple[int, float, dict[str, set[str]], dict[str, str]]] = {}
 
     async def named_members(self, guild_id: str, query: str) -> dict[str, str]:
@@ -268,6 +269,17 @@ class Retriever:
                     by_alias.setdefault(key, set()).add(user_id)
         self._alias_cache[guild_id] = (count, now, by_alias, names)
         return by_alias, names
+
+    async def _fact_count(self, guild_id: str) -> int:
+        """Active facts of the guild, counted again only after facts changed."""
+        version = self.store.vector_version
+        cached = self._counts.get(guild_id)
+        if cached is None or cached[0] != version:
+            cached = self._counts[guild_id] = (
+                version,
+                await self.store.count_active_facts(guild_id),
+            )
+        return cached[1]
 
     async def close(self) -> None:
         """Close the embedder (its HTTP client) when there is one."""
@@ -308,7 +320,7 @@ class Retriever:
         wanted = list(subjects) if subjects is not None else list(named)
         if semantic is None and self.semantic is not None:
             semantic = await self.semantic.similarities(guild_id, query)
-        if await self.store.count_active_facts(guild_id) <= CANDIDATES:
+        if await self._fact_count(guild_id) <= CANDIDATES:
             candidates = await self.store.active_facts(guild_id)
         else:
             candidates = await self.store.fact_candidates(
@@ -323,7 +335,7 @@ class Retriever:
         if subjects is not None:
             allowed = set(subjects)
             candidates = [f for f in candidates if f.subject in allowed]
-        names = await self.store.member_names(guild_id)
+        _aliases, names = await self._aliases(guild_id)
         moment = now or datetime.now(UTC)
         hits = []
         for fact in candidates:

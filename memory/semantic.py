@@ -193,6 +193,7 @@ class Semantic:
         self.embedder = embedder
         self.facts = FactEmbedder(store, embedder)
         self.index = VectorIndex(store)
+        self._complete: dict[str, int] = {}  # guild -> vector_version with nothing missing
 
     async def similarities(self, guild_id: str, query: str) -> Similarities | None:
         """Cosine similarity of ``query`` to the guild's fact vectors (embedding up to 8
@@ -200,7 +201,10 @@ class Semantic:
         if len(query.strip()) < 3:
             return None
         try:
-            await self.facts.embed_missing(guild_id, PER_QUERY)
+            known_complete = self._complete.get(guild_id) == self.store.vector_version
+            if not known_complete and not await self.facts.embed_missing(guild_id, PER_QUERY):
+                # every fact has a vector: no need to look again until facts change
+                self._complete[guild_id] = self.store.vector_version
             (vector,) = await embed_cached(
                 self.embedder, [query], self.store.cached_vectors, self.store.cache_vectors
             )
