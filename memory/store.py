@@ -46,6 +46,9 @@ WHERE j.status = 'pending' ORDER BY j.message_row LIMIT ?
 """
 
 
+MESSAGE_WINDOW = 5000  # most recent full-text matches a message search ranks
+FACT_WINDOW = 2000  # most recent full-text matches a fact search ranks
+
 _FACT_COLS = (
     "f.id, f.guild_id, f.channel_id, f.subject, f.fact, f.fact_type, f.evidence_text, "
     "f.source_message_id, f.confidence, f.is_active, f.created_at, f.updated_at"
@@ -317,15 +320,22 @@ class Store:
         limit: int = 200,
     ) -> list[Fact]:
         """Active facts of the guild that full-text ``match`` (an FTS5 query built by
-        ``memory.fts.fts_query``) finds, best first, plus every active fact of ``subjects``."""
+        ``memory.fts.fts_query``) finds, best first among the ``FACT_WINDOW`` most recent
+        matches, plus every active fact of ``subjects``."""
         found: dict[int, Fact] = {}
         if match:
+            edge = await self._fetchone(
+                "SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH ? "
+                "ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                (match, FACT_WINDOW - 1),
+            )
             rows = await self._fetchall(
                 f"SELECT {_FACT_COLS} FROM memory_facts_fts "
                 "JOIN memory_facts f ON f.id = memory_facts_fts.rowid "
-                "WHERE memory_facts_fts MATCH ? AND f.guild_id = ? AND f.is_active = 1 "
+                "WHERE memory_facts_fts MATCH ? AND memory_facts_fts.rowid >= ? "
+                "AND f.guild_id = ? AND f.is_active = 1 "
                 "ORDER BY bm25(memory_facts_fts) LIMIT ?",
-                (match, guild_id, limit),
+                (match, edge[0] if edge else 0, guild_id, limit),
             )
             found.update((r[0], _fact_from_row(r)) for r in rows)
         for chunk in sql.chunks(list(subjects)):
@@ -365,8 +375,19 @@ class Store:
         author_ids: Sequence[str] = (),
     ) -> list[tuple[StoredMessage, float]]:
         """Stored messages of the guild that full-text ``match`` finds, with their BM25 rank
-        (lower is better), optionally only of one channel or of some authors."""
+        (lower is better), optionally only of one channel or of some authors.
+
+        Ranked among the ``MESSAGE_WINDOW`` most recent matches: BM25 scores every match it
+        orders, and a common word matches a large share of a million messages."""
         where, params = ["m.guild_id = ?"], [match, guild_id]
+        edge = await self._fetchone(
+            "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? "
+            "ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+            (match, MESSAGE_WINDOW - 1),
+        )
+        if edge is not None:
+            where.append("messages_fts.rowid >= ?")
+            params.append(edge[0])
         if channel_id:
             where.append("m.channel_id = ?")
             params.append(channel_id)
