@@ -27,7 +27,7 @@ USER_FACTS = 8
 RELEVANT_FACTS = 10
 RELEVANT_MESSAGES = 8
 CANDIDATES = 200
-MESSAGE_POOL = 60
+MESSAGE_POOL = 200
 RRF_K = 10
 ALIAS_TTL = 60.0  # seconds a guild's member names are cached by a retriever
 _MENTION = re.compile(r"<@!?(\d{15,21})>")
@@ -374,19 +374,15 @@ class Retriever:
         match = fts_query(tokens)
         if match is None:
             return []
-        lists = [await self.store.search_messages(guild_id, match, limit=MESSAGE_POOL)]
+        # One full-text query; the channel's and the named members' own rankings are the
+        # same ranking filtered (one round trip instead of three).
+        pool = await self.store.search_messages(guild_id, match, limit=MESSAGE_POOL)
+        lists = [pool]
         if channel_id:
-            lists.append(
-                await self.store.search_messages(
-                    guild_id, match, limit=MESSAGE_POOL, channel_id=channel_id
-                )
-            )
+            lists.append([p for p in pool if p[0].channel_id == channel_id])
         if named_ids:
-            lists.append(
-                await self.store.search_messages(
-                    guild_id, match, limit=MESSAGE_POOL, author_ids=named_ids
-                )
-            )
+            wanted = set(named_ids)
+            lists.append([p for p in pool if p[0].author_id in wanted])
         fused: dict[int, float] = {}
         by_row: dict[int, StoredMessage] = {}
         for ranked in lists:
