@@ -26,7 +26,7 @@ RECENCY_DAYS = 45.0
 USER_FACTS = 8
 RELEVANT_FACTS = 10
 RELEVANT_MESSAGES = 8
-CANDIDATES = 200
+CANDIDATES = 120
 MESSAGE_POOL = 200
 RRF_K = 10
 ALIAS_TTL = 60.0  # seconds a guild's member names are cached by a retriever
@@ -320,7 +320,9 @@ class Retriever:
         wanted = list(subjects) if subjects is not None else list(named)
         if semantic is None and self.semantic is not None:
             semantic = await self.semantic.similarities(guild_id, query)
-        if await self._fact_count(guild_id) <= CANDIDATES:
+        if subjects is not None:  # some members' facts: at most 80 active each, take them all
+            candidates = await self.store.fact_candidates(guild_id, None, subjects=subjects)
+        elif await self._fact_count(guild_id) <= CANDIDATES:
             candidates = await self.store.active_facts(guild_id)
         else:
             candidates = await self.store.fact_candidates(

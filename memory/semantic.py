@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 BATCH = 64
 PER_QUERY = 8  # DESIGN: up to 8 facts missing a vector are embedded per query
 RETRY_SECONDS = 30.0
-TOP_K = 200  # nearest facts by meaning that a query considers
+TOP_K = 120  # nearest facts by meaning that a query considers
 
 Progress = Callable[[int], None]
 

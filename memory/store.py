@@ -46,7 +46,7 @@ WHERE j.status = 'pending' ORDER BY j.message_row LIMIT ?
 """
 
 
-MESSAGE_WINDOW = 5000  # most recent full-text matches a message search ranks
+MESSAGE_WINDOW = 2000  # most recent full-text matches a message search ranks
 FACT_WINDOW = 2000  # most recent full-text matches a fact search ranks
 
 _FACT_COLS = (
