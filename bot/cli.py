@@ -215,12 +215,13 @@ async def _guild_or_only(store: Any, guild_id: str | None) -> str:
 @click.argument("query")
 @click.option("--guild", "guild_id", default=None, help="Guild id (default: the only one).")
 @click.option("--channel", "channel_id", default=None, help="Channel id (a ranking hint).")
+@click.option("--user", "user_id", default=None, help="Only this member's facts.")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 24, clamp=True))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
 def search(
-    state: CliState, query: str, guild_id: str | None, channel_id: str | None, limit: int,
-    as_json: bool,
+    state: CliState, query: str, guild_id: str | None, channel_id: str | None,
+    user_id: str | None, limit: int, as_json: bool,
 ) -> None:  # fmt: skip
     """Search a guild's durable facts (hybrid, relevance-gated)."""
     from memory.embeddings import build_embedder
@@ -230,13 +231,17 @@ def search(
 
     guild_id = _snowflake(guild_id, "--guild")
     channel_id = _snowflake(channel_id, "--channel")
+    user_id = _snowflake(user_id, "--user")
 
     async def run() -> list[dict[str, Any]]:
         async with await Store.open(state.settings().db_path) as store:
             guild = await _guild_or_only(store, guild_id)
             retriever = Retriever(store, Semantic(store, build_embedder(state.settings())))
             try:
-                hits = await retriever.search(guild, query, channel_id=channel_id, limit=limit)
+                hits = await retriever.search(
+                    guild, query, channel_id=channel_id, limit=limit,
+                    subjects=[user_id] if user_id else None,
+                )  # fmt: skip
             finally:
                 await retriever.close()
             return [h.as_dict() for h in hits]
@@ -259,11 +264,17 @@ def search(
 @click.option("--guild", "guild_id", default=None, help="Guild id (default: the only one).")
 @click.option("--channel", "channel_id", default=None, help="The channel asked in.")
 @click.option("--user", "user_id", default=None, help="The member asking.")
+@click.option(
+    "--limit",
+    default=None,
+    type=click.IntRange(1, 10, clamp=True),
+    help="At most this many items per section (default 8 / 10 / 8).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
 def slice_cmd(
     state: CliState, query: str, guild_id: str | None, channel_id: str | None,
-    user_id: str | None, as_json: bool,
+    user_id: str | None, limit: int | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Show the prompt memory slice a reply to QUERY would see."""
     from memory.embeddings import build_embedder
@@ -283,6 +294,10 @@ def slice_cmd(
                 memory = await retriever.slice(guild, query, channel_id=channel_id, user_id=user_id)
             finally:
                 await retriever.close()
+            if limit is not None:
+                memory.user_facts = memory.user_facts[:limit]
+                memory.relevant_facts = memory.relevant_facts[:limit]
+                memory.relevant_messages = memory.relevant_messages[:limit]
             return memory.as_dict()
 
     result = _run(run())

@@ -204,3 +204,18 @@ def test_search_and_slice_commands(tmp_path: Path) -> None:
     assert len(body["relevantMessages"]) <= 8
     bad = run_cli(data, "search", "x", "--guild", "not-a-snowflake")
     assert bad.returncode == 2 and "is not a Discord id" in bad.stderr
+
+
+def test_search_for_one_member_and_slice_limits(tmp_path: Path) -> None:
+    from tests.conftest import SAMPLE_EXPORT
+
+    data = tmp_path / "data"
+    assert run_cli(data, "import", str(SAMPLE_EXPORT)).returncode == 0
+    everyone = json.loads(run_cli(data, "search", "cats", "--json").stdout)["results"]
+    subjects = {r["subject"] for r in everyone}
+    assert len(subjects) > 1  # several members' facts mention cats
+    one = sorted(subjects)[0]
+    mine = json.loads(run_cli(data, "search", "cats", "--user", one, "--json").stdout)["results"]
+    assert mine and {r["subject"] for r in mine} == {one}
+    limited = json.loads(run_cli(data, "slice", "cats", "--limit", "1", "--json").stdout)
+    assert len(limited["relevantFacts"]) == 1 and len(limited["relevantMessages"]) == 1
