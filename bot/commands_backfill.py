@@ -16,6 +16,18 @@ from memory.settings import Settings
 POLL_SECONDS = 0.2
 
 
+def _progress(quiet: bool) -> Progress:
+    """A bar on stderr when it is a terminal (and not ``quiet``)."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet or not sys.stderr.isatty(),
+    )
+
+
 @dataclass(slots=True)
 class BackfillSummary:
     guilds: int = 0
@@ -43,14 +55,7 @@ async def backfill_extraction(
         statuses = ("failed", "dropped", "done") if everything else ("failed", "dropped")
         for guild in guilds:
             summary.requeued += await rt.queue.requeue(guild, statuses)
-        progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            disable=quiet or not sys.stderr.isatty(),
-        )
+        progress = _progress(quiet)
         with progress:
             task = progress.add_task("re-extract", total=max(summary.requeued, 1))
             join = asyncio.ensure_future(rt.queue.join())
@@ -77,14 +82,7 @@ async def backfill_embeddings(
         summary.guilds = len(guilds)
         model = rt.semantic.embedder.model_key
         missing = {g: await rt.store.count_missing_vectors(g, model) for g in guilds}
-        progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            disable=quiet or not sys.stderr.isatty(),
-        )
+        progress = _progress(quiet)
         with progress:
             task = progress.add_task(f"embed ({model})", total=max(sum(missing.values()), 1))
             for guild in guilds:

@@ -50,8 +50,6 @@ LOCAL_DIMS = 256
 LOCAL_MODEL_KEY = f"local:wordllama-{LOCAL_DIMS}"
 WORDLLAMA_CONFIG = "l2_supercat"
 
-PLACEHOLDER_API_KEY = "unused"
-"""Sent when no key is configured anywhere: local servers without auth ignore it."""
 
 BLANK_SUBSTITUTE = " "
 """What a blank text is embedded as (endpoints reject empty inputs)."""

@@ -12,7 +12,6 @@ import functools
 import json
 import logging
 import math
-import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,13 +23,12 @@ from memory.embeddings import (
     BLOB_DTYPE,
     DEFAULT_BATCH_SIZE,
     MAX_BATCH_SIZE,
-    PLACEHOLDER_API_KEY,
     EmbeddingError,
     _blobs,
     _prepared,
 )
 from memory.errors import ConfigError
-from memory.llm_retry import LLMRequestError, display_url, with_retries
+from memory.llm_retry import LLMRequestError, display_url, openai_client, with_retries
 
 log = logging.getLogger(__name__)
 
@@ -77,16 +75,7 @@ class OpenAIEmbedder:
         self.backoff_base = backoff_base
         self.backoff_cap = backoff_cap
         self._owns_client = client is None
-        if client is None:
-            key = api_key or None
-            if key is None and not os.environ.get("OPENAI_API_KEY"):
-                key = PLACEHOLDER_API_KEY
-            client = openai.AsyncOpenAI(
-                api_key=key, base_url=base_url or None, max_retries=0, timeout=timeout
-            )
-        else:
-            client = client.with_options(max_retries=0, timeout=timeout)
-        self._client = client
+        self._client = openai_client(client, base_url, api_key, timeout)
         self._closed = False
         self._what = f"embedding ({model} at {display_url(self.base_url)})"
 

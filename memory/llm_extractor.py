@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import re
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -35,7 +34,7 @@ from pydantic import BaseModel, ConfigDict
 
 from memory.errors import ConfigError, MemorybotError
 from memory.extraction import MAX_FACTS_PER_MESSAGE, BaseExtractor, SourceMessage
-from memory.llm_retry import LLMRequestError, display_url, with_retries
+from memory.llm_retry import LLMRequestError, display_url, openai_client, with_retries
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import Settings
 
@@ -44,8 +43,6 @@ log = logging.getLogger(__name__)
 MAX_ANSWER_CHARS = 1_000_000
 """Longest answer content (characters) that is parsed at all."""
 
-PLACEHOLDER_API_KEY = "unused"
-"""Sent when no key is configured anywhere: local servers without auth ignore it."""
 
 FACT_TYPES = frozenset({"preference", "profile", "relationship", "project", "other"})
 AUTHOR_SUBJECT = "author"
@@ -366,16 +363,7 @@ class LLMExtractor(BaseExtractor):
         self.backoff_base = backoff_base
         self.backoff_cap = backoff_cap
         self._owns_client = client is None
-        if client is None:
-            key = api_key or None
-            if key is None and not os.environ.get("OPENAI_API_KEY"):
-                key = PLACEHOLDER_API_KEY
-            client = openai.AsyncOpenAI(
-                api_key=key, base_url=base_url or None, max_retries=0, timeout=timeout
-            )
-        else:
-            client = client.with_options(max_retries=0, timeout=timeout)
-        self._client = client
+        self._client = openai_client(client, base_url, api_key, timeout)
         self._closed = False
         self._what = f"LLM extraction ({model} at {display_url(self.base_url)})"
 

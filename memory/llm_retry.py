@@ -23,6 +23,7 @@ import contextlib
 import email.utils
 import logging
 import math
+import os
 import random
 import time
 import urllib.parse
@@ -242,3 +243,23 @@ def _connection_reason(exc: openai.APIConnectionError) -> str:
         return f"connection refused{url}"
     detail = next((_one_line(str(c)) for c in reversed(causes) if str(c)), "")
     return f"connection failed{url}: {detail}" if detail else f"connection failed{url}"
+
+
+PLACEHOLDER_API_KEY = "unused"
+"""Sent when no key is configured anywhere: local servers without auth ignore it."""
+
+
+def openai_client(
+    client: openai.AsyncOpenAI | None, base_url: str | None, api_key: str | None, timeout: float
+) -> openai.AsyncOpenAI:
+    """The client our retry policy drives: the given one (its own retries off) or a new one
+    for ``base_url`` / ``api_key`` (falling back to ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``,
+    then a placeholder key, so a local server without auth works)."""
+    if client is not None:
+        return client.with_options(max_retries=0, timeout=timeout)
+    key = api_key or None
+    if key is None and not os.environ.get("OPENAI_API_KEY"):
+        key = PLACEHOLDER_API_KEY
+    return openai.AsyncOpenAI(
+        api_key=key, base_url=base_url or None, max_retries=0, timeout=timeout
+    )
