@@ -46,8 +46,8 @@ WHERE j.status = 'pending' ORDER BY j.message_row LIMIT ?
 """
 
 
-MESSAGE_WINDOW = 2000  # most recent full-text matches a message search ranks
-FACT_WINDOW = 2000  # most recent full-text matches a fact search ranks
+MESSAGE_WINDOW = 1000  # most recent full-text matches a message search ranks
+FACT_WINDOW = 500  # most recent full-text matches a fact search ranks
 
 _FACT_COLS = (
     "f.id, f.guild_id, f.channel_id, f.subject, f.fact, f.fact_type, f.evidence_text, "
@@ -352,9 +352,10 @@ class Store:
         found: list[Fact] = []
         for chunk in sql.chunks(list(fact_ids)):
             rows = await self._fetchall(
-                f"SELECT {_FACT_COLS} FROM memory_facts f WHERE f.guild_id = ? AND f.is_active = 1 "
-                f"AND f.id IN ({sql.marks(chunk)})",
-                (guild_id, *chunk),
+                # "+" keeps SQLite from scanning a guild index: the ids are the way in.
+                f"SELECT {_FACT_COLS} FROM memory_facts f WHERE f.id IN ({sql.marks(chunk)}) "
+                "AND +f.guild_id = ? AND +f.is_active = 1",
+                (*chunk, guild_id),
             )
             found += [_fact_from_row(r) for r in rows]
         return found
