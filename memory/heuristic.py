@@ -437,16 +437,6 @@ def _with(
     return render
 
 
-def _verb(
-    template: str, words: int = MAX_OBJECT_WORDS
-) -> Callable[[re.Match[str], str], str | None]:
-    return _with(template, words)
-
-
-def _dated(match: re.Match[str], obj: str) -> bool:
-    return _DATE_RE.search(obj) is not None
-
-
 def _role(match: re.Match[str], name: str) -> str | None:
     obj = _object(match.group("obj").split(",")[0], words=8)
     if obj is None:
@@ -477,14 +467,6 @@ def _state(match: re.Match[str], name: str) -> str | None:
         value = head.title() if head in NATIONALITIES else head
         return f"{name} is {value}" + (f" {qualifier}" if qualifier else "")
     return None
-
-
-def _plan(match: re.Match[str], name: str) -> str | None:
-    """A plan or event: kept only with a date, so "I'm going to X" alone is no memory."""
-    obj = _object(match.group("obj"), words=14)
-    if obj is None or not _DATE_RE.search(obj):
-        return None
-    return f"{name} {match.group('aux')} {match.group('what')} {obj}".replace("  ", " ")
 
 
 _INTENT = {
@@ -826,7 +808,7 @@ RULES: list[Rule] = [
     _rule(
         r"^I\s+(?:currently\s+)?(?P<verb>study|teach|major in|minor in)\s+(?P<obj>.+)$",
         "profile",
-        _verb("{name} {v} {obj}", words=8),
+        _with("{name} {v} {obj}", words=8),
     ),
     _rule(
         r"^I(?:'m| am)\s+(?:currently\s+)?(?P<what>studying|majoring in|minoring in|"
@@ -863,7 +845,7 @@ RULES: list[Rule] = [
         r"^I\s+(?:currently\s+)?(?P<verb>live|stay)\s+(?P<prep>in|near|outside|on|at)\s+"
         r"(?P<obj>.+)$",
         "profile",
-        _verb("{name} {v} {prep} {obj}", words=8),
+        _with("{name} {v} {prep} {obj}", words=8),
     ),
     _rule(
         r"^I(?:'m| am)\s+(?:currently\s+)?(?:based|living|located)\s+(?P<prep>in|near|"
@@ -898,7 +880,7 @@ RULES: list[Rule] = [
         "profile",
         lambda m, n: f"{n} is {m.group('obj')} years old",
     ),
-    _rule(r"^I\s+(?P<verb>speak)\s+(?P<obj>.+)$", "profile", _verb("{name} {v} {obj}", words=8)),
+    _rule(r"^I\s+(?P<verb>speak)\s+(?P<obj>.+)$", "profile", _with("{name} {v} {obj}", words=8)),
     _rule(
         r"^I(?:'m| am)\s+(?:also\s+|actually\s+|fully\s+|now\s+|a\s+proud\s+|"
         r"technically\s+)?(?P<obj>[a-z].*)$",
@@ -1114,7 +1096,7 @@ RULES: list[Rule] = [
     _rule(
         r"^I\s+(?:much\s+|really\s+|always\s+)?(?P<verb>prefer)\s+(?P<obj>.+)$",
         "preference",
-        _verb("{name} {v} {obj}", words=10),
+        _with("{name} {v} {obj}", words=10),
     ),
     # --- habits and hobbies
     _rule(
@@ -1166,7 +1148,7 @@ RULES: list[Rule] = [
         r"think|want|need|know|hope|wonder|feel|agree|believe|miss|enjoy|hate|mind|care)\b)"
         r".+)$",
         "other",
-        _verb("{name} {v} {obj}", words=8),
+        _with("{name} {v} {obj}", words=8),
     ),
     # --- projects
     _rule(
