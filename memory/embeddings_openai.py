@@ -28,12 +28,12 @@ from memory.embeddings import (
     _prepared,
 )
 from memory.errors import ConfigError
-from memory.llm_retry import LLMRequestError, display_url, openai_client, with_retries
+from memory.llm_retry import LLMRequestError, OpenAIEndpoint
 
 log = logging.getLogger(__name__)
 
 
-class OpenAIEmbedder:
+class OpenAIEmbedder(OpenAIEndpoint):
     """A model of an OpenAI-compatible ``/embeddings`` endpoint.
 
     ``base_url`` / ``api_key`` unset: the openai client's ``OPENAI_BASE_URL`` /
@@ -69,20 +69,18 @@ class OpenAIEmbedder:
         self.dimensions = dimensions
         self.model_key = f"{model}@{dimensions}" if dimensions is not None else model
         self.dims: int | None = dimensions
-        self.timeout = timeout
-        self.max_retries = max_retries
+        super().__init__(
+            "embedding",
+            model,
+            client=client,
+            base_url=base_url,
+            api_key=api_key,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff_base=backoff_base,
+            backoff_cap=backoff_cap,
+        )
         self.batch_size = batch_size
-        self.backoff_base = backoff_base
-        self.backoff_cap = backoff_cap
-        self._owns_client = client is None
-        self._client = openai_client(client, base_url, api_key, timeout)
-        self._closed = False
-        self._what = f"embedding ({model} at {display_url(self.base_url)})"
-
-    @property
-    def base_url(self) -> str:
-        """The endpoint requests go to (``.../v1/``)."""
-        return str(self._client.base_url)
 
     async def embed(self, texts: Sequence[str]) -> list[bytes]:
         """Blobs of ``texts``, one request per batch; raises :class:`EmbeddingError`."""
@@ -91,14 +89,7 @@ class OpenAIEmbedder:
         for start in range(0, len(prepared), self.batch_size):
             batch = prepared[start : start + self.batch_size]
             try:
-                response = await with_retries(
-                    functools.partial(self._request, batch),
-                    max_retries=self.max_retries,
-                    backoff_base=self.backoff_base,
-                    backoff_cap=self.backoff_cap,
-                    what=self._what,
-                    request_timeout=self.timeout,
-                )
+                response = await self._retried(functools.partial(self._request, batch))
             except LLMRequestError as exc:
                 raise EmbeddingError(str(exc)) from exc
             matrix = self._vectors(response, len(batch))
@@ -106,14 +97,6 @@ class OpenAIEmbedder:
                 self.dims = int(matrix.shape[1])
             blobs += _blobs(matrix)
         return blobs
-
-    async def aclose(self) -> None:
-        """Close the HTTP client (when this embedder built it)."""
-        if self._closed:
-            return
-        self._closed = True
-        if self._owns_client:
-            await self._client.close()
 
     async def _request(self, batch: list[str]) -> CreateEmbeddingResponse:
         """One request, no retries; a reply that is not an embeddings list raises."""

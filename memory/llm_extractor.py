@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict
 
 from memory.errors import ConfigError, MemorybotError
 from memory.extraction import MAX_FACTS_PER_MESSAGE, BaseExtractor, SourceMessage
-from memory.llm_retry import LLMRequestError, display_url, openai_client, with_retries
+from memory.llm_retry import LLMRequestError, OpenAIEndpoint
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import Settings
 
@@ -327,7 +327,7 @@ def _resolve_subject(subject: str, message: SourceMessage) -> str | None:
 # --- the extractor ------------------------------------------------------------------------
 
 
-class LLMExtractor(BaseExtractor):
+class LLMExtractor(OpenAIEndpoint, BaseExtractor):
     """Extracts candidate facts with one chat completion per batch of messages.
 
     ``base_url`` / ``api_key`` unset: the openai client's ``OPENAI_BASE_URL`` /
@@ -355,17 +355,20 @@ class LLMExtractor(BaseExtractor):
     ) -> None:
         if not model:
             raise ConfigError("the llm extractor needs a model (MEMORYBOT_LLM_MODEL)")
+        super().__init__(
+            "LLM extraction",
+            model,
+            client=client,
+            base_url=base_url,
+            api_key=api_key,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff_base=backoff_base,
+            backoff_cap=backoff_cap,
+        )
         self.model = model
-        self.timeout = timeout
-        self.max_retries = max_retries
         self.batch_size = batch_size
         self.batch_gap = batch_gap
-        self.backoff_base = backoff_base
-        self.backoff_cap = backoff_cap
-        self._owns_client = client is None
-        self._client = openai_client(client, base_url, api_key, timeout)
-        self._closed = False
-        self._what = f"LLM extraction ({model} at {display_url(self.base_url)})"
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMExtractor:
@@ -383,25 +386,13 @@ class LLMExtractor(BaseExtractor):
             batch_gap=settings.extraction_batch_gap,
         )
 
-    @property
-    def base_url(self) -> str:
-        """The endpoint requests go to (``.../v1/``)."""
-        return str(self._client.base_url)
-
     async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
         """Candidate facts of ``messages``; raises :class:`ExtractionError` on failure."""
         if not messages:
             return []
         chat = build_messages(messages)
         try:
-            completion = await with_retries(
-                lambda: self._complete(chat),
-                max_retries=self.max_retries,
-                backoff_base=self.backoff_base,
-                backoff_cap=self.backoff_cap,
-                what=self._what,
-                request_timeout=self.timeout,
-            )
+            completion = await self._retried(lambda: self._complete(chat))
         except LLMRequestError as exc:
             raise ExtractionError(str(exc)) from exc
         content = self._content(completion)
@@ -421,14 +412,6 @@ class LLMExtractor(BaseExtractor):
             len(facts),
         )
         return facts
-
-    async def aclose(self) -> None:
-        """Close the HTTP client (when this extractor built it)."""
-        if self._closed:
-            return
-        self._closed = True
-        if self._owns_client:
-            await self._client.close()
 
     async def _complete(self, chat: list[ChatCompletionMessageParam]) -> ChatCompletion:
         """One request, no retries; a reply that is no chat completion raises."""

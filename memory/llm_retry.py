@@ -263,3 +263,55 @@ def openai_client(
     return openai.AsyncOpenAI(
         api_key=key, base_url=base_url or None, max_retries=0, timeout=timeout
     )
+
+
+class OpenAIEndpoint:
+    """The part an extractor and an embedder share: a client driven by our retry policy,
+    the endpoint it talks to, a one-line name for errors and logs, and closing the client
+    when this object built it (a client passed in stays the caller's)."""
+
+    def __init__(
+        self,
+        purpose: str,
+        model: str,
+        *,
+        client: openai.AsyncOpenAI | None,
+        base_url: str | None,
+        api_key: str | None,
+        timeout: float,
+        max_retries: int,
+        backoff_base: float,
+        backoff_cap: float,
+    ) -> None:
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.backoff_base = backoff_base
+        self.backoff_cap = backoff_cap
+        self._owns_client = client is None
+        self._client = openai_client(client, base_url, api_key, timeout)
+        self._closed = False
+        self._what = f"{purpose} ({model} at {display_url(self.base_url)})"
+
+    @property
+    def base_url(self) -> str:
+        """The endpoint requests go to (``.../v1/``)."""
+        return str(self._client.base_url)
+
+    async def _retried(self, call: Callable[[], Awaitable[T]]) -> T:
+        """``call`` under the retry policy; ``LLMRequestError`` once it gives up."""
+        return await with_retries(
+            call,
+            max_retries=self.max_retries,
+            backoff_base=self.backoff_base,
+            backoff_cap=self.backoff_cap,
+            what=self._what,
+            request_timeout=self.timeout,
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP client (when this object built it)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._owns_client:
+            await self._client.close()
