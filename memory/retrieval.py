@@ -305,12 +305,15 @@ class Retriever:
         strict: bool = True,
         subjects: Sequence[str] | None = None,
         semantic: Mapping[int, float] | None = None,
+        named: Mapping[str, str] | None = None,
         now: datetime | None = None,
     ) -> list[FactHit]:
         """Hybrid search over the guild's active facts (``subjects``: only theirs).
 
-        Strict: only facts that pass the relevance gate; otherwise the ungated ranking."""
-        named = await self.named_members(guild_id, query)
+        Strict: only facts that pass the relevance gate; otherwise the ungated ranking.
+        ``named``: the members the query names, when the caller resolved them already."""
+        if named is None:
+            named = await self.named_members(guild_id, query)
         query = _MENTION.sub(" ", query)
         # A member's name says whose facts are wanted, not which: it is not a lexical match.
         name_words = await self._name_words(guild_id, named)
@@ -423,12 +426,12 @@ class Retriever:
         if user_id:
             out.user_facts = await self.search(
                 guild_id, query, channel_id=channel_id, limit=USER_FACTS, strict=False,
-                subjects=[user_id], semantic=semantic,
+                subjects=[user_id], semantic=semantic, named=named,
             )  # fmt: skip
         seen = {h.fact.id for h in out.user_facts}
         relevant = await self.search(
             guild_id, query, channel_id=channel_id, limit=RELEVANT_FACTS + len(seen),
-            strict=False, semantic=semantic,
+            strict=False, semantic=semantic, named=named,
         )  # fmt: skip
         if named:  # facts about the members the query names come first among equals
             relevant.sort(key=lambda h: (h.fact.subject in named, h.scores.combined), reverse=True)
