@@ -6,18 +6,22 @@ Errors: one clear line and a non-zero exit; ``--debug`` shows tracebacks.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sys
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from memory.errors import ConfigError, MemorybotError
 from memory.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from memory.retrieval import Retriever
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -199,6 +203,25 @@ def _snowflake(value: str | None, option: str) -> str | None:
     return value
 
 
+@contextlib.asynccontextmanager
+async def _retriever(state: CliState, guild_id: str | None) -> AsyncIterator[tuple[Retriever, str]]:
+    """A retriever with the configured embedder over the store (read beside a running bot:
+    no data-directory lock), and the guild asked for or the only one."""
+    from memory.embeddings import build_embedder
+    from memory.retrieval import Retriever
+    from memory.semantic import Semantic
+    from memory.store import Store
+
+    settings = state.settings()
+    async with await Store.open(settings.db_path) as store:
+        guild = await _guild_or_only(store, guild_id)
+        retriever = Retriever(store, Semantic(store, build_embedder(settings)))
+        try:
+            yield retriever, guild
+        finally:
+            await retriever.close()
+
+
 async def _guild_or_only(store: Any, guild_id: str | None) -> str:
     """The guild asked for, or the only one there is."""
     if guild_id:
@@ -224,26 +247,17 @@ def search(
     user_id: str | None, limit: int, as_json: bool,
 ) -> None:  # fmt: skip
     """Search a guild's durable facts (hybrid, relevance-gated)."""
-    from memory.embeddings import build_embedder
-    from memory.retrieval import Retriever
-    from memory.semantic import Semantic
-    from memory.store import Store
 
     guild_id = _snowflake(guild_id, "--guild")
     channel_id = _snowflake(channel_id, "--channel")
     user_id = _snowflake(user_id, "--user")
 
     async def run() -> list[dict[str, Any]]:
-        async with await Store.open(state.settings().db_path) as store:
-            guild = await _guild_or_only(store, guild_id)
-            retriever = Retriever(store, Semantic(store, build_embedder(state.settings())))
-            try:
-                hits = await retriever.search(
-                    guild, query, channel_id=channel_id, limit=limit,
-                    subjects=[user_id] if user_id else None,
-                )  # fmt: skip
-            finally:
-                await retriever.close()
+        async with _retriever(state, guild_id) as (retriever, guild):
+            hits = await retriever.search(
+                guild, query, channel_id=channel_id, limit=limit,
+                subjects=[user_id] if user_id else None,
+            )  # fmt: skip
             return [h.as_dict() for h in hits]
 
     results = _run(run())
@@ -277,23 +291,14 @@ def slice_cmd(
     user_id: str | None, limit: int | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Show the prompt memory slice a reply to QUERY would see."""
-    from memory.embeddings import build_embedder
-    from memory.retrieval import Retriever
-    from memory.semantic import Semantic
-    from memory.store import Store
 
     guild_id = _snowflake(guild_id, "--guild")
     channel_id = _snowflake(channel_id, "--channel")
     user_id = _snowflake(user_id, "--user")
 
     async def run() -> dict[str, Any]:
-        async with await Store.open(state.settings().db_path) as store:
-            guild = await _guild_or_only(store, guild_id)
-            retriever = Retriever(store, Semantic(store, build_embedder(state.settings())))
-            try:
-                memory = await retriever.slice(guild, query, channel_id=channel_id, user_id=user_id)
-            finally:
-                await retriever.close()
+        async with _retriever(state, guild_id) as (retriever, guild):
+            memory = await retriever.slice(guild, query, channel_id=channel_id, user_id=user_id)
             if limit is not None:
                 memory.user_facts = memory.user_facts[:limit]
                 memory.relevant_facts = memory.relevant_facts[:limit]
