@@ -450,19 +450,17 @@ class IngestQueue:
         now = asyncio.get_running_loop().time()
         last: dict[tuple[str, str], float] = {}
         count: dict[tuple[str, str], int] = {}
+        channels: list[tuple[str, str] | None] = []  # per job; None: nothing to extract
         for job in jobs:
+            channel = None
             if _extractable(job.message):
                 channel = (job.message.guild_id, job.message.channel_id)
                 entry = self._pending.get(_job_key(job))
                 last[channel] = max(last.get(channel, 0.0), entry.arrived if entry else 0.0)
                 count[channel] = count.get(channel, 0) + 1
+            channels.append(channel)
         open_channels = {c for c in last if count[c] < size and now - last[c] < gap}
-        ready = [
-            job
-            for job in jobs
-            if not _extractable(job.message)
-            or (job.message.guild_id, job.message.channel_id) not in open_channels
-        ]
+        ready = [job for job, c in zip(jobs, channels, strict=True) if c not in open_channels]
         wait = min((last[c] + gap - now for c in open_channels), default=0.0)
         return ready, max(wait, 0.001)
 
