@@ -61,7 +61,9 @@ async def run_import(
                 await _wait_processed(rt.queue, progress)
                 await rt.semantic.facts.join()  # new facts get their vectors before exit
         if not defer:
-            await rt.journals.refresh_all()
+            await rt.journals.refresh_all()  # which also indexes the messages for search
+            if importer.summary.new:
+                await rt.store.optimize_search()
     return importer.summary, errors
 
 

@@ -25,10 +25,7 @@ class MemoryRuntime:
     journals: Journals
     queue: IngestQueue
     semantic: Semantic
-
-    @property
-    def retriever(self) -> Retriever:
-        return Retriever(self.store, self.semantic)
+    retriever: Retriever  # one per runtime: it caches member names and index profiles
 
 
 def extractor_choice(settings: Settings) -> str:
@@ -94,7 +91,7 @@ async def _opened(
         if start_queue:
             await queue.start()
             semantic.facts.start()
-        yield MemoryRuntime(settings, store, journals, queue, semantic)
+        yield MemoryRuntime(settings, store, journals, queue, semantic, Retriever(store, semantic))
     finally:
         try:
             await queue.close()

@@ -1,15 +1,19 @@
 """Full-text queries built from what people type, safely (DESIGN: user text never reaches
 ``MATCH`` unquoted).
 
-A query becomes its word tokens, each a quoted FTS5 string joined with ``OR``: quotes, ``*``,
-``NEAR``, ``AND``/``OR``/``NOT``, ``-``, parentheses and ``:`` in the text are only ever
-characters of a quoted token, never operators. Emoji and punctuation vanish; an empty result
-means "nothing to search for".
+A query becomes its word tokens (:func:`query_tokens`), each token a group of exact index
+terms — itself and its word forms (:func:`term_groups`) — every term a quoted FTS5 string:
+quotes, ``*``, ``NEAR``, ``AND``/``OR``/``NOT``, ``-``, parentheses and ``:`` in the text are
+only ever characters of a quoted term, never operators. Emoji and punctuation vanish; no
+groups means "nothing to search for". Exact terms, not prefix queries: FTS5 merges every
+term a prefix matches on each query, which costs tens of milliseconds on a big index.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from dataclasses import dataclass
 
 MAX_QUERY_TOKENS = 32
 _TOKEN = re.compile(r"\w+")
@@ -51,12 +55,88 @@ def stem(token: str) -> str:
     return token
 
 
-def fts_query(tokens: list[str], *, prefix: bool = True) -> str | None:
-    """An FTS5 ``MATCH`` expression matching any of ``tokens`` (with ``prefix``: any word that
-    starts with a token's stem), or None when there are none."""
-    if not tokens:
-        return None
-    if not prefix:
-        return " OR ".join(quote(t) for t in tokens)
-    terms = {quote(stem(t)) + "*" if len(t) >= 4 else quote(t) for t in tokens}
-    return " OR ".join(sorted(terms))
+# --- term groups: what a query token matches, as exact index terms ------------------------
+
+MAX_FORMS = 16
+_FTS_WORD = re.compile(r"[^\W_]+")  # unicode61 splits on "_" too
+_COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_VOWELS = frozenset("aeiou")
+
+
+def fts_words(text: str) -> list[str]:
+    """``text`` split and folded the way the index's tokenizer (unicode61, diacritics
+    removed) sees it: "Café_crème" → ["cafe", "creme"]."""
+    text = text.casefold()
+    if not text.isascii():
+        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+    return _FTS_WORD.findall(text)
+
+
+_INFLECTIONS = ("ies", "ied", "ing", "ers", "er", "ed", "es", "s")
+
+
+def _bases(token: str) -> set[str]:
+    """The base forms ``token`` may be an inflection of ("studies" → study, "hiking" →
+    hike / hik, "running" → run / runn); ``{token}`` when it has no inflection ending."""
+    for ending in _INFLECTIONS:
+        root = token[: -len(ending)]
+        if not token.endswith(ending) or len(root) < 3 or token.endswith("ss"):
+            continue
+        if ending in ("ies", "ied"):
+            return {root + "y", root + "ie"}
+        if ending == "s":
+            return {root}
+        bases = {root, root + "e"}
+        if ending != "es" and root[-1] == root[-2] and root[-1] not in _VOWELS:
+            bases.add(root[:-1])  # "running" → run
+        return bases
+    return {token}
+
+
+def _inflections(base: str) -> list[str]:
+    if base.endswith("e"):
+        return [base, base + "s", base + "d", base + "r", base + "rs", base[:-1] + "ing"]
+    if base.endswith("y") and base[-2:-1] not in _VOWELS:
+        return [base, base[:-1] + "ies", base[:-1] + "ied", base + "ing", base[:-1] + "ier"]
+    if base.endswith(("s", "x", "z", "ch", "sh")):
+        return [base, base + "es", base + "ed", base + "ing", base + "er"]
+    return [base, base + "s", base + "ed", base + "ing", base + "er", base + "ers"]
+
+
+def word_forms(token: str) -> tuple[str, ...]:
+    """The exact index terms a query token stands for: itself first, then its base forms
+    and their usual inflections ("cycling" → cycling, cycle, cycles, cycled, …), at most
+    ``MAX_FORMS``. Short tokens (under 4 letters) and numbers stand only for themselves."""
+    if len(token) < 4 or not token.isalpha():
+        return (token,)
+    forms: dict[str, None] = {token: None}
+    for base in sorted(_bases(token), key=lambda b: (-len(b), b)):
+        for form in _inflections(base):
+            forms[form] = None
+    return tuple(forms)[:MAX_FORMS]
+
+
+@dataclass(frozen=True, slots=True)
+class TermGroup:
+    """One query token as the exact index terms that count as it."""
+
+    token: str
+    forms: frozenset[str]
+    prefix: str | None = None  # ranking also counts words that start with it (4+ letters)
+
+    def match(self) -> str:
+        """The FTS5 expression for any of the forms (each quoted)."""
+        return "(" + " OR ".join(quote(f) for f in sorted(self.forms)) + ")"
+
+
+def term_groups(tokens: list[str]) -> list[TermGroup]:
+    """Term groups for query tokens (see :func:`query_tokens`), split and folded as the
+    index tokenizer does; one group per distinct folded word."""
+    groups: dict[str, TermGroup] = {}
+    for token in tokens:
+        for word in fts_words(token):
+            if word not in groups:
+                root = stem(word)
+                prefix = root if len(root) >= 4 and word.isalpha() else None
+                groups[word] = TermGroup(word, frozenset(word_forms(word)), prefix)
+    return list(groups.values())[:MAX_QUERY_TOKENS]

@@ -51,8 +51,8 @@ VALUES (?, ?, ?, ?, ?, ?)
 """
 SMALL_BATCH = 8  # up to this many messages, row-by-row statements beat json_each
 INDEX_MESSAGES = """
-INSERT INTO messages_fts (rowid, content)
-SELECT id, content FROM messages WHERE id > ? AND id <= ?
+INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id)
+SELECT id, content, guild_id, channel_id, author_id FROM messages WHERE id > ? AND id <= ?
 """
 UPSERT_MEMBER = """
 INSERT INTO members (guild_id, user_id, display_name, username, updated_at)

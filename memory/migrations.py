@@ -162,6 +162,80 @@ M001_CORE = [
     """,
 ]
 
+# Full-text indexes that carry their scope: the guild (and for messages the channel and the
+# author) are indexed columns, so one MATCH finds a guild's most recent matches without
+# walking other guilds' (``memory.lexical``). Ranking is done by ``memory.lexical`` too:
+# FTS5's bm25() counts every match of every term in the whole index on each query.
+M002_SCOPED_FTS = [
+    "DROP TRIGGER messages_ad",
+    "DROP TRIGGER messages_au",
+    "DROP TABLE messages_fts",
+    """
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        content, guild_id, channel_id, author_id, content='messages', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2'
+    )
+    """,
+    """
+    INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id)
+    SELECT id, content, guild_id, channel_id, author_id FROM messages
+    WHERE id <= (SELECT journaled_through FROM journal_cursor)
+    """,
+    """
+    CREATE TRIGGER messages_ad AFTER DELETE ON messages
+    WHEN old.id <= (SELECT journaled_through FROM journal_cursor) BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content, guild_id, channel_id, author_id)
+        VALUES ('delete', old.id, old.content, old.guild_id, old.channel_id, old.author_id);
+    END
+    """,
+    """
+    CREATE TRIGGER messages_au AFTER UPDATE OF content ON messages
+    WHEN old.id <= (SELECT journaled_through FROM journal_cursor) BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content, guild_id, channel_id, author_id)
+        VALUES ('delete', old.id, old.content, old.guild_id, old.channel_id, old.author_id);
+        INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id)
+        VALUES (new.id, new.content, new.guild_id, new.channel_id, new.author_id);
+    END
+    """,
+    "DROP TRIGGER memory_facts_ai",
+    "DROP TRIGGER memory_facts_ad",
+    "DROP TRIGGER memory_facts_au",
+    "DROP TABLE memory_facts_fts",
+    """
+    CREATE VIRTUAL TABLE memory_facts_fts USING fts5(
+        fact, evidence_text, guild_id, content='memory_facts', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2'
+    )
+    """,
+    """
+    INSERT INTO memory_facts_fts (rowid, fact, evidence_text, guild_id)
+    SELECT id, fact, evidence_text, guild_id FROM memory_facts
+    """,
+    """
+    CREATE TRIGGER memory_facts_ai AFTER INSERT ON memory_facts BEGIN
+        INSERT INTO memory_facts_fts (rowid, fact, evidence_text, guild_id)
+        VALUES (new.id, new.fact, new.evidence_text, new.guild_id);
+    END
+    """,
+    """
+    CREATE TRIGGER memory_facts_ad AFTER DELETE ON memory_facts BEGIN
+        INSERT INTO memory_facts_fts (memory_facts_fts, rowid, fact, evidence_text, guild_id)
+        VALUES ('delete', old.id, old.fact, old.evidence_text, old.guild_id);
+    END
+    """,
+    """
+    CREATE TRIGGER memory_facts_au AFTER UPDATE OF fact, evidence_text ON memory_facts BEGIN
+        INSERT INTO memory_facts_fts (memory_facts_fts, rowid, fact, evidence_text, guild_id)
+        VALUES ('delete', old.id, old.fact, old.evidence_text, old.guild_id);
+        INSERT INTO memory_facts_fts (rowid, fact, evidence_text, guild_id)
+        VALUES (new.id, new.fact, new.evidence_text, new.guild_id);
+    END
+    """,
+    "INSERT INTO messages_fts (messages_fts) VALUES ('optimize')",
+    "INSERT INTO memory_facts_fts (memory_facts_fts) VALUES ('optimize')",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("m001_core", M001_CORE),
+    ("m002_scoped_fts", M002_SCOPED_FTS),
 ]

@@ -10,13 +10,15 @@ comes with its neighbouring turns. Every item carries its provenance.
 from __future__ import annotations
 
 import functools
+import heapq
 import re
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import NamedTuple
 
-from memory.fts import fts_query, query_tokens, stem
+from memory import lexical
+from memory.fts import query_tokens, quote, stem, term_groups
 from memory.models import LORE_SUBJECT, Fact, StoredMessage, parse_iso
 from memory.safety import fold
 from memory.semantic import Semantic
@@ -26,16 +28,14 @@ RECENCY_DAYS = 45.0
 USER_FACTS = 8
 RELEVANT_FACTS = 10
 RELEVANT_MESSAGES = 8
-CANDIDATES = 120
-MESSAGE_POOL = 200
+CANDIDATES = 60  # facts by full text, and as many by meaning, that a big guild's search scores
+MESSAGE_POOL = 100  # messages ranked by BM25 (plus the channel's and named members' newest)
 RRF_K = 10
-ALIAS_TTL = 60.0  # seconds a guild's member names are cached by a retriever
 _MENTION = re.compile(r"<@!?(\d{15,21})>")
 _WORD = re.compile(r"\w+")
 
 
-@dataclass(frozen=True, slots=True)
-class FactScores:
+class FactScores(NamedTuple):
     """A fact's component scores, the combined score and whether it passed the gate."""
 
     semantic: float | None
@@ -152,38 +152,48 @@ def _norm(text: str) -> str:
     return " ".join(_WORD.findall(fold(text)))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=65536)
 def _words(text: str) -> str:
-    """Case-folded words: cheap enough to run over every candidate fact of a query."""
-    return " ".join(_WORD.findall(text.casefold()))
+    """Case-folded words, space-separated and padded with a space on each side."""
+    return " " + " ".join(_WORD.findall(text.casefold())) + " "
+
+
+@functools.lru_cache(maxsize=256)
+def _probes(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """What to look for in padded words for each token: the token as a word, or (stem of 4+
+    letters) a word starting with the stem — "studies" ~ "studying"."""
+    probes = []
+    for token in tokens:
+        root = stem(token)
+        probes.append(f" {root}" if len(root) >= 4 else f" {token} ")
+    return tuple(probes)
 
 
 def lexical_score(query: str, tokens: Sequence[str], text: str) -> float:
     """1 if the normalised query is in ``text``, else the share of query tokens present."""
-    normalised = _words(text)
-    query_norm = _words(query)
-    if query_norm and f" {query_norm} " in f" {normalised} ":
+    words = _words(text)
+    query_words = _words(query)
+    if len(query_words) > 2 and query_words in words:
         return 1.0
     if not tokens:
         return 0.0
-    words = set(normalised.split())
-    hits = sum(1 for t in tokens if _token_present(t, words))
+    hits = sum(1 for probe in _probes(tuple(tokens)) if probe in words)
     return hits / len(tokens)
 
 
-def _token_present(token: str, words: set[str]) -> bool:
-    """The token, or (4+ letters) a word starting with its stem: "studies" ~ "studying"."""
-    if token in words:
-        return True
-    root = stem(token)
-    return len(root) >= 4 and any(w.startswith(root) for w in words)
+@functools.lru_cache(maxsize=65536)
+def _timestamp(when: str) -> float | None:
+    try:
+        return parse_iso(when).timestamp()
+    except ValueError:
+        return None
 
 
 def recency_score(when: str, now: datetime) -> float:
-    try:
-        age_days = max(0.0, (now - parse_iso(when)).total_seconds() / 86_400)
-    except ValueError:
+    moment = _timestamp(when)
+    if moment is None:
         return 0.0
+    age_days = max(0.0, (now.timestamp() - moment) / 86_400)
     return 1.0 / (1.0 + age_days / RECENCY_DAYS)
 
 
@@ -224,6 +234,16 @@ def score_fact(
     return FactScores(sem, lexical, fact.confidence, recency, channel, combined, passed)
 
 
+@dataclass(slots=True)
+class _Members:
+    """A guild's member names as a retriever caches them."""
+
+    version: int
+    by_alias: dict[str, set[str]] = field(default_factory=dict)  # normalised name -> users
+    names: dict[str, str] = field(default_factory=dict)  # user -> display name
+    words: dict[str, set[str]] = field(default_factory=dict)  # user -> words of their names
+
+
 # --- the retriever ----------------------------------------------------------------------------
 
 
@@ -234,7 +254,8 @@ class Retriever:
         self.store = store
         self.semantic = semantic
         self._counts: dict[str, tuple[int, int]] = {}
-        self._alias_cache: dict[str, tuple[int, float, dict[str, set[str]], dict[str, str]]] = {}
+        self._members: dict[str, _Members] = {}
+        self._profiles = lexical.Profiles()
 
     async def named_members(self, guild_id: str, query: str) -> dict[str, str]:
         """Members the query names — by display name, username, first name or mention —
@@ -252,23 +273,27 @@ class Retriever:
         return found
 
     async def _aliases(self, guild_id: str) -> tuple[dict[str, set[str]], dict[str, str]]:
-        """Normalised names -> user ids, and user id -> display name, of the guild's members;
-        cached until the member count changes or a minute passes (renames)."""
-        count = await self.store.member_count(guild_id)
-        now = time.monotonic()
-        cached = self._alias_cache.get(guild_id)
-        if cached is not None and cached[0] == count and now - cached[1] < ALIAS_TTL:
-            return cached[2], cached[3]
-        by_alias: dict[str, set[str]] = {}
-        names: dict[str, str] = {}
+        """Normalised names -> user ids, and user id -> display name, of the guild's members."""
+        members = await self._guild_members(guild_id)
+        return members.by_alias, members.names
+
+    async def _guild_members(self, guild_id: str) -> _Members:
+        """The guild's member names, cached until members are written again
+        (``Store.members_version``)."""
+        version = self.store.members_version
+        cached = self._members.get(guild_id)
+        if cached is not None and cached.version == version:
+            return cached
+        members = _Members(version)
         for user_id, display, username in await self.store.members(guild_id):
-            names[user_id] = display or username or user_id
+            members.names[user_id] = display or username or user_id
             for alias in {display, username, (display.split() or [""])[0]}:
                 key = _norm(alias)
                 if len(key) >= 2:
-                    by_alias.setdefault(key, set()).add(user_id)
-        self._alias_cache[guild_id] = (count, now, by_alias, names)
-        return by_alias, names
+                    members.by_alias.setdefault(key, set()).add(user_id)
+                    members.words.setdefault(user_id, set()).update(key.split())
+        self._members[guild_id] = members
+        return members
 
     async def _fact_count(self, guild_id: str) -> int:
         """Active facts of the guild, counted again only after facts changed."""
@@ -290,10 +315,8 @@ class Retriever:
         wanted = set(user_ids)
         if not wanted:
             return set()
-        by_alias, _names = await self._aliases(guild_id)
-        return {
-            word for alias, users in by_alias.items() if users & wanted for word in alias.split()
-        }
+        words = (await self._guild_members(guild_id)).words
+        return {word for user_id in wanted for word in words.get(user_id, ())}
 
     async def search(
         self,
@@ -324,25 +347,34 @@ class Retriever:
         if semantic is None and self.semantic is not None:
             semantic = await self.semantic.similarities(guild_id, query)
         if subjects is not None:  # some members' facts: at most 80 active each, take them all
-            candidates = await self.store.fact_candidates(guild_id, None, subjects=subjects)
-        elif await self._fact_count(guild_id) <= CANDIDATES:
+            candidates = await self.store.facts_of(guild_id, subjects)
+        elif await self._fact_count(guild_id) <= 2 * CANDIDATES:
             candidates = await self.store.active_facts(guild_id)
-        else:
-            candidates = await self.store.fact_candidates(
-                guild_id, fts_query(all_tokens), subjects=wanted, limit=CANDIDATES
+        else:  # the best full-text candidates, the nearest by meaning, the named members'
+            found = await lexical.candidates(
+                self.store,
+                lexical.FACTS,
+                guild_id,
+                term_groups(all_tokens),
+                limit=CANDIDATES,
+                profiles=self._profiles,
             )
-            if semantic:  # and the nearest by meaning
-                nearest = sorted(semantic, key=lambda i: semantic[i], reverse=True)[:CANDIDATES]
-                known = {f.id for f in candidates}
-                candidates += await self.store.facts_by_ids(
-                    guild_id, [i for i in nearest if i not in known]
+            ids = dict.fromkeys(found.order)
+            if semantic:
+                ids.update(
+                    dict.fromkeys(heapq.nlargest(CANDIDATES, semantic, key=semantic.__getitem__))
                 )
+            candidates = await self.store.facts_by_ids(guild_id, list(ids))
+            if wanted:
+                known = {f.id for f in candidates}
+                more = await self.store.facts_of(guild_id, wanted)
+                candidates += [f for f in more if f.id not in known]
         if subjects is not None:
             allowed = set(subjects)
             candidates = [f for f in candidates if f.subject in allowed]
         _aliases, names = await self._aliases(guild_id)
         moment = now or datetime.now(UTC)
-        hits = []
+        scored = []
         for fact in candidates:
             sem = semantic.get(fact.id) if semantic is not None else None
             if tokens or fact.subject not in named:
@@ -353,12 +385,14 @@ class Retriever:
                 scores = score_fact(
                     fact, fact.fact, [], semantic=sem, channel_id=channel_id, now=moment
                 )
-            name = "lore" if fact.subject == LORE_SUBJECT else names.get(fact.subject, "")
-            hits.append(FactHit(fact, name, scores))
-        hits.sort(key=lambda h: (h.scores.passed, h.scores.combined), reverse=True)
-        if strict:
-            hits = [h for h in hits if h.scores.passed]
-        return hits[:limit]
+            if scores.passed or not strict:
+                scored.append((scores, fact))
+        best = heapq.nlargest(limit, scored, key=lambda p: (p[0].passed, p[0].combined))
+        return [
+            FactHit(fact, "lore" if fact.subject == LORE_SUBJECT else names.get(fact.subject, ""),
+                    scores)
+            for scores, fact in best
+        ]  # fmt: skip
 
     async def messages(
         self,
@@ -376,37 +410,56 @@ class Retriever:
         name_words = await self._name_words(guild_id, named_ids)
         query = _MENTION.sub(" ", query)
         tokens = [t for t in query_tokens(query) if t not in name_words] or query_tokens(query)
-        match = fts_query(tokens)
-        if match is None:
+        groups = term_groups(tokens)
+        if not groups:
             return []
-        # One full-text query; the channel's and the named members' own rankings are the
-        # same ranking filtered (one round trip instead of three).
-        pool = await self.store.search_messages(guild_id, match, limit=MESSAGE_POOL)
+        # The guild's best matches, plus the newest matches in the channel and by the named
+        # members; all ranked by BM25, then the three rankings fused.
+        extra: dict[str, str] = {}
+        if channel_id:
+            extra["channel"] = f"channel_id:{quote(channel_id)}"
+        if named_ids:
+            extra["named"] = "(" + " OR ".join(f"author_id:{quote(a)}" for a in named_ids) + ")"
+        found = await lexical.candidates(
+            self.store,
+            lexical.MESSAGES,
+            guild_id,
+            groups,
+            limit=MESSAGE_POOL,
+            extra=extra,
+            profiles=self._profiles,
+        )
+        rows = dict.fromkeys(found.order)
+        for window in found.extra.values():
+            rows.update(dict.fromkeys(window))
+        by_row = {m.row_id: m for m in await self.store.messages_by_rows(guild_id, list(rows))}
+        bm25 = lexical.rank(groups, found.idf, {r: m.content for r, m in by_row.items()})
+        pool = sorted(by_row, key=lambda r: (bm25[r], r), reverse=True)
         lists = [pool]
         if channel_id:
-            lists.append([p for p in pool if p[0].channel_id == channel_id])
+            lists.append([r for r in pool if by_row[r].channel_id == channel_id])
         if named_ids:
             wanted = set(named_ids)
-            lists.append([p for p in pool if p[0].author_id in wanted])
+            lists.append([r for r in pool if by_row[r].author_id in wanted])
         fused: dict[int, float] = {}
-        by_row: dict[int, StoredMessage] = {}
         for ranked in lists:
-            for rank, (message, _bm25) in enumerate(ranked):
-                fused[message.row_id] = fused.get(message.row_id, 0.0) + 1.0 / (RRF_K + rank)
-                by_row[message.row_id] = message
+            for rank, row_id in enumerate(ranked):
+                fused[row_id] = fused.get(row_id, 0.0) + 1.0 / (RRF_K + rank)
         order = sorted(fused, key=lambda r: fused[r], reverse=True)
         hits: list[MessageHit] = []
         covered: set[int] = set()
-        for row_id in order:
-            if len(hits) == limit:
-                break
-            if row_id in covered:
-                continue
-            message = by_row[row_id]
-            before, after = await self.store.neighbours(guild_id, message, context, context)
-            turns = (*before, message, *after)
-            covered.update(m.row_id for m in turns)
-            hits.append(MessageHit(message, fused[row_id], turns))
+        while order and len(hits) < limit:
+            batch = [by_row[r] for r in order[: limit - len(hits) + 2]]
+            order = order[len(batch) :]
+            turns_of = await self.store.neighbours(guild_id, batch, context, context)
+            for message, (before, after) in zip(batch, turns_of, strict=True):
+                if len(hits) == limit:
+                    break
+                if message.row_id in covered:
+                    continue
+                turns = (*before, message, *after)
+                covered.update(m.row_id for m in turns)
+                hits.append(MessageHit(message, fused[message.row_id], turns))
         return hits
 
     async def slice(

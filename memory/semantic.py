@@ -8,6 +8,10 @@ them; the facts simply lack vectors of the new model until they are embedded aga
 
 ``VectorIndex`` keeps one unit-vector matrix per (guild, model) in memory, rebuilt when the
 store's ``vector_version`` moves, so a query's cosine similarities are one matrix product.
+A big guild's product is cut down: its first quarter of dimensions (renormalised) ranks
+every fact, and only the best ``PREFILTER`` × top are scored on all dimensions. Embedding
+models trained Matryoshka-style (the bundled WordLlama, OpenAI's text-embedding-3) put the
+most information first, and the exact re-scoring makes the final order exact among those.
 """
 
 from __future__ import annotations
@@ -15,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 from numpy.typing import NDArray
 
-from memory.embeddings import Embedder, embed_cached, from_blob, matrix_from_blobs
+from memory.embeddings import Embedder, embed_cached, from_blob
 from memory.store import Store
 
 log = logging.getLogger(__name__)
@@ -29,6 +34,9 @@ BATCH = 64
 PER_QUERY = 8  # DESIGN: up to 8 facts missing a vector are embedded per query
 RETRY_SECONDS = 30.0
 TOP_K = 120  # nearest facts by meaning that a query considers
+QUERY_CACHE = 1024  # query vectors kept in memory
+PREFILTER_FROM = 20_000  # facts with vectors from which a guild's scan is cut down
+PREFILTER = 8  # the cut keeps this many times the wanted nearest facts
 
 Progress = Callable[[int], None]
 
@@ -122,6 +130,7 @@ class VectorIndex:
         self.store = store
         self._cache: dict[tuple[str, str], tuple[int, NDArray[np.int64], NDArray[np.float32]]] = {}
         self._id_sets: dict[tuple[str, str], frozenset[int]] = {}
+        self._heads: dict[tuple[str, str], NDArray[np.float32]] = {}
 
     async def matrix(
         self, guild_id: str, model: str
@@ -131,15 +140,13 @@ class VectorIndex:
         cached = self._cache.get(key)
         if cached is not None and cached[0] == version:
             return cached[1], cached[2]
-        rows = await self.store.fact_vectors(guild_id, model)
-        ids = np.array([fact_id for fact_id, _ in rows], dtype=np.int64)
-        matrix = (
-            matrix_from_blobs([blob for _, blob in rows])
-            if rows
-            else np.zeros((0, 1), dtype=np.float32)
-        )
+        self._cache.pop(key, None)  # the old matrix goes before the new one is read
+        self._heads.pop(key, None)
+        ids, matrix = await self.store.fact_matrix(guild_id, model)
         self._cache[key] = (version, ids, matrix)
         self._id_sets[key] = frozenset(ids.tolist())
+        if len(ids) >= PREFILTER_FROM and matrix.shape[1] >= 64:
+            self._heads[key] = _unit_rows(matrix[:, : matrix.shape[1] // 4])
         return ids, matrix
 
     async def similarities(
@@ -150,13 +157,28 @@ class VectorIndex:
         vector = from_blob(query)
         if not len(ids) or matrix.shape[1] != vector.shape[0]:
             return Similarities({}, frozenset())
-        scores = matrix @ vector
+        head = self._heads.get((guild_id, model))
+        if head is not None and len(ids) > PREFILTER * top:
+            rough = head @ _unit_rows(vector[None, : head.shape[1]])[0]
+            keep = np.argpartition(rough, -PREFILTER * top)[-PREFILTER * top :]
+            ids, scores = ids[keep], matrix[keep] @ vector
+        else:
+            scores = matrix @ vector
         if len(scores) > top:
             best = np.argpartition(scores, -top)[-top:]
             nearest = dict(zip(ids[best].tolist(), scores[best].tolist(), strict=True))
         else:
             nearest = dict(zip(ids.tolist(), scores.tolist(), strict=True))
         return Similarities(nearest, self._id_sets[(guild_id, model)])
+
+
+def _unit_rows(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
+    """A contiguous copy of ``matrix`` with unit rows (zero rows stay zero)."""
+    rows = np.array(matrix, dtype=np.float32, order="C")
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    rows /= norms
+    return rows
 
 
 class Similarities(Mapping[int, float]):
@@ -194,6 +216,10 @@ class Semantic:
         self.facts = FactEmbedder(store, embedder)
         self.index = VectorIndex(store)
         self._complete: dict[str, int] = {}  # guild -> vector_version with nothing missing
+        # Query vectors, most recent last: in memory, not in the embedding cache table (a
+        # write per new question would put a commit, and now and then a checkpoint, on the
+        # read path). Fact vectors go through the table.
+        self._queries: OrderedDict[str, bytes] = OrderedDict()
 
     async def similarities(self, guild_id: str, query: str) -> Similarities | None:
         """Cosine similarity of ``query`` to the guild's fact vectors (embedding up to 8
@@ -205,10 +231,19 @@ class Semantic:
             if not known_complete and not await self.facts.embed_missing(guild_id, PER_QUERY):
                 # every fact has a vector: no need to look again until facts change
                 self._complete[guild_id] = self.store.vector_version
-            (vector,) = await embed_cached(
-                self.embedder, [query], self.store.cached_vectors, self.store.cache_vectors
-            )
+            vector = await self._query_vector(query)
         except Exception as exc:
             log.warning("query embedding failed (%s): lexical search only", exc)
             return None
         return await self.index.similarities(guild_id, self.embedder.model_key, vector)
+
+    async def _query_vector(self, query: str) -> bytes:
+        vector = self._queries.get(query)
+        if vector is None:
+            (vector,) = await self.embedder.embed([query])
+            self._queries[query] = vector
+            if len(self._queries) > QUERY_CACHE:
+                self._queries.popitem(last=False)
+        else:
+            self._queries.move_to_end(query)
+        return vector

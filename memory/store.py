@@ -15,6 +15,8 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import aiosqlite
+import numpy as np
+from numpy.typing import NDArray
 
 from memory import ingest_sql as sql
 from memory import vectors_sql as vsql
@@ -46,8 +48,7 @@ WHERE j.status = 'pending' ORDER BY j.message_row LIMIT ?
 """
 
 
-MESSAGE_WINDOW = 1000  # most recent full-text matches a message search ranks
-FACT_WINDOW = 500  # most recent full-text matches a fact search ranks
+FTS_TABLES = frozenset({"messages_fts", "memory_facts_fts"})
 
 _FACT_COLS = (
     "f.id, f.guild_id, f.channel_id, f.subject, f.fact, f.fact_type, f.evidence_text, "
@@ -57,6 +58,45 @@ _FACT_COLS = (
 
 def _fetch_rows(conn: Any, query: str, params: Sequence[Any]) -> list[Any]:
     return list(conn.execute(query, params).fetchall())
+
+
+def _fts_windows(
+    conn: Any, table: str, guild_id: str, queries: Sequence[tuple[str | None, int, bool]]
+) -> list[list[int]]:
+    scope = f'guild_id:"{guild_id}"'
+    out = []
+    for expression, limit, ascending in queries:
+        match = f"{scope} AND ({expression})" if expression else scope
+        rows = conn.execute(
+            f"SELECT rowid FROM {table} WHERE {table} MATCH ? "
+            f"ORDER BY rowid {'ASC' if ascending else 'DESC'} LIMIT ?",
+            (match, limit),
+        )
+        out.append([r[0] for r in rows])
+    return out
+
+
+def _neighbours(
+    conn: Any, guild_id: str, messages: Sequence[StoredMessage], before: int, after: int
+) -> list[tuple[list[StoredMessage], list[StoredMessage]]]:
+    out = []
+    for message in messages:
+        key = (guild_id, message.channel_id, message.created_at, message.row_id)
+        earlier = conn.execute(
+            f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.guild_id = ? AND m.channel_id = ? "
+            "AND (m.created_at, m.id) < (?, ?) ORDER BY m.created_at DESC, m.id DESC LIMIT ?",
+            (*key, before),
+        ).fetchall()
+        later = conn.execute(
+            f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.guild_id = ? AND m.channel_id = ? "
+            "AND (m.created_at, m.id) > (?, ?) ORDER BY m.created_at, m.id LIMIT ?",
+            (*key, after),
+        ).fetchall()
+        out.append(
+            ([_message_from_row(r) for r in reversed(earlier)],
+             [_message_from_row(r) for r in later])
+        )  # fmt: skip
+    return out
 
 
 def _message_from_row(row: Sequence[Any]) -> StoredMessage:
@@ -92,6 +132,8 @@ class Store:
         self._guilds_written: set[str] = set()  # guilds known to have a `guilds` row
         # Bumped whenever facts or their vectors change: in-memory vector indexes compare it.
         self.vector_version = 0
+        # Bumped whenever members are written: cached member names compare it.
+        self.members_version = 0
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -144,6 +186,7 @@ class Store:
         rows = [(guild_id, uid, name, username, now) for uid, name, username in members]
         if rows:
             await self._call(sql.record_members, rows)
+            self.members_version += 1
             for _, uid, *_rest in rows:
                 self._members_written.pop((guild_id, uid), None)
 
@@ -187,6 +230,8 @@ class Store:
             sql.insert_messages, list(items), live, utc_iso(), members, sorted(guilds)
         )
         self._members_written.update(changed)
+        if changed:
+            self.members_version += 1
         self._guilds_written |= guilds
         return outcome
 
@@ -311,41 +356,17 @@ class Store:
         )
         return [_fact_from_row(r) for r in rows]
 
-    async def fact_candidates(
-        self,
-        guild_id: str,
-        match: str | None,
-        *,
-        subjects: Sequence[str] = (),
-        limit: int = 200,
-    ) -> list[Fact]:
-        """Active facts of the guild that full-text ``match`` (an FTS5 query built by
-        ``memory.fts.fts_query``) finds, best first among the ``FACT_WINDOW`` most recent
-        matches, plus every active fact of ``subjects``."""
-        found: dict[int, Fact] = {}
-        if match:
-            edge = await self._fetchone(
-                "SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH ? "
-                "ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-                (match, FACT_WINDOW - 1),
-            )
-            rows = await self._fetchall(
-                f"SELECT {_FACT_COLS} FROM memory_facts_fts "
-                "JOIN memory_facts f ON f.id = memory_facts_fts.rowid "
-                "WHERE memory_facts_fts MATCH ? AND memory_facts_fts.rowid >= ? "
-                "AND f.guild_id = ? AND f.is_active = 1 "
-                "ORDER BY bm25(memory_facts_fts) LIMIT ?",
-                (match, edge[0] if edge else 0, guild_id, limit),
-            )
-            found.update((r[0], _fact_from_row(r)) for r in rows)
-        for chunk in sql.chunks(list(subjects)):
+    async def facts_of(self, guild_id: str, subjects: Sequence[str]) -> list[Fact]:
+        """Every active fact of the guild about ``subjects``."""
+        found: list[Fact] = []
+        for chunk in sql.chunks(list(dict.fromkeys(subjects))):
             rows = await self._fetchall(
                 f"SELECT {_FACT_COLS} FROM memory_facts f WHERE f.guild_id = ? AND f.is_active = 1 "
                 f"AND f.subject IN ({sql.marks(chunk)})",
                 (guild_id, *chunk),
             )
-            found.update((r[0], _fact_from_row(r)) for r in rows)
-        return list(found.values())
+            found += [_fact_from_row(r) for r in rows]
+        return found
 
     async def facts_by_ids(self, guild_id: str, fact_ids: Sequence[int]) -> list[Fact]:
         """Active facts of the guild among ``fact_ids``."""
@@ -366,61 +387,46 @@ class Store:
         )
         return int(row[0])
 
-    async def search_messages(
-        self,
-        guild_id: str,
-        match: str,
-        *,
-        limit: int = 50,
-        channel_id: str | None = None,
-        author_ids: Sequence[str] = (),
-    ) -> list[tuple[StoredMessage, float]]:
-        """Stored messages of the guild that full-text ``match`` finds, with their BM25 rank
-        (lower is better), optionally only of one channel or of some authors.
+    async def fts_windows(
+        self, table: str, guild_id: str, queries: Sequence[tuple[str | None, int, bool]]
+    ) -> list[list[int]]:
+        """Row ids of the guild's documents in full-text ``table`` (``messages_fts`` or
+        ``memory_facts_fts``), one list per ``(expression, limit, ascending)``: the newest
+        (or, ascending, the oldest) ``limit`` that FTS5 ``expression`` matches — every
+        document of the guild when it is None. One round trip for all of them.
 
-        Ranked among the ``MESSAGE_WINDOW`` most recent matches: BM25 scores every match it
-        orders, and a common word matches a large share of a million messages."""
-        where, params = ["m.guild_id = ?"], [match, guild_id]
-        edge = await self._fetchone(
-            "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? "
-            "ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-            (match, MESSAGE_WINDOW - 1),
-        )
-        if edge is not None:
-            where.append("messages_fts.rowid >= ?")
-            params.append(edge[0])
-        if channel_id:
-            where.append("m.channel_id = ?")
-            params.append(channel_id)
-        if author_ids:
-            where.append(f"m.author_id IN ({sql.marks(author_ids)})")
-            params += list(author_ids)
-        rows = await self._fetchall(
-            f"SELECT {_MESSAGE_COLS}, bm25(messages_fts) FROM messages_fts "
-            "JOIN messages m ON m.id = messages_fts.rowid "
-            f"WHERE messages_fts MATCH ? AND {' AND '.join(where)} "
-            "ORDER BY bm25(messages_fts) LIMIT ?",
-            (*params, limit),
-        )
-        return [(_message_from_row(r), float(r[9])) for r in rows]
+        ``expression`` must be built from ``memory.fts`` (user text only ever quoted); it is
+        always scoped to the guild here."""
+        if table not in FTS_TABLES:
+            raise ValueError(f"not a full-text table: {table!r}")
+        if not guild_id.isdigit():
+            raise ValueError(f"not a guild id: {guild_id!r}")
+        return await self._call(_fts_windows, table, guild_id, list(queries))
+
+    async def optimize_search(self) -> None:
+        """Merge each full-text index into one segment (after a bulk import: a query then
+        reads one doclist per term instead of one per segment)."""
+        for table in sorted(FTS_TABLES):
+            await self._fetchall(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
+
+    async def messages_by_rows(self, guild_id: str, row_ids: Sequence[int]) -> list[StoredMessage]:
+        """The guild's messages among ``row_ids``."""
+        found: list[StoredMessage] = []
+        for chunk in sql.chunks(list(row_ids)):
+            rows = await self._fetchall(
+                f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.id IN ({sql.marks(chunk)}) "
+                "AND +m.guild_id = ?",
+                (*chunk, guild_id),
+            )
+            found += [_message_from_row(r) for r in rows]
+        return found
 
     async def neighbours(
-        self, guild_id: str, message: StoredMessage, before: int = 1, after: int = 1
-    ) -> tuple[list[StoredMessage], list[StoredMessage]]:
-        """The messages just before and just after ``message`` in its channel, in order."""
-        earlier = await self._fetchall(
-            f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.guild_id = ? AND m.channel_id = ? "
-            "AND (m.created_at, m.id) < (?, ?) ORDER BY m.created_at DESC, m.id DESC LIMIT ?",
-            (guild_id, message.channel_id, message.created_at, message.row_id, before),
-        )
-        later = await self._fetchall(
-            f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.guild_id = ? AND m.channel_id = ? "
-            "AND (m.created_at, m.id) > (?, ?) ORDER BY m.created_at, m.id LIMIT ?",
-            (guild_id, message.channel_id, message.created_at, message.row_id, after),
-        )
-        return [_message_from_row(r) for r in reversed(earlier)], [
-            _message_from_row(r) for r in later
-        ]
+        self, guild_id: str, messages: Sequence[StoredMessage], before: int = 1, after: int = 1
+    ) -> list[tuple[list[StoredMessage], list[StoredMessage]]]:
+        """For each of ``messages``, the messages just before and just after it in its
+        channel, in order (one round trip for all)."""
+        return await self._call(_neighbours, guild_id, list(messages), before, after)
 
     async def member_count(self, guild_id: str) -> int:
         row = await self._fetchone("SELECT count(*) FROM members WHERE guild_id = ?", (guild_id,))
@@ -460,6 +466,12 @@ class Store:
     async def fact_vectors(self, guild_id: str, model: str) -> list[tuple[int, bytes]]:
         """``(fact_id, float32 blob)`` of the guild's active facts with a ``model`` vector."""
         return await self._call(vsql.fact_vectors, guild_id, model)
+
+    async def fact_matrix(
+        self, guild_id: str, model: str
+    ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+        """The guild's active facts with a ``model`` vector: their ids and vectors (rows)."""
+        return await self._call(vsql.fact_matrix, guild_id, model)
 
     # --- stats --------------------------------------------------------------------------
 

@@ -19,6 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
+from memory.embeddings import matrix_from_blobs
 from memory.ingest_sql import chunks, marks, transaction
 
 FLOAT32_BYTES = 4
@@ -125,6 +129,40 @@ def fact_vectors(conn: Any, guild_id: str, model: str) -> list[tuple[int, bytes]
     """``(fact_id, blob)`` of every active fact of the guild with a ``model`` vector."""
     rows = conn.execute(SELECT_FACT_VECTORS, (guild_id, model, guild_id)).fetchall()
     return [(int(fact_id), bytes(blob)) for fact_id, blob in rows]
+
+
+COUNT_FACT_VECTORS = """
+SELECT count(*)
+FROM memory_fact_vectors v JOIN memory_facts f ON f.id = v.fact_id
+WHERE v.guild_id = ? AND v.model = ? AND f.guild_id = ? AND f.is_active = 1
+"""
+MATRIX_CHUNK = 4096
+
+
+def fact_matrix(
+    conn: Any, guild_id: str, model: str
+) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+    """What :func:`fact_vectors` returns, as an id array and one float32 matrix, filled a
+    chunk at a time: a big guild's vectors are never held twice (as blobs and as rows)."""
+    params = (guild_id, model, guild_id)
+    (total,) = conn.execute(COUNT_FACT_VECTORS, params).fetchone()
+    ids = np.empty(total, dtype=np.int64)
+    matrix: NDArray[np.float32] | None = None
+    filled = 0
+    cursor = conn.execute(SELECT_FACT_VECTORS, params)
+    while rows := cursor.fetchmany(MATRIX_CHUNK):
+        rows = rows[: total - filled]  # nothing writes in between (one thread); guard anyway
+        if not rows:
+            break
+        if matrix is None:
+            matrix = np.empty((total, len(rows[0][1]) // FLOAT32_BYTES), dtype=np.float32)
+        end = filled + len(rows)
+        ids[filled:end] = [fact_id for fact_id, _ in rows]
+        matrix[filled:end] = matrix_from_blobs([bytes(b) for _, b in rows], matrix.shape[1])
+        filled = end
+    if matrix is None:
+        return ids[:0], np.zeros((0, 1), dtype=np.float32)
+    return ids[:filled], matrix[:filled]
 
 
 def drop_fact_vectors(conn: Any, guild_id: str, fact_ids: Sequence[int]) -> int:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.fts import fts_query, query_tokens
+from memory import lexical
+from memory.fts import query_tokens, term_groups
 from memory.lore import Origin
 from memory.models import CandidateFact, Fact
 from memory.retrieval import Retriever, combine, lexical_score, score_fact
@@ -150,16 +151,23 @@ async def test_hostile_queries_never_break_full_text_search(
     retriever = Retriever(community)
     await retriever.search(GUILD_A, query)
     await retriever.slice(GUILD_A, query, channel_id=CHANNEL_A, user_id=SARAH.id)
-    match = fts_query(query_tokens(query))
-    if match is not None:
-        await community.search_messages(GUILD_A, match)
-        await community.fact_candidates(GUILD_A, match)
+    groups = term_groups(query_tokens(query))
+    channel = {"channel": f'channel_id:"{CHANNEL_A}"'}
+    await lexical.candidates(community, lexical.MESSAGES, GUILD_A, groups, limit=9, extra=channel)
+    await lexical.candidates(community, lexical.FACTS, GUILD_A, groups, limit=9)
 
 
-def test_fts_queries_quote_every_token() -> None:
-    assert fts_query(query_tokens('nurse" OR content:*')) == '"content"* OR "nurse"*'
-    assert fts_query(query_tokens("🍕")) is None
-    assert fts_query(query_tokens("the a an")) == '"a" OR "an" OR "the"'
+def test_fts_queries_quote_every_term() -> None:
+    groups = term_groups(query_tokens('nurse" OR content:*'))
+    assert [g.token for g in groups] == ["nurse", "content"]
+    assert groups[0].match() == (
+        '("nurse" OR "nursed" OR "nurser" OR "nursers" OR "nurses" OR "nursing")'
+    )
+    assert term_groups(query_tokens("🍕")) == []
+    assert [g.match() for g in term_groups(query_tokens("the a an"))] == [
+        '("the")', '("a")', '("an")'
+    ]  # fmt: skip
+    assert [g.token for g in term_groups(['caf\u00e9_cr\u00e8me"'])] == ["cafe", "creme"]
 
 
 # --- guild isolation and the slice ---------------------------------------------------------

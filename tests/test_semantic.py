@@ -6,8 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 from bot.runtime import open_runtime
-from memory.embeddings import LOCAL_MODEL_KEY, LocalEmbedder
+from memory import semantic as semantic_module
+from memory.embeddings import LOCAL_MODEL_KEY, LocalEmbedder, to_blob
 from memory.embeddings_openai import OpenAIEmbedder
 from memory.lore import Origin
 from memory.models import CandidateFact
@@ -94,3 +98,53 @@ def test_backfill_embeddings_after_a_model_switch(tmp_path: Path) -> None:
     done = run_cli(data, "backfill", "--embeddings", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["requeued"] == 0  # the import embedded every fact already
+
+
+async def test_a_big_guild_scan_is_cut_down_and_rescored_exactly(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above PREFILTER_FROM facts, the first quarter of the dimensions picks PREFILTER × top
+    candidates and those are scored on all of them: the nearest facts are the exact ones."""
+    rng = np.random.default_rng(3)
+    # Matryoshka-like vectors: the leading dimensions carry most of the signal
+    matrix = rng.standard_normal((400, 64)).astype(np.float32) * np.linspace(4, 0.5, 64)
+    matrix = (matrix / np.linalg.norm(matrix, axis=1, keepdims=True)).astype(np.float32)
+    for n in range(400):
+        subject = str(300000000000000100 + n % 10)  # (at most 80 active facts per member)
+        fact = CandidateFact(subject, f"Fact number {n}.", "other", 0.9, "", str(n))
+        await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A), fact)])
+    ids = sorted(f.id for f in await store.active_facts(GUILD_A))
+    assert len(ids) == 400
+    rows = [(i, 64, to_blob(v)) for i, v in zip(ids, matrix, strict=True)]
+    await store.store_fact_vectors(GUILD_A, "m", rows)
+    monkeypatch.setattr(semantic_module, "PREFILTER_FROM", 100)
+    index = semantic_module.VectorIndex(store)
+    query = matrix[7] + 0.05 * matrix[8]
+    query /= np.linalg.norm(query)  # embedders give unit vectors
+    found = await index.similarities(GUILD_A, "m", to_blob(query), top=10)
+    exact = matrix @ query
+    ranked = [ids[i] for i in np.argsort(exact)[::-1]]
+    assert set(ranked[:3]) <= set(found.nearest)  # the nearest ones are never cut
+    assert len(set(found.nearest) & set(ranked[:10])) >= 7  # the scale bench measures real ones
+    for fact_id, score in found.nearest.items():  # and the scores are the exact cosines
+        assert score == pytest.approx(float(exact[ids.index(fact_id)]), abs=1e-5)
+    assert found[ids[0]] == found.nearest.get(ids[0], 0.0)  # outside the top: far, not absent
+
+
+async def test_query_vectors_stay_out_of_the_embedding_cache_table(store: Store) -> None:
+    await seed(store)
+    semantic = Semantic(store, LocalEmbedder())
+    await semantic.facts.backfill(GUILD_A)
+    (cached,) = await store._fetchone("SELECT count(*) FROM embedding_cache")
+    for _ in range(2):
+        assert await semantic.similarities(GUILD_A, "who has a puppy?")
+    assert (await store._fetchone("SELECT count(*) FROM embedding_cache"))[0] == cached
+
+
+async def test_renamed_members_are_found_by_their_new_name(store: Store) -> None:
+    await seed(store)
+    retriever = Retriever(store)
+    assert await retriever.named_members(GUILD_A, "what does Sarah like?") == {SARAH.id: "Sarah"}
+    await store.record_members(GUILD_A, [(SARAH.id, "Saz", SARAH.username)])
+    assert await retriever.named_members(GUILD_A, "what does Saz like?") == {SARAH.id: "Saz"}
+    assert await retriever.named_members(GUILD_A, "what does Sarah like?") == {}
