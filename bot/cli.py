@@ -343,6 +343,88 @@ def refresh_journals(state: CliState, guild_id: str | None) -> None:
     )
 
 
+DEMO_DIR = Path("memorybot-demo")
+
+
+def _announce(serving: Any, guild_id: str | None, *, show_token: bool) -> None:
+    """What ``serve`` and ``demo`` print once they listen."""
+    lines = [f"memorybot API and moderator page: {serving.url}"]
+    if show_token or serving.token_created:
+        lines.append(f"API token: {serving.token}")
+        if serving.token_file:
+            lines.append(f"  (stored in {serving.token_file}, readable only by you)")
+    elif serving.token_file:
+        lines.append(f"API token: in {serving.token_file}")
+    else:
+        lines.append("API token: the one in MEMORYBOT_API_TOKEN")
+    guild = guild_id or "<guild id>"
+    token = serving.token if show_token or serving.token_created else "$TOKEN"
+    lines.append(
+        f"try: curl -H 'Authorization: Bearer {token}' "
+        f"'{serving.url}api/memory/search?guildId={guild}&q=pizza'"
+    )
+    lines.append("stop with Ctrl-C")
+    click.echo("\n".join(lines))
+    sys.stdout.flush()
+
+
+@cli.command()
+@click.option("--port", type=click.IntRange(0, 65_535), default=None,
+              help="Port (default: MEMORYBOT_API_PORT; 0: any free port).")  # fmt: skip
+@click.pass_obj
+def serve(state: CliState, port: int | None) -> None:
+    """Serve the HTTP API and the moderator page (no Discord) until Ctrl-C."""
+    from dashboard_api.server import serve_forever
+
+    settings = state.settings()
+
+    async def run() -> None:
+        await serve_forever(
+            settings, port=port, announce=lambda s: _announce(s, None, show_token=False)
+        )
+
+    _run(run())
+
+
+@cli.command()
+@click.option("--port", type=click.IntRange(0, 65_535), default=None,
+              help="Port (default: MEMORYBOT_API_PORT; 0: any free port).")  # fmt: skip
+@click.pass_obj
+def demo(state: CliState, port: int | None) -> None:
+    """Import the bundled sample community into a demo data directory (./memorybot-demo, or
+    --data-dir) and serve the API and moderator page over it, offline."""
+    from importlib import resources
+
+    from bot.commands_import import run_import
+    from dashboard_api.server import serve_forever
+
+    settings = load_settings(data_dir=state.data_dir or DEMO_DIR)
+    sample = resources.files("memory.samples") / "sample_export.json"
+    click.echo(f"importing the sample community into {settings.data_dir} …")
+    sys.stdout.flush()
+
+    async def run() -> None:
+        with resources.as_file(sample) as path:
+            summary, errors = await run_import(settings, [path], quiet=True)
+        if errors:
+            raise MemorybotError("; ".join(errors))
+        from memory.store import Store
+
+        async with await Store.open(settings.db_path) as store:
+            guilds = await store.guild_ids()
+            stats = [await store.stats(g) for g in guilds]
+        click.echo(
+            f"{summary.read} messages read, {summary.new} new; "
+            + ", ".join(f"{s.name or s.guild_id}: {s.active_facts} facts" for s in stats)
+        )
+        await serve_forever(
+            settings, port=port,
+            announce=lambda s: _announce(s, guilds[0] if guilds else None, show_token=True),
+        )  # fmt: skip
+
+    _run(run())
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: turn memorybot errors into one line and an exit code."""
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from memory.errors import ConfigError
 
 ENV_PREFIX = "MEMORYBOT_"
 MAX_RECENT_MESSAGES_RANGE = (10, 120)
+SNOWFLAKE = re.compile(r"[0-9]{17,20}")
 
 
 class Settings(BaseSettings):
@@ -39,6 +41,19 @@ class Settings(BaseSettings):
     api_host: str = Field("127.0.0.1", min_length=1, description="Address the HTTP API binds.")
     api_port: int = Field(8080, ge=1, le=65_535, description="Port of the HTTP API.")
     api_token: SecretStr | None = Field(None, description="Bearer token of the HTTP API.")
+    api_guilds: Annotated[frozenset[str], NoDecode] = Field(
+        frozenset(),
+        description="Comma-separated guild ids the API token may read; empty: every guild.",
+    )
+    api_rate_limit: float = Field(
+        20.0, ge=0, le=100_000, description="Requests per second per API client; 0: no limit."
+    )
+    api_rate_burst: int = Field(
+        40, ge=1, le=100_000, description="Requests an API client may send at once."
+    )
+    api_cache_size: int = Field(
+        1024, ge=0, le=1_000_000, description="Search and slice answers the API remembers."
+    )
     memory_enabled: bool = Field(True, description="Ingest and remember messages at all.")
     max_recent_messages: int = Field(
         35, description="Recent channel messages a reply sees (clamped to 10..120)."
@@ -81,6 +96,18 @@ class Settings(BaseSettings):
     embedding_dimensions: int | None = Field(
         None, ge=1, le=8192, description="Dimensions asked of a remote embedding model."
     )
+
+    @field_validator("api_guilds", mode="before")
+    @classmethod
+    def _split_guilds(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [part.strip() for part in value.split(",") if part.strip()]
+        if isinstance(value, list | tuple | set | frozenset):
+            bad = [v for v in value if not (isinstance(v, str) and SNOWFLAKE.fullmatch(v))]
+            if bad:
+                raise ValueError(f"not Discord ids (17-20 digits): {', '.join(map(str, bad))}")
+            return frozenset(value)
+        return value
 
     @field_validator("max_recent_messages", mode="after")
     @classmethod

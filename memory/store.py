@@ -134,6 +134,8 @@ class Store:
         self.vector_version = 0
         # Bumped whenever members are written: cached member names compare it.
         self.members_version = 0
+        # Bumped whenever messages become searchable (the journal cursor moves).
+        self.index_version = 0
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -171,6 +173,13 @@ class Store:
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
         rows = await self._fetchall(sql, params)
         return rows[0] if rows else None
+
+    @property
+    def data_version(self) -> tuple[int, int, int]:
+        """Moves whenever anything search or a slice reads changes (facts and their vectors,
+        members, searchable messages): caches of results compare it. Every method that
+        changes those must bump one of the three counters."""
+        return (self.vector_version, self.members_version, self.index_version)
 
     async def versions(self) -> dict[str, str]:
         return await sqlite_versions(self._db)
@@ -325,6 +334,7 @@ class Store:
     async def mark_journaled_through(self, row_id: int) -> None:
         """Every message up to ``row_id`` has its daily-log line: index them for search."""
         await self._call(sql.advance_journal_cursor, row_id)
+        self.index_version += 1
 
     async def get_message(self, guild_id: str, message_id: str) -> StoredMessage | None:
         row = await self._fetchone(

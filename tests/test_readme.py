@@ -21,6 +21,8 @@ def _shown(value: object) -> str:
         return "*(none)*"
     if isinstance(value, bool):
         return f"`{str(value).lower()}`"
+    if isinstance(value, frozenset) and not value:
+        return "*(empty)*"
     if isinstance(value, Path):
         return f"`./{value}`"
     return f"`{value}`"
@@ -42,4 +44,5 @@ def test_ci_runs_the_readme_test_command() -> None:
 
 def test_the_quick_start_runs_the_main_job() -> None:
     commands = re.findall(r"```sh\n(.+?)\n```", README)
-    assert any("memorybot import memory/samples/sample_export.json" in c for c in commands)
+    main_job = commands[0]
+    assert "pip install -e ." in main_job and main_job.endswith("memorybot demo")

@@ -1,0 +1,299 @@
+"""The moderators' HTTP API and page (DESIGN "HTTP API"): one app factory, typed app keys,
+one JSON error middleware, bearer auth, a per-client rate limit and a guild allowlist."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from aiohttp import web
+
+from bot.runtime import MemoryRuntime
+from dashboard_api import params
+from dashboard_api.auth import bearer_matches
+from dashboard_api.cache import ResponseCache
+from dashboard_api.errors import ApiError, Handler, error_middleware
+from dashboard_api.ratelimit import RateLimiter, retry_after
+from memory.models import StoredMessage
+from memory.retrieval import FactHit, MessageHit
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+MAX_BODY = 16 * 1024  # the only body is POST /api/memory/refresh's {"guildId": …}
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+        "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+@dataclass(slots=True)
+class ApiConfig:
+    """Who may call the API and how often."""
+
+    token: str
+    guilds: frozenset[str] = frozenset()  # empty: every guild
+    limiter: RateLimiter = field(default_factory=lambda: RateLimiter(20.0, 40))
+    cache: ResponseCache = field(default_factory=lambda: ResponseCache(1024))
+
+
+RUNTIME = web.AppKey("runtime", MemoryRuntime)
+CONFIG = web.AppKey("config", ApiConfig)
+
+
+def create_app(runtime: MemoryRuntime, config: ApiConfig) -> web.Application:
+    """The API and the moderator page over ``runtime``."""
+    app = web.Application(
+        middlewares=[error_middleware, _rate_limit, _auth], client_max_size=MAX_BODY
+    )
+    app[RUNTIME] = runtime
+    app[CONFIG] = config
+    app.on_response_prepare.append(_no_store)
+    app.router.add_get("/api/health", health)
+    app.router.add_get("/api/memory/guilds", memory_guilds)
+    app.router.add_get("/api/memory", memory_snapshot)
+    app.router.add_post("/api/memory/refresh", memory_refresh)
+    app.router.add_get("/api/memory/search", memory_search)
+    app.router.add_get("/api/memory/slice", memory_slice)
+    app.router.add_get("/", page)
+    for name in ("app.js", "style.css"):
+        app.router.add_get(f"/{name}", _static(name))
+    app.router.add_get("/favicon.ico", _no_icon)
+    return app
+
+
+async def _no_store(request: web.Request, response: web.StreamResponse) -> None:
+    """Guild memory never sits in a browser's or a proxy's cache."""
+    response.headers.setdefault("Cache-Control", "no-store")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+
+
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)
+
+
+# --- middlewares ------------------------------------------------------------------------------
+
+
+@web.middleware
+async def _rate_limit(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Per client address; the page's own files are not counted."""
+    if request.path.startswith("/api/"):
+        wait = request.app[CONFIG].limiter.check(request.remote or "?")
+        if wait > 0:
+            raise ApiError(
+                429, "rate_limited", "too many requests: slow down",
+                headers={"Retry-After": retry_after(wait)},
+            )  # fmt: skip
+    return await handler(request)
+
+
+@web.middleware
+async def _auth(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every memory endpoint needs the bearer token."""
+    token = request.app[CONFIG].token
+    if request.path.startswith("/api/memory") and not bearer_matches(
+        request.headers.get("Authorization"), token
+    ):
+        raise ApiError(
+            401, "unauthorized", "send Authorization: Bearer <token>",
+            headers={"WWW-Authenticate": 'Bearer realm="memorybot"'},
+        )  # fmt: skip
+    return await handler(request)
+
+
+def _guild(request: web.Request, values: dict[str, str] | None = None) -> str:
+    """The request's ``guildId``, validated and allowed for this token."""
+    guild_id = params.snowflake(values if values is not None else request.query, "guildId",
+                                needed=True)  # fmt: skip
+    assert guild_id is not None
+    allowed = request.app[CONFIG].guilds
+    if allowed and guild_id not in allowed:
+        raise ApiError(403, "forbidden", "this token may not read that guild")
+    return guild_id
+
+
+# --- endpoints --------------------------------------------------------------------------------
+
+
+async def health(request: web.Request) -> web.Response:
+    runtime = request.app[RUNTIME]
+    versions = await runtime.store.versions()
+    return web.json_response(
+        {
+            "status": "ok",
+            "version": metadata.version("memorybot"),
+            "versions": versions,
+            "queueDepth": runtime.queue.depth,
+        }
+    )
+
+
+async def memory_guilds(request: web.Request) -> web.Response:
+    """The guilds this token may read, with their names (for the page's guild chooser)."""
+    store = request.app[RUNTIME].store
+    allowed = request.app[CONFIG].guilds
+    guilds = [g for g in await store.guild_ids() if not allowed or g in allowed]
+    return web.json_response(
+        {"guilds": [{"id": g, "name": await store.guild_name(g)} for g in guilds]}
+    )
+
+
+async def memory_snapshot(request: web.Request) -> web.Response:
+    guild_id = _guild(request)
+    runtime = request.app[RUNTIME]
+    path = runtime.journals.snapshot_path(guild_id)
+    try:
+        markdown = await asyncio.to_thread(path.read_text, encoding="utf-8")
+    except FileNotFoundError:
+        if guild_id not in await runtime.store.guild_ids():
+            raise ApiError(404, "not_found", "no memory for that guild") from None
+        markdown = await runtime.journals.refresh(guild_id)
+    return web.json_response({"guildId": guild_id, "markdown": markdown})
+
+
+async def memory_refresh(request: web.Request) -> web.Response:
+    values = dict(request.query)
+    if request.can_read_body:
+        try:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ApiError(400, "invalid_body", "the body must be JSON") from None
+        if not isinstance(body, dict):
+            raise ApiError(400, "invalid_body", 'the body must be a JSON object: {"guildId": …}')
+        if "guildId" in body:
+            if not isinstance(body["guildId"], str):
+                raise ApiError(400, "invalid_parameter", "guildId must be a string")
+            values.setdefault("guildId", body["guildId"])
+    guild_id = _guild(request, values)
+    runtime = request.app[RUNTIME]
+    if guild_id not in await runtime.store.guild_ids():
+        raise ApiError(404, "not_found", "no memory for that guild")
+    markdown = await runtime.journals.refresh(guild_id)
+    return web.json_response({"ok": True, "guildId": guild_id, "markdown": markdown})
+
+
+async def memory_search(request: web.Request) -> web.Response:
+    query = params.query_text(request.query)
+    guild_id = _guild(request)
+    channel_id = params.snowflake(request.query, "channelId")
+    limit = params.limit(request.query)
+    runtime = request.app[RUNTIME]
+
+    async def compute() -> bytes:
+        hits = await runtime.retriever.search(guild_id, query, channel_id=channel_id, limit=limit)
+        return _encode(
+            {
+                "queryText": query,
+                "guildId": guild_id,
+                "channelId": channel_id,
+                "limit": limit,
+                "results": [fact_json(h) for h in hits],
+            }
+        )
+
+    key = ("search", guild_id, query, channel_id, limit, runtime.store.data_version)
+    return await _cached(request, key, compute)
+
+
+async def memory_slice(request: web.Request) -> web.Response:
+    query = params.query_text(request.query)
+    guild_id = _guild(request)
+    channel_id = params.snowflake(request.query, "channelId")
+    user_id = params.snowflake(request.query, "userId")
+    runtime = request.app[RUNTIME]
+
+    async def compute() -> bytes:
+        memory = await runtime.retriever.slice(
+            guild_id, query, channel_id=channel_id, user_id=user_id
+        )
+        return _encode(
+            {
+                "queryText": query,
+                "guildId": guild_id,
+                "channelId": channel_id,
+                "userId": user_id,
+                "userFacts": [fact_json(h) for h in memory.user_facts],
+                "relevantFacts": [fact_json(h) for h in memory.relevant_facts],
+                "relevantMessages": [message_hit_json(h) for h in memory.relevant_messages],
+            }
+        )
+
+    key = ("slice", guild_id, query, channel_id, user_id, runtime.store.data_version)
+    return await _cached(request, key, compute)
+
+
+def _encode(payload: object) -> bytes:
+    return json.dumps(payload, ensure_ascii=False).encode("utf-8")
+
+
+async def _cached(
+    request: web.Request, key: tuple[object, ...], compute: Callable[[], Awaitable[bytes]]
+) -> web.Response:
+    body, hit = await request.app[CONFIG].cache.get(key, compute)
+    return web.Response(
+        body=body, content_type="application/json", charset="utf-8",
+        headers={"X-Memorybot-Cache": "hit" if hit else "miss"},
+    )  # fmt: skip
+
+
+async def page(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+
+
+def _static(name: str) -> Handler:
+    async def serve(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / name, headers=PAGE_HEADERS)
+
+    return serve
+
+
+# --- JSON shapes ------------------------------------------------------------------------------
+
+
+def fact_json(hit: FactHit) -> dict[str, object]:
+    """A fact result (DESIGN "HTTP API")."""
+    fact, scores = hit.fact, hit.scores
+    return {
+        "id": fact.id,
+        "subject": fact.subject,
+        "subjectName": hit.subject_name,
+        "fact": fact.fact,
+        "type": fact.fact_type,
+        "evidence": fact.evidence,
+        "sourceMessageId": fact.source_message_id,
+        "channelId": fact.channel_id,
+        "confidence": fact.confidence,
+        "createdAt": fact.created_at,
+        "score": round(scores.combined, 4),
+        "semanticScore": None if scores.semantic is None else round(scores.semantic, 4),
+        "lexicalScore": round(scores.lexical, 4),
+    }
+
+
+def message_json(message: StoredMessage) -> dict[str, object]:
+    return {
+        "id": message.message_id,
+        "channelId": message.channel_id,
+        "authorId": message.author_id,
+        "authorName": message.author_name,
+        "content": message.content,
+        "createdAt": message.created_at,
+        "source": message.source,
+    }
+
+
+def message_hit_json(hit: MessageHit) -> dict[str, object]:
+    """A message the slice found, with the turns around it (``context``, in order)."""
+    return {**message_json(hit.message), "score": round(hit.score, 4),
+            "context": [message_json(m) for m in hit.context]}  # fmt: skip

@@ -1,0 +1,50 @@
+"""Validation of API parameters: every bad value is a 400 naming the parameter."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from dashboard_api.errors import ApiError
+
+SNOWFLAKE = re.compile(r"[0-9]{17,20}")
+MAX_QUERY_CHARS = 500
+DEFAULT_LIMIT = 10
+LIMIT_RANGE = (1, 24)
+
+
+def required(params: Mapping[str, str], name: str) -> str:
+    value = params.get(name)
+    if value is None or not value.strip():
+        raise ApiError(400, "missing_parameter", f"{name} is required")
+    return value
+
+
+def snowflake(params: Mapping[str, str], name: str, *, needed: bool = False) -> str | None:
+    """A Discord id (17-20 digits), or None when absent and not ``needed``."""
+    value = required(params, name) if needed else params.get(name)
+    if value is None or (not needed and value == ""):
+        return None
+    if not SNOWFLAKE.fullmatch(value):
+        raise ApiError(400, "invalid_parameter", f"{name} must be a Discord id (17-20 digits)")
+    return value
+
+
+def query_text(params: Mapping[str, str]) -> str:
+    value = required(params, "q")
+    if len(value) > MAX_QUERY_CHARS:
+        raise ApiError(400, "invalid_parameter", f"q is longer than {MAX_QUERY_CHARS} characters")
+    return value
+
+
+def limit(params: Mapping[str, str]) -> int:
+    """``limit``: 10 when absent, clamped to 1..24; anything but an integer is a 400."""
+    raw = params.get("limit")
+    if raw is None or raw == "":
+        return DEFAULT_LIMIT
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ApiError(400, "invalid_parameter", "limit must be an integer") from None
+    low, high = LIMIT_RANGE
+    return max(low, min(high, value))

@@ -1,0 +1,84 @@
+"""Running the API: ``memorybot serve`` and ``memorybot demo`` (and, later, beside the bot)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from bot.runtime import MemoryRuntime, open_runtime
+from dashboard_api.app import ApiConfig, create_app
+from dashboard_api.auth import check_bind, load_or_create_token
+from dashboard_api.cache import ResponseCache
+from dashboard_api.ratelimit import RateLimiter
+from memory.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Serving:
+    """Where the API listens and with which token."""
+
+    url: str
+    token: str
+    token_created: bool
+    token_file: str | None
+
+
+def api_config(settings: Settings, token: str) -> ApiConfig:
+    return ApiConfig(
+        token=token,
+        guilds=settings.api_guilds,
+        limiter=RateLimiter(settings.api_rate_limit, settings.api_rate_burst),
+        cache=ResponseCache(settings.api_cache_size),
+    )
+
+
+@contextlib.asynccontextmanager
+async def running_api(
+    runtime: MemoryRuntime, settings: Settings, *, port: int | None = None
+) -> AsyncIterator[Serving]:
+    """The API and page of ``runtime``, listening until the block ends."""
+    check_bind(settings)
+    token, token_file, created = load_or_create_token(settings)
+    app = create_app(runtime, api_config(settings, token))
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, settings.api_host, settings.api_port if port is None else port)
+        try:
+            await site.start()
+        except OSError as exc:
+            raise OSError(
+                f"cannot listen on {settings.api_host}:{settings.api_port}: {exc.strerror or exc}"
+                " (set MEMORYBOT_API_PORT or stop what uses it)"
+            ) from exc
+        server = site._server  # the bound socket tells the real port (port 0 = any free one)
+        sockets = getattr(server, "sockets", None) or []
+        bound = sockets[0].getsockname()[1] if sockets else settings.api_port
+        host = settings.api_host if ":" not in settings.api_host else f"[{settings.api_host}]"
+        yield Serving(f"http://{host}:{bound}/", token, created, str(token_file or "") or None)
+    finally:
+        await runner.cleanup()
+
+
+async def serve_forever(
+    settings: Settings, *, announce: Callable[[Serving], None], port: int | None = None
+) -> None:
+    """``memorybot serve``: the runtime (queue and journals running) and the API, until
+    SIGINT or SIGTERM; then the queue drains and the database closes."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    async with open_runtime(settings) as runtime, running_api(runtime, settings, port=port) as s:
+        announce(s)
+        await stop.wait()
+        log.info("stopping: draining the ingest queue")

@@ -1,0 +1,437 @@
+// memorybot moderator page. No framework, no build step.
+//
+// Safety rule for this file: API data only ever reaches the page as text (textContent, or
+// append() of a string, which makes a text node). Nothing here parses HTML, and the only
+// links ever made are the Discord message links built from validated ids.
+"use strict";
+
+(() => {
+  const TOKEN_KEY = "memorybot.apiToken"; // sessionStorage only: gone when the tab closes
+  const SNOWFLAKE = /^[0-9]{15,21}$/;
+  const TOKEN_CHARS = /^[\x21-\x7e]+$/; // what an HTTP header value can carry as a token
+  const MAX_INLINE_DEPTH = 4;
+
+  const $ = (id) => document.getElementById(id);
+  const ui = {
+    tokenForm: $("token-form"),
+    token: $("token"),
+    clearToken: $("clear-token"),
+    status: $("status"),
+    searchForm: $("search-form"),
+    guild: $("guild"),
+    query: $("query"),
+    limit: $("limit"),
+    table: $("results-table"),
+    results: $("results"),
+    memory: $("memory"),
+    refresh: $("refresh"),
+  };
+  // Each area drops answers to requests that a newer request has replaced.
+  const latest = { guilds: 0, search: 0, memory: 0 };
+  let token = readToken();
+
+  // --- small helpers ---------------------------------------------------------------------
+
+  function readToken() {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY) || "";
+    } catch {
+      return "";
+    }
+  }
+
+  function saveToken(value) {
+    try {
+      if (value) sessionStorage.setItem(TOKEN_KEY, value);
+      else sessionStorage.removeItem(TOKEN_KEY);
+    } catch {
+      // storage disabled: the token lives in this page's memory only
+    }
+  }
+
+  function text(value) {
+    if (value === null || value === undefined) return "";
+    return typeof value === "string" ? value : String(value);
+  }
+
+  function number(value, digits) {
+    return typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "—";
+  }
+
+  function node(tag, content, className) {
+    const element = document.createElement(tag);
+    if (content !== undefined) element.textContent = content;
+    if (className) element.className = className;
+    return element;
+  }
+
+  function setStatus(message, kind) {
+    ui.status.textContent = message;
+    ui.status.className = kind ? `status ${kind}` : "status";
+  }
+
+  // --- the API ---------------------------------------------------------------------------
+
+  class ApiFailure extends Error {
+    constructor(status, code, message, retryAfter) {
+      super(message);
+      this.status = status;
+      this.code = code;
+      this.retryAfter = retryAfter;
+    }
+  }
+
+  async function api(path, params = {}, method = "GET") {
+    const url = new URL(path, document.baseURI); // relative: works behind a path prefix too
+    for (const [key, value] of Object.entries(params)) {
+      if (value !== "" && value !== null && value !== undefined) url.searchParams.set(key, value);
+    }
+    let response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
+        cache: "no-store",
+        credentials: "omit",
+        referrerPolicy: "no-referrer",
+      });
+    } catch (err) {
+      throw new ApiFailure(0, "network", `could not reach the API (${text(err && err.message)})`);
+    }
+    let body = null;
+    try {
+      body = await response.json();
+    } catch {
+      body = null;
+    }
+    if (!response.ok) {
+      const error = body && typeof body === "object" ? body.error : null;
+      const code = error && typeof error.code === "string" ? error.code : "http_error";
+      const message =
+        error && typeof error.message === "string" ? error.message : response.statusText;
+      throw new ApiFailure(response.status, code, message || "request failed",
+        response.headers.get("Retry-After"));
+    }
+    if (!body || typeof body !== "object") {
+      throw new ApiFailure(response.status, "bad_response", "the API did not answer with JSON");
+    }
+    return body;
+  }
+
+  /** Show a failed request in the status area; a 401 also forgets the token. */
+  function fail(err, what) {
+    if (!(err instanceof ApiFailure)) {
+      setStatus(`${what} failed: ${text(err && err.message ? err.message : err)}`, "error");
+      return;
+    }
+    if (err.status === 0) {
+      setStatus(`${what} failed: ${err.message}`, "error");
+      return;
+    }
+    let message = `${what} failed (HTTP ${err.status}, ${err.code}): ${err.message}.`;
+    if (err.status === 401) {
+      forgetToken();
+      message += " This token was not accepted: enter the right API token above.";
+    } else if (err.status === 403) {
+      message += " Ask for a token that may read this guild.";
+    } else if (err.status === 429) {
+      const wait = err.retryAfter ? ` ${err.retryAfter} s` : " a moment";
+      message += ` Wait${wait} and try again.`;
+    }
+    setStatus(message, "error");
+  }
+
+  // --- token -----------------------------------------------------------------------------
+
+  function forgetToken() {
+    token = "";
+    saveToken("");
+    ui.token.placeholder = "paste the bearer token";
+    latest.guilds++;
+    latest.search++;
+    latest.memory++;
+    resetGuilds("(enter a token first)");
+    clearResults();
+    showMemoryNote("Choose a guild to see its memory.");
+  }
+
+  function useToken(event) {
+    event.preventDefault();
+    const value = ui.token.value.trim();
+    if (!value) {
+      setStatus("Paste the API token first.", "error");
+      return;
+    }
+    if (!TOKEN_CHARS.test(value)) {
+      setStatus("That is not a token: it has spaces or characters a token cannot have.", "error");
+      return;
+    }
+    token = value;
+    saveToken(value);
+    ui.token.value = "";
+    ui.token.placeholder = "token in use (kept for this tab only)";
+    loadGuilds();
+  }
+
+  function clearToken() {
+    ui.token.value = "";
+    forgetToken();
+    setStatus("Token cleared. Enter the API token to begin.");
+  }
+
+  // --- guilds ----------------------------------------------------------------------------
+
+  function option(value, label) {
+    const element = node("option", label);
+    element.value = value;
+    return element;
+  }
+
+  function resetGuilds(label) {
+    ui.guild.replaceChildren(option("", label));
+  }
+
+  async function loadGuilds() {
+    const mine = ++latest.guilds;
+    latest.search++;
+    latest.memory++;
+    resetGuilds("(loading guilds…)");
+    clearResults();
+    showMemoryNote("Choose a guild to see its memory.");
+    setStatus("Loading guilds…");
+    let data;
+    try {
+      data = await api("api/memory/guilds");
+    } catch (err) {
+      if (mine === latest.guilds) {
+        resetGuilds("(no guilds)");
+        fail(err, "Loading guilds");
+      }
+      return;
+    }
+    if (mine !== latest.guilds) return;
+    const guilds = (Array.isArray(data.guilds) ? data.guilds : []).filter(
+      (guild) => guild && typeof guild.id === "string",
+    );
+    resetGuilds(guilds.length ? "— choose a guild —" : "(no guilds for this token)");
+    for (const guild of guilds) {
+      const name = text(guild.name);
+      ui.guild.append(option(guild.id, name && name !== guild.id ? `${name} (${guild.id})` : guild.id));
+    }
+    if (guilds.length === 1) {
+      ui.guild.value = guilds[0].id;
+      guildChanged();
+    } else {
+      setStatus(
+        guilds.length ? `Token accepted: choose one of ${guilds.length} guilds.`
+          : "Token accepted, but it may not read any guild with stored memory.",
+        "ok",
+      );
+    }
+  }
+
+  function guildChanged() {
+    latest.search++;
+    clearResults();
+    if (ui.guild.value) loadMemory(false);
+    else showMemoryNote("Choose a guild to see its memory.");
+  }
+
+  // --- search ----------------------------------------------------------------------------
+
+  function clearResults() {
+    ui.results.replaceChildren();
+    ui.table.hidden = true;
+  }
+
+  async function search(event) {
+    event.preventDefault();
+    if (!token) return setStatus("Enter the API token first.", "error");
+    const guildId = ui.guild.value;
+    if (!guildId) return setStatus("Choose a guild first.", "error");
+    const q = ui.query.value.trim();
+    if (!q) return setStatus("Type something to search for.", "error");
+    const mine = ++latest.search;
+    setStatus(`Searching for “${q}”…`);
+    let data;
+    try {
+      data = await api("api/memory/search", { q, guildId, limit: ui.limit.value.trim() });
+    } catch (err) {
+      if (mine === latest.search) {
+        clearResults();
+        fail(err, "Search");
+      }
+      return;
+    }
+    if (mine !== latest.search) return;
+    const rows = Array.isArray(data.results) ? data.results : [];
+    const answeredGuild = text(data.guildId);
+    ui.results.replaceChildren(...rows.map((hit) => resultRow(hit, answeredGuild)));
+    ui.table.hidden = rows.length === 0;
+    if (rows.length) setStatus(`${rows.length} result${rows.length === 1 ? "" : "s"} for “${q}”.`, "ok");
+    else setStatus(`No results for “${q}”.`);
+  }
+
+  function resultRow(hit, guildId) {
+    const row = node("tr");
+    const score = node("td", number(hit.score, 3), "num");
+    score.title = `semantic ${number(hit.semanticScore, 3)} · lexical ${number(hit.lexicalScore, 3)}`;
+    row.append(
+      node("td", text(hit.fact), "fact"),
+      node("td", text(hit.subjectName) || text(hit.subject)),
+      node("td", text(hit.type), "nowrap"),
+      node("td", number(hit.confidence, 2), "num"),
+      score,
+      node("td", text(hit.evidence) || "—", "evidence"),
+      sourceCell(guildId, text(hit.channelId), text(hit.sourceMessageId)),
+    );
+    return row;
+  }
+
+  /** A link to the source message, only when every id is a plain Discord id. */
+  function sourceCell(guildId, channelId, messageId) {
+    const cell = node("td", undefined, "nowrap");
+    if ([guildId, channelId, messageId].every((id) => SNOWFLAKE.test(id))) {
+      const link = node("a", "open in Discord");
+      link.href = `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
+      link.rel = "noopener noreferrer";
+      link.target = "_blank";
+      link.referrerPolicy = "no-referrer";
+      cell.append(link);
+    } else {
+      cell.textContent = messageId || "—";
+    }
+    return cell;
+  }
+
+  // --- MEMORY.md -------------------------------------------------------------------------
+
+  function showMemoryNote(message) {
+    ui.memory.replaceChildren(node("p", message, "muted"));
+  }
+
+  async function loadMemory(regenerate) {
+    const guildId = ui.guild.value;
+    if (!token) return setStatus("Enter the API token first.", "error");
+    if (!guildId) return setStatus("Choose a guild first.", "error");
+    const mine = ++latest.memory;
+    showMemoryNote(regenerate ? "Regenerating MEMORY.md…" : "Loading MEMORY.md…");
+    let data;
+    try {
+      data = regenerate
+        ? await api("api/memory/refresh", { guildId }, "POST")
+        : await api("api/memory", { guildId });
+    } catch (err) {
+      if (mine === latest.memory) {
+        showMemoryNote("MEMORY.md could not be loaded.");
+        fail(err, regenerate ? "Regenerating MEMORY.md" : "Loading MEMORY.md");
+      }
+      return;
+    }
+    if (mine !== latest.memory) return;
+    renderMarkdown(ui.memory, text(data.markdown));
+    setStatus(`MEMORY.md of ${ui.guild.selectedOptions[0]?.textContent || guildId} loaded.`, "ok");
+  }
+
+  /** A small markdown subset: headings, bullet lists, paragraphs and inline marks. */
+  function renderMarkdown(container, markdown) {
+    const blocks = [];
+    let paragraph = null;
+    let list = null;
+    for (const raw of markdown.split(/\r?\n/)) {
+      const line = raw.trimEnd();
+      let match;
+      if (!line.trim()) {
+        paragraph = list = null;
+      } else if ((match = /^(#{1,6})\s+(.*)$/.exec(line))) {
+        paragraph = list = null;
+        const heading = node(`h${Math.min(match[1].length, 3)}`);
+        inline(heading, match[2].replace(/\s+#+$/, ""), 0);
+        blocks.push(heading);
+      } else if ((match = /^\s*[-*+]\s+(.*)$/.exec(line))) {
+        paragraph = null;
+        if (!list) blocks.push((list = node("ul")));
+        const item = node("li");
+        inline(item, match[1], 0);
+        list.append(item);
+      } else {
+        list = null;
+        if (paragraph) paragraph.append(" ");
+        else blocks.push((paragraph = node("p")));
+        inline(paragraph, line.trim(), 0);
+      }
+    }
+    if (blocks.length) container.replaceChildren(...blocks);
+    else showMemoryNote("MEMORY.md is empty.");
+  }
+
+  // Inline marks, tried in this order at each position. A markdown link never becomes an
+  // anchor: its text and its address are both shown as plain text.
+  const INLINE = [
+    ["code", /`([^`]+)`/y],
+    ["link", /\[([^\]]*)\]\(([^()\s]*)\)/y],
+    ["strong", /\*\*(?=\S)(.+?)\*\*/y],
+    ["em", /\*(?=[^\s*])([^*]*[^\s*])?\*/y],
+    ["em", /_(?=[^\s_])([^_]*[^\s_])?_(?![\p{L}\p{N}_])/uy],
+  ];
+  const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+  function inline(parent, source, depth) {
+    if (depth > MAX_INLINE_DEPTH) {
+      parent.append(source);
+      return;
+    }
+    let plain = "";
+    let at = 0;
+    while (at < source.length) {
+      let found = null;
+      for (const [kind, pattern] of INLINE) {
+        // "_" only opens emphasis at a word's start (snake_case and __dunder__ stay as typed)
+        if (source[at] === "_" && at > 0 && WORD_CHAR.test(source[at - 1])) continue;
+        pattern.lastIndex = at;
+        const match = pattern.exec(source);
+        if (match) {
+          found = [kind, match];
+          break;
+        }
+      }
+      if (!found) {
+        plain += source[at++];
+        continue;
+      }
+      const [kind, match] = found;
+      if (plain) parent.append(plain);
+      plain = "";
+      if (kind === "code") {
+        parent.append(node("code", match[1]));
+      } else if (kind === "link") {
+        const label = node("span", undefined, "link-text");
+        inline(label, match[1], depth + 1);
+        parent.append(label);
+        if (match[2] && match[2] !== match[1]) parent.append(node("span", ` (${match[2]})`, "url"));
+      } else {
+        const mark = node(kind);
+        inline(mark, match[1] || "", depth + 1);
+        parent.append(mark);
+      }
+      at += match[0].length;
+    }
+    if (plain) parent.append(plain);
+  }
+
+  // --- wiring ----------------------------------------------------------------------------
+
+  ui.tokenForm.addEventListener("submit", useToken);
+  ui.clearToken.addEventListener("click", clearToken);
+  ui.guild.addEventListener("change", guildChanged);
+  ui.searchForm.addEventListener("submit", search);
+  ui.refresh.addEventListener("click", () => loadMemory(true));
+
+  if (token) {
+    ui.token.placeholder = "token in use (kept for this tab only)";
+    loadGuilds();
+  } else {
+    resetGuilds("(enter a token first)");
+    setStatus("Enter the API token to begin.");
+  }
+})();
