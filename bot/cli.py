@@ -361,7 +361,7 @@ def _announce(serving: Any, guild_id: str | None, *, show_token: bool) -> None:
     token = serving.token if show_token or serving.token_created else "$TOKEN"
     lines.append(
         f"try: curl -H 'Authorization: Bearer {token}' "
-        f"'{serving.url}api/memory/search?guildId={guild}&q=pizza'"
+        f"'{serving.url}api/memory/search?guildId={guild}&q=cat'"
     )
     lines.append("stop with Ctrl-C")
     click.echo("\n".join(lines))

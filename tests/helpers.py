@@ -44,6 +44,25 @@ def item(
     )
 
 
+async def add_fact(
+    store: Any,
+    subject: str,
+    text: str,
+    *,
+    guild: str = GUILD_A,
+    channel: str = CHANNEL_A,
+    evidence: str = "",
+    confidence: float = 0.9,
+    source: str = "1",
+    fact_type: str = "other",
+) -> None:
+    """Store one fact as extraction would (``Store.finish_jobs``), with its provenance."""
+    from memory.lore import Origin
+
+    fact = CandidateFact(subject, text, fact_type, confidence, evidence, source)
+    await store.finish_jobs([], [], [(Origin(guild, channel), fact)])
+
+
 class RecordingExtractor(BaseExtractor):
     """Extracts one fact per message ("<name> said: <text>") and records what it saw.
 

@@ -387,7 +387,8 @@ async def test_demo_imports_the_sample_and_its_curl_example_works(
         auth = {"Authorization": f"Bearer {curl.group(1)}"}
         async with http.get(curl.group(2), headers=auth) as response:
             body = await response.json()
-        assert response.status == 200 and body["queryText"] == "pizza"
+        assert response.status == 200 and body["queryText"] == "cat"
+        assert "Juliette has a cat named Mochi." in [r["fact"] for r in body["results"]]
         page_url = re.search(r"page: (\S+)", out)
         assert page_url
         async with http.get(page_url.group(1)) as response:
@@ -465,3 +466,16 @@ async def test_concurrent_misses_of_one_key_compute_once() -> None:
     with pytest.raises(RuntimeError):
         await cache.get("bad", fail)
     assert (await cache.get("bad", compute)) == (b"answer", False)  # failures are not kept
+
+
+async def test_an_unexpected_failure_is_a_json_500_without_details(
+    api: Api, http: aiohttp.ClientSession, caplog: pytest.LogCaptureFixture
+) -> None:
+    snapshot = api.runtime.journals.snapshot_path(GUILD_A)
+    snapshot.unlink()
+    snapshot.mkdir()  # reading MEMORY.md now fails with an OSError
+    status, body, _ = await get(http, api, "api/memory", guildId=GUILD_A)
+    snapshot.rmdir()  # (the journals write it again when they close)
+    assert_error(status, body, 500, "internal")
+    assert "MEMORY.md" not in body["error"]["message"]
+    assert "api/memory failed" in caplog.text  # logged with its traceback for the operator

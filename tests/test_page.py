@@ -20,11 +20,11 @@ from playwright.async_api import (
     expect,
 )
 
-from memory.lore import Origin
-from memory.models import LORE_SUBJECT, CandidateFact
+from memory.models import LORE_SUBJECT
 from tests.api_helpers import Api, served
 from tests.conftest import REPO
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH
+from tests.helpers import add_fact as store_fact
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -119,8 +119,10 @@ async def add_fact(
     source: str = NURSE_SOURCE,
     fact_type: str = "profile",
 ) -> None:
-    fact = CandidateFact(subject, text, fact_type, 0.9, evidence, source)
-    await api.runtime.store.finish_jobs([], [], [(Origin(guild, channel), fact)])
+    await store_fact(
+        api.runtime.store, subject, text, guild=guild, channel=channel, evidence=evidence,
+        source=source, fact_type=fact_type,
+    )  # fmt: skip
 
 
 async def seed_two_guilds(api: Api) -> None:

@@ -11,28 +11,22 @@ import pytest
 
 from memory import lexical
 from memory.fts import query_tokens, term_groups
-from memory.lore import Origin
-from memory.models import CandidateFact, Fact
+from memory.models import Fact
 from memory.retrieval import Retriever, combine, lexical_score, score_fact
 from memory.store import Store
-from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item, run_cli
+from tests.helpers import (
+    CHANNEL_A,
+    CHANNEL_B,
+    GUILD_A,
+    GUILD_B,
+    MIKE,
+    SARAH,
+    add_fact,
+    item,
+    run_cli,
+)
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
-
-
-async def add_fact(
-    store: Store,
-    subject: str,
-    text: str,
-    *,
-    guild: str = GUILD_A,
-    channel: str = CHANNEL_A,
-    evidence: str = "",
-    confidence: float = 0.9,
-    source: str = "1",
-) -> None:
-    fact = CandidateFact(subject, text, "other", confidence, evidence, source)
-    await store.finish_jobs([], [], [(Origin(guild, channel), fact)])
 
 
 @pytest.fixture
