@@ -343,6 +343,56 @@ def refresh_journals(state: CliState, guild_id: str | None) -> None:
     )
 
 
+@cli.command()
+@click.option("--guild", "guild_id", required=True, help="Guild id.")
+@click.option("--user", "user_id", required=True, help="The member's user id.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.pass_obj
+def forget(state: CliState, guild_id: str, user_id: str, yes: bool, as_json: bool) -> None:
+    """Forget a member of a guild: their messages, the facts about them or from their
+    messages, their vectors and daily-log lines (what /memory purge-user does)."""
+    guild = _snowflake(guild_id, "--guild") or guild_id
+    user = _snowflake(user_id, "--user") or user_id
+    if not yes and not _confirmed(
+        f"Delete everything memorybot keeps of member {user} in guild {guild}? "
+        "This cannot be undone."
+    ):
+        click.echo("aborted: nothing was deleted", err=True)
+        sys.exit(1)
+    from bot.runtime import open_runtime
+    from memory.forgetting import ForgetSummary, forget_member
+
+    async def run() -> ForgetSummary:
+        async with open_runtime(state.settings(), start_queue=False) as rt:
+            return await forget_member(rt.store, rt.journals, guild, user, queue=rt.queue)
+
+    summary = _run(run())
+    if as_json:
+        _echo_json({"guildId": guild, "userId": user, **summary.as_dict()})
+    else:
+        click.echo(f"forgot member {user} in guild {guild}: {summary.describe()}")
+
+
+def _confirmed(question: str) -> bool:
+    """Ask on stderr (stdout may be JSON); no answer (end of input) is a no."""
+    try:
+        return click.confirm(question, default=False, err=True)
+    except click.Abort:
+        return False
+
+
+@cli.command()
+@click.pass_obj
+def run(state: CliState) -> None:
+    """Run the Discord bot (needs DISCORD_TOKEN), with the API and page beside it."""
+    from bot.run import discord_token, run_bot
+
+    settings = state.settings()
+    token = discord_token()
+    _run(run_bot(settings, token, announce=lambda s: _announce(s, None, show_token=False)))
+
+
 DEMO_DIR = Path("memorybot-demo")
 
 

@@ -6,7 +6,7 @@ live job (its message stays, its job row says ``dropped``); bulk submits wait fo
 
 The database is the truth; memory holds what this process submitted (at most
 ``max_queue`` jobs) so the worker need not read back what it has just written. Jobs left
-by an earlier run, or set pending again by ``requeue``, are read from the database.
+by an earlier run, or set pending again by ``requeue`` or an edit, are read from the database.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -28,6 +28,7 @@ from memory.extraction import (
     SourceMessage,
 )
 from memory.fact_filter import filter_fact
+from memory.forget_sql import EditOutcome
 from memory.models import CandidateFact, IngestItem, Job, StoredMessage, canonical_time
 from memory.store import Store
 from memory.text import clean_text, is_meaningful
@@ -136,6 +137,9 @@ class IngestQueue:
         self._live_writer: asyncio.Task[None] | None = None
         self._in_progress: set[Key] = set()
         self._dropping: set[Key] = set()
+        # Messages edited while this process runs -> their newest text: an extraction of
+        # any other text (under way when the edit came) must not close the job.
+        self._edits: dict[Key, str] = {}
         self._claim_from_db = True
         self._journal_from_db = True
         self._journal_queue: deque[StoredMessage] = deque()
@@ -219,10 +223,56 @@ class IngestQueue:
         """Set this guild's jobs of these statuses pending again (backfill); return how many."""
         count = await self.store.requeue_jobs(guild_id, statuses)
         if count:
-            self._claim_from_db = True
-            self._idle.clear()
-            self._wake.set()
+            self._reclaim()
         return count
+
+    async def edit_message(
+        self, guild_id: str, message_id: str, content: str
+    ) -> EditOutcome | None:
+        """A message edited on Discord: ``Store.edit_message`` (new text stored, facts of the
+        old text deleted, job pending again), then the worker extracts the new text.
+
+        An extraction of the old text that is under way when the edit comes stores
+        nothing and leaves the job pending. None for a message the guild does not have."""
+        key = (guild_id, message_id)
+        previous = self._edits.get(key)
+        self._edits[key] = content  # before the write: see _stale
+        try:
+            outcome = await self.store.edit_message(guild_id, message_id, content)
+        except BaseException:
+            self._restore_edit(key, previous)
+            raise
+        if outcome is None or not outcome.changed:
+            self._restore_edit(key, previous)
+            return outcome
+        entry = self._pending.get(key)
+        if entry is not None:
+            entry.job = None  # its message is the old text: read the job again
+        self._reclaim()
+        return outcome
+
+    def discard(self, keys: Iterable[Key]) -> None:
+        """Messages deleted from the store: drop the jobs this process still holds for them
+        (their handles resolve False), so their text is not extracted after all."""
+        for key in keys:
+            self._edits.pop(key, None)
+            entry = self._pending.pop(key, None)
+            if entry is not None:
+                _settle(entry.future, False)
+        if len(self._pending) < self.bulk_room:
+            self._room.set()
+
+    def _restore_edit(self, key: Key, previous: str | None) -> None:
+        if previous is None:
+            self._edits.pop(key, None)
+        else:
+            self._edits[key] = previous
+
+    def _reclaim(self) -> None:
+        """Jobs were set pending in the database: the worker reads them from there."""
+        self._claim_from_db = True
+        self._idle.clear()
+        self._wake.set()
 
     async def journal_backlog(self) -> int:
         """Journal and index every stored message the journal cursor has not passed yet;
@@ -384,6 +434,7 @@ class IngestQueue:
                 victims.append(key)
         for key in victims:
             _settle(self._pending.pop(key).future, False)
+            self._edits.pop(key, None)
         if not victims:
             return
         self.dropped += len(victims)
@@ -559,14 +610,26 @@ class IngestQueue:
 
     async def _process(self, jobs: list[Job]) -> None:
         keys = [_job_key(job) for job in jobs]
+        stale: set[Key] = set()
         self._in_progress.update(keys)
         try:
             done, failed, facts = await self._extract(jobs)
+            # No await between this check and the write being queued: an edit either comes
+            # before it (seen here) or its own write runs after this one (and reopens the job).
+            stale = self._stale(jobs)
+            if stale:
+                done, failed, facts = _without(stale, jobs, done, failed, facts)
             changed = await self.store.finish_jobs(done, failed, facts)
         finally:
             self._in_progress.difference_update(keys)
         failed_ids = {job_id for job_id, _ in failed}
         for job, key in zip(jobs, keys, strict=True):
+            if key in stale:  # edited meanwhile: pending again, to be read anew
+                entry = self._pending.get(key)
+                if entry is not None:
+                    entry.job = None
+                self._claim_from_db = True
+                continue
             entry = self._pending.pop(key, None)
             if entry is not None:
                 _settle(entry.future, job.job_id not in failed_ids)
@@ -575,6 +638,23 @@ class IngestQueue:
                 self.journal.guild_changed(guild_id)
             if self.on_facts is not None:
                 self.on_facts(guild_id)
+
+    def _stale(self, jobs: list[Job]) -> set[Key]:
+        """Keys of the jobs whose message was edited to another text than the one extracted;
+        the edits of the others are settled."""
+        stale: set[Key] = set()
+        if not self._edits:
+            return stale
+        for job in jobs:
+            key = _job_key(job)
+            newest = self._edits.get(key)
+            if newest is None:
+                continue
+            if newest == job.message.content:
+                del self._edits[key]
+            else:
+                stale.add(key)
+        return stale
 
     async def _extract(
         self, jobs: list[Job]
@@ -627,6 +707,22 @@ class IngestQueue:
                 kept.append((message, fact))
                 per_message[message.message_id] = per_message.get(message.message_id, 0) + 1
         return kept
+
+
+def _without(
+    stale: set[Key],
+    jobs: list[Job],
+    done: list[int],
+    failed: list[tuple[int, str]],
+    facts: list[tuple[SourceMessage, CandidateFact]],
+) -> tuple[list[int], list[tuple[int, str]], list[tuple[SourceMessage, CandidateFact]]]:
+    """What a step closes and stores, less the jobs of ``stale`` messages and their facts."""
+    rows = {job.job_id for job in jobs if _job_key(job) in stale}
+    return (
+        [row for row in done if row not in rows],
+        [(row, error) for row, error in failed if row not in rows],
+        [(m, f) for m, f in facts if (m.guild_id, m.message_id) not in stale],
+    )
 
 
 def _extractable(message: StoredMessage) -> bool:

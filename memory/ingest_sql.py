@@ -66,11 +66,12 @@ UPSERT_GUILD = """
 INSERT INTO guilds (guild_id, name, updated_at) VALUES (?, ?, ?)
 ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
 """
-UPSERT_FACT = """
+_INSERT_FACT = """
 INSERT INTO memory_facts
     (guild_id, channel_id, subject, fact, fact_type, evidence_text, source_message_id,
      confidence, is_active, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+"""
+_ON_FACT_CONFLICT = """
 ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
     fact_type = CASE WHEN excluded.confidence > confidence
                      THEN excluded.fact_type ELSE fact_type END,
@@ -82,6 +83,18 @@ ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
     is_active = 1,
     updated_at = excluded.updated_at
 """
+UPSERT_FACT = _INSERT_FACT + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)" + _ON_FACT_CONFLICT
+# A fact extracted from a message is stored only while the message's job is still open: a
+# message deleted or forgotten while it was being extracted leaves no fact behind.
+UPSERT_JOB_FACT = (
+    _INSERT_FACT
+    + """
+SELECT ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ? WHERE EXISTS (
+    SELECT 1 FROM messages m JOIN ingest_jobs j ON j.message_row = m.id
+    WHERE m.guild_id = ? AND m.message_id = ? AND j.status = 'pending'
+)"""
+    + _ON_FACT_CONFLICT
+)
 ARCHIVE_BEYOND_CAP = """
 UPDATE memory_facts SET is_active = 0, updated_at = ?
 WHERE guild_id = ? AND subject = ? AND is_active = 1 AND id NOT IN (
@@ -263,12 +276,19 @@ def finish_jobs(
     facts: Sequence[tuple[FactOrigin, CandidateFact]],
     now: str,
 ) -> set[tuple[str, str]]:
-    """Upsert facts, archive beyond the caps, close jobs."""
+    """Upsert facts, archive beyond the caps, close jobs.
+
+    When the call closes jobs, their facts are extracted ones: each is kept only if its
+    message is still stored with its job open (not deleted meanwhile). Without jobs (lore)
+    the facts are stored as they are."""
     changed: set[tuple[str, str]] = set()
     with transaction(conn):
         for message, cand in facts:
-            conn.execute(UPSERT_FACT, _fact_params(message, cand, now))
-            changed.add((message.guild_id, cand.subject))
+            params = _fact_params(message, cand, now)
+            if done:
+                params += (message.guild_id, cand.source_message_id)
+            if conn.execute(UPSERT_JOB_FACT if done else UPSERT_FACT, params).rowcount:
+                changed.add((message.guild_id, cand.subject))
         for guild_id, subject in changed:
             keep = LORE_FACT_CAP if subject == LORE_SUBJECT else FACT_CAP
             conn.execute(ARCHIVE_BEYOND_CAP, (now, guild_id, subject, guild_id, subject, keep))

@@ -18,6 +18,7 @@ import aiosqlite
 import numpy as np
 from numpy.typing import NDArray
 
+from memory import forget_sql as fsql
 from memory import ingest_sql as sql
 from memory import vectors_sql as vsql
 from memory.db import open_connection, sqlite_versions
@@ -366,6 +367,17 @@ class Store:
         )
         return [_fact_from_row(r) for r in rows]
 
+    async def snapshot_facts(self, guild_id: str, limit: int) -> list[Fact]:
+        """The guild's ``limit`` most recently updated active facts (for MEMORY.md), in
+        ``active_facts`` order."""
+        rows = await self._fetchall(
+            f"SELECT {_FACT_COLS} FROM (SELECT * FROM memory_facts WHERE guild_id = ? "
+            "AND is_active = 1 ORDER BY updated_at DESC, id DESC LIMIT ?) f "
+            "ORDER BY f.subject, f.confidence DESC, f.id",
+            (guild_id, limit),
+        )
+        return [_fact_from_row(r) for r in rows]
+
     async def facts_of(self, guild_id: str, subjects: Sequence[str]) -> list[Fact]:
         """Every active fact of the guild about ``subjects``."""
         found: list[Fact] = []
@@ -431,6 +443,24 @@ class Store:
             found += [_message_from_row(r) for r in rows]
         return found
 
+    async def recent_messages(
+        self, guild_id: str, channel_id: str, limit: int, *, before: str | None = None
+    ) -> list[StoredMessage]:
+        """The channel's last ``limit`` messages (before the message ``before`` when given),
+        oldest first."""
+        where, params = "", list[object]([guild_id, channel_id])
+        if before is not None:
+            anchor = await self.get_message(guild_id, before)
+            if anchor is not None:
+                where = "AND (m.created_at, m.id) < (?, ?)"
+                params += [anchor.created_at, anchor.row_id]
+        rows = await self._fetchall(
+            f"SELECT {_MESSAGE_COLS} FROM messages m WHERE m.guild_id = ? AND m.channel_id = ? "
+            f"{where} ORDER BY m.created_at DESC, m.id DESC LIMIT ?",
+            (*params, limit),
+        )
+        return [_message_from_row(r) for r in reversed(rows)]
+
     async def neighbours(
         self, guild_id: str, messages: Sequence[StoredMessage], before: int = 1, after: int = 1
     ) -> list[tuple[list[StoredMessage], list[StoredMessage]]]:
@@ -448,6 +478,62 @@ class Store:
             "SELECT user_id, display_name, username FROM members WHERE guild_id = ?", (guild_id,)
         )
         return [(r[0], r[1], r[2]) for r in rows]
+
+    # --- forgetting (Discord deletions and edits, /memory forget) ---------------------------
+
+    async def delete_message(self, guild_id: str, message_id: str) -> fsql.DeleteOutcome:
+        """A message deleted on Discord: remove it and every fact sourced from it (their
+        vectors, full-text rows and its job go with them). Unknown message: nothing."""
+        outcome = await self._call(fsql.delete_message, guild_id, message_id)
+        self._forgot(outcome.facts, bool(outcome.messages), members=False)
+        if outcome.messages or outcome.facts:
+            log.info(
+                "deleted message %s of guild %s and %d fact(s)", message_id, guild_id, outcome.facts
+            )
+        return outcome
+
+    async def edit_message(
+        self, guild_id: str, message_id: str, content: str
+    ) -> fsql.EditOutcome | None:
+        """A message edited on Discord: store its new text, delete the facts grounded in the
+        old one and set its job pending (attempts reset) so it is extracted again.
+
+        None (falsy) for a message the guild does not have. With a running queue use
+        ``IngestQueue.edit_message``: it also keeps an extraction of the old text that is
+        under way from closing the job."""
+        outcome = await self._call(fsql.edit_message, guild_id, message_id, content, utc_iso())
+        if outcome is not None and outcome.changed:
+            self._forgot(outcome.facts, True, members=False)
+        return outcome
+
+    async def forget_member(self, guild_id: str, user_id: str) -> fsql.ForgetOutcome:
+        """``/memory forget`` and ``purge-user``: remove the member's messages (every
+        source), the facts about them or sourced from their messages, their vectors, their
+        members row and their name in other messages' pending mentions. This guild only."""
+        outcome = await self._call(fsql.forget_member, guild_id, user_id)
+        self._members_written.pop((guild_id, user_id), None)
+        self._forgot(outcome.facts, bool(outcome.messages), members=bool(outcome.members))
+        log.info(
+            "forgot member %s of guild %s: %d message(s), %d fact(s)",
+            user_id,
+            guild_id,
+            len(outcome.messages),
+            outcome.facts,
+        )
+        return outcome
+
+    async def messages_by_author(self, guild_id: str, user_id: str) -> list[StoredMessage]:
+        """The member's stored messages in the guild, oldest first (scans the guild)."""
+        return await self._call(fsql.messages_by_author, guild_id, user_id)
+
+    def _forgot(self, facts: int, messages: bool, *, members: bool) -> None:
+        """Move the version counters that caches of what changed compare."""
+        if facts:
+            self.vector_version += 1
+        if messages:
+            self.index_version += 1
+        if members:
+            self.members_version += 1
 
     # --- vectors (the embedding side of facts) ---------------------------------------------
 

@@ -1,15 +1,19 @@
-"""Append-only daily logs: ``<root>/<guild_id>/YYYY-MM-DD.md``, one line per message."""
+"""Append-only daily logs: ``<root>/<guild_id>/YYYY-MM-DD.md``, one line per message.
+
+Append-only for ingest; forgetting rewrites a file (atomically) to take a deleted
+message's line out or to put an edited message's new text in its place.
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
 from memory.models import StoredMessage
 from memory.text import JOURNAL_TEXT_CAP, cap, clean_text
-from memory_journals.files import guild_dir
+from memory_journals.files import daily_logs, guild_dir, write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +88,68 @@ class DailyLogWriter:
             if handle.tell() == 0:
                 handle.write(daily_header(path.stem))
             handle.write("".join(lines))
+
+    def rewrite(
+        self,
+        guild_id: str,
+        changes: Sequence[tuple[StoredMessage, StoredMessage | None]],
+        *,
+        author_id: str | None = None,
+        keep: Collection[str] = (),
+    ) -> int:
+        """Replace the line of each ``(before, after)`` message in its day's log with the
+        line of ``after``, or remove it (None); with ``author_id``, also remove every line by
+        that member in any of the guild's logs, but the lines in ``keep``. Only files that
+        change are rewritten (atomically); other lines stay byte for byte. Returns how many
+        lines were replaced or removed."""
+        edits: dict[Path, dict[str, list[str | None]]] = {}
+        for before, after in changes:
+            if before.guild_id != guild_id:
+                continue
+            lines = edits.setdefault(self.path_for(guild_id, message_day(before)), {})
+            replacement = format_line(after) if after is not None else None
+            lines.setdefault(format_line(before), []).append(replacement)
+        paths = set(edits)
+        author = None
+        if author_id is not None:
+            author = f" ({_label(author_id, '?')})"
+            paths.update(daily_logs(guild_dir(self.root, guild_id)))
+        return sum(_rewrite_file(path, edits.get(path, {}), author, keep) for path in sorted(paths))
+
+
+def _rewrite_file(
+    path: Path, edits: Mapping[str, list[str | None]], author: str | None, keep: Collection[str]
+) -> int:
+    """Apply ``edits`` (a line -> what takes its place, one per occurrence) and drop the
+    lines by ``author`` (`` (<user id>)``) not in ``keep``; a missing file has nothing."""
+    try:
+        lines = list(_read_lines(path))
+    except FileNotFoundError:
+        return 0
+    todo = {line: list(replacements) for line, replacements in edits.items()}
+    out: list[str] = []
+    changed = 0
+    for line in lines:
+        replacements = todo.get(line)
+        if replacements:
+            changed += 1
+            replacement = replacements.pop(0)
+            if replacement is not None:
+                out.append(replacement)
+        elif author is not None and line not in keep and _written_by(line, author):
+            changed += 1
+        else:
+            out.append(line)
+    if changed:
+        write_atomic(path, "".join(out))
+    return changed
+
+
+def _written_by(line: str, author: str) -> bool:
+    """Whether a log line's ``<name> (<user id>)`` part ends with ``author``; names and
+    texts are cleaned (``|`` -> ``/``), so `` | `` only separates the parts."""
+    parts = line.split(" | ", 2)
+    return line.startswith("- ") and len(parts) == 3 and parts[1].endswith(author)
 
 
 def _read_lines(path: Path) -> Iterable[str]:

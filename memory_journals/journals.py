@@ -10,9 +10,11 @@ from pathlib import Path
 
 from memory.models import StoredMessage
 from memory.store import Store
-from memory_journals.daily import DailyLogWriter
+from memory_journals.daily import DailyLogWriter, format_line
 from memory_journals.files import SNAPSHOT_NAME, guild_dir, write_atomic
 from memory_journals.snapshot import GuildView, render_index, render_snapshot
+
+SNAPSHOT_FACTS = 2000  # facts a MEMORY.md lists at most: the most recently updated
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,12 @@ class Journals:
         self._flush_task: asyncio.Task[None] | None = None
         self._periodic_task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        # Appends and rewrites of daily logs take turns: a line appended while a file is
+        # being rewritten would be lost with the file it went to.
+        self._daily_lock = asyncio.Lock()
+        # Message row id -> what to write instead of its line (None: nothing), for messages
+        # deleted or edited while the queue may still hold a copy to journal.
+        self._overrides: dict[int, StoredMessage | None] = {}
 
     async def start(self) -> None:
         self._periodic_task = asyncio.create_task(self._periodic(), name="memorybot-journals")
@@ -68,12 +76,77 @@ class Journals:
     async def append(self, messages: Sequence[StoredMessage]) -> None:
         # Appending a few hundred short lines takes a few ms: done on the loop's own thread,
         # since a worker thread would only fight it and the database thread for the GIL.
-        self.daily.append(messages)
+        async with self._daily_lock:
+            if self._overrides:
+                messages = self._overridden(messages)
+            self.daily.append(messages)
+
+    def _overridden(self, messages: Sequence[StoredMessage]) -> list[StoredMessage]:
+        """``messages`` as forgetting left them; overrides they pass are done with (the
+        queue journals in row order, never a row below one it has journaled)."""
+        out: list[StoredMessage] = []
+        for message in messages:
+            if message.row_id not in self._overrides:
+                out.append(message)
+            elif (replacement := self._overrides[message.row_id]) is not None:
+                out.append(replacement)
+        top = max((m.row_id for m in messages), default=0)
+        self._overrides = {row: m for row, m in self._overrides.items() if row > top}
+        return out
 
     def guild_changed(self, guild_id: str) -> None:
         self._dirty.add(guild_id)
         if self._flush_task is None or self._flush_task.done():
             self._flush_task = asyncio.create_task(self._flush_later())
+
+    # --- forgetting ---------------------------------------------------------------------
+
+    async def forget_lines(
+        self, guild_id: str, messages: Sequence[StoredMessage], *, author_id: str | None = None
+    ) -> int:
+        """Take the daily-log lines of ``messages`` (just deleted from the store) out of the
+        guild's logs, and with ``author_id`` every line by that member whose message is no
+        longer stored (lines an earlier, interrupted forget left); then refresh MEMORY.md.
+
+        Lines carry no message id: a message's line is found by writing it again from the
+        stored row. A copy the queue has yet to journal is never written. Returns how many
+        lines went."""
+        mine = [m for m in messages if m.guild_id == guild_id]
+        for message in mine:
+            self._overrides[message.row_id] = None
+        async with self._daily_lock:
+            keep: set[str] = set()
+            if author_id is not None:  # under the lock: no line of a newer message is out
+                stored = await self.store.messages_by_author(guild_id, author_id)
+                keep = {format_line(m) for m in stored}
+            removed = await asyncio.to_thread(
+                self.daily.rewrite, guild_id, [(m, None) for m in mine],
+                author_id=author_id, keep=keep,
+            )  # fmt: skip
+        if removed:
+            log.info("removed %d daily-log line(s) of guild %s", removed, guild_id)
+        await self._refresh_journaled(guild_id)
+        return removed
+
+    async def rewrite_line(
+        self, guild_id: str, before: StoredMessage, after: StoredMessage
+    ) -> bool:
+        """An edited message: its daily-log line says ``after``'s text from now on, in place
+        (a copy of ``before`` the queue has yet to journal is written as ``after``); then
+        refresh MEMORY.md. False when the log had no line of ``before``."""
+        if before.guild_id != guild_id or after.row_id != before.row_id:
+            return False
+        self._overrides[before.row_id] = after
+        async with self._daily_lock:
+            changed = await asyncio.to_thread(self.daily.rewrite, guild_id, [(before, after)])
+        await self._refresh_journaled(guild_id)
+        return bool(changed)
+
+    async def _refresh_journaled(self, guild_id: str) -> None:
+        """Refresh the guild's MEMORY.md if it has journals (no folder for a stranger's id)."""
+        if guild_dir(self.root, guild_id).is_dir():
+            self._dirty.discard(guild_id)
+            await self.refresh(guild_id)
 
     # --- snapshots ----------------------------------------------------------------------
 
@@ -99,7 +172,7 @@ class Journals:
         async with self._lock:
             view = GuildView(
                 stats=await self.store.stats(guild_id),
-                facts=await self.store.active_facts(guild_id),
+                facts=await self.store.snapshot_facts(guild_id, SNAPSHOT_FACTS),
                 names=await self.store.member_names(guild_id),
             )
             path = self.snapshot_path(guild_id)

@@ -47,6 +47,9 @@ def render_snapshot(view: GuildView, folder: Path) -> str:
         "## People (Durable Facts)",
         "",
     ]
+    if stats.active_facts > len(view.facts):
+        out += [f"_The {len(view.facts):,} most recently updated of {stats.active_facts:,} "
+                "active facts (`memorybot search` finds them all)._", ""]  # fmt: skip
     people: dict[str, list[Fact]] = {}
     lore: list[Fact] = []
     for fact in view.facts:

@@ -510,3 +510,20 @@ def test_overlapping_atomic_writes_of_one_file_never_lose_it(tmp_path: Path) -> 
         list(pool.map(lambda text: write_atomic(target, text), texts))  # raises if one fails
     assert target.read_text(encoding="utf-8") in texts
     assert [p.name for p in target.parent.iterdir()] == ["MEMORY.md"]  # no temporary left
+
+
+async def test_a_big_guild_snapshot_lists_its_most_recent_facts(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MEMORY.md is for people: a guild of 100k facts lists the newest ones and says so."""
+    from memory_journals import journals as journals_module
+    from tests.helpers import add_fact
+
+    monkeypatch.setattr(journals_module, "SNAPSHOT_FACTS", 3)
+    for n in range(5):
+        await add_fact(store, SARAH.id, f"Sarah fact number {n}.", source=str(n))
+    journals = Journals(tmp_path / "journals", store)
+    text = await journals.refresh(GUILD_A)
+    assert "_The 3 most recently updated of 5 active facts" in text
+    listed = [n for n in range(5) if f"Sarah fact number {n}." in text]
+    assert len(listed) == 3

@@ -1,0 +1,89 @@
+"""The answer to a mention: the memory slice, then the LLM's reply or the offline one.
+
+With a replier (an LLM is configured) the answer is the model's, and the lore line it asks
+to keep is remembered; when the model fails for any reason the answer is the offline one, so
+a mention is always answered. Without a replier the answer is the offline one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.replies import offline_answer
+from memory.errors import InvalidMessageError, MemorybotError
+
+if TYPE_CHECKING:  # the replier imports openai: only when an LLM is configured
+    from bot.llm_reply import LLMReplier, RecentMessage
+    from bot.runtime import MemoryRuntime
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What to send (``text``, ready as is), the lore fact stored on the way (as stored,
+    "Memory line: X."), and whether the LLM wrote the answer."""
+
+    text: str
+    remembered: str | None = None
+    used_llm: bool = False
+
+
+async def compose_answer(
+    runtime: MemoryRuntime,
+    *,
+    guild_id: str,
+    channel_id: str,
+    author_id: str,
+    author_name: str,
+    question: str,
+    recent: Sequence[RecentMessage] = (),
+    replier: LLMReplier | None = None,
+    message_id: str = "",
+    bot_name: str = "memorybot",
+) -> Answer:
+    """The answer to ``author_name``'s ``question`` (message ``message_id``) in a channel.
+
+    ``recent`` is the channel's last messages, oldest first; the newest
+    ``max_recent_messages`` of them reach the prompt.
+    """
+    memory = await runtime.retriever.slice(
+        guild_id, question, channel_id=channel_id, user_id=author_id
+    )
+    if replier is None:
+        return Answer(offline_answer(memory))
+    window = list(recent)[-runtime.settings.max_recent_messages :]
+    try:
+        reply = await replier.reply(
+            question=question, asker=author_name, memory=memory, recent=window, bot_name=bot_name
+        )
+    except MemorybotError as exc:
+        log.warning("answering offline: %s", exc)
+        return Answer(offline_answer(memory))
+    remembered = None
+    if reply.memory_line:
+        remembered = await remember(
+            runtime, guild_id, reply.memory_line, channel_id=channel_id, message_id=message_id
+        )
+    return Answer(reply.text, remembered, used_llm=True)
+
+
+async def remember(
+    runtime: MemoryRuntime, guild_id: str, line: str, *, channel_id: str, message_id: str
+) -> str | None:
+    """Store the model's memory line as lore; the fact as stored, or None when memory is
+    off or the line is refused (instruction-like, a secret, nothing left)."""
+    if not runtime.settings.memory_enabled:
+        return None
+    try:
+        fact = await runtime.store.remember_line(
+            guild_id, line, channel_id=channel_id, source_message_id=message_id
+        )
+    except InvalidMessageError as exc:
+        log.warning("memory line of the reply to message %s not stored: %s", message_id, exc)
+        return None
+    log.info("remembered lore from the reply to message %s", message_id)
+    return fact.fact

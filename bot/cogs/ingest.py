@@ -1,0 +1,129 @@
+"""Guild messages into memory: new ones are ingested, edits re-extracted, deletions
+forgotten; a mention of the bot (or a reply to it) gets an answer built from memory."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bot.answer import compose_answer
+from memory.forgetting import delete_message, edit_message
+from memory.models import Author, IngestItem, utc_iso
+
+if TYPE_CHECKING:
+    from bot.client import MemoryBot
+    from bot.llm_reply import RecentMessage
+
+log = logging.getLogger(__name__)
+
+_INGESTED_TYPES = frozenset({discord.MessageType.default, discord.MessageType.reply})
+
+
+def ingest_item(message: discord.Message) -> IngestItem | None:
+    """The ingest item of a guild message from a person, or None (DMs, bots, webhooks,
+    system messages)."""
+    if message.guild is None or message.author.bot or message.webhook_id is not None:
+        return None
+    if message.type not in _INGESTED_TYPES:
+        return None
+    author = Author(str(message.author.id), message.author.display_name, message.author.name)
+    mentioned = [m for m in message.mentions if not m.bot and m.id != message.author.id]
+    trace: dict[str, object] = {"source": "discord"}
+    if mentioned:  # who the message mentions travels with its job, for extraction
+        trace["mentions"] = [[str(m.id), m.display_name] for m in mentioned]
+    return IngestItem(
+        str(message.guild.id), str(message.channel.id), str(message.id), author,
+        message.content, utc_iso(message.created_at), "text", trace,
+    )  # fmt: skip
+
+
+class IngestCog(commands.Cog):
+    def __init__(self, bot: MemoryBot) -> None:
+        self.bot = bot
+        self._guilds_named: set[int] = set()
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        item = ingest_item(message)
+        if item is None or not self.bot.runtime.settings.memory_enabled:
+            return
+        assert message.guild is not None
+        if message.guild.id not in self._guilds_named:
+            await self.bot.runtime.store.record_guild(item.guild_id, message.guild.name)
+            self._guilds_named.add(message.guild.id)
+        await self.bot.runtime.queue.submit(item)
+        if self._addressed(message):
+            await self.reply(message)
+
+    @commands.Cog.listener()
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        """An edit: the stored text follows, and the message is extracted again."""
+        content = payload.data.get("content")
+        if payload.guild_id is None or not isinstance(content, str):
+            return  # a DM, or an update without text (an embed appearing, a pin)
+        runtime = self.bot.runtime
+        summary = await edit_message(
+            runtime.store, runtime.journals, runtime.queue, str(payload.guild_id),
+            str(payload.message_id), content,
+        )  # fmt: skip
+        if summary.changed:
+            log.info("message %s edited: %s", payload.message_id, summary.describe())
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A deletion: the message, the facts from it and its journal line go."""
+        if payload.guild_id is not None:
+            await self._forget_messages(payload.guild_id, [payload.message_id])
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        if payload.guild_id is not None:
+            await self._forget_messages(payload.guild_id, sorted(payload.message_ids))
+
+    async def _forget_messages(self, guild_id: int, message_ids: list[int]) -> None:
+        runtime = self.bot.runtime
+        for message_id in message_ids:
+            summary = await delete_message(
+                runtime.store, runtime.journals, str(guild_id), str(message_id),
+                queue=runtime.queue,
+            )  # fmt: skip
+            if summary.removed_anything:
+                log.info("message %s deleted: %s", message_id, summary.describe())
+
+    def _addressed(self, message: discord.Message) -> bool:
+        me = self.bot.user
+        if me is None:
+            return False
+        if me in message.mentions:
+            return True
+        ref = message.reference
+        resolved = ref.resolved if ref is not None else None
+        return isinstance(resolved, discord.Message) and resolved.author.id == me.id
+
+    async def reply(self, message: discord.Message) -> None:
+        """Answer from memory: the LLM when one is configured (offline when it fails)."""
+        assert message.guild is not None
+        runtime = self.bot.runtime
+        guild_id, channel_id = str(message.guild.id), str(message.channel.id)
+        recent: list[RecentMessage] = []
+        if self.bot.replier is not None:
+            from bot.llm_reply import RecentMessage  # imports openai: only with an LLM
+
+            stored = await runtime.store.recent_messages(
+                guild_id, channel_id, runtime.settings.max_recent_messages,
+                before=str(message.id),
+            )  # fmt: skip
+            recent = [RecentMessage(m.author_name, m.content, m.created_at) for m in stored]
+        me = self.bot.user
+        answer = await compose_answer(
+            runtime, guild_id=guild_id, channel_id=channel_id,
+            author_id=str(message.author.id), author_name=message.author.display_name,
+            question=message.clean_content, recent=recent, replier=self.bot.replier,
+            message_id=str(message.id), bot_name=me.display_name if me else "memorybot",
+        )  # fmt: skip
+        await message.reply(
+            answer.text, allowed_mentions=discord.AllowedMentions.none(), mention_author=False
+        )

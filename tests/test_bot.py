@@ -1,0 +1,185 @@
+"""The Discord side with dpytest: ingest of guild messages (not DMs, not bots), replies from
+memory when mentioned or replied to, and replies that never ping."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import discord.ext.test as dpytest
+import pytest
+
+from bot.client import MemoryBot, memory_intents
+from bot.replies import defuse, fit, offline_answer
+from bot.runtime import open_runtime
+from memory.retrieval import MemorySlice
+from memory.settings import load_settings
+from tests.helpers import add_fact
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[MemoryBot]:
+    settings = load_settings(data_dir=tmp_path / "data")
+    async with open_runtime(settings) as runtime:
+        client = MemoryBot(runtime)
+        await client._async_setup_hook()
+        await client.setup_hook()
+        dpytest.configure(client, members=["Sarah", "Mike"])
+        try:
+            yield client
+        finally:
+            await dpytest.empty_queue()
+
+
+def people() -> tuple[discord.Guild, discord.TextChannel, discord.Member, discord.Member]:
+    config = dpytest.get_config()
+    guild = config.guilds[0]
+    sarah, mike = config.members[0], config.members[1]
+    return guild, config.channels[0], sarah, mike
+
+
+async def stored(bot: MemoryBot, guild: discord.Guild) -> list[str]:
+    await bot.runtime.queue.join()
+    rows = await bot.runtime.store._fetchall(
+        "SELECT content FROM messages WHERE guild_id = ? ORDER BY id", (str(guild.id),)
+    )
+    return [r[0] for r in rows]
+
+
+def test_the_bot_asks_for_the_intents_memory_needs() -> None:
+    intents = memory_intents()
+    assert intents.guilds and intents.guild_messages and intents.message_content
+    assert intents.members and intents.voice_states
+    assert not intents.dm_messages and not intents.presences
+
+
+async def test_guild_messages_from_people_are_ingested(bot: MemoryBot) -> None:
+    guild, _channel, sarah, _mike = people()
+    await dpytest.message("i'm a nurse at the children's hospital", member=0)
+    await dpytest.message("anyone up for pottery on tuesday?", member=1)
+    assert await stored(bot, guild) == [
+        "i'm a nurse at the children's hospital", "anyone up for pottery on tuesday?",
+    ]  # fmt: skip
+    (fact,) = await bot.runtime.store.active_facts(str(guild.id))
+    assert fact.subject == str(sarah.id) and "nurse" in fact.fact
+    assert await bot.runtime.store.guild_name(str(guild.id)) == guild.name
+    assert dpytest.verify().message().nothing()  # not addressed: no answer
+
+
+async def test_bots_and_empty_messages_are_not_ingested(bot: MemoryBot) -> None:
+    guild, _channel, _sarah, _mike = people()
+    other_bot = dpytest.backend.make_user("helperbot", 1, None)
+    other_bot.bot = True  # type: ignore[misc]
+    member = dpytest.backend.make_member(other_bot, guild)
+    await dpytest.message("i am a bot and i love spam", member=member)
+    await dpytest.message("   ", member=0)
+    assert await stored(bot, guild) == []
+
+
+async def test_a_mention_gets_an_answer_from_memory_that_never_pings(bot: MemoryBot) -> None:
+    guild, channel, _sarah, mike = people()
+    await bot.runtime.store.record_members(str(guild.id), [(str(mike.id), "Mike", "mike")])
+    await add_fact(bot.runtime.store, str(mike.id), "Mike has a cat named @everyone <@&1>.",
+                   guild=str(guild.id), channel=str(channel.id))  # fmt: skip
+    assert bot.user is not None
+    await dpytest.message(f"<@{bot.user.id}> who has a cat?", member=0)
+    answer = dpytest.get_message()
+    assert answer.content.startswith("Here is what I remember:")
+    assert "Mike has a cat named" in answer.content and "(about Mike)" in answer.content
+    assert "@everyone" not in answer.content and "<@&1>" not in answer.content
+    assert len(answer.content) <= 2000
+    # and nothing it sends can ping anyone, whatever the text
+    mentions = MemoryBot(bot.runtime).allowed_mentions  # (dpytest swaps the connection state)
+    assert mentions is not None
+    assert (mentions.everyone, mentions.users, mentions.roles, mentions.replied_user) == (
+        False, False, False, False,
+    )  # fmt: skip
+
+
+async def test_a_mention_with_nothing_remembered_says_so(bot: MemoryBot) -> None:
+    assert bot.user is not None
+    await dpytest.message(f"<@{bot.user.id}> what is the capital of Peru?", member=0)
+    assert dpytest.verify().message().content("I don't remember anything about that yet.")
+
+
+def test_replies_fit_and_defuse() -> None:
+    assert defuse("hi @everyone and @here <@123> <@!4> <@&5> <#6>") == (
+        "hi @\u200beveryone and @\u200bhere <@\u200b123> <@\u200b!4> <@\u200b&5> <#\u200b6>"
+    )
+    long = "\n".join(f"• fact number {n} " + "x" * 50 for n in range(100))
+    cut = fit(long)
+    assert len(cut) <= 2000 and cut.endswith("…") and "\n" in cut
+    assert fit("short") == "short"
+    assert offline_answer(MemorySlice()) == "I don't remember anything about that yet."
+
+
+async def test_edits_and_deletions_on_discord_reach_memory(bot: MemoryBot) -> None:
+    guild, channel, sarah, _mike = people()
+    first = await dpytest.message("i'm a nurse at the children's hospital", member=0)
+    second = await dpytest.message("my dog is called Biscuit", member=0)
+    await bot.runtime.queue.join()
+    # an edit: the new text is stored, facts of the old text go, extraction runs again
+    edited = {**dpytest.factories.dict_from_message(first), "content": "i'm a teacher now",
+              "channel_id": str(channel.id), "guild_id": str(guild.id)}  # fmt: skip
+    dpytest.backend.get_state().parse_message_update(edited)
+    await dpytest.run_all_events()
+    assert await stored(bot, guild) == ["i'm a teacher now", "my dog is called Biscuit"]
+    facts = [f.fact for f in await bot.runtime.store.active_facts(str(guild.id))]
+    assert not any("nurse" in f for f in facts) and any("teacher" in f for f in facts)
+    # a deletion: the message, its facts and its journal line go
+    dpytest.backend.delete_message(second)
+    await dpytest.run_all_events()
+    assert await stored(bot, guild) == ["i'm a teacher now"]
+    memory = await bot.runtime.retriever.slice(str(guild.id), "Biscuit", user_id=str(sarah.id))
+    assert "Biscuit" not in str(memory.as_dict())
+    logs = (bot.runtime.settings.journals_dir / str(guild.id)).glob("*-*-*.md")
+    assert not any("Biscuit" in p.read_text(encoding="utf-8") for p in logs)
+
+
+async def test_with_an_llm_the_bot_replies_with_its_answer_and_remembers_its_line(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    from tests.fake_openai import FakeOpenAI, reply
+
+    async with FakeOpenAI(api_key="sk-test") as fake:
+        settings = load_settings(
+            data_dir=tmp_path / "data", llm_model="fake-chat", llm_base_url=fake.base_url,
+            llm_api_key="sk-test", extractor="heuristic",
+        )  # fmt: skip
+        async with open_runtime(settings) as runtime:
+            client = MemoryBot(runtime)
+            await client._async_setup_hook()
+            await client.setup_hook()
+            dpytest.configure(client, members=["Sarah", "Mike"])
+            try:
+                guild = people()[0]
+                await dpytest.message("we play board games every thursday", member=0)
+                answer = {"reply": "Board games on Thursdays, @everyone!",
+                          "memoryLine": "game night is on thursday"}  # fmt: skip
+                fake.script(reply(json.dumps(answer)))
+                assert client.user is not None
+                await dpytest.message(f"<@{client.user.id}> when is game night?", member=0)
+                sent = dpytest.get_message()
+                assert sent.content == "Board games on Thursdays, @\u200beveryone!"
+                # the prompt carried the channel's earlier message as quoted data
+                assert "board games every thursday" in json.dumps(fake.chat_requests[-1].json)
+                facts = [f.fact for f in await runtime.store.active_facts(str(guild.id))]
+                assert "Memory line: game night is on thursday." in facts
+            finally:
+                await dpytest.empty_queue()
+                assert client.replier is not None
+                await client.replier.aclose()  # (dpytest's fake socket cannot close the bot)
+
+
+def test_run_without_a_token_says_how_to_get_one(tmp_path: Path) -> None:
+    from tests.helpers import cli_env, run_cli
+
+    env = cli_env()
+    env.pop("DISCORD_TOKEN", None)
+    result = run_cli(tmp_path, "run", env=env)
+    assert result.returncode == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert "DISCORD_TOKEN is not set" in line and "README" in line
