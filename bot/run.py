@@ -39,8 +39,19 @@ def discord_token() -> str:
     return token
 
 
-async def run_bot(settings: Settings, token: str, *, announce: Callable[[Serving], None]) -> None:
-    async with open_runtime(settings) as runtime, running_api(runtime, settings) as serving:
+async def run_bot(
+    settings: Settings,
+    token: str,
+    *,
+    announce: Callable[[Serving], None],
+    port: int | None = None,
+) -> None:
+    """The bot until it is closed (SIGINT / SIGTERM), with the API (``port``: see
+    ``running_api``) beside it; errors reaching Discord become one-line errors."""
+    async with (
+        open_runtime(settings) as runtime,
+        running_api(runtime, settings, port=port) as serving,
+    ):
         announce(serving)
         bot = MemoryBot(runtime)
         loop = asyncio.get_running_loop()

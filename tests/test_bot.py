@@ -183,3 +183,35 @@ def test_run_without_a_token_says_how_to_get_one(tmp_path: Path) -> None:
     assert result.returncode == 1
     (line,) = result.stderr.strip().splitlines()
     assert "DISCORD_TOKEN is not set" in line and "README" in line
+
+
+async def test_a_rejected_token_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.py talks to a local server that answers 401, as Discord does for a bad token."""
+    from aiohttp import web
+
+    from bot.run import run_bot
+    from memory.errors import ConfigError
+    from tests.fake_openai import unused_port
+
+    seen: list[str] = []
+
+    async def unauthorized(request: web.Request) -> web.Response:
+        seen.append(request.path)
+        return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", unauthorized)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = unused_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    settings = load_settings(data_dir=tmp_path / "data", api_token="t" * 20)
+    try:
+        with pytest.raises(ConfigError, match="DISCORD_TOKEN was rejected by Discord"):
+            await run_bot(settings, "not-a-token", announce=lambda serving: None, port=0)
+    finally:
+        await runner.cleanup()
+    assert seen == ["/api/v10/users/@me"]

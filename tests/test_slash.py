@@ -265,3 +265,15 @@ async def test_forget_removes_everything_of_the_member_everywhere(world: World) 
     assert not any(word in snapshot or word in logs for word in gone)
     # Mike's memory is untouched
     assert "plumber" in logs and "Mike plays bass" in snapshot
+
+
+async def test_a_moderator_purges_another_member(world: World) -> None:
+    runtime, guild = world.bot.runtime, str(world.guild.id)
+    moderator = world.interaction(world.sarah, moderator=True)
+    task = asyncio.create_task(world.run("purge-user", moderator, world.mike))
+    await _press(moderator, world.interaction(world.sarah, moderator=True), "Yes")
+    await task
+    assert moderator.texts[-1].startswith("Done: deleted 1 message, 2 facts")
+    facts = [f.fact for f in await runtime.store.active_facts(guild)]
+    assert facts and not any("Mike" in f or "plumber" in f for f in facts)
+    assert any("nurse" in f for f in facts)  # Sarah's memory stays
