@@ -26,18 +26,17 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import openai
-from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 
 from bot.replies import defuse, fit
 from memory.errors import ConfigError, MemorybotError
-from memory.llm_retry import LLMRequestError, OpenAIEndpoint
+from memory.llm_retry import OpenAIEndpoint, json_kind, loads_tolerant
 from memory.models import parse_iso
 from memory.retrieval import FactHit, MemorySlice, MessageHit
 from memory.settings import Settings
@@ -260,58 +259,26 @@ def build_messages(
 
 # --- the answer ---------------------------------------------------------------------------
 
-_FENCE = re.compile(r"```[ \t]*(?:[A-Za-z0-9_-]+)?[ \t]*\r?\n?(.*?)```", re.DOTALL)
-
-
-def _loads_tolerant(content: str) -> Any:
-    candidates = [content]
-    fenced = _FENCE.search(content)
-    if fenced:
-        candidates.append(fenced.group(1))
-    start, end = content.find("{"), content.rfind("}")
-    if 0 <= start < end:
-        candidates.append(content[start : end + 1])
-    for candidate in candidates:
-        try:
-            return json.loads(candidate)
-        except (ValueError, RecursionError):
-            continue
-    raise ValueError(f"answer was not JSON: {_snippet(content)}")
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
-def _snippet(text: str, limit: int = 80) -> str:
-    return repr(cap(" ".join(text.split()), limit))
-
 
 def parse_reply(content: str) -> tuple[str, str | None]:
     """``(reply, memoryLine)`` of an answer, as given; ``ValueError`` (the reason) when the
     answer is too large, not JSON, not an object, or has a blank or mistyped field."""
     if len(content) > MAX_ANSWER_CHARS:
         raise ValueError(f"answer too large ({len(content):,} characters)")
-    document = _loads_tolerant(content)
+    document = loads_tolerant(content)
     if not isinstance(document, dict):
-        raise ValueError(f"answer is a JSON {_kind(document)}, not an object")
+        raise ValueError(f"answer is a JSON {json_kind(document)}, not an object")
     text = document.get("reply")
     if not isinstance(text, str):
-        shown = "no" if "reply" not in document else f"a JSON {_kind(text)} as"
+        shown = "no" if "reply" not in document else f"a JSON {json_kind(text)} as"
         raise ValueError(f'answer has {shown} "reply", not a string')
     if not text.strip():
         raise ValueError('answer\'s "reply" is empty')
     line = document.get("memoryLine")
     if line is not None and not isinstance(line, str):
-        raise ValueError(f'answer\'s "memoryLine" is a JSON {_kind(line)}, not a string or null')
+        raise ValueError(
+            f'answer\'s "memoryLine" is a JSON {json_kind(line)}, not a string or null'
+        )
     return text, line
 
 
@@ -394,58 +361,8 @@ class LLMReplier(OpenAIEndpoint):
         chat = build_messages(
             question=question, asker=asker, memory=memory, recent=recent, bot_name=bot_name
         )
-        try:
-            completion = await self._retried(lambda: self._complete(chat))
-        except LLMRequestError as exc:
-            raise ReplyError(str(exc)) from exc
-        content = self._content(completion)
-        try:
-            text, line = parse_reply(content)
-        except ValueError as exc:
-            reason = str(exc)
-            if _finish_reason(completion) == "length":
-                reason += " (cut off at the token limit)"
-            raise ReplyError(f"{self._what}: {reason}") from None
+        text, line = await self._chat_answer(
+            chat, temperature=TEMPERATURE, response_format=RESPONSE_FORMAT, parse=parse_reply,
+            error=ReplyError,
+        )  # fmt: skip
         return Reply(fit(defuse(text.strip())), memory_line(line))
-
-    async def _complete(self, chat: list[ChatCompletionMessageParam]) -> ChatCompletion:
-        """One request, no retries; a reply that is no chat completion raises."""
-        try:
-            completion: object = await self._client.chat.completions.create(
-                model=self.model,
-                messages=chat,
-                temperature=TEMPERATURE,
-                response_format=RESPONSE_FORMAT,
-            )
-        except json.JSONDecodeError as exc:
-            raise ReplyError(
-                f"{self._what}: the server's reply was malformed JSON ({exc.msg})"
-            ) from None
-        if not isinstance(completion, ChatCompletion):
-            shown = _snippet(completion) if isinstance(completion, str) else type(completion)
-            raise ReplyError(f"{self._what}: the server's reply was not a chat completion: {shown}")
-        return completion
-
-    def _content(self, completion: ChatCompletion) -> str:
-        """The answer text of ``completion``; raises when there is none or a refusal."""
-        choices = getattr(completion, "choices", None)
-        if not isinstance(choices, list) or not choices:
-            raise ReplyError(f"{self._what}: the reply had no choices")
-        message = getattr(choices[0], "message", None)
-        refusal = getattr(message, "refusal", None)
-        if refusal:
-            raise ReplyError(f"{self._what}: the model refused: {_snippet(str(refusal))}")
-        content = getattr(message, "content", None)
-        if not isinstance(content, str) or not content.strip():
-            finish = _finish_reason(completion)
-            shown = f" (finish_reason {finish})" if finish else ""
-            raise ReplyError(f"{self._what}: the answer was empty{shown}")
-        return content
-
-
-def _finish_reason(completion: ChatCompletion) -> str | None:
-    try:
-        reason = completion.choices[0].finish_reason
-    except (AttributeError, IndexError, TypeError):
-        return None
-    return reason if isinstance(reason, str) else None

@@ -23,18 +23,17 @@ from __future__ import annotations
 import json
 import logging
 import math
-import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
 import openai
-from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import BaseModel, ConfigDict
 
 from memory.errors import ConfigError, MemorybotError
 from memory.extraction import MAX_FACTS_PER_MESSAGE, BaseExtractor, SourceMessage
-from memory.llm_retry import LLMRequestError, OpenAIEndpoint
+from memory.llm_retry import OpenAIEndpoint, json_kind, loads_tolerant
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import Settings
 
@@ -189,8 +188,6 @@ def build_messages(messages: Sequence[SourceMessage]) -> list[ChatCompletionMess
 
 # --- the answer ---------------------------------------------------------------------------
 
-_FENCE = re.compile(r"```[ \t]*(?:[A-Za-z0-9_-]+)?[ \t]*\r?\n?(.*?)```", re.DOTALL)
-
 
 class AnswerError(ValueError):
     """The answer content is unusable (the reason is the message)."""
@@ -202,50 +199,15 @@ def parse_answer(content: str) -> list[Any]:
     when the answer is too large, not JSON, or not an object with a ``facts`` list."""
     if len(content) > MAX_ANSWER_CHARS:
         raise AnswerError(f"answer too large ({len(content) / 1_000_000:.1f} MB)")
-    document = _loads_tolerant(content)
+    document = loads_tolerant(content)
     if not isinstance(document, dict):
-        raise AnswerError(f"answer is a JSON {_json_kind(document)}, not an object")
+        raise AnswerError(f"answer is a JSON {json_kind(document)}, not an object")
     if "facts" not in document:
         raise AnswerError('answer has no "facts" list')
     facts = document["facts"]
     if not isinstance(facts, list):
-        raise AnswerError(f'answer\'s "facts" is a JSON {_json_kind(facts)}, not a list')
+        raise AnswerError(f'answer\'s "facts" is a JSON {json_kind(facts)}, not a list')
     return facts
-
-
-def _loads_tolerant(content: str) -> Any:
-    candidates = [content]
-    fenced = _FENCE.search(content)
-    if fenced:
-        candidates.append(fenced.group(1))
-    start, end = content.find("{"), content.rfind("}")
-    if 0 <= start < end:
-        candidates.append(content[start : end + 1])
-    for candidate in candidates:
-        try:
-            return json.loads(candidate)
-        except (ValueError, RecursionError):  # not JSON, or nested beyond the parser
-            continue
-    raise AnswerError(f"answer was not JSON: {_snippet(content)}")
-
-
-def _json_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def _snippet(text: str, limit: int = 80) -> str:
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= limit else flat[: limit - 1] + "…")
 
 
 def map_facts(raw_facts: Sequence[Any], messages: Sequence[SourceMessage]) -> list[CandidateFact]:
@@ -280,16 +242,16 @@ _STRING_FIELDS = ("message_id", "subject", "fact", "type", "evidence")
 def _map_fact(raw: Any, by_id: dict[str, SourceMessage]) -> CandidateFact | str:
     """The candidate ``raw`` stands for, or why it is skipped."""
     if not isinstance(raw, dict):
-        return f"a JSON {_json_kind(raw)}, not an object"
+        return f"a JSON {json_kind(raw)}, not an object"
     for field in (*_STRING_FIELDS, "confidence"):
         if field not in raw:
             return f'no "{field}"'
     for field in _STRING_FIELDS:
         if not isinstance(raw[field], str):
-            return f'"{field}" is a JSON {_json_kind(raw[field])}, not a string'
+            return f'"{field}" is a JSON {json_kind(raw[field])}, not a string'
     confidence = raw["confidence"]
     if isinstance(confidence, bool) or not isinstance(confidence, int | float):
-        return f'"confidence" is a JSON {_json_kind(confidence)}, not a number'
+        return f'"confidence" is a JSON {json_kind(confidence)}, not a number'
     if not math.isfinite(confidence):
         return f'"confidence" is {confidence}'
     text = raw["fact"].strip()
@@ -390,19 +352,10 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
         """Candidate facts of ``messages``; raises :class:`ExtractionError` on failure."""
         if not messages:
             return []
-        chat = build_messages(messages)
-        try:
-            completion = await self._retried(lambda: self._complete(chat))
-        except LLMRequestError as exc:
-            raise ExtractionError(str(exc)) from exc
-        content = self._content(completion)
-        try:
-            raw_facts = parse_answer(content)
-        except AnswerError as exc:
-            reason = str(exc)
-            if _finish_reason(completion) == "length":
-                reason += " (cut off at the token limit)"
-            raise ExtractionError(f"{self._what}: {reason}") from None
+        raw_facts = await self._chat_answer(
+            build_messages(messages), temperature=0, response_format=RESPONSE_FORMAT,
+            parse=parse_answer, error=ExtractionError,
+        )  # fmt: skip
         facts = map_facts(raw_facts, messages)
         log.debug(
             "%s: %d message(s), %d fact(s) proposed, %d kept",
@@ -412,47 +365,3 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
             len(facts),
         )
         return facts
-
-    async def _complete(self, chat: list[ChatCompletionMessageParam]) -> ChatCompletion:
-        """One request, no retries; a reply that is no chat completion raises."""
-        try:
-            completion: object = await self._client.chat.completions.create(
-                model=self.model,
-                messages=chat,
-                temperature=0,
-                response_format=RESPONSE_FORMAT,
-            )
-        except json.JSONDecodeError as exc:
-            raise ExtractionError(
-                f"{self._what}: the server's reply was malformed JSON ({exc.msg})"
-            ) from None
-        if not isinstance(completion, ChatCompletion):
-            shown = _snippet(completion) if isinstance(completion, str) else type(completion)
-            raise ExtractionError(
-                f"{self._what}: the server's reply was not a chat completion: {shown}"
-            )
-        return completion
-
-    def _content(self, completion: ChatCompletion) -> str:
-        """The answer text of ``completion``; raises when there is none or a refusal."""
-        choices = getattr(completion, "choices", None)
-        if not isinstance(choices, list) or not choices:
-            raise ExtractionError(f"{self._what}: the reply had no choices")
-        message = getattr(choices[0], "message", None)
-        refusal = getattr(message, "refusal", None)
-        if refusal:
-            raise ExtractionError(f"{self._what}: the model refused: {_snippet(str(refusal))}")
-        content = getattr(message, "content", None)
-        if not isinstance(content, str) or not content.strip():
-            finish = _finish_reason(completion)
-            shown = f" (finish_reason {finish})" if finish else ""
-            raise ExtractionError(f"{self._what}: the answer was empty{shown}")
-        return content
-
-
-def _finish_reason(completion: ChatCompletion) -> str | None:
-    try:
-        reason = completion.choices[0].finish_reason
-    except (AttributeError, IndexError, TypeError):
-        return None
-    return reason if isinstance(reason, str) else None

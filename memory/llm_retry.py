@@ -21,17 +21,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import email.utils
+import json
 import logging
 import math
 import os
 import random
+import re
 import time
 import urllib.parse
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import openai
+from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
 from memory.errors import MemorybotError
 
@@ -290,6 +293,7 @@ class OpenAIEndpoint:
         self._owns_client = client is None
         self._client = openai_client(client, base_url, api_key, timeout)
         self._closed = False
+        self.model = model
         self._what = f"{purpose} ({model} at {display_url(self.base_url)})"
 
     @property
@@ -308,6 +312,74 @@ class OpenAIEndpoint:
             request_timeout=self.timeout,
         )
 
+    async def _chat_answer(
+        self,
+        chat: list[ChatCompletionMessageParam],
+        *,
+        temperature: float,
+        response_format: Any,
+        parse: Callable[[str], T],
+        error: type[MemorybotError],
+    ) -> T:
+        """One chat completion under the retry policy, its answer text parsed by ``parse``
+        (which raises ``ValueError`` with the reason). Every failure — out of retries, no
+        chat completion, no answer, a refusal, an unusable answer — raises ``error`` with
+        one line."""
+        try:
+            completion = await self._retried(
+                lambda: self._create_chat(chat, temperature, response_format, error)
+            )
+        except LLMRequestError as exc:
+            raise error(str(exc)) from exc
+        content = self._chat_content(completion, error)
+        try:
+            return parse(content)
+        except ValueError as exc:
+            reason = str(exc)
+            if finish_reason(completion) == "length":
+                reason += " (cut off at the token limit)"
+            raise error(f"{self._what}: {reason}") from None
+
+    async def _create_chat(
+        self,
+        chat: list[ChatCompletionMessageParam],
+        temperature: float,
+        response_format: Any,
+        error: type[MemorybotError],
+    ) -> ChatCompletion:
+        """One request, no retries; a reply that is no chat completion raises ``error``."""
+        try:
+            completion: object = await self._client.chat.completions.create(
+                model=self.model,
+                messages=chat,
+                temperature=temperature,
+                response_format=response_format,
+            )
+        except json.JSONDecodeError as exc:
+            raise error(
+                f"{self._what}: the server's reply was malformed JSON ({exc.msg})"
+            ) from None
+        if not isinstance(completion, ChatCompletion):
+            shown = snippet(completion) if isinstance(completion, str) else type(completion)
+            raise error(f"{self._what}: the server's reply was not a chat completion: {shown}")
+        return completion
+
+    def _chat_content(self, completion: ChatCompletion, error: type[MemorybotError]) -> str:
+        """The answer text of ``completion``; raises ``error`` when there is none or a refusal."""
+        choices = getattr(completion, "choices", None)
+        if not isinstance(choices, list) or not choices:
+            raise error(f"{self._what}: the reply had no choices")
+        message = getattr(choices[0], "message", None)
+        refusal = getattr(message, "refusal", None)
+        if refusal:
+            raise error(f"{self._what}: the model refused: {snippet(str(refusal))}")
+        content = getattr(message, "content", None)
+        if not isinstance(content, str) or not content.strip():
+            finish = finish_reason(completion)
+            shown = f" (finish_reason {finish})" if finish else ""
+            raise error(f"{self._what}: the answer was empty{shown}")
+        return content
+
     async def aclose(self) -> None:
         """Close the HTTP client (when this object built it)."""
         if self._closed:
@@ -315,3 +387,53 @@ class OpenAIEndpoint:
         self._closed = True
         if self._owns_client:
             await self._client.close()
+
+
+# --- answers ----------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"```[ \t]*(?:[A-Za-z0-9_-]+)?[ \t]*\r?\n?(.*?)```", re.DOTALL)
+
+
+def loads_tolerant(content: str) -> Any:
+    """An answer as JSON: the raw text, else its first fenced code block, else the text from
+    the first ``{`` to the last ``}``; ``ValueError`` when none of them parses."""
+    candidates = [content]
+    fenced = _FENCE.search(content)
+    if fenced:
+        candidates.append(fenced.group(1))
+    start, end = content.find("{"), content.rfind("}")
+    if 0 <= start < end:
+        candidates.append(content[start : end + 1])
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except (ValueError, RecursionError):  # not JSON, or nested beyond the parser
+            continue
+    raise ValueError(f"answer was not JSON: {snippet(content)}")
+
+
+def json_kind(value: Any) -> str:
+    """The JSON type name of a parsed value, for error messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def snippet(text: str, limit: int = 80) -> str:
+    """``text`` on one line, at most ``limit`` characters, quoted."""
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 1] + "…")
+
+
+def finish_reason(completion: ChatCompletion) -> str | None:
+    try:
+        reason = completion.choices[0].finish_reason
+    except (AttributeError, IndexError, TypeError):
+        return None
+    return reason if isinstance(reason, str) else None
