@@ -21,12 +21,14 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 from numpy.typing import NDArray
 
 from memory.embeddings import Embedder, embed_cached, from_blob
 from memory.store import Store
+from memory.vectors_sql import VectorRows
 
 log = logging.getLogger(__name__)
 
@@ -123,41 +125,87 @@ class FactEmbedder:
                 self._idle.set()
 
 
+class _Loaded:
+    """One (guild, model)'s vectors in memory, with room to grow in place."""
+
+    def __init__(self, rows: VectorRows, version: int) -> None:
+        self.version = version
+        self.last_row = rows.last_row
+        self.size = len(rows.ids)
+        self.ids = rows.ids  # no spare room yet: a big guild's matrix is never held twice
+        self.rows = rows.matrix
+        self.id_set = set(rows.ids.tolist())
+        self.head: NDArray[np.float32] | None = None
+        if self.size >= PREFILTER_FROM and self.rows.shape[1] >= 64:
+            self.head = _unit_rows(self.rows[:, : self.rows.shape[1] // 4])
+
+    def append(self, rows: VectorRows) -> bool:
+        """Add newly stored vectors; False when they do not fit this index (other width)."""
+        added = len(rows.ids)
+        if added and rows.matrix.shape[1] != self.rows.shape[1]:
+            return False
+        if self.size + added > len(self.ids):  # grow by a quarter: appends stay amortised
+            capacity = (self.size + added) * 5 // 4 + 64
+            self.ids = np.resize(self.ids, capacity)
+            self.rows = _grown(self.rows, self.size, capacity)
+            if self.head is not None:
+                self.head = _grown(self.head, self.size, capacity)
+        end = self.size + added
+        self.ids[self.size : end] = rows.ids
+        self.rows[self.size : end] = rows.matrix
+        if self.head is not None and added:
+            self.head[self.size : end] = _unit_rows(rows.matrix[:, : self.head.shape[1]])
+        self.size = end
+        self.id_set.update(rows.ids.tolist())
+        self.last_row = max(self.last_row, rows.last_row)
+        return True
+
+
 class VectorIndex:
-    """Per (guild, model): fact ids and their unit vectors as one matrix."""
+    """Per (guild, model): fact ids and their unit vectors as one matrix in memory.
+
+    When the store's ``vector_version`` moves, only the vectors stored since are read and
+    appended; the whole matrix is read again only when facts with vectors went away
+    (forgotten, archived) — then the guild's count of active vectors no longer adds up."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._cache: dict[tuple[str, str], tuple[int, NDArray[np.int64], NDArray[np.float32]]] = {}
-        self._id_sets: dict[tuple[str, str], frozenset[int]] = {}
-        self._heads: dict[tuple[str, str], NDArray[np.float32]] = {}
+        self._loaded: dict[tuple[str, str], _Loaded] = {}
+
+    async def _index(self, guild_id: str, model: str) -> _Loaded:
+        key = (guild_id, model)
+        version = self.store.vector_version
+        loaded = self._loaded.get(key)
+        if loaded is not None and loaded.version == version:
+            return loaded
+        if loaded is not None:
+            fresh = await self.store.fact_vectors_since(guild_id, model, loaded.last_row)
+            if fresh.active == loaded.size + len(fresh.ids) and loaded.append(fresh):
+                loaded.version = version
+                return loaded
+        self._loaded.pop(key, None)  # the old matrix goes before the new one is read
+        loaded = self._loaded[key] = _Loaded(
+            await self.store.fact_vectors_since(guild_id, model, 0), version
+        )
+        return loaded
 
     async def matrix(
         self, guild_id: str, model: str
     ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
-        key = (guild_id, model)
-        version = self.store.vector_version
-        cached = self._cache.get(key)
-        if cached is not None and cached[0] == version:
-            return cached[1], cached[2]
-        self._cache.pop(key, None)  # the old matrix goes before the new one is read
-        self._heads.pop(key, None)
-        ids, matrix = await self.store.fact_matrix(guild_id, model)
-        self._cache[key] = (version, ids, matrix)
-        self._id_sets[key] = frozenset(ids.tolist())
-        if len(ids) >= PREFILTER_FROM and matrix.shape[1] >= 64:
-            self._heads[key] = _unit_rows(matrix[:, : matrix.shape[1] // 4])
-        return ids, matrix
+        """The guild's fact ids and their vectors (views of the index: do not modify)."""
+        loaded = await self._index(guild_id, model)
+        return loaded.ids[: loaded.size], loaded.rows[: loaded.size]
 
     async def similarities(
         self, guild_id: str, model: str, query: bytes, *, top: int = TOP_K
     ) -> Similarities:
         """Cosine similarity of the query vector to the guild's ``top`` nearest facts."""
-        ids, matrix = await self.matrix(guild_id, model)
+        loaded = await self._index(guild_id, model)
+        ids, matrix = loaded.ids[: loaded.size], loaded.rows[: loaded.size]
         vector = from_blob(query)
         if not len(ids) or matrix.shape[1] != vector.shape[0]:
             return Similarities({}, frozenset())
-        head = self._heads.get((guild_id, model))
+        head = loaded.head[: loaded.size] if loaded.head is not None else None
         if head is not None and len(ids) > PREFILTER * top:
             rough = head @ _unit_rows(vector[None, : head.shape[1]])[0]
             keep = np.argpartition(rough, -PREFILTER * top)[-PREFILTER * top :]
@@ -169,7 +217,13 @@ class VectorIndex:
             nearest = dict(zip(ids[best].tolist(), scores[best].tolist(), strict=True))
         else:
             nearest = dict(zip(ids.tolist(), scores.tolist(), strict=True))
-        return Similarities(nearest, self._id_sets[(guild_id, model)])
+        return Similarities(nearest, loaded.id_set)
+
+
+def _grown(matrix: NDArray[np.float32], used: int, capacity: int) -> NDArray[np.float32]:
+    grown = np.zeros((capacity, matrix.shape[1]), dtype=np.float32)
+    grown[:used] = matrix[:used]
+    return grown
 
 
 def _unit_rows(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -185,7 +239,7 @@ class Similarities(Mapping[int, float]):
     """The nearest facts' similarities; a fact with a vector that is not among them counts as
     0 (far), a fact without a vector is absent (search is lexical for it)."""
 
-    def __init__(self, nearest: dict[int, float], with_vector: frozenset[int]) -> None:
+    def __init__(self, nearest: dict[int, float], with_vector: AbstractSet[int]) -> None:
         self.nearest = nearest
         self.with_vector = with_vector
 

@@ -569,6 +569,13 @@ class Store:
         """The guild's active facts with a ``model`` vector: their ids and vectors (rows)."""
         return await self._call(vsql.fact_matrix, guild_id, model)
 
+    async def fact_vectors_since(
+        self, guild_id: str, model: str, after_row: int
+    ) -> vsql.VectorRows:
+        """The guild's ``model`` vectors stored after vector row ``after_row`` (see
+        ``vectors_sql.fact_vectors_since``)."""
+        return await self._call(vsql.fact_vectors_since, guild_id, model, after_row)
+
     # --- stats --------------------------------------------------------------------------
 
     async def stats(self, guild_id: str) -> GuildStats:

@@ -17,7 +17,7 @@ the evidence part left out when it is empty or says the same as the fact.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -131,38 +131,62 @@ def fact_vectors(conn: Any, guild_id: str, model: str) -> list[tuple[int, bytes]
     return [(int(fact_id), bytes(blob)) for fact_id, blob in rows]
 
 
-COUNT_FACT_VECTORS = """
-SELECT count(*)
+FACT_VECTORS_SINCE = """
+SELECT v.rowid, v.fact_id, v.embedding
 FROM memory_fact_vectors v JOIN memory_facts f ON f.id = v.fact_id
-WHERE v.guild_id = ? AND v.model = ? AND f.guild_id = ? AND f.is_active = 1
+WHERE v.guild_id = ? AND v.model = ? AND f.guild_id = ? AND f.is_active = 1 AND v.rowid > ?
+ORDER BY v.rowid
+"""
+COUNT_FACT_VECTORS = """
+SELECT count(*), coalesce(max(v.rowid), 0)
+FROM memory_fact_vectors v JOIN memory_facts f ON f.id = v.fact_id
+WHERE v.guild_id = ? AND v.model = ? AND f.guild_id = ? AND f.is_active = 1 AND v.rowid > ?
 """
 MATRIX_CHUNK = 4096
+
+
+class VectorRows(NamedTuple):
+    """Vectors of a guild's active facts: ids, rows, the newest vector row read (the next
+    read starts after it) and how many active facts with a vector the guild has in all."""
+
+    ids: NDArray[np.int64]
+    matrix: NDArray[np.float32]
+    last_row: int
+    active: int
 
 
 def fact_matrix(
     conn: Any, guild_id: str, model: str
 ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
-    """What :func:`fact_vectors` returns, as an id array and one float32 matrix, filled a
-    chunk at a time: a big guild's vectors are never held twice (as blobs and as rows)."""
+    """What :func:`fact_vectors` returns, as an id array and one float32 matrix."""
+    rows = fact_vectors_since(conn, guild_id, model, 0)
+    return rows.ids, rows.matrix
+
+
+def fact_vectors_since(conn: Any, guild_id: str, model: str, after_row: int) -> VectorRows:
+    """The vectors of the guild's active facts stored after vector row ``after_row`` (0: all),
+    filled into one matrix a chunk at a time: a big guild's vectors are never held twice
+    (as blobs and as rows)."""
     params = (guild_id, model, guild_id)
-    (total,) = conn.execute(COUNT_FACT_VECTORS, params).fetchone()
+    (total, last_row) = conn.execute(COUNT_FACT_VECTORS, (*params, after_row)).fetchone()
+    (active, _last) = conn.execute(COUNT_FACT_VECTORS, (*params, 0)).fetchone()
     ids = np.empty(total, dtype=np.int64)
     matrix: NDArray[np.float32] | None = None
     filled = 0
-    cursor = conn.execute(SELECT_FACT_VECTORS, params)
+    cursor = conn.execute(FACT_VECTORS_SINCE, (*params, after_row))
     while rows := cursor.fetchmany(MATRIX_CHUNK):
         rows = rows[: total - filled]  # nothing writes in between (one thread); guard anyway
         if not rows:
             break
         if matrix is None:
-            matrix = np.empty((total, len(rows[0][1]) // FLOAT32_BYTES), dtype=np.float32)
+            matrix = np.empty((total, len(rows[0][2]) // FLOAT32_BYTES), dtype=np.float32)
         end = filled + len(rows)
-        ids[filled:end] = [fact_id for fact_id, _ in rows]
-        matrix[filled:end] = matrix_from_blobs([bytes(b) for _, b in rows], matrix.shape[1])
+        ids[filled:end] = [fact_id for _, fact_id, _ in rows]
+        matrix[filled:end] = matrix_from_blobs([bytes(b) for _, _, b in rows], matrix.shape[1])
         filled = end
     if matrix is None:
-        return ids[:0], np.zeros((0, 1), dtype=np.float32)
-    return ids[:filled], matrix[:filled]
+        return VectorRows(ids[:0], np.zeros((0, 1), dtype=np.float32), int(last_row), active)
+    return VectorRows(ids[:filled], matrix[:filled], int(last_row), int(active))
 
 
 def drop_fact_vectors(conn: Any, guild_id: str, fact_ids: Sequence[int]) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -148,3 +149,41 @@ async def test_renamed_members_are_found_by_their_new_name(store: Store) -> None
     await store.record_members(GUILD_A, [(SARAH.id, "Saz", SARAH.username)])
     assert await retriever.named_members(GUILD_A, "what does Saz like?") == {SARAH.id: "Saz"}
     assert await retriever.named_members(GUILD_A, "what does Sarah like?") == {}
+
+
+async def test_the_index_appends_new_vectors_and_rereads_only_after_removals(
+    store: Store,
+) -> None:
+    reads: list[int] = []
+    original = store.fact_vectors_since
+
+    async def recorded(guild_id: str, model: str, after_row: int) -> Any:
+        reads.append(after_row)
+        return await original(guild_id, model, after_row)
+
+    store.fact_vectors_since = recorded  # type: ignore[method-assign]
+    index = semantic_module.VectorIndex(store)
+
+    async def add(n: int) -> int:
+        fact = CandidateFact(SARAH.id, f"Fact number {n}.", "other", 0.9, "", str(n))
+        await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A), fact)])
+        (fact_id,) = [f.id for f in await store.active_facts(GUILD_A) if f.fact == fact.fact]
+        vector = np.zeros(4, dtype=np.float32)
+        vector[n % 4] = 1.0
+        await store.store_fact_vectors(GUILD_A, "m", [(fact_id, 4, to_blob(vector))])
+        return fact_id
+
+    first = [await add(n) for n in range(3)]
+    ids, _ = await index.matrix(GUILD_A, "m")
+    assert sorted(ids.tolist()) == sorted(first) and reads == [0]
+    more = [await add(n) for n in range(3, 80)]  # past the first capacity: it grows
+    ids, matrix = await index.matrix(GUILD_A, "m")
+    assert sorted(ids.tolist()) == sorted(first + more) and matrix.shape == (80, 4)
+    assert reads[0] == 0 and all(after > 0 for after in reads[1:])  # appended, never reread
+    found = await index.similarities(GUILD_A, "m", to_blob(np.array([0, 0, 0, 1.0])), top=5)
+    assert set(found.nearest) <= {f for n, f in enumerate(first + more) if n % 4 == 3}
+    # a fact that goes away makes the index read everything again
+    await store._fetchall("UPDATE memory_facts SET is_active = 0 WHERE id = ?", (more[0],))
+    store.vector_version += 1
+    ids, _ = await index.matrix(GUILD_A, "m")
+    assert more[0] not in ids.tolist() and len(ids) == 79 and reads[-1] == 0
