@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
 import os
 import re
 import signal
@@ -36,7 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from scale import BIG_CHANNELS, BIG_GUILD, _build, _member_id, _pct, _queries  # noqa: E402
+from scale import BIG_CHANNELS, BIG_GUILD, _member_id, _pct, _queries, ensure_store  # noqa: E402
 
 TOKEN = "bench-token-0123456789abcdef"
 MEMORYBOT = Path(sys.executable).parent / "memorybot"
@@ -165,16 +164,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="distinct questions")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    db = args.data_dir / "memory.db"
-    if not db.exists():
-        args.data_dir.mkdir(parents=True, exist_ok=True)
-        child = multiprocessing.get_context("spawn").Process(
-            target=_build, args=(db, 100_000, 1_000_000, 20)
-        )
-        child.start()
-        child.join()
-        if child.exitcode != 0:
-            raise SystemExit(f"building {db} failed")
+    ensure_store(args.data_dir)
     result = asyncio.run(run(args))
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))
 

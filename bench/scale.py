@@ -277,6 +277,22 @@ def _build(db: Path, facts: int, messages: int, small: int) -> None:
     asyncio.run(build(db, facts, messages, small))
 
 
+def ensure_store(data_dir: Path) -> None:
+    """``data_dir/memory.db`` with this benchmark's default guilds, built (in a child
+    process) when missing: the store the API load and reply benchmarks run on."""
+    db = data_dir / "memory.db"
+    if db.exists():
+        return
+    data_dir.mkdir(parents=True, exist_ok=True)
+    child = multiprocessing.get_context("spawn").Process(
+        target=_build, args=(db, 100_000, 1_000_000, 20)
+    )
+    child.start()
+    child.join()
+    if child.exitcode != 0:
+        raise SystemExit(f"building {db} failed (exit code {child.exitcode})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--facts", type=int, default=100_000)

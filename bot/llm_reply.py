@@ -36,7 +36,7 @@ from openai.types.shared_params import ResponseFormatJSONSchema
 
 from bot.replies import defuse, fit
 from memory.errors import ConfigError, MemorybotError
-from memory.llm_retry import OpenAIEndpoint, json_kind, loads_tolerant
+from memory.llm_retry import OpenAIEndpoint, json_kind, llm_options, loads_tolerant
 from memory.models import parse_iso
 from memory.retrieval import FactHit, MemorySlice, MessageHit
 from memory.settings import Settings
@@ -336,16 +336,7 @@ class LLMReplier(OpenAIEndpoint):
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMReplier:
         """A replier configured by ``MEMORYBOT_LLM_*``."""
-        if not settings.llm_model:
-            raise ConfigError("MEMORYBOT_LLM_MODEL is not set: LLM replies need a model")
-        key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-        return cls(
-            model=settings.llm_model,
-            base_url=settings.llm_base_url,
-            api_key=key,
-            timeout=settings.llm_timeout,
-            max_retries=settings.llm_max_retries,
-        )
+        return cls(**llm_options(settings, "LLM replies need"))
 
     async def reply(
         self,

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict
 
 from memory.errors import ConfigError, MemorybotError
 from memory.extraction import MAX_FACTS_PER_MESSAGE, BaseExtractor, SourceMessage
-from memory.llm_retry import OpenAIEndpoint, json_kind, loads_tolerant
+from memory.llm_retry import OpenAIEndpoint, json_kind, llm_options, loads_tolerant
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import Settings
 
@@ -335,15 +335,8 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMExtractor:
         """An extractor configured by ``MEMORYBOT_LLM_*`` and ``MEMORYBOT_EXTRACTION_*``."""
-        if not settings.llm_model:
-            raise ConfigError("MEMORYBOT_LLM_MODEL is not set: the llm extractor needs a model")
-        key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
         return cls(
-            model=settings.llm_model,
-            base_url=settings.llm_base_url,
-            api_key=key,
-            timeout=settings.llm_timeout,
-            max_retries=settings.llm_max_retries,
+            **llm_options(settings, "the llm extractor needs"),
             batch_size=settings.extraction_batch_size,
             batch_gap=settings.extraction_batch_gap,
         )

@@ -36,7 +36,8 @@ from typing import Any, TypeVar
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
-from memory.errors import MemorybotError
+from memory.errors import ConfigError, MemorybotError
+from memory.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -266,6 +267,21 @@ def openai_client(
     return openai.AsyncOpenAI(
         api_key=key, base_url=base_url or None, max_retries=0, timeout=timeout
     )
+
+
+def llm_options(settings: Settings, needs: str) -> dict[str, Any]:
+    """The ``MEMORYBOT_LLM_*`` endpoint options (model, base_url, api_key, timeout,
+    max_retries) for a constructor; ``ConfigError`` naming ``needs`` when no model is set."""
+    if not settings.llm_model:
+        raise ConfigError(f"MEMORYBOT_LLM_MODEL is not set: {needs} a model")
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    return {
+        "model": settings.llm_model,
+        "base_url": settings.llm_base_url,
+        "api_key": key,
+        "timeout": settings.llm_timeout,
+        "max_retries": settings.llm_max_retries,
+    }
 
 
 class OpenAIEndpoint:
