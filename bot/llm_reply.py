@@ -331,7 +331,6 @@ class LLMReplier(OpenAIEndpoint):
             backoff_base=backoff_base,
             backoff_cap=backoff_cap,
         )
-        self.model = model
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMReplier:

@@ -65,7 +65,6 @@ class OpenAIEmbedder(OpenAIEndpoint):
             raise ConfigError(f"embedding dimensions must be at least 1, not {dimensions}")
         if not 1 <= batch_size <= MAX_BATCH_SIZE:
             raise ConfigError(f"embedding batch size must be 1..{MAX_BATCH_SIZE}, not {batch_size}")
-        self.model = model
         self.dimensions = dimensions
         self.model_key = f"{model}@{dimensions}" if dimensions is not None else model
         self.dims: int | None = dimensions

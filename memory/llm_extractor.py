@@ -328,7 +328,6 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
             backoff_base=backoff_base,
             backoff_cap=backoff_cap,
         )
-        self.model = model
         self.batch_size = batch_size
         self.batch_gap = batch_gap
 

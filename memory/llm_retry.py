@@ -309,7 +309,7 @@ class OpenAIEndpoint:
         self._owns_client = client is None
         self._client = openai_client(client, base_url, api_key, timeout)
         self._closed = False
-        self.model = model
+        self.model = model  # what requests ask for
         self._what = f"{purpose} ({model} at {display_url(self.base_url)})"
 
     @property

@@ -15,8 +15,6 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import aiosqlite
-import numpy as np
-from numpy.typing import NDArray
 
 from memory import forget_sql as fsql
 from memory import ingest_sql as sql
@@ -468,10 +466,6 @@ class Store:
         channel, in order (one round trip for all)."""
         return await self._call(_neighbours, guild_id, list(messages), before, after)
 
-    async def member_count(self, guild_id: str) -> int:
-        row = await self._fetchone("SELECT count(*) FROM members WHERE guild_id = ?", (guild_id,))
-        return int(row[0])
-
     async def members(self, guild_id: str) -> list[tuple[str, str, str]]:
         """``(user_id, display_name, username)`` of every member the guild has seen."""
         rows = await self._fetchall(
@@ -562,12 +556,6 @@ class Store:
     async def fact_vectors(self, guild_id: str, model: str) -> list[tuple[int, bytes]]:
         """``(fact_id, float32 blob)`` of the guild's active facts with a ``model`` vector."""
         return await self._call(vsql.fact_vectors, guild_id, model)
-
-    async def fact_matrix(
-        self, guild_id: str, model: str
-    ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
-        """The guild's active facts with a ``model`` vector: their ids and vectors (rows)."""
-        return await self._call(vsql.fact_matrix, guild_id, model)
 
     async def fact_vectors_since(
         self, guild_id: str, model: str, after_row: int

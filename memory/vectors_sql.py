@@ -155,14 +155,6 @@ class VectorRows(NamedTuple):
     active: int
 
 
-def fact_matrix(
-    conn: Any, guild_id: str, model: str
-) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
-    """What :func:`fact_vectors` returns, as an id array and one float32 matrix."""
-    rows = fact_vectors_since(conn, guild_id, model, 0)
-    return rows.ids, rows.matrix
-
-
 def fact_vectors_since(conn: Any, guild_id: str, model: str, after_row: int) -> VectorRows:
     """The vectors of the guild's active facts stored after vector row ``after_row`` (0: all),
     filled into one matrix a chunk at a time: a big guild's vectors are never held twice

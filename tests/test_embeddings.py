@@ -700,7 +700,7 @@ async def test_cache_with_the_local_model(conn: Any, local_blobs: dict[str, byte
     assert cache.stores == [2]
 
 
-def test_fact_matrix_reads_the_same_vectors_a_chunk_at_a_time(
+def test_vector_rows_are_the_same_vectors_read_a_chunk_at_a_time(
     conn: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(vectors_sql, "MATRIX_CHUNK", 3)
@@ -709,10 +709,11 @@ def test_fact_matrix_reads_the_same_vectors_a_chunk_at_a_time(
     rows = [(f, 2, vec(i, 1)) for i, f in enumerate(facts)]
     vectors_sql.store_fact_vectors(conn, GUILD_A, "m", rows)
     conn.execute("UPDATE memory_facts SET is_active = 0 WHERE id = ?", (facts[4],))
-    ids, matrix = vectors_sql.fact_matrix(conn, GUILD_A, "m")
+    ids, matrix, _last, active = vectors_sql.fact_vectors_since(conn, GUILD_A, "m", 0)
+    assert active == 7
     expected = vectors_sql.fact_vectors(conn, GUILD_A, "m")
     assert ids.tolist() == [f for f, _ in expected] and len(ids) == 7
     assert matrix.dtype == np.float32 and matrix.shape == (7, 2)
     assert [to_blob(row) for row in matrix] == [blob for _, blob in expected]
-    empty_ids, empty = vectors_sql.fact_matrix(conn, GUILD_B, "m")
+    empty_ids, empty, _last, _active = vectors_sql.fact_vectors_since(conn, GUILD_B, "m", 0)
     assert len(empty_ids) == 0 and empty.shape[0] == 0
