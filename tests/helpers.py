@@ -63,6 +63,20 @@ async def add_fact(
     await store.finish_jobs([], [], [(Origin(guild, channel), fact)])
 
 
+async def dpytest_bot(runtime: Any, members: Sequence[str] = ("Sarah", "Mike")) -> Any:
+    """The bot with its cogs over ``runtime``, under dpytest (one guild, one text channel,
+    ``members``): what logging in would set up, without Discord."""
+    import discord.ext.test as dpytest
+
+    from bot.client import MemoryBot
+
+    bot = MemoryBot(runtime)
+    await bot._async_setup_hook()
+    await bot.setup_hook()
+    dpytest.configure(bot, members=list(members))
+    return bot
+
+
 class RecordingExtractor(BaseExtractor):
     """Extracts one fact per message ("<name> said: <text>") and records what it saw.
 

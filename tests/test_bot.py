@@ -15,17 +15,14 @@ from bot.replies import defuse, fit, offline_answer
 from bot.runtime import open_runtime
 from memory.retrieval import MemorySlice
 from memory.settings import load_settings
-from tests.helpers import add_fact
+from tests.helpers import add_fact, dpytest_bot
 
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[MemoryBot]:
     settings = load_settings(data_dir=tmp_path / "data")
     async with open_runtime(settings) as runtime:
-        client = MemoryBot(runtime)
-        await client._async_setup_hook()
-        await client.setup_hook()
-        dpytest.configure(client, members=["Sarah", "Mike"])
+        client = await dpytest_bot(runtime)
         try:
             yield client
         finally:
@@ -150,10 +147,7 @@ async def test_with_an_llm_the_bot_replies_with_its_answer_and_remembers_its_lin
             llm_api_key="sk-test", extractor="heuristic",
         )  # fmt: skip
         async with open_runtime(settings) as runtime:
-            client = MemoryBot(runtime)
-            await client._async_setup_hook()
-            await client.setup_hook()
-            dpytest.configure(client, members=["Sarah", "Mike"])
+            client = await dpytest_bot(runtime)
             try:
                 guild = people()[0]
                 await dpytest.message("we play board games every thursday", member=0)

@@ -24,7 +24,7 @@ from bot.runtime import open_runtime
 from dashboard_api.server import running_api
 from memory.models import LORE_SUBJECT
 from memory.settings import load_settings
-from tests.helpers import add_fact
+from tests.helpers import add_fact, dpytest_bot
 
 _ids = itertools.count(1_300_000_000_000_000_001)
 
@@ -123,10 +123,7 @@ class World:
 async def world(tmp_path: Path) -> AsyncIterator[World]:
     settings = load_settings(data_dir=tmp_path / "data")
     async with open_runtime(settings) as runtime:
-        bot = MemoryBot(runtime)
-        await bot._async_setup_hook()
-        await bot.setup_hook()
-        dpytest.configure(bot, members=["Sarah", "Mike"])
+        bot = await dpytest_bot(runtime)
         config = dpytest.get_config()
         cog = bot.get_cog("MemoryCommands")
         assert isinstance(cog, MemoryCommands)
