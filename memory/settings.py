@@ -97,9 +97,45 @@ class Settings(BaseSettings):
         None, ge=1, le=8192, description="Dimensions asked of a remote embedding model."
     )
 
-    @field_validator("api_guilds", mode="before")
+    stt_model: str = Field(
+        "local",
+        min_length=1,
+        description="Speech-to-text for voice: local (offline pocketsphinx, en-US) or a model "
+        "name of the OpenAI-compatible /audio/transcriptions endpoint of MEMORYBOT_LLM_BASE_URL "
+        "(e.g. whisper-1).",
+    )
+    stt_language: str | None = Field(
+        None,
+        pattern=r"^[a-z]{2,3}$",
+        description="Language of the speech (ISO 639-1, e.g. en) sent to a remote "
+        "speech-to-text model; unset: the model guesses.",
+    )
+    voice_auto_join: Annotated[frozenset[str], NoDecode] = Field(
+        frozenset(),
+        description="Voice channel ids (comma-separated) joined as soon as a member is in "
+        "them and left when the last one goes; anyone may start voice there.",
+    )
+    voice_vad_aggressiveness: int = Field(
+        2, ge=0, le=3, description="How strictly the voice-activity detector rejects noise (0-3)."
+    )
+    voice_wake_words: Annotated[tuple[str, ...], NoDecode] = Field(
+        (),
+        description="More names (comma-separated) that address the bot in voice, besides its "
+        "user and server names.",
+    )
+
+    @field_validator("voice_wake_words", mode="before")
     @classmethod
-    def _split_guilds(cls, value: Any) -> Any:
+    def _split_words(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [part.strip() for part in value.split(",")]
+        if isinstance(value, list | tuple):
+            return tuple(str(part).strip().lower() for part in value if str(part).strip())
+        return value
+
+    @field_validator("api_guilds", "voice_auto_join", mode="before")
+    @classmethod
+    def _split_ids(cls, value: Any) -> Any:
         if isinstance(value, str):
             value = [part.strip() for part in value.split(",") if part.strip()]
         if isinstance(value, list | tuple | set | frozenset):

@@ -21,7 +21,7 @@ def _shown(value: object) -> str:
         return "*(none)*"
     if isinstance(value, bool):
         return f"`{str(value).lower()}`"
-    if isinstance(value, frozenset) and not value:
+    if isinstance(value, frozenset | tuple) and not value:
         return "*(empty)*"
     if isinstance(value, Path):
         return f"`./{value}`"

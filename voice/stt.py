@@ -10,12 +10,15 @@ import asyncio
 import logging
 import re
 import threading
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import openai
-from pocketsphinx import Config, Decoder  # type: ignore[import-untyped]
 
+from memory.llm_retry import openai_client
 from voice.audio import to_wav
+
+if TYPE_CHECKING:
+    from memory.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +28,8 @@ POCKETSPHINX_OPTIONS: dict[str, float | int | str] = {"maxhmmpf": 3000, "maxwpf"
 FILLERS = frozenset(
     {"uh", "um", "uhm", "umm", "hm", "hmm", "mm", "mhm", "ah", "eh", "er", "erm", "oh", "huh"}
 )
+LOCAL_STT = "local"
+"""``MEMORYBOT_STT_MODEL`` value of the offline transcriber."""
 _MARKUP = re.compile(r"\[[^\]]*\]|<[^>]*>|\([^)]*\)")
 _WORD = re.compile(r"[^\W_]+")
 
@@ -57,7 +62,7 @@ class PocketSphinxTranscriber:
 
     def __init__(self, **options: float | int | str) -> None:
         self._options = {**POCKETSPHINX_OPTIONS, **options}
-        self._decoder: Decoder | None = None
+        self._decoder: Any = None
         self._lock = threading.Lock()
 
     async def transcribe(self, pcm16k: bytes) -> str:
@@ -78,8 +83,10 @@ class PocketSphinxTranscriber:
             hypothesis = decoder.hyp()
         return str(hypothesis.hypstr).strip() if hypothesis is not None else ""
 
-    def _load(self) -> Decoder:
+    def _load(self) -> Any:
         if self._decoder is None:
+            from pocketsphinx import Config, Decoder  # type: ignore[import-untyped]
+
             self._decoder = Decoder(Config(loglevel="FATAL", **self._options))
             log.info("pocketsphinx decoder loaded")
         return self._decoder
@@ -111,3 +118,24 @@ class OpenAITranscriber:
         except openai.OpenAIError as exc:
             raise TranscriptionError(f"transcription failed: {exc}") from exc
         return result.text.strip()
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+
+STT_RETRIES = 2
+
+
+def build_transcriber(settings: Settings) -> Transcriber:
+    """The transcriber ``MEMORYBOT_STT_MODEL`` chooses: ``local`` is pocketsphinx; any other
+    name is that model of the OpenAI-compatible endpoint (``MEMORYBOT_LLM_BASE_URL`` /
+    ``MEMORYBOT_LLM_API_KEY``, falling back to ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``)."""
+    if settings.stt_model == LOCAL_STT:
+        return PocketSphinxTranscriber()
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    client = openai_client(None, settings.llm_base_url, key, settings.llm_timeout)
+    return OpenAITranscriber(
+        client.with_options(max_retries=STT_RETRIES),
+        settings.stt_model,
+        language=settings.stt_language,
+    )
