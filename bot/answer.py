@@ -87,3 +87,18 @@ async def remember(
         return None
     log.info("remembered lore from the reply to message %s", message_id)
     return fact.fact
+
+
+async def recent_window(
+    runtime: MemoryRuntime, replier: LLMReplier | None, guild_id: str, channel_id: str,
+    before: str,
+) -> list[RecentMessage]:  # fmt: skip
+    """The channel's messages before ``before`` for the LLM's prompt (none without an LLM)."""
+    if replier is None:
+        return []
+    from bot.llm_reply import RecentMessage  # imports openai: only with an LLM
+
+    stored = await runtime.store.recent_messages(
+        guild_id, channel_id, runtime.settings.max_recent_messages, before=before
+    )
+    return [RecentMessage(m.author_name, m.content, m.created_at) for m in stored]

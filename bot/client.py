@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.runtime import MemoryRuntime
 
 if TYPE_CHECKING:
+    from bot.cogs.voice import VoiceCog
     from bot.llm_reply import LLMReplier
 
 
@@ -36,6 +37,7 @@ class MemoryBot(commands.Bot):
         )
         self.runtime = runtime
         self.replier: LLMReplier | None = None
+        self.voice: VoiceCog | None = None
         if runtime.settings.llm_model:
             from bot.llm_reply import LLMReplier  # imports openai: only when an LLM is set
 
@@ -54,6 +56,9 @@ class MemoryBot(commands.Bot):
     async def setup_hook(self) -> None:
         from bot.cogs.ingest import IngestCog
         from bot.cogs.memory_commands import MemoryCommands
+        from bot.cogs.voice import VoiceCog
 
         await self.add_cog(IngestCog(self))
+        self.voice = VoiceCog(self)
+        await self.add_cog(self.voice)
         await self.add_cog(MemoryCommands(self))

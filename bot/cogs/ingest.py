@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot.answer import compose_answer
+from bot.answer import compose_answer, recent_window
 from memory.forgetting import delete_message, edit_message
 from memory.models import Author, IngestItem, utc_iso
 
 if TYPE_CHECKING:
     from bot.client import MemoryBot
-    from bot.llm_reply import RecentMessage
 
 log = logging.getLogger(__name__)
 
@@ -108,15 +107,9 @@ class IngestCog(commands.Cog):
         assert message.guild is not None
         runtime = self.bot.runtime
         guild_id, channel_id = str(message.guild.id), str(message.channel.id)
-        recent: list[RecentMessage] = []
-        if self.bot.replier is not None:
-            from bot.llm_reply import RecentMessage  # imports openai: only with an LLM
-
-            stored = await runtime.store.recent_messages(
-                guild_id, channel_id, runtime.settings.max_recent_messages,
-                before=str(message.id),
-            )  # fmt: skip
-            recent = [RecentMessage(m.author_name, m.content, m.created_at) for m in stored]
+        recent = await recent_window(
+            runtime, self.bot.replier, guild_id, channel_id, before=str(message.id)
+        )
         me = self.bot.user
         answer = await compose_answer(
             runtime, guild_id=guild_id, channel_id=channel_id,

@@ -1,5 +1,6 @@
 """The ``/memory`` slash commands: search, about, remember, forget, and for members with
-Manage Server, purge-user and stats. Personal data is answered ephemerally; every error
+Manage Server, purge-user, stats and ``voice join|leave`` (voice also for everyone in an
+auto-join channel). Personal data is answered ephemerally; every error
 becomes a short message the member can act on."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.voice import VoiceCog, VoiceError
 from bot.replies import defuse, fit
 from memory.errors import InvalidMessageError, MemorybotError
 from memory.retrieval import FactHit
@@ -148,6 +150,54 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
             f"jobs pending {s.pending_jobs} / dropped {s.dropped_jobs} / failed {s.failed_jobs}",
         )
 
+    # --- voice (Manage Server, or anyone in an auto-join channel) -----------------------
+
+    voice = app_commands.Group(
+        name="voice", description="Listening in voice channels", guild_only=True
+    )
+
+    @voice.command(name="join", description="Listen in a voice channel and remember what is said")
+    @app_commands.describe(channel="The voice channel (the one you are in by default)")
+    async def voice_join(self, interaction: discord.Interaction,
+                         channel: discord.VoiceChannel | discord.StageChannel | None = None
+                         ) -> None:  # fmt: skip
+        cog, member = self._voice_caller(interaction)
+        target = channel or (member.voice.channel if member.voice is not None else None)
+        if target is None:
+            await _say(interaction, "Join a voice channel first, or name one.")
+            return
+        if not cog.may_control(interaction.permissions.manage_guild, target):
+            await _say(interaction, "You need the Manage Server permission for this.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)  # connecting takes time
+        await _say(interaction, await cog.join(target))
+
+    @voice.command(name="leave", description="Stop listening in voice")
+    async def voice_leave(self, interaction: discord.Interaction) -> None:
+        cog, member = self._voice_caller(interaction)
+        current = cog.listening_in(member.guild)
+        if current is not None and not cog.may_control(
+            interaction.permissions.manage_guild, current
+        ):
+            await _say(interaction, "You need the Manage Server permission for this.")
+            return
+        await _say(interaction, await cog.leave(member.guild))
+
+    def _voice_caller(self, interaction: discord.Interaction
+                      ) -> tuple[VoiceCog, discord.Member]:  # fmt: skip
+        """The voice cog and the calling member; VoiceError saying why voice cannot run."""
+        _where(interaction)
+        cog = self.bot.voice
+        if cog is None:
+            raise VoiceError("Voice is not set up on this bot.")
+        reason = cog.unavailable()
+        if reason is not None:
+            raise VoiceError(reason)
+        member = interaction.user
+        if not isinstance(member, discord.Member):
+            raise app_commands.NoPrivateMessage()
+        return cog, member
+
     # --- shared -------------------------------------------------------------------------
 
     async def _forget(self, interaction: discord.Interaction, who: discord.abc.User,
@@ -179,6 +229,8 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
             message = "You need the Manage Server permission for this."
         elif isinstance(error, app_commands.NoPrivateMessage):
             message = "This works in a server, not in direct messages."
+        elif isinstance(original, VoiceError):
+            message = str(original)
         elif isinstance(original, MemorybotError):
             message = f"Sorry, that failed: {original}"
         else:

@@ -1,0 +1,170 @@
+"""Decoded voice packets → utterances, per speaker, safe to feed from any thread.
+
+discord-ext-voice-recv hands each speaker's decoded audio (48 kHz stereo s16le, 20 ms per
+packet) to a sink on its packet-router thread. :class:`UtteranceCollector` resamples it to
+16 kHz mono and segments it per speaker (:mod:`voice.segmenter`), and hands every finished
+utterance to a callback.
+
+Discord sends nothing while someone is silent (a few silence frames, then no packets), so the
+collector keeps time itself:
+
+- a packet that arrives after a short gap is preceded by that much silence, so the segmenter
+  counts the pause (a 500 ms breath stays inside the utterance, 700 ms ends it);
+- :meth:`UtteranceCollector.tick`, called a few times a second, ends the utterance of a
+  speaker who has sent nothing for ``quiet_after`` seconds (700 ms) and forgets the speaker.
+
+Each speaker's stream restarts after that, and its wall-clock start is the time its first
+packet arrived, so :attr:`SpokenUtterance.at` is when the utterance began.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from voice.audio import DISCORD_CHANNELS, DISCORD_RATE, FRAME_MS, SAMPLE_WIDTH, Downsampler
+from voice.segmenter import (
+    SILENCE_END_MS,
+    Segmenter,
+    Utterance,
+    VoiceActivityDetector,
+    WebRtcVad,
+)
+
+log = logging.getLogger(__name__)
+
+PACKET_SECONDS = FRAME_MS / 1000
+_BYTES_PER_SECOND_48K = DISCORD_RATE * DISCORD_CHANNELS * SAMPLE_WIDTH
+_FRAME_BYTES_48K = _BYTES_PER_SECOND_48K * FRAME_MS // 1000
+
+
+@dataclass(frozen=True, slots=True)
+class SpokenUtterance:
+    """One finished utterance, with the wall-clock time its speaker's stream started."""
+
+    speaker_id: int
+    utterance: Utterance
+    stream_started: datetime
+
+    @property
+    def at(self) -> datetime:
+        """When the utterance began (wall clock, UTC)."""
+        return self.stream_started + timedelta(seconds=self.utterance.start)
+
+
+@dataclass(slots=True)
+class _Speaker:
+    segmenter: Segmenter
+    started: datetime
+    last_packet: float
+    downsampler: Downsampler = field(default_factory=Downsampler)
+
+
+class UtteranceCollector:
+    """Per-speaker resampling and segmentation; finished utterances go to ``emit``.
+
+    Every method may be called from any thread. ``emit`` is called on the calling thread,
+    outside the collector's lock; it must be quick (hand the utterance to an event loop).
+    """
+
+    def __init__(
+        self,
+        emit: Callable[[SpokenUtterance], None],
+        *,
+        vad_factory: Callable[[], VoiceActivityDetector] = WebRtcVad,
+        quiet_after: float = SILENCE_END_MS / 1000,
+        clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self._emit = emit
+        self._vad_factory = vad_factory
+        self._quiet_after = quiet_after
+        self._clock = clock
+        self._now = now
+        self._speakers: dict[int, _Speaker] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def push(self, speaker_id: int, pcm48k_stereo: bytes) -> None:
+        """One packet of a speaker's decoded audio (48 kHz stereo s16le)."""
+        done: list[SpokenUtterance] = []
+        with self._lock:
+            if self._closed:
+                return
+            now = self._clock()
+            speaker = self._speakers.get(speaker_id)
+            if speaker is None:
+                speaker = _Speaker(Segmenter(speaker_id, self._vad_factory()), self._now(), now)
+                self._speakers[speaker_id] = speaker
+            gap = now - speaker.last_packet - PACKET_SECONDS
+            speaker.last_packet = now
+            pcm16k = b""
+            if gap >= 2 * PACKET_SECONDS:  # packets stopped for a moment: the pause was silence
+                padding = min(gap, self._quiet_after)
+                silent = int(padding / PACKET_SECONDS) * _FRAME_BYTES_48K
+                pcm16k = speaker.downsampler.process(bytes(silent))
+            pcm16k += speaker.downsampler.process(pcm48k_stereo)
+            for utterance in speaker.segmenter.feed(pcm16k):
+                done.append(SpokenUtterance(speaker_id, utterance, speaker.started))
+        self._hand_over(done)
+
+    def tick(self) -> None:
+        """End the utterances of speakers who have sent nothing for ``quiet_after`` seconds."""
+        done: list[SpokenUtterance] = []
+        with self._lock:
+            now = self._clock()
+            quiet = [
+                speaker_id
+                for speaker_id, speaker in self._speakers.items()
+                if now - speaker.last_packet >= self._quiet_after
+            ]
+            for speaker_id in quiet:
+                done.extend(self._end(speaker_id))
+        self._hand_over(done)
+
+    def end_speaker(self, speaker_id: int) -> None:
+        """End a speaker's current utterance now (they left the channel)."""
+        with self._lock:
+            done = self._end(speaker_id)
+        self._hand_over(done)
+
+    def close(self) -> None:
+        """End every speaker's utterance; later packets are ignored. Idempotent."""
+        done: list[SpokenUtterance] = []
+        with self._lock:
+            self._closed = True
+            for speaker_id in list(self._speakers):
+                done.extend(self._end(speaker_id))
+        self._hand_over(done)
+
+    @property
+    def speakers(self) -> int:
+        """Speakers with an open stream."""
+        with self._lock:
+            return len(self._speakers)
+
+    @property
+    def buffered_bytes(self) -> int:
+        """Audio held across all speakers (bounded: at most one utterance cap each)."""
+        with self._lock:
+            return sum(s.segmenter.buffered_bytes for s in self._speakers.values())
+
+    def _end(self, speaker_id: int) -> list[SpokenUtterance]:
+        speaker = self._speakers.pop(speaker_id, None)
+        if speaker is None:
+            return []
+        utterance = speaker.segmenter.flush()
+        if utterance is None:
+            return []
+        return [SpokenUtterance(speaker_id, utterance, speaker.started)]
+
+    def _hand_over(self, done: list[SpokenUtterance]) -> None:
+        for spoken in done:
+            try:
+                self._emit(spoken)
+            except Exception:  # a consumer's bug must not kill the packet thread
+                log.exception("handing over an utterance of speaker %s failed", spoken.speaker_id)
