@@ -14,11 +14,8 @@ from __future__ import annotations
 import socket
 import struct
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-import discord
 import nacl.secret
 import nacl.utils
 from discord.opus import Encoder
@@ -92,47 +89,46 @@ class VoiceServer:
         self.socket.close()
 
 
-@contextmanager
-def connected_client(
-    bot: Any, channel: discord.VoiceChannel, speakers: dict[int, int]
-) -> Iterator[tuple[Any, VoiceServer, bytes]]:
-    """A ``VoiceRecvClient`` in ``channel`` as the voice handshake leaves it: transport mode
-    and key set, a loopback UDP socket, the ``speakers`` (SSRC → user id) known.
-
-    Yields ``(client, server, key)``; after :func:`listen`, packets the server sends to
-    :func:`bot_address` reach the bot's socket reader.
+def loopback_client(server: VoiceServer, key: bytes, speakers: dict[int, int]) -> type[Any]:
+    """A ``VoiceRecvClient`` class whose ``connect`` leaves the state the voice handshake
+    would (transport mode and key, a loopback UDP socket whose far end is ``server``, the
+    ``speakers``' SSRC → user id known) instead of talking to Discord; its ``disconnect``
+    does not wait for Discord to confirm. Pass it where the bot connects
+    (``VoiceCog.client_class``), or build one directly with ``(bot, channel)``.
     """
     from discord.ext import voice_recv
 
-    key = nacl.utils.random(nacl.secret.Aead.KEY_SIZE)
-    server = VoiceServer()
-    client = voice_recv.VoiceRecvClient(bot, channel)
-    state = client._connection
-    state.mode = MODE
-    state.secret_key = list(key)
-    state.endpoint_ip, state.voice_port = server.address
-    state.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    state.socket.bind(("127.0.0.1", 0))
-    state.socket.setblocking(False)
-    state.state = ConnectionFlowState.connected
-    state._connected.set()
-    for ssrc, user_id in speakers.items():
-        client._add_ssrc(user_id, ssrc)  # what a SPEAKING event on the voice websocket does
-    try:
-        yield client, server, key
-    finally:
-        client.stop_listening()
-        state._socket_reader.stop()
-        state.socket.close()
-        server.close()
+    class LoopbackVoiceClient(voice_recv.VoiceRecvClient):  # type: ignore[misc]
+        async def connect(self, **_: Any) -> None:
+            state = self._connection
+            state.mode = MODE
+            state.secret_key = list(key)
+            state.endpoint_ip, state.voice_port = server.address
+            state.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            state.socket.bind(("127.0.0.1", 0))
+            state.socket.setblocking(False)
+            state.state = ConnectionFlowState.connected
+            state._connected.set()
+            for ssrc, user_id in speakers.items():
+                self._add_ssrc(user_id, ssrc)  # what SPEAKING on the voice websocket does
+
+        def listen(self, sink: Any, **options: Any) -> None:
+            super().listen(sink, **options)
+            self._connection._socket_reader.resume(force=True)  # as opening the socket does
+
+        async def disconnect(self, *, force: bool = False) -> None:
+            self.stop()
+            await self._connection.disconnect(force=True, wait=False)
+            self.cleanup()
+
+        @property
+        def address(self) -> tuple[str, int]:
+            """Where the voice server sends this client's packets."""
+            address: tuple[str, int] = self._connection.socket.getsockname()
+            return address
+
+    return LoopbackVoiceClient
 
 
-def listen(client: Any, sink: Any) -> None:
-    """``client.listen(sink)``, then the socket reader runs (as connecting would start it)."""
-    client.listen(sink)
-    client._connection._socket_reader.resume(force=True)
-
-
-def bot_address(client: Any) -> tuple[str, int]:
-    address: tuple[str, int] = client._connection.socket.getsockname()
-    return address
+def new_key() -> bytes:
+    return bytes(nacl.utils.random(nacl.secret.Aead.KEY_SIZE))

@@ -8,10 +8,13 @@ utterance to a callback.
 Discord sends nothing while someone is silent (a few silence frames, then no packets), so the
 collector keeps time itself:
 
-- a packet that arrives after a short gap is preceded by that much silence, so the segmenter
-  counts the pause (a 500 ms breath stays inside the utterance, 700 ms ends it);
+- a packet that arrives after a pause is preceded by that much silence, so the segmenter
+  counts the pause (a 500 ms breath stays inside the utterance, 700 ms ends it). The pause
+  is read from the packets' RTP timestamps, which advance with the speaker's clock through
+  silence; only without them is it the time between arrivals (which a busy machine skews);
 - :meth:`UtteranceCollector.tick`, called a few times a second, ends the utterance of a
-  speaker who has sent nothing for ``quiet_after`` seconds (700 ms) and forgets the speaker.
+  speaker who has sent nothing for ``quiet_after`` seconds (1 s: the 700 ms rule plus slack
+  for packets held up on the way) and forgets the speaker.
 
 Each speaker's stream restarts after that, and its wall-clock start is the time its first
 packet arrived, so :attr:`SpokenUtterance.at` is when the utterance began.
@@ -38,6 +41,13 @@ from voice.segmenter import (
 log = logging.getLogger(__name__)
 
 PACKET_SECONDS = FRAME_MS / 1000
+QUIET_AFTER = 1.0
+"""Seconds without packets after which :meth:`UtteranceCollector.tick` ends an utterance."""
+RTP_CLOCK = DISCORD_RATE
+"""RTP timestamp units per second (Opus: 48 kHz)."""
+_PACKET_TICKS = RTP_CLOCK * FRAME_MS // 1000
+_MAX_PAUSE = SILENCE_END_MS / 1000 + PACKET_SECONDS
+"""The longest pause worth padding: anything longer ends the utterance just the same."""
 _BYTES_PER_SECOND_48K = DISCORD_RATE * DISCORD_CHANNELS * SAMPLE_WIDTH
 _FRAME_BYTES_48K = _BYTES_PER_SECOND_48K * FRAME_MS // 1000
 
@@ -61,7 +71,15 @@ class _Speaker:
     segmenter: Segmenter
     started: datetime
     last_packet: float
+    last_timestamp: int | None
     downsampler: Downsampler = field(default_factory=Downsampler)
+
+    def pause(self, arrived: float, timestamp: int | None) -> float:
+        """Seconds of silence between the previous packet and one that arrives now."""
+        if timestamp is not None and self.last_timestamp is not None:
+            ticks = (timestamp - self.last_timestamp) % 2**32 - _PACKET_TICKS
+            return ticks / RTP_CLOCK if ticks < 2**31 else 0.0  # a reordered packet: none
+        return arrived - self.last_packet - 2 * PACKET_SECONDS  # a packet's worth of jitter
 
 
 class UtteranceCollector:
@@ -76,7 +94,7 @@ class UtteranceCollector:
         emit: Callable[[SpokenUtterance], None],
         *,
         vad_factory: Callable[[], VoiceActivityDetector] = WebRtcVad,
-        quiet_after: float = SILENCE_END_MS / 1000,
+        quiet_after: float = QUIET_AFTER,
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
@@ -89,8 +107,9 @@ class UtteranceCollector:
         self._lock = threading.Lock()
         self._closed = False
 
-    def push(self, speaker_id: int, pcm48k_stereo: bytes) -> None:
-        """One packet of a speaker's decoded audio (48 kHz stereo s16le)."""
+    def push(self, speaker_id: int, pcm48k_stereo: bytes, timestamp: int | None = None) -> None:
+        """One packet of a speaker's decoded audio (48 kHz stereo s16le), with its RTP
+        timestamp when there is one."""
         done: list[SpokenUtterance] = []
         with self._lock:
             if self._closed:
@@ -98,14 +117,14 @@ class UtteranceCollector:
             now = self._clock()
             speaker = self._speakers.get(speaker_id)
             if speaker is None:
-                speaker = _Speaker(Segmenter(speaker_id, self._vad_factory()), self._now(), now)
+                segmenter = Segmenter(speaker_id, self._vad_factory())
+                speaker = _Speaker(segmenter, self._now(), now, timestamp)
                 self._speakers[speaker_id] = speaker
-            gap = now - speaker.last_packet - PACKET_SECONDS
-            speaker.last_packet = now
+            pause = speaker.pause(now, timestamp)
+            speaker.last_packet, speaker.last_timestamp = now, timestamp
             pcm16k = b""
-            if gap >= 2 * PACKET_SECONDS:  # packets stopped for a moment: the pause was silence
-                padding = min(gap, self._quiet_after)
-                silent = int(padding / PACKET_SECONDS) * _FRAME_BYTES_48K
+            if pause >= PACKET_SECONDS:  # the speaker paused: that much silence, up to 720 ms
+                silent = int(min(pause, _MAX_PAUSE) / PACKET_SECONDS) * _FRAME_BYTES_48K
                 pcm16k = speaker.downsampler.process(bytes(silent))
             pcm16k += speaker.downsampler.process(pcm48k_stereo)
             for utterance in speaker.segmenter.feed(pcm16k):

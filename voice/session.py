@@ -18,6 +18,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord.ext import voice_recv
@@ -165,8 +166,13 @@ ListenerFactory = Callable[[VoiceChannel], VoiceListener]
 class VoiceSessions:
     """The voice connections of the bot: at most one channel per guild."""
 
-    def __init__(self, make_listener: ListenerFactory) -> None:
+    def __init__(
+        self, make_listener: ListenerFactory, *, client_class: type[Any] | None = None
+    ) -> None:
+        """``client_class``: the voice client to connect with (default voice_recv's
+        ``VoiceRecvClient``; the tests pass one whose connection is a loopback socket)."""
         self._make_listener = make_listener
+        self._client_class = client_class or voice_recv.VoiceRecvClient
         self._sessions: dict[int, _Session] = {}
         self._lock = asyncio.Lock()
 
@@ -184,7 +190,7 @@ class VoiceSessions:
                 return False
             if current is not None:
                 await self._end(channel.guild.id)
-            client = await channel.connect(cls=voice_recv.VoiceRecvClient, self_mute=True)
+            client = await channel.connect(cls=self._client_class, self_mute=True)
             listener = self._make_listener(channel)
             await listener.start()
             try:

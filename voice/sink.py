@@ -90,7 +90,7 @@ class MemorySink(voice_recv.AudioSink):
             log.debug("undecodable Opus frame from %s: %s", user.id, exc)
             return
         self.packets += 1
-        self.collector.push(user.id, pcm)
+        self.collector.push(user.id, pcm, data.packet.timestamp)
 
     @voice_recv.AudioSink.listener()  # type: ignore[untyped-decorator]
     def on_voice_member_disconnect(self, member: discord.Member, ssrc: int | None) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -52,6 +52,8 @@ class VoiceCog(commands.Cog):
         self.bot = bot
         self._sessions: VoiceSessions | None = None
         self._transcriber: Transcriber | None = None
+        self.client_class: type[Any] | None = None
+        """The voice client class to connect with (None: discord-ext-voice-recv's)."""
 
     # --- what the commands call ---------------------------------------------------------
 
@@ -169,7 +171,7 @@ class VoiceCog(commands.Cog):
         if self._sessions is None:
             from voice.session import VoiceSessions  # the voice extra: only when used
 
-            self._sessions = VoiceSessions(self.make_listener)
+            self._sessions = VoiceSessions(self.make_listener, client_class=self.client_class)
         return self._sessions
 
     def make_listener(self, channel: VoiceChannel) -> VoiceListener:
