@@ -41,10 +41,23 @@ async def run_doctor(data_dir: Path | None) -> dict[str, Any]:
         checks.append(_check("settings", False, str(exc)))
         return {"ok": False, "checks": checks}
     checks.append(_check("settings", True, "valid"))
+    checks.append(_voice_check(settings))
     checks.append(_data_dir_check(settings))
     if checks[-1]["ok"]:
         checks.extend(await _database_checks(settings))
     return {"ok": all(c["ok"] for c in checks), "checks": checks}
+
+
+def _voice_check(settings: Settings) -> dict[str, Any]:
+    """Voice is optional: a missing part is reported, never an error."""
+    from voice.availability import missing_voice_parts
+    from voice.stt import LOCAL_STT
+
+    missing = missing_voice_parts(settings.stt_model)
+    if missing:
+        return _check("voice", True, f"off (needs {', '.join(missing)}; see README, Voice)")
+    stt = "offline pocketsphinx" if settings.stt_model == LOCAL_STT else settings.stt_model
+    return _check("voice", True, f"ready (speech-to-text: {stt})")
 
 
 def _data_dir_check(settings: Settings) -> dict[str, Any]:

@@ -1,14 +1,19 @@
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from memory.ingest import IngestQueue
 from memory.store import Store
 from memory_journals import Journals
+
+if TYPE_CHECKING:
+    from tests.test_voice_stt import FakeTranscriptions
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data" / "locomo-dev"
@@ -66,3 +71,27 @@ async def queue(store: Store, journals: Journals) -> AsyncIterator[IngestQueue]:
         yield running
     finally:
         await running.close()
+
+
+@pytest.fixture
+async def fake_stt() -> AsyncIterator[FakeTranscriptions]:
+    """A local fake OpenAI-compatible ``/v1/audio/transcriptions`` (see FakeTranscriptions)."""
+    from aiohttp import web
+
+    from tests.test_voice_stt import FakeTranscriptions
+
+    fake = FakeTranscriptions()
+    app = web.Application()
+    app.router.add_post("/v1/audio/transcriptions", fake.handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    site = web.TCPSite(runner, "127.0.0.1", port)
+    await site.start()
+    fake.base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        yield fake
+    finally:
+        await runner.cleanup()

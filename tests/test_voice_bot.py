@@ -7,6 +7,7 @@ local fake server); leaving and the permission and missing-extra answers of the 
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -28,7 +29,7 @@ from memory.models import StoredMessage
 from memory.settings import load_settings
 from tests.helpers import add_fact, dpytest_bot
 from tests.test_slash import SlashInteraction
-from tests.test_voice_stt import FakeTranscriptions, fake_stt  # noqa: F401 (a fixture)
+from tests.test_voice_stt import FakeTranscriptions
 from tests.voice_link import Sender, VoiceServer, loopback_client, new_key, spoken_frames
 
 SARAH_SSRC, TOM_SSRC = 11, 22
@@ -267,3 +268,41 @@ async def wait_until(condition: Callable[[], bool], seconds: float = 10.0) -> No
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         await asyncio.sleep(0.02)
+
+
+WITHOUT_VOICE_EXTRA = """
+import asyncio, sys
+for name in ("discord.ext.voice_recv", "webrtcvad", "pocketsphinx", "davey", "nacl"):
+    sys.modules[name] = None  # as if the voice extra were not installed
+
+from bot.cli import main
+from bot.client import MemoryBot
+from bot.runtime import open_runtime
+from memory.settings import load_settings
+
+async def bot_without_voice(data_dir):
+    async with open_runtime(load_settings(data_dir=data_dir)) as runtime:
+        bot = MemoryBot(runtime)
+        await bot._async_setup_hook()
+        await bot.setup_hook()
+        print("cogs:", ", ".join(sorted(bot.cogs)))
+        print("voice:", bot.voice.unavailable())
+        await bot.close()
+
+asyncio.run(bot_without_voice(sys.argv[1]))
+sys.argv = ["memorybot", "--data-dir", sys.argv[1], "doctor"]
+main()
+"""
+
+
+def test_without_the_voice_extra_the_bot_still_runs(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_VOICE_EXTRA, str(tmp_path / "data")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "cogs: IngestCog, MemoryCommands, VoiceCog" in lines
+    missing = "discord-ext-voice-recv, PyNaCl, davey, webrtcvad-wheels, pocketsphinx"
+    assert f"voice: Voice is not enabled on this bot: it needs {missing}." in " ".join(lines)
+    assert f"[ok ] voice: off (needs {missing}; see README, Voice)" in lines

@@ -3,8 +3,6 @@ and the OpenAI-compatible transcriber against a local fake ``/v1/audio/transcrip
 
 from __future__ import annotations
 
-import socket
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,25 +147,6 @@ class FakeTranscriptions:
         if self.fail_with is not None:
             return web.json_response({"error": {"message": "boom"}}, status=self.fail_with)
         return web.json_response({"text": f" {self.text} "})
-
-
-@pytest.fixture
-async def fake_stt() -> AsyncIterator[FakeTranscriptions]:
-    fake = FakeTranscriptions()
-    app = web.Application()
-    app.router.add_post("/v1/audio/transcriptions", fake.handle)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    site = web.TCPSite(runner, "127.0.0.1", port)
-    await site.start()
-    fake.base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        yield fake
-    finally:
-        await runner.cleanup()
 
 
 async def test_openai_transcriber_sends_a_wav(fake_stt: FakeTranscriptions) -> None:
