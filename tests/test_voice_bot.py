@@ -263,6 +263,32 @@ async def test_auto_join_follows_people_in_and_out(tmp_path: Path) -> None:
         assert voice.guild.voice_client is None
 
 
+def state_in(channel: discord.VoiceChannel | None) -> discord.VoiceState:
+    data: Any = {"session_id": "s", "deaf": False, "mute": False, "self_mute": True,
+                 "self_deaf": False, "self_video": False, "suppress": False,
+                 "channel_id": channel.id if channel else None}  # fmt: skip
+    return discord.VoiceState(data=data, channel=channel)
+
+
+async def test_moved_by_a_moderator_it_listens_where_it_is_then_leaves_when_disconnected(
+    voice: Voice,
+) -> None:
+    await voice.cog.join(voice.channel)
+    other = dpytest.backend.make_voice_channel("Games", voice.guild)
+    me = voice.guild.me
+    # what discord.py dispatches when a moderator drags the bot into another channel
+    await voice.cog.on_voice_state_update(me, state_in(voice.channel), state_in(other))
+    assert voice.cog.listening_in(voice.guild) == other
+    tom = Sender(voice.key, TOM_SSRC)
+    await asyncio.to_thread(voice.send, [tom.packet(f) for f in spoken_frames("tom")])
+    voice.channel = other
+    [stored] = await voice.voice_messages(1)
+    assert stored.channel_id == str(other.id) and "dog" in stored.content
+    client = voice.client
+    await voice.cog.on_voice_state_update(me, state_in(other), state_in(None))
+    assert voice.cog.listening_in(voice.guild) is None and not client.is_connected()
+
+
 async def wait_until(condition: Callable[[], bool], seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     while not condition():

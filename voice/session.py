@@ -155,7 +155,7 @@ def member_author(guild: discord.Guild, user_id: int) -> Author | None:
 
 @dataclass(slots=True)
 class _Session:
-    client: discord.VoiceClient
+    client: Any  # a voice_recv VoiceRecvClient (the package has no type information)
     listener: VoiceListener
     channel: VoiceChannel
 
@@ -203,6 +203,22 @@ class VoiceSessions:
             log.info("listening in voice channel %s of guild %s", channel.id, channel.guild.id)
             return True
 
+    async def moved(self, channel: VoiceChannel) -> bool:
+        """The bot was moved to ``channel`` (by a moderator): what is said there is filed
+        under it from now on. False if the bot had no session in that guild."""
+        async with self._lock:
+            session = self._sessions.get(channel.guild.id)
+            if session is None or session.channel.id == channel.id:
+                return False
+            session.client.stop_listening()
+            await session.listener.stop()
+            session.listener = self._make_listener(channel)
+            session.channel = channel
+            await session.listener.start()
+            session.client.listen(session.listener.sink)
+            log.info("moved to voice channel %s of guild %s", channel.id, channel.guild.id)
+            return True
+
     async def leave(self, guild_id: int) -> bool:
         """Stop listening in that guild; False if the bot was not in voice there."""
         async with self._lock:
@@ -219,8 +235,7 @@ class VoiceSessions:
         if session is None:
             return False
         client = session.client
-        if isinstance(client, voice_recv.VoiceRecvClient):
-            client.stop_listening()
+        client.stop_listening()
         try:
             await client.disconnect(force=True)
         finally:

@@ -88,6 +88,7 @@ class VoiceCog(commands.Cog):
             raise VoiceError(f"I couldn't join {channel.name}: {exc or 'timed out'}.") from exc
         if not joined:
             return f"I'm already listening in {channel.name}."
+        await self.bot.runtime.store.record_guild(str(channel.guild.id), channel.guild.name)
         try:
             await channel.send(LISTENING_NOTICE, allowed_mentions=NONE)
         except discord.HTTPException as exc:  # no Send Messages there: the join still stands
@@ -108,9 +109,13 @@ class VoiceCog(commands.Cog):
         guild = member.guild
         me = self.bot.user
         if me is not None and member.id == me.id:
-            if after.channel is None and self.listening_in(guild) is not None:
+            if self._sessions is None or self.listening_in(guild) is None:
+                return
+            if after.channel is None:
                 log.info("disconnected from voice in guild %s", guild.id)
                 await self.leave(guild)
+            else:
+                await self._sessions.moved(after.channel)
             return
         if member.bot:
             return
