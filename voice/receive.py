@@ -122,13 +122,13 @@ class UtteranceCollector:
                 self._speakers[speaker_id] = speaker
             pause = speaker.pause(now, timestamp)
             speaker.last_packet, speaker.last_timestamp = now, timestamp
-            pcm16k = b""
             if pause >= PACKET_SECONDS:  # the speaker paused: that much silence, up to 720 ms
-                silent = int(min(pause, _MAX_PAUSE) / PACKET_SECONDS) * _FRAME_BYTES_48K
-                pcm16k = speaker.downsampler.process(bytes(silent))
-            pcm16k += speaker.downsampler.process(pcm48k_stereo)
-            for utterance in speaker.segmenter.feed(pcm16k):
-                done.append(SpokenUtterance(speaker_id, utterance, speaker.started))
+                frames = round(min(pause, _MAX_PAUSE) / PACKET_SECONDS)
+                silence = speaker.downsampler.process(bytes(frames * _FRAME_BYTES_48K))
+                done += self._feed(speaker, silence)
+                # time not fed as silence still passed: what follows starts that much later
+                speaker.started += timedelta(seconds=max(0.0, pause - frames * PACKET_SECONDS))
+            done += self._feed(speaker, speaker.downsampler.process(pcm48k_stereo))
         self._hand_over(done)
 
     def tick(self) -> None:
@@ -171,6 +171,13 @@ class UtteranceCollector:
         """Audio held across all speakers (bounded: at most one utterance cap each)."""
         with self._lock:
             return sum(s.segmenter.buffered_bytes for s in self._speakers.values())
+
+    @staticmethod
+    def _feed(speaker: _Speaker, pcm16k: bytes) -> list[SpokenUtterance]:
+        return [
+            SpokenUtterance(speaker.segmenter.speaker_id, utterance, speaker.started)
+            for utterance in speaker.segmenter.feed(pcm16k)
+        ]
 
     def _end(self, speaker_id: int) -> list[SpokenUtterance]:
         speaker = self._speakers.pop(speaker_id, None)

@@ -1,8 +1,9 @@
 """Whether a transcript addresses the bot: one of its names said as words.
 
 Speech-to-text writes a name the way it hears it: "memorybot" may come out as "memory bot"
-or "Memory-Bot". So names and transcripts are compared as lowercase word sequences, and a
-name also matches up to three consecutive transcript words written together.
+or "Memory-Bot", and "Memo Bot" as "memobot". So names and transcripts are compared as
+lowercase word sequences, and a name written as one word also matches up to three
+consecutive transcript words written together.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def addresses(transcript: str, names: Iterable[str]) -> bool:
         if any(said[i : i + size] == wanted for i in range(len(said) - size + 1)):
             return True
         joined = "".join(wanted)
-        for span in range(2, _JOINED_WORDS + 1):
+        for span in range(1, _JOINED_WORDS + 1):
             if any("".join(said[i : i + span]) == joined for i in range(len(said) - span + 1)):
                 return True
     return False
