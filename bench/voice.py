@@ -2,9 +2,10 @@
 
     python bench/voice.py [--repeat 3] [--json]
 
-Each spoken fixture of ``tests/data/voice`` (espeak-ng speech, its text beside it) is played
-the way Discord delivers audio — 48 kHz stereo in 20 ms packets, with half a second of
-silence around it — through the downsampler and the per-speaker segmenter, and every
+Each spoken fixture of ``tests/data/voice`` (espeak-ng speech, its text beside it) is
+encoded the way a Discord client sends audio — 48 kHz stereo Opus in 20 ms packets, with
+half a second of silence around it — and goes through the live receive path (Opus decoding,
+the per-speaker collector: downsampler, voice-activity detector, segmenter), then every
 utterance is transcribed by pocketsphinx (loaded once, before timing). The real-time factor
 is processing time over the length of the recordings (≤ 0.5 means twice as fast as people
 speak); the word error rate is the word-level edit distance to the spoken text over its
@@ -36,6 +37,17 @@ def _to_discord(pcm16k: bytes) -> bytes:
     return np.repeat(np.rint(upsampled), 2).astype("<i2").tobytes()
 
 
+def _opus_frames(pcm48k_stereo: bytes) -> list[bytes]:
+    """20 ms Opus frames, as a Discord client sends them."""
+    from discord.opus import Encoder
+
+    encoder = Encoder()
+    return [
+        encoder.encode(pcm48k_stereo[i : i + PACKET].ljust(PACKET, b"\0"), 960)
+        for i in range(0, len(pcm48k_stereo), PACKET)
+    ]
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z']+", text.lower())
 
@@ -53,8 +65,10 @@ def word_errors(reference: list[str], hypothesis: list[str]) -> int:
 
 
 def run(repeat: int) -> dict[str, Any]:
-    from voice.audio import Downsampler, read_wav
-    from voice.segmenter import SpeakerSegmenters
+    from discord.opus import Decoder
+
+    from voice.audio import read_wav
+    from voice.receive import UtteranceCollector
     from voice.stt import PocketSphinxTranscriber
 
     sphinx = PocketSphinxTranscriber()
@@ -76,15 +90,16 @@ def run(repeat: int) -> dict[str, Any]:
             stream = _to_discord(silence + pcm + silence)
             if run_number == 0:
                 audio_s += len(pcm) / (rate * 2)  # the fixture's own length: what was said
+            frames = _opus_frames(stream)  # what arrives from Discord (encoding is not timed)
             started = time.perf_counter()
-            downsampler, speakers = Downsampler(), SpeakerSegmenters()
-            utterances = []
-            for offset in range(0, len(stream), PACKET):
-                packet = downsampler.process(stream[offset : offset + PACKET])
-                utterances += speakers.feed(1, packet)
-            utterances += speakers.flush_all()
+            utterances: list[Any] = []
+            collector = UtteranceCollector(utterances.append)
+            decoder = Decoder()
+            for number, frame in enumerate(frames):
+                collector.push(1, decoder.decode(frame, fec=False), number * 960)
+            collector.close()
             segmented = time.perf_counter()
-            text = " ".join(sphinx.transcribe_sync(u.pcm) for u in utterances)
+            text = " ".join(sphinx.transcribe_sync(u.utterance.pcm) for u in utterances)
             segment_total += segmented - started
             stt_total += time.perf_counter() - segmented
             if run_number == 0:
