@@ -46,13 +46,15 @@ class Extractor(Protocol):
 
     ``batch_size`` is the most messages the queue hands over in one call; ``batch_gap`` is
     how long (seconds) a channel must be quiet before its waiting messages are extracted
-    together (0: at once). A raised exception fails the jobs of that batch (they can be
-    re-run with ``memorybot backfill --extraction``).
+    together (0: at once); ``proposes_facts`` False says it never proposes any (the queue
+    then closes jobs without building its input). A raised exception fails the jobs of that
+    batch (they can be re-run with ``memorybot backfill --extraction``).
     """
 
     name: str
     batch_size: int
     batch_gap: float
+    proposes_facts: bool
 
     async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]: ...
 
@@ -65,6 +67,7 @@ class BaseExtractor:
     name = "base"
     batch_size = 512
     batch_gap = 0.0
+    proposes_facts = True
 
     async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
         raise NotImplementedError
@@ -77,6 +80,7 @@ class NoopExtractor(BaseExtractor):
     """Extracts nothing: messages are stored and journaled, no facts are proposed."""
 
     name = "none"
+    proposes_facts = False
 
     async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
         return []

@@ -661,6 +661,8 @@ class IngestQueue:
     ) -> tuple[list[int], list[tuple[int, str]], list[tuple[SourceMessage, CandidateFact]]]:
         """Run the extractor once per channel batch (one guild, one channel, in order, at most
         ``batch_size`` messages); a failed batch fails its jobs, the others go on."""
+        if not self.extractor.proposes_facts:  # nothing to extract: the jobs are done
+            return [job.job_id for job in jobs], [], []
         by_channel: dict[tuple[str, str], list[tuple[int, SourceMessage]]] = {}
         for job in jobs:
             if _extractable(job.message):

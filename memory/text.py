@@ -40,4 +40,8 @@ def cap(text: str, limit: int) -> str:
 
 def is_meaningful(text: str) -> bool:
     """Whether cleaned text is long enough to be worth storing (DESIGN: drop < 2 chars)."""
+    if _ANY_SUSPECT.search(text) is None:
+        # Collapsing inner whitespace keeps the first and last characters: the stripped
+        # length is short exactly when the cleaned one is (the common case, without a copy).
+        return len(text.strip()) >= MIN_CLEAN_CHARS
     return len(clean_text(text)) >= MIN_CLEAN_CHARS

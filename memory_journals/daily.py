@@ -30,15 +30,19 @@ def _label(value: str, fallback: str) -> str:
     return cap(clean_text(value), NAME_CAP) or fallback
 
 
+@lru_cache(maxsize=8192)
+def _middle(author_name: str, author_id: str, guild_id: str, channel_id: str, voice: bool) -> str:
+    """`` | <name> (<user id>) | [guild:<G> channel:<C>] `` (one per speaker and channel)."""
+    name, user_id = _label(author_name, "unknown"), _label(author_id, "?")
+    scope = f"[guild:{_label(guild_id, '')} channel:{_label(channel_id, '')}"
+    return f" | {name} ({user_id}) | {scope}{' voice' if voice else ''}] "
+
+
 def format_line(message: StoredMessage) -> str:
     """``- <ISO time> | <name> (<user id>) | [guild:<G> channel:<C>] <text>``, one line."""
-    name = _label(message.author_name, "unknown")
-    user_id = _label(message.author_id, "?")
-    scope = f"[guild:{_label(message.guild_id, '')} channel:{_label(message.channel_id, '')}"
-    if message.source == "voice":
-        scope += " voice"
-    text = cap(clean_text(message.content), JOURNAL_TEXT_CAP)
-    return f"- {message.created_at} | {name} ({user_id}) | {scope}] {text}\n"
+    middle = _middle(message.author_name, message.author_id, message.guild_id,
+                     message.channel_id, message.source == "voice")  # fmt: skip
+    return f"- {message.created_at}{middle}{cap(clean_text(message.content), JOURNAL_TEXT_CAP)}\n"
 
 
 def message_day(message: StoredMessage) -> str:
