@@ -55,6 +55,13 @@ class VoiceCog(commands.Cog):
         self.client_class: type[Any] | None = None
         """The voice client class to connect with (None: discord-ext-voice-recv's)."""
 
+    async def cog_load(self) -> None:
+        reason = self.unavailable()
+        if reason is None:
+            log.info("voice ready (speech-to-text: %s)", self.bot.runtime.settings.stt_model)
+        else:
+            log.info("voice off: %s", reason)
+
     # --- what the commands call ---------------------------------------------------------
 
     def unavailable(self) -> str | None:
