@@ -606,3 +606,58 @@ def test_pocketsphinx_is_needed_only_for_local_speech_to_text(
     assert "pip install -e '.[voice]'" in message
     assert missing_voice_parts("whisper-1") == []
     assert voice_unavailable("whisper-1") is None
+
+
+# --- voice.sink.DaveFrames ----------------------------------------------------------------------
+
+
+class _State:
+    """What DaveFrames reads of a voice connection (``_connection``)."""
+
+    def __init__(self, session: object, version: int) -> None:
+        self.dave_session = session
+        self.dave_protocol_version = version
+
+
+class _Client:
+    def __init__(self, state: _State | None) -> None:
+        if state is not None:
+            self._connection = state
+
+
+class _ReadySession:
+    """A DAVE session past the MLS handshake (which needs Discord's voice server): opens
+    frames by stripping a prefix, refuses the rest the way davey does (ValueError)."""
+
+    ready = True
+
+    def decrypt(self, user_id: int, media: object, frame: bytes) -> bytes:
+        import davey
+
+        assert media == davey.MediaType.audio
+        if not frame.startswith(b"E2E:"):
+            raise ValueError("Failed to decrypt: DecryptionFailed")
+        return frame[4:]
+
+
+def test_dave_frames_pass_through_when_the_call_is_not_end_to_end_encrypted() -> None:
+    import davey
+
+    from voice.sink import DaveFrames
+
+    frames = DaveFrames()
+    not_ready = davey.DaveSession(1, 123, 456)  # a real session before any handshake
+    for client in (_Client(None), _Client(_State(None, 1)), _Client(_State(not_ready, 1)),
+                   _Client(_State(_ReadySession(), 0))):  # fmt: skip
+        assert frames.open(client, 7, b"opus") == b"opus"
+    assert frames.failures == 0
+
+
+def test_dave_frames_are_opened_with_the_session_and_bad_ones_dropped() -> None:
+    from voice.sink import OPUS_SILENCE, DaveFrames
+
+    frames, client = DaveFrames(), _Client(_State(_ReadySession(), 1))
+    assert frames.open(client, 7, b"E2E:opus") == b"opus"
+    assert frames.open(client, 7, OPUS_SILENCE) == OPUS_SILENCE  # sent unencrypted
+    assert frames.open(client, 7, b"garbage") is None
+    assert frames.failures == 1
