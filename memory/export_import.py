@@ -136,16 +136,17 @@ class ExportImporter:
         named on purpose that is not an export is an error.
         """
         errors: list[str] = []
-        for path, named in files:
-            try:
-                await self.import_file(path)
-            except NotAnExportError as exc:
-                if named:
+        async with self.queue.bulk():
+            for path, named in files:
+                try:
+                    await self.import_file(path)
+                except NotAnExportError as exc:
+                    if named:
+                        errors.append(str(exc))
+                    else:
+                        self.summary.not_exports.append(str(path))
+                except ExportError as exc:
                     errors.append(str(exc))
-                else:
-                    self.summary.not_exports.append(str(path))
-            except ExportError as exc:
-                errors.append(str(exc))
         return errors
 
     async def import_file(self, path: Path) -> None:

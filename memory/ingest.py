@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -152,6 +152,8 @@ class IngestQueue:
         self._journal_wake = asyncio.Event()
         self._journal_idle = asyncio.Event()
         self._closing = False
+        self._bulk_sessions = 0
+        self._joining = 0
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -209,15 +211,19 @@ class IngestQueue:
 
     async def join(self) -> None:
         """Wait until every pending job is processed and every message journaled."""
-        while True:
-            self._idle.clear()
-            self._wake.set()
-            await self._idle.wait()
-            self._journal_idle.clear()
-            self._journal_wake.set()
-            await self._journal_idle.wait()
-            if not self._pending and not self._journal_queue:
-                return
+        self._joining += 1  # the journal does not wait for fuller steps meanwhile
+        try:
+            while True:
+                self._idle.clear()
+                self._wake.set()
+                await self._idle.wait()
+                self._journal_idle.clear()
+                self._journal_wake.set()
+                await self._journal_idle.wait()
+                if not self._pending and not self._journal_queue:
+                    return
+        finally:
+            self._joining -= 1
 
     async def requeue(self, guild_id: str, statuses: Sequence[str] = ("failed", "dropped")) -> int:
         """Set this guild's jobs of these statuses pending again (backfill); return how many."""
@@ -324,6 +330,28 @@ class IngestQueue:
                 continue
             for item, written in batch:
                 written.set_result(item.key in stored.new_keys)
+
+    @contextlib.asynccontextmanager
+    async def bulk(self) -> AsyncIterator[None]:
+        """A bulk import is under way: journal lines and full-text rows are written in
+        steps of up to ``JOURNAL_BATCH`` messages instead of one per submitted batch (far
+        fewer index segments and transactions); whatever waits is written when it ends."""
+        self._bulk_sessions += 1
+        try:
+            yield
+        finally:
+            self._bulk_sessions -= 1
+            self._journal_wake.set()
+
+    def _journal_holds(self) -> bool:
+        """Whether the journal waits for a fuller step (a bulk import is still feeding it)."""
+        return (
+            self._bulk_sessions > 0
+            and not self._joining
+            and not self._closing
+            and not self._journal_from_db
+            and len(self._journal_queue) < JOURNAL_BATCH
+        )
 
     async def submit_many(self, items: Sequence[IngestItem]) -> BulkOutcome:
         """Store a batch (bulk import): waits for room in the queue instead of dropping.
@@ -526,8 +554,12 @@ class IngestQueue:
         while True:
             await self._journal_wake.wait()
             self._journal_wake.clear()
+            holding = False
             try:
                 while True:
+                    holding = self._journal_holds()
+                    if holding:  # woken again when the next batch is stored, or at the end
+                        break
                     await self._linger(JOURNAL_LINGER, len(self._journal_queue))
                     if not await self._journal_step():
                         break
@@ -538,7 +570,7 @@ class IngestQueue:
                 await asyncio.sleep(1)
                 self._journal_wake.set()
                 continue
-            if not self._journal_wake.is_set():
+            if not holding and not self._journal_wake.is_set():
                 self._journal_idle.set()
 
     async def _journal_step(self) -> int:

@@ -11,7 +11,7 @@ import pytest
 from memory.db import connect_sync
 from memory.errors import InvalidMessageError, QueueClosedError
 from memory.extraction import BaseExtractor, SourceMessage
-from memory.ingest import IngestQueue, keep_fact
+from memory.ingest import JOURNAL_BATCH, IngestQueue, keep_fact
 from memory.models import CandidateFact
 from memory.store import Store
 from memory_journals import Journals
@@ -323,3 +323,39 @@ async def test_a_fact_filter_that_raises_fails_its_jobs_like_the_extractor(
         assert await ok is True
     assert await store.job_status(GUILD_A, "1") == ("failed", "ValueError: filter exploded")
     assert await store.count_messages(GUILD_A) == 2
+
+
+async def test_a_bulk_import_journals_in_big_steps_and_everything_when_it_ends(
+    queue: IngestQueue, store: Store, data_dir: Path
+) -> None:
+    await queue.join()  # the journal has caught up with the database: it follows the queue
+    async with queue.bulk():
+        for start in range(0, 900, 300):
+            await queue.submit_many([item(n) for n in range(start, start + 300)])
+        await asyncio.sleep(0.2)  # the journal would have written each batch by now
+        assert await store.journal_cursor() == 0  # held: fewer than a full step waits
+        more = [item(n) for n in range(900, 2300)]
+        await queue.submit_many(more)
+        await wait_until_cursor(store, JOURNAL_BATCH)  # a full step is written at once
+    await queue.join()
+    assert await store.journal_cursor() == 2300  # the rest, once the import ended
+    logs = (data_dir / "journals" / GUILD_A).glob("*-*-*.md")
+    lines = [line for log in logs for line in log.read_text().splitlines() if line[:2] == "- "]
+    assert len(lines) == 2300
+
+
+async def test_join_inside_a_bulk_import_writes_everything(
+    queue: IngestQueue, store: Store
+) -> None:
+    async with queue.bulk():
+        await queue.submit_many([item(n) for n in range(250)])
+        await asyncio.wait_for(queue.join(), 10)
+        assert await store.journal_cursor() == 250
+
+
+async def wait_until_cursor(store: Store, row_id: int) -> None:
+    for _ in range(200):
+        if await store.journal_cursor() >= row_id:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"journal cursor stuck at {await store.journal_cursor()}")
