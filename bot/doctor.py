@@ -50,8 +50,8 @@ async def run_doctor(data_dir: Path | None) -> dict[str, Any]:
 
 def _voice_check(settings: Settings) -> dict[str, Any]:
     """Voice is optional: a missing part is reported, never an error."""
+    from memory.settings import LOCAL_STT
     from voice.availability import missing_voice_parts
-    from voice.stt import LOCAL_STT
 
     missing = missing_voice_parts(settings.stt_model)
     if missing:

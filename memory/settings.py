@@ -14,6 +14,8 @@ from memory.errors import ConfigError
 ENV_PREFIX = "MEMORYBOT_"
 MAX_RECENT_MESSAGES_RANGE = (10, 120)
 SNOWFLAKE = re.compile(r"[0-9]{17,20}")
+LOCAL_STT = "local"
+"""``MEMORYBOT_STT_MODEL`` of the offline transcriber (pocketsphinx)."""
 
 
 class Settings(BaseSettings):
@@ -98,7 +100,7 @@ class Settings(BaseSettings):
     )
 
     stt_model: str = Field(
-        "local",
+        LOCAL_STT,
         min_length=1,
         description="Speech-to-text for voice: local (offline pocketsphinx, en-US) or a model "
         "name of the OpenAI-compatible /audio/transcriptions endpoint of MEMORYBOT_LLM_BASE_URL "

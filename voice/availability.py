@@ -9,7 +9,7 @@ from __future__ import annotations
 import ctypes.util
 import importlib.util
 
-from voice.stt import LOCAL_STT
+from memory.settings import LOCAL_STT
 
 ENABLE_VOICE = "pip install -e '.[voice]'"
 """The command that installs the voice extra (from a checkout of memorybot)."""

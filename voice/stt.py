@@ -10,15 +10,13 @@ import asyncio
 import logging
 import re
 import threading
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import openai
 
 from memory.llm_retry import openai_client
+from memory.settings import LOCAL_STT, Settings
 from voice.audio import to_wav
-
-if TYPE_CHECKING:
-    from memory.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +26,6 @@ POCKETSPHINX_OPTIONS: dict[str, float | int | str] = {"maxhmmpf": 3000, "maxwpf"
 FILLERS = frozenset(
     {"uh", "um", "uhm", "umm", "hm", "hmm", "mm", "mhm", "ah", "eh", "er", "erm", "oh", "huh"}
 )
-LOCAL_STT = "local"
-"""``MEMORYBOT_STT_MODEL`` value of the offline transcriber."""
 _MARKUP = re.compile(r"\[[^\]]*\]|<[^>]*>|\([^)]*\)")
 _WORD = re.compile(r"[^\W_]+")
 
