@@ -129,8 +129,7 @@ class Settings(BaseSettings):
     @field_validator("voice_wake_words", mode="before")
     @classmethod
     def _split_words(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            value = [part.strip() for part in value.split(",")]
+        value = _comma_separated(value)
         if isinstance(value, list | tuple):
             return tuple(str(part).strip().lower() for part in value if str(part).strip())
         return value
@@ -138,8 +137,7 @@ class Settings(BaseSettings):
     @field_validator("api_guilds", "voice_auto_join", mode="before")
     @classmethod
     def _split_ids(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            value = [part.strip() for part in value.split(",") if part.strip()]
+        value = _comma_separated(value)
         if isinstance(value, list | tuple | set | frozenset):
             bad = [v for v in value if not (isinstance(v, str) and SNOWFLAKE.fullmatch(v))]
             if bad:
@@ -160,6 +158,13 @@ class Settings(BaseSettings):
     @property
     def journals_dir(self) -> Path:
         return self.data_dir / "journals"
+
+
+def _comma_separated(value: Any) -> Any:
+    """An environment value "a, b," as ``["a", "b"]``; anything else as it is."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
 
 
 def load_settings(**overrides: Any) -> Settings:
