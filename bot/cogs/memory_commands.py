@@ -167,8 +167,7 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
             await _say(interaction, "Join a voice channel first, or name one.")
             return
         if not cog.may_control(interaction.permissions.manage_guild, target):
-            await _say(interaction, "You need the Manage Server permission for this.")
-            return
+            raise app_commands.MissingPermissions(["manage_guild"])
         await interaction.response.defer(ephemeral=True, thinking=True)  # connecting takes time
         await _say(interaction, await cog.join(target))
 
@@ -179,8 +178,7 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
         if current is not None and not cog.may_control(
             interaction.permissions.manage_guild, current
         ):
-            await _say(interaction, "You need the Manage Server permission for this.")
-            return
+            raise app_commands.MissingPermissions(["manage_guild"])
         await _say(interaction, await cog.leave(member.guild))
 
     def _voice_caller(self, interaction: discord.Interaction

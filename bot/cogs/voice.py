@@ -203,8 +203,8 @@ class VoiceCog(commands.Cog):
         )  # fmt: skip
 
 
-def _nobody_left(channel: VoiceChannel, left: discord.abc.Connectable | None) -> bool:
+def _nobody_left(channel: VoiceChannel, left: VoiceChannel | None) -> bool:
     """Whether the member who just left ``left`` was the last person in ``channel``."""
-    if left is None or getattr(left, "id", None) != channel.id:
+    if left is None or left.id != channel.id:
         return False
     return not any(not member.bot for member in channel.members)
