@@ -51,7 +51,7 @@ async def test_a_spoken_fact_is_remembered_from_voice(runtime: MemoryRuntime) ->
     [utterance] = receive(int(SPEAKER.id), to_discord(silence + fixture_pcm("sarah") + silence))
     item = await remember_utterance(
         runtime.queue, PocketSphinxTranscriber(), guild_id=GUILD_A, channel_id=CHANNEL_A,
-        speaker=SPEAKER, utterance=utterance, stream_started=STARTED,
+        speaker=SPEAKER, utterance=utterance, started=STARTED,
     )  # fmt: skip
     assert item is not None and item.source == "voice" and "nurse" in item.content
     await runtime.queue.join()
@@ -75,7 +75,7 @@ async def test_garbage_transcripts_are_not_stored(runtime: MemoryRuntime, heard:
     utterance = Utterance(int(SPEAKER.id), 0.0, bytes(16_000), 0.5)
     item = await remember_utterance(
         runtime.queue, Fixed(heard), guild_id=GUILD_A, channel_id=CHANNEL_A, speaker=SPEAKER,
-        utterance=utterance, stream_started=STARTED,
+        utterance=utterance, started=STARTED,
     )  # fmt: skip
     assert item is None
     assert await runtime.store.count_messages(GUILD_A) == 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from memory.ingest import IngestQueue
 from memory.models import Author, IngestItem, utc_iso
@@ -38,16 +38,14 @@ async def remember_utterance(
     channel_id: str,
     speaker: Author,
     utterance: Utterance,
-    stream_started: datetime,
+    started: datetime,
 ) -> IngestItem | None:
-    """Transcribe ``utterance`` and submit it; None when the transcript is empty or only
-    fillers (nothing is stored then). ``stream_started`` is when the speaker's first audio
-    arrived: the utterance's ``start`` counts from there."""
+    """Transcribe ``utterance``, which began at ``started`` (wall clock), and submit it;
+    None when the transcript is empty or only fillers (nothing is stored then)."""
     text = (await transcriber.transcribe(utterance.pcm)).strip()
     if is_garbage(text):
         log.debug("dropped a %.1f s utterance of %s: %r", utterance.duration, speaker.id, text)
         return None
-    started = stream_started + timedelta(seconds=utterance.start)
     item = IngestItem(
         guild_id,
         channel_id,

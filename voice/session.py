@@ -56,7 +56,6 @@ class VoiceListener:
         speaker: SpeakerLookup,
         on_heard: HeardHandler | None = None,
         vad_factory: Callable[[], VoiceActivityDetector] = WebRtcVad,
-        collector: UtteranceCollector | None = None,
     ) -> None:
         self.guild_id = guild_id
         self.channel_id = channel_id
@@ -64,13 +63,11 @@ class VoiceListener:
         self._transcriber = transcriber
         self._speaker = speaker
         self._on_heard = on_heard
-        self.collector = collector or UtteranceCollector(self._from_thread, vad_factory=vad_factory)
+        self.collector = UtteranceCollector(self._from_thread, vad_factory=vad_factory)
         self.sink = MemorySink(self.collector)
         self._waiting: asyncio.Queue[SpokenUtterance | None] = asyncio.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self.heard = 0
-        self.dropped = 0
 
     async def start(self) -> None:
         """Start the worker and the quiet-speaker timer (on the running loop)."""
@@ -110,7 +107,6 @@ class VoiceListener:
             if oldest is None:  # stopping: keep the marker last
                 self._waiting.put_nowait(None)
                 return
-            self.dropped += 1
             log.warning("voice channel %s: transcription is behind; dropped a %.1f s utterance",
                         self.channel_id, oldest.utterance.duration)  # fmt: skip
         self._waiting.put_nowait(spoken)
@@ -133,15 +129,12 @@ class VoiceListener:
             item = await remember_utterance(
                 self._queue, self._transcriber, guild_id=self.guild_id,
                 channel_id=self.channel_id, speaker=speaker, utterance=spoken.utterance,
-                stream_started=spoken.stream_started,
+                started=spoken.at,
             )  # fmt: skip
         except TranscriptionError as exc:
             log.warning("voice channel %s: %s", self.channel_id, exc)
             return
-        if item is None:
-            return
-        self.heard += 1
-        if self._on_heard is not None:
+        if item is not None and self._on_heard is not None:
             await self._on_heard(item)
 
 
