@@ -23,29 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 FIXTURES = REPO / "tests" / "data" / "voice"
-PACKET = 3840  # 20 ms of 48 kHz stereo s16le
-
-
-def _to_discord(pcm16k: bytes) -> bytes:
-    mono = np.frombuffer(pcm16k, dtype="<i2").astype(np.float64)
-    upsampled = np.interp(np.arange(3 * len(mono)) / 3, np.arange(len(mono)), mono)
-    return np.repeat(np.rint(upsampled), 2).astype("<i2").tobytes()
-
-
-def _opus_frames(pcm48k_stereo: bytes) -> list[bytes]:
-    """20 ms Opus frames, as a Discord client sends them."""
-    from discord.opus import Encoder
-
-    encoder = Encoder()
-    return [
-        encoder.encode(pcm48k_stereo[i : i + PACKET].ljust(PACKET, b"\0"), 960)
-        for i in range(0, len(pcm48k_stereo), PACKET)
-    ]
 
 
 def _words(text: str) -> list[str]:
@@ -67,6 +47,8 @@ def word_errors(reference: list[str], hypothesis: list[str]) -> int:
 def run(repeat: int) -> dict[str, Any]:
     from discord.opus import Decoder
 
+    from tests.test_voice_stt import to_discord  # the fixtures as Discord delivers audio
+    from tests.voice_link import opus_frames
     from voice.audio import read_wav
     from voice.receive import UtteranceCollector
     from voice.stt import PocketSphinxTranscriber
@@ -87,10 +69,10 @@ def run(repeat: int) -> dict[str, Any]:
             pcm, rate, channels = read_wav(path.read_bytes())
             assert (rate, channels) == (16_000, 1), path
             silence = bytes(rate)  # 0.5 s: Discord sends no packets while nobody speaks
-            stream = _to_discord(silence + pcm + silence)
+            stream = to_discord(silence + pcm + silence)
             if run_number == 0:
                 audio_s += len(pcm) / (rate * 2)  # the fixture's own length: what was said
-            frames = _opus_frames(stream)  # what arrives from Discord (encoding is not timed)
+            frames = opus_frames(stream)  # what arrives from Discord (encoding is not timed)
             started = time.perf_counter()
             utterances: list[Any] = []
             collector = UtteranceCollector(utterances.append)
