@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -80,6 +81,38 @@ async def test_duplicates_inside_one_batch_are_stored_once(store: Store) -> None
     outcome = await store.insert_messages([item(7), item(7, "different text")], live=False)
     assert list(outcome.row_ids) == [(GUILD_A, "7")]
     assert (await store.get_message(GUILD_A, "7")).content == "hello there, this is a message"
+
+
+async def test_a_batch_larger_than_one_statement_keeps_every_row_and_job_in_order(
+    store: Store,
+) -> None:
+    count = ingest_sql.ROWS_PER_STATEMENT * 2 + 37  # three statements per table
+    traces = [{"source": "import", "n": n % 3} for n in range(count)]
+    items = [
+        item(n, f"message number {n}", created_at="2026-10-12T20:03:11+02:00")._replace(
+            trace=traces[n], source="import"
+        )
+        for n in range(count)
+    ]
+    items.insert(5, item(3, "a repeat inside the batch"))  # stored once, as its first copy
+    outcome = await store.insert_messages(items, live=False)
+    assert list(outcome.row_ids) == [(GUILD_A, str(n)) for n in range(count)]
+    assert list(outcome.row_ids.values()) == list(range(1, count + 1))
+    rows = await store._fetchall(
+        "SELECT m.id, m.message_id, m.content, m.created_at, m.source, j.status, j.live, "
+        "j.trace FROM messages m JOIN ingest_jobs j ON j.message_row = m.id ORDER BY m.id"
+    )
+    assert len(rows) == count
+    for n, row in enumerate(rows):
+        assert row[:5] == (
+            n + 1,
+            str(n),
+            f"message number {n}",
+            "2026-10-12T18:03:11.000+00:00",
+            "import",
+        )
+        assert row[5:7] == ("pending", 0)
+        assert json.loads(row[7]) == traces[n]
 
 
 async def test_same_message_id_in_two_guilds_stays_apart(store: Store) -> None:
