@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,7 @@ from memory_journals.files import SNAPSHOT_NAME, daily_logs
 HIGHLIGHT_DAYS = 3
 HIGHLIGHT_LINES_PER_DAY = 8
 SOURCE_LOGS = 5
+TAIL_BLOCK = 64 * 1024  # bytes of a daily log read at a time, from its end
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +67,30 @@ def render_snapshot(view: GuildView, folder: Path) -> str:
     if not logs:
         out += ["_No journal entries yet._", ""]
     for log_path in logs[:HIGHLIGHT_DAYS]:
-        out += [f"### {log_path.stem}", *_last_entries(log_path), ""]
+        out += [f"### {log_path.stem}", *last_entries(log_path), ""]
     out += ["## Source Daily Logs", ""]
     out += [f"- [{p.name}]({p.name})" for p in logs[:SOURCE_LOGS]] or ["_None yet._"]
     return "\n".join(out).rstrip() + "\n"
 
 
-def _last_entries(path: Path) -> list[str]:
-    with open(path, encoding="utf-8") as handle:
-        entries = [line.rstrip("\n") for line in handle if line.startswith("- ")]
-    return entries[-HIGHLIGHT_LINES_PER_DAY:]
+def last_entries(path: Path, count: int = HIGHLIGHT_LINES_PER_DAY) -> list[str]:
+    """The last ``count`` entry lines of a daily log, read from its end in blocks: a busy
+    guild's day runs to megabytes, of which a snapshot shows a few lines."""
+    with open(path, "rb") as handle:
+        start = handle.seek(0, os.SEEK_END)
+        tail = b""
+        while True:
+            step = min(start, TAIL_BLOCK)
+            start -= step
+            handle.seek(start)
+            tail = handle.read(step) + tail
+            lines = tail.split(b"\n")
+            if start:  # the first piece may be the end of a longer line: never an entry
+                lines = lines[1:]
+            entries = [line for line in lines if line.startswith(b"- ")]
+            if len(entries) >= count or not start:
+                break
+    return [line.decode("utf-8", "replace").rstrip("\r") for line in entries[-count:]]
 
 
 def render_index(guilds: Sequence[tuple[GuildStats, str]]) -> str:

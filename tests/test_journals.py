@@ -11,7 +11,7 @@ import pytest
 from memory.ingest import IngestQueue
 from memory.models import Author, StoredMessage
 from memory.store import Store
-from memory_journals import Journals
+from memory_journals import Journals, snapshot
 from memory_journals.daily import DailyLogWriter
 from tests.helpers import (
     CHANNEL_A,
@@ -527,3 +527,30 @@ async def test_a_big_guild_snapshot_lists_its_most_recent_facts(
     assert "_The 3 most recently updated of 5 active facts" in text
     listed = [n for n in range(5) if f"Sarah fact number {n}." in text]
     assert len(listed) == 3
+
+
+@pytest.mark.parametrize("block", [7, 64, 1 << 16])
+def test_highlights_are_read_from_the_end_of_a_long_daily_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """The last lines of a log of many blocks, as reading it whole gives them: a block
+    that starts inside a line (or inside a character) never yields a partial entry."""
+    monkeypatch.setattr(snapshot, "TAIL_BLOCK", block)
+    lines = ["# Daily Memory Log 2026-10-12", ""]
+    lines += [
+        f"- 12:{n % 60:02d} **Sarah**: café ☕ — entry {n} - with - dashes" for n in range(500)
+    ]
+    lines += ["", "- the last line has no newline after it"]
+    log_path = tmp_path / "2026-10-12.md"
+    log_path.write_text("\n".join(lines), encoding="utf-8")
+    whole = [t for t in lines if t.startswith("- ")]
+    assert snapshot.last_entries(log_path) == whole[-8:]
+    assert snapshot.last_entries(log_path, 3) == whole[-3:]
+    assert snapshot.last_entries(log_path, 900) == whole  # fewer than asked: all of them
+
+    short = tmp_path / "2026-10-13.md"
+    short.write_text("# Daily Memory Log 2026-10-13\n\n- only one\n", encoding="utf-8")
+    assert snapshot.last_entries(short) == ["- only one"]
+    empty = tmp_path / "2026-10-14.md"
+    empty.write_bytes(b"")
+    assert snapshot.last_entries(empty) == []
