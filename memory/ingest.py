@@ -300,7 +300,7 @@ class IngestQueue:
         """
         if self._closing:
             raise QueueClosedError("the ingest queue is shutting down")
-        _validate(item)
+        item = _validate(item)
         key = item.key
         if key in self._pending or key in self._submitting:
             return IngestHandle(key, self._future_for(key), stored=False)
@@ -361,8 +361,7 @@ class IngestQueue:
         """
         if self._worker is None:
             raise QueueClosedError("the ingest queue is not running")
-        for item in items:
-            _validate(item)
+        items = [_validate(item) for item in items]
         total = BulkOutcome()
         room = self.bulk_room
         for start in range(0, len(items), room):
@@ -443,11 +442,11 @@ class IngestQueue:
                 future, live, Job(row_id, live, item.trace or {}, message), now
             )
             self._journal_queue.append(message)
-        self._journal_wake.set()
         if live:
             await self._drop_overflow()
         self._idle.clear()
-        self._wake.set()
+        self._wake.set()  # the worker before the journal: its write then keeps the database busy
+        self._journal_wake.set()
         return result
 
     async def _drop_overflow(self) -> None:
@@ -788,6 +787,7 @@ def _job_key(job: Job) -> Key:
 
 
 def _stored(item: IngestItem, row_id: int) -> StoredMessage:
+    """The stored row of a validated item (its time is already canonical)."""
     author = item.author
     return StoredMessage(
         row_id,
@@ -798,23 +798,25 @@ def _stored(item: IngestItem, row_id: int) -> StoredMessage:
         author.name,
         item.content,
         item.source,
-        canonical_time(item.created_at),
+        item.created_at,
     )
 
 
-def _validate(item: IngestItem) -> None:
-    """Refuse, before anything is written, what the store could not keep."""
+def _validate(item: IngestItem) -> IngestItem:
+    """Refuse, before anything is written, what the store could not keep; return the item
+    with its time in the stored format."""
     if not isinstance(item.message_id, str) or not item.message_id:
         raise InvalidMessageError(f"message has no id: {item.message_id!r}")
     if not isinstance(item.content, str):
         raise InvalidMessageError(f"message {item.message_id}: content is not text")
     try:
-        canonical_time(item.created_at)
+        created_at = canonical_time(item.created_at)
     except (ValueError, TypeError, AttributeError):
         raise InvalidMessageError(
             f"message {item.message_id}: created_at is not an ISO 8601 time: "
             f"{str(item.created_at)[:40]!r}"
         ) from None
+    return item if created_at == item.created_at else item._replace(created_at=created_at)
 
 
 def _settle(future: asyncio.Future[bool] | None, value: bool) -> None:
