@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from memory.embeddings import build_embedder
 from memory.extraction import Extractor, NoopExtractor
-from memory.heuristic import HeuristicExtractor
 from memory.ingest import IngestQueue
 from memory.lock import DataDirLock
 from memory.retrieval import Retriever
@@ -41,6 +40,9 @@ def build_extractor(settings: Settings) -> Extractor:
     if choice == "none":
         return NoopExtractor()
     if choice == "heuristic":
+        # Compiling its patterns takes a tenth of a second: only when it is used.
+        from memory.heuristic import HeuristicExtractor
+
         return HeuristicExtractor()
     from memory.llm_extractor import LLMExtractor  # imports openai: only when it is used
 
