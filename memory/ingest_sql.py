@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from memory.migrations import CLOSED
 from memory.models import (
     LORE_SUBJECT,
     CandidateFact,
@@ -23,6 +24,7 @@ from memory.models import (
 )
 
 SQL_PARAM_CHUNK = 500
+JOB_STATUSES = ("pending", "done", "dropped", "failed")
 FACT_CAP = 80
 LORE_FACT_CAP = 120
 
@@ -335,11 +337,17 @@ def drop_jobs(conn: Any, keys: Sequence[tuple[str, str]], reason: str, now: str)
 
 
 def requeue_jobs(conn: Any, guild_id: str, statuses: Sequence[str], now: str) -> int:
+    unknown = set(statuses) - set(JOB_STATUSES)
+    if unknown:
+        raise ValueError(f"not job statuses: {sorted(unknown)}")
+    # The closed statuses are named as the partial index names them, so it finds them.
+    listed = CLOSED if set(statuses) == {"dropped", "failed"} else f"({marks(statuses)})"
+    params = () if listed == CLOSED else tuple(statuses)
     with transaction(conn):
         cur = conn.execute(
             "UPDATE ingest_jobs SET status = 'pending', updated_at = ? "
-            f"WHERE guild_id = ? AND status IN ({marks(statuses)})",
-            (now, guild_id, *statuses),
+            f"WHERE guild_id = ? AND status IN {listed}",
+            (now, guild_id, *params),
         )
         return int(cur.rowcount)
 

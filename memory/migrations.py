@@ -5,6 +5,10 @@ Never edit a migration that has shipped: add a new one. Every table carries ``gu
 
 from __future__ import annotations
 
+# Job statuses that stay until someone acts (backfill): indexed per guild. Queries name them
+# with this exact text, or SQLite cannot tell that the partial index covers them.
+CLOSED = "('dropped', 'failed')"
+
 M001_CORE = [
     # Every message row with id <= journaled_through has its daily-log line and its FTS5
     # entry. AUTOINCREMENT keeps rowids from being reused after deletes: the cursor holds.
@@ -162,25 +166,14 @@ M001_CORE = [
     """,
 ]
 
-# Full-text indexes that carry their scope: the guild (and for messages the channel and the
-# author) are indexed columns, so one MATCH finds a guild's most recent matches without
-# walking other guilds' (``memory.lexical``). Ranking is done by ``memory.lexical`` too:
-# FTS5's bm25() counts every match of every term in the whole index on each query.
-M002_SCOPED_FTS = [
-    "DROP TRIGGER messages_ad",
-    "DROP TRIGGER messages_au",
-    "DROP TABLE messages_fts",
-    """
-    CREATE VIRTUAL TABLE messages_fts USING fts5(
-        content, guild_id, channel_id, author_id, content='messages', content_rowid='id',
-        tokenize='unicode61 remove_diacritics 2'
-    )
-    """,
-    """
+# Messages the journal cursor has passed are in the full-text index; deleting or editing one
+# updates the index (messages past the cursor are indexed when the cursor reaches them).
+_REINDEX_MESSAGES = """
     INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id)
     SELECT id, content, guild_id, channel_id, author_id FROM messages
     WHERE id <= (SELECT journaled_through FROM journal_cursor)
-    """,
+    """
+_MESSAGES_FTS_TRIGGERS = [
     """
     CREATE TRIGGER messages_ad AFTER DELETE ON messages
     WHEN old.id <= (SELECT journaled_through FROM journal_cursor) BEGIN
@@ -197,6 +190,24 @@ M002_SCOPED_FTS = [
         VALUES (new.id, new.content, new.guild_id, new.channel_id, new.author_id);
     END
     """,
+]
+
+# Full-text indexes that carry their scope: the guild (and for messages the channel and the
+# author) are indexed columns, so one MATCH finds a guild's most recent matches without
+# walking other guilds' (``memory.lexical``). Ranking is done by ``memory.lexical`` too:
+# FTS5's bm25() counts every match of every term in the whole index on each query.
+M002_SCOPED_FTS = [
+    "DROP TRIGGER messages_ad",
+    "DROP TRIGGER messages_au",
+    "DROP TABLE messages_fts",
+    """
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        content, guild_id, channel_id, author_id, content='messages', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2'
+    )
+    """,
+    _REINDEX_MESSAGES,
+    *_MESSAGES_FTS_TRIGGERS,
     "DROP TRIGGER memory_facts_ai",
     "DROP TRIGGER memory_facts_ad",
     "DROP TRIGGER memory_facts_au",
@@ -235,7 +246,29 @@ M002_SCOPED_FTS = [
     "INSERT INTO memory_facts_fts (memory_facts_fts) VALUES ('optimize')",
 ]
 
+# Less to write for every message. The message index keeps no per-document column sizes
+# (they serve FTS5's bm25() only, and memorybot ranks in ``memory.lexical``). The per-guild
+# job index holds only the jobs that stay open (dropped, failed), not the pending ones that
+# every message adds and its processing removes: ``ingest_jobs_pending`` counts those.
+M003_LEANER_WRITES = [
+    "DROP TRIGGER messages_ad",
+    "DROP TRIGGER messages_au",
+    "DROP TABLE messages_fts",
+    """
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        content, guild_id, channel_id, author_id, content='messages', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2', columnsize=0
+    )
+    """,
+    _REINDEX_MESSAGES,
+    *_MESSAGES_FTS_TRIGGERS,
+    "INSERT INTO messages_fts (messages_fts) VALUES ('optimize')",
+    "DROP INDEX ingest_jobs_open",
+    f"CREATE INDEX ingest_jobs_closed ON ingest_jobs (guild_id, status) WHERE status IN {CLOSED}",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
+    ("m003_leaner_writes", M003_LEANER_WRITES),
 ]

@@ -21,6 +21,7 @@ from memory import ingest_sql as sql
 from memory import vectors_sql as vsql
 from memory.db import open_connection, sqlite_versions
 from memory.lore import Origin, lore_fact
+from memory.migrations import CLOSED
 from memory.models import (
     CandidateFact,
     Fact,
@@ -575,9 +576,10 @@ class Store:
         )
         stats.facts, stats.active_facts = int(row[0]), int(row[1])
         for status, count in await self._fetchall(
-            "SELECT status, COUNT(*) FROM ingest_jobs WHERE guild_id = ? AND status != 'done' "
+            f"SELECT status, COUNT(*) FROM ingest_jobs WHERE guild_id = ? AND status IN {CLOSED} "
             "GROUP BY status",
             (guild_id,),
         ):
             setattr(stats, f"{status}_jobs", int(count))
+        stats.pending_jobs = await self.pending_count(guild_id)
         return stats

@@ -217,6 +217,45 @@ async def test_requeue_reopens_failed_and_dropped_jobs_of_one_guild(store: Store
     assert await store.requeue_jobs(GUILD_A, ["failed", "dropped"]) == 2
     assert await store.job_status(GUILD_A, "2") == ("pending", "boom")
     assert await store.job_status(GUILD_B, "3") == ("dropped", "dropped: test")
+    await store.finish_jobs([], [(1, "again")])  # failed once more: "done" jobs come back too
+    assert await store.requeue_jobs(GUILD_A, ["done", "failed"]) == 1
+    assert await store.job_status(GUILD_A, "1") == ("pending", "again")
+    with pytest.raises(ValueError, match="not job statuses"):
+        await store.requeue_jobs(GUILD_A, ["failed", "'; DROP TABLE messages; --"])
+
+
+async def test_the_leaner_writes_migration_keeps_the_index_and_the_job_counts(
+    tmp_path: Path,
+) -> None:
+    """A database left by m002: its message index is rebuilt without column sizes (search
+    and edits still work), and the job counts move to the new partial index."""
+    path = tmp_path / "memory.db"
+    conn = connect_sync(path)
+    conn.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for name, statements in MIGRATIONS[:2]:
+        for statement in statements:
+            conn.execute(statement)
+        conn.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", (name,))
+    ingest_sql.insert_messages(
+        conn, [item(n, f"kiln story number {n}") for n in range(1, 5)], True, "x"
+    )
+    ingest_sql.advance_journal_cursor(conn, 3)  # message 4 is not indexed yet
+    ingest_sql.drop_jobs(conn, [(GUILD_A, "1")], "dropped: test", "x")
+    ingest_sql.finish_jobs(conn, [2], [(3, "boom")], [], "x")
+    conn.close()
+    async with await Store.open(path) as store:
+        schema = await store._fetchone("SELECT sql FROM sqlite_master WHERE name = 'messages_fts'")
+        assert "columnsize=0" in schema[0]
+        indexes = {r[0] for r in await store._fetchall("SELECT name FROM sqlite_master")}
+        assert "ingest_jobs_closed" in indexes and "ingest_jobs_open" not in indexes
+        assert await _fts_ids(store, "kiln") == ["1", "2", "3"]
+        stats = await store.stats(GUILD_A)
+        assert (stats.pending_jobs, stats.dropped_jobs, stats.failed_jobs) == (1, 1, 1)
+        await store.mark_journaled_through(4)
+        await store.edit_message(GUILD_A, "2", "a mug this time")
+        assert await _fts_ids(store, "kiln") == ["1", "3", "4"]
+        assert await _fts_ids(store, "mug") == ["2"]
+        await store._fetchall("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
 
 
 def test_stdlib_sqlite_here_cannot_load_extensions_so_sqlean_is_used(tmp_path: Path) -> None:
