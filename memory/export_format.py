@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -160,15 +161,8 @@ def to_row(raw: dict[str, Any], mentioned: tuple[str, ...] = ()) -> Row | str:
     created_at = _timestamp(raw.get("timestamp"))
     if created_at is None:
         return "invalid"
-    return (
-        message_id,
-        str(author["id"]),
-        display_name(author),
-        _name(author),
-        content,
-        created_at,
-        mentioned,
-    )
+    shown, username = names(author)
+    return (message_id, str(author["id"]), shown, username, content, created_at, mentioned)
 
 
 def _timestamp(value: Any) -> str | None:
@@ -178,13 +172,18 @@ def _timestamp(value: Any) -> str | None:
         return None
 
 
-def _name(person: dict[str, Any]) -> str:
-    return clean_text(str(person.get("name") or ""))[:100]
+def names(person: dict[str, Any]) -> tuple[str, str]:
+    """``(display name, username)``: the name people see (the guild nickname, else the
+    account name) and the account name, cleaned."""
+    return _clean_names(str(person.get("nickname") or ""), str(person.get("name") or ""))
 
 
-def display_name(person: dict[str, Any]) -> str:
-    """The name people see: the guild nickname, else the account name."""
-    return clean_text(str(person.get("nickname") or ""))[:100] or _name(person) or "unknown"
+@lru_cache(maxsize=4096)
+def _clean_names(nickname: str, name: str) -> tuple[str, str]:
+    # Cached: an export repeats its few authors on every message, and the same string
+    # objects then go into every row (pickled once per batch, not once per message).
+    username = clean_text(name)[:100]
+    return clean_text(nickname)[:100] or username or "unknown", username
 
 
 def mentioned_members(raw: dict[str, Any]) -> Iterator[Member]:
@@ -194,7 +193,7 @@ def mentioned_members(raw: dict[str, Any]) -> Iterator[Member]:
             and _SNOWFLAKE.match(str(person.get("id", "")))
             and person.get("isBot") is not True
         ):
-            yield (str(person["id"]), display_name(person), _name(person))
+            yield (str(person["id"]), *names(person))
 
 
 def parse_batches(path: Path, batch_size: int) -> Iterator[ParsedBatch]:
