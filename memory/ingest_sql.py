@@ -156,13 +156,13 @@ def insert_messages(
         fresh: list[IngestItem] = []
         seen = set(existing)
         for item in items:
-            if item.key not in seen:
-                seen.add(item.key)
+            key = item.key
+            if key not in seen:
+                seen.add(key)
                 fresh.append(item)
         row_ids = _insert_fresh(conn, fresh, live, now) if fresh else []
     return InsertOutcome(
-        row_ids={item.key: row_id for item, row_id in zip(fresh, row_ids, strict=True)},
-        existing=existing,
+        row_ids=dict(zip([item.key for item in fresh], row_ids, strict=True)), existing=existing
     )
 
 
@@ -193,8 +193,21 @@ def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> S
     before = _max_message_row(conn)
     for chunk in chunks(fresh, ROWS_PER_STATEMENT):
         params: list[Any] = []
-        for item in chunk:
-            params += _message_params(item)
+        add = params.extend
+        for guild_id, channel_id, message_id, author, content, created_at, source, _ in chunk:
+            created_at = canonical_time(created_at)
+            add(
+                (
+                    guild_id,
+                    channel_id,
+                    message_id,
+                    author.id,
+                    author.name,
+                    content,
+                    source,
+                    created_at,
+                )
+            )
         conn.execute(_rows_sql("messages", MESSAGE_COLUMNS, 8, len(chunk)), params)
     after = _max_message_row(conn)
     if after - before != len(fresh):  # pragma: no cover - SQLite hands out max(rowid) + 1
@@ -203,9 +216,14 @@ def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> S
     row_id, flag = before, int(live)
     for chunk in chunks(fresh, ROWS_PER_STATEMENT):
         params = []
+        add = params.extend
         for item in chunk:
             row_id += 1
-            params += (row_id, item.guild_id, flag, _trace_json(item.trace, traces), now, now)
+            trace = item.trace
+            text = traces.get(id(trace)) if trace else "{}"
+            if text is None:
+                text = _trace_json(trace, traces)
+            add((row_id, item.guild_id, flag, text, now, now))
         conn.execute(_rows_sql("ingest_jobs", JOB_COLUMNS, 6, len(chunk)), params)
     return range(before + 1, after + 1)
 
