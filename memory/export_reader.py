@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -54,11 +54,12 @@ async def read_batches(
             yield batch
             await asyncio.sleep(0)
         return
-    async for batch in _from_child(path, batch_size):
-        yield batch
+    async with contextlib.aclosing(_from_child(path, batch_size)) as batches:
+        async for batch in batches:  # closed with this generator: the child stops at once
+            yield batch
 
 
-async def _from_child(path: Path, batch_size: int) -> AsyncIterator[ParsedBatch]:
+async def _from_child(path: Path, batch_size: int) -> AsyncGenerator[ParsedBatch, None]:
     context = multiprocessing.get_context("spawn")  # no fork of a process with threads
     parent_end, child_end = context.Pipe(duplex=False)
     process = context.Process(
@@ -70,18 +71,27 @@ async def _from_child(path: Path, batch_size: int) -> AsyncIterator[ParsedBatch]
     process.start()
     child_end.close()
     loop = asyncio.get_running_loop()
+    receiving: asyncio.Future[Any] | None = loop.run_in_executor(None, parent_end.recv)
     try:
-        while True:
+        while receiving is not None:
             try:
-                kind, payload = await loop.run_in_executor(None, parent_end.recv)
+                kind, payload = await receiving
             except EOFError:
+                receiving = None
                 raise ExportError(f"{path}: the export reader stopped unexpectedly") from None
+            receiving = None
             if kind == "end":
                 if payload is not None:
                     raise ExportError(payload)
                 return
+            # The next batch is received (a thread hop) while the caller stores this one.
+            receiving = loop.run_in_executor(None, parent_end.recv)
             yield payload
     finally:
+        if receiving is not None:  # left early: stop the child, so the receive under way ends
+            process.kill()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await receiving
         parent_end.close()
         process.join(timeout=5)
         if process.is_alive():

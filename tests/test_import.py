@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import re
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,6 +18,7 @@ from bench.gen_export import write_export as write_export_of_size
 from memory.db import connect_sync
 from memory.errors import ExportError, NotAnExportError
 from memory.export_import import ExportImporter, ImportSummary, find_export_files
+from memory.export_reader import read_batches
 from memory.ingest import IngestQueue
 from memory.models import Author
 from memory.store import Store
@@ -226,6 +229,23 @@ async def test_a_child_reader_imports_exactly_what_the_in_process_reader_does(
     assert len(in_process[1]) == 1234
     assert len(in_process[2]) == 40
     assert child == in_process
+
+
+async def test_a_reader_left_early_stops_its_child_at_once(tmp_path: Path) -> None:
+    """A consumer that stops after the first batch (an error while storing it) while the
+    next batch is being received: the child is stopped and the generator closes promptly."""
+    export = tmp_path / "gen.json"
+    write_export_of_size(export, 5000, guild_id=GEN_GUILD, seed=3)
+    reader = read_batches(export, 100, use_child=True)
+    first = await anext(reader)
+    assert len(first.rows) == 100
+    children = multiprocessing.active_children()
+    assert [c.name for c in children] == ["memorybot-export-reader"]
+    started = time.monotonic()
+    await reader.aclose()
+    assert time.monotonic() - started < 3  # not the 5 s join timeout
+    assert not children[0].is_alive()
+    assert multiprocessing.active_children() == []
 
 
 # --- broken files -------------------------------------------------------------------------
