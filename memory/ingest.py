@@ -97,7 +97,7 @@ class BulkOutcome:
     stored_before: int = 0
     pending: int = 0
     empty: int = 0
-    new_keys: set[tuple[str, str]] = field(default_factory=set, repr=False)
+    new_keys: set[tuple[str, str]] = field(default_factory=set, repr=False)  # live only
 
 
 @dataclass(slots=True)
@@ -423,11 +423,13 @@ class IngestQueue:
             raise
         result = BulkOutcome()
         now = asyncio.get_running_loop().time()
+        row_ids, pending, journal = outcome.row_ids, self._pending, self._journal_queue
         for item in fresh:
-            future = self._submitting.pop(item.key)
-            row_id = outcome.row_ids.get(item.key)
+            key = item.key
+            future = self._submitting.pop(key)
+            row_id = row_ids.get(key)
             if row_id is None:  # stored before: report what became of it
-                status = outcome.existing[item.key]
+                status = outcome.existing[key]
                 if status == "pending":
                     result.pending += 1
                 else:
@@ -436,12 +438,11 @@ class IngestQueue:
                     future.set_result(status == "done")
                 continue
             result.new += 1
-            result.new_keys.add(item.key)
+            if live:
+                result.new_keys.add(key)
             message = _stored(item, row_id)
-            self._pending[item.key] = _Entry(
-                future, live, Job(row_id, live, item.trace or {}, message), now
-            )
-            self._journal_queue.append(message)
+            pending[key] = _Entry(future, live, Job(row_id, live, item.trace or {}, message), now)
+            journal.append(message)
         if live:
             await self._drop_overflow()
         self._idle.clear()
@@ -614,10 +615,11 @@ class IngestQueue:
     def _jobs_in_memory(self) -> list[Job] | None:
         """Up to a batch of the oldest jobs, or None if one of them is only in the database."""
         batch: list[Job] = []
+        dropping = self._dropping
         for key, entry in self._pending.items():
             if len(batch) == JOB_BATCH:
                 break
-            if key in self._dropping:
+            if dropping and key in dropping:
                 continue
             if entry.job is None:
                 return batch or None
@@ -662,7 +664,7 @@ class IngestQueue:
                 self._claim_from_db = True
                 continue
             entry = self._pending.pop(key, None)
-            if entry is not None:
+            if entry is not None and entry.future is not None:  # someone waits for it
                 _settle(entry.future, job.job_id not in failed_ids)
         for guild_id in {guild_id for guild_id, _ in changed}:
             if self.journal is not None:
