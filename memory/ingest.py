@@ -39,7 +39,6 @@ Key = tuple[str, str]
 MIN_EXTRACT_CHARS = 4
 JOB_BATCH = 512
 JOURNAL_BATCH = 2000
-JOURNAL_WRITE = 250  # daily-log lines formatted and appended at a time
 # After a wake-up the worker waits this long, so live messages arriving one by one are
 # processed (and committed) in batches rather than one transaction each.
 WORKER_LINGER = 0.005
@@ -580,10 +579,7 @@ class IngestQueue:
         if not messages:
             return 0
         if self.journal is not None:
-            for start in range(0, len(messages), JOURNAL_WRITE):
-                if start:  # formatting lines holds the loop: let the worker and submits in
-                    await asyncio.sleep(0)
-                await self.journal.append(messages[start : start + JOURNAL_WRITE])
+            await self.journal.append(messages)
         self._journal_cursor = messages[-1].row_id
         await self.store.mark_journaled_through(self._journal_cursor)
         if self.journal is not None:
