@@ -373,12 +373,7 @@ class IngestQueue:
         return total
 
     async def _submit_bulk(self, items: Sequence[IngestItem]) -> BulkOutcome:
-        while self._pending and len(self._pending) + len(items) > self.bulk_room:
-            self._room.clear()
-            self._wake.set()
-            await self._room.wait()
-        if self._closing:
-            raise QueueClosedError("the ingest queue is shutting down")
+        # Sorted before waiting for room, so the write starts as soon as there is room.
         fresh: list[IngestItem] = []
         pending = empty = 0
         for item in items:
@@ -388,12 +383,30 @@ class IngestQueue:
             elif not is_meaningful(item.content):
                 empty += 1
             else:
-                self._submitting[key] = None
+                self._submitting[key] = None  # a submit of the same id meanwhile shares it
                 fresh.append(item)
+        try:
+            while self._pending and len(self._pending) + len(fresh) > self.bulk_room:
+                self._room.clear()
+                self._wake.set()
+                await self._room.wait()
+            if self._closing:
+                raise QueueClosedError("the ingest queue is shutting down")
+        except BaseException as exc:
+            self._abandon(fresh, exc)
+            raise
         outcome = await self._store_fresh(fresh, live=False) if fresh else BulkOutcome()
         outcome.pending += pending
         outcome.empty += empty
         return outcome
+
+    def _abandon(self, items: Sequence[IngestItem], exc: BaseException) -> None:
+        """These items will not be written: whoever waits for one of them gets ``exc``."""
+        for item in items:
+            future = self._submitting.pop(item.key, None)
+            if future is not None and not future.done():
+                future.set_exception(exc)
+                future.exception()  # retrieved here: the caller sees the raised error
 
     def _future_for(self, key: Key) -> asyncio.Future[bool]:
         """The shared future of a message being submitted or pending (made on first ask)."""
@@ -415,11 +428,7 @@ class IngestQueue:
             # it may still have committed: the worker looks for such jobs in the database.
             self._claim_from_db = True
             self._wake.set()
-            for item in fresh:
-                future = self._submitting.pop(item.key)
-                if future is not None:
-                    future.set_exception(exc)
-                    future.exception()  # retrieved here: the caller sees the raised error
+            self._abandon(fresh, exc)
             raise
         result = BulkOutcome()
         now = asyncio.get_running_loop().time()

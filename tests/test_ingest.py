@@ -273,6 +273,32 @@ async def test_submitting_to_a_closed_queue_is_an_error(store: Store, journals: 
         await queue.submit_many([item(2)])
 
 
+async def test_a_bulk_submit_waiting_for_room_when_the_queue_closes_stores_nothing(
+    store: Store, journals: Journals, data_dir: Path
+) -> None:
+    """A bulk batch still waiting for room at shutdown is refused, and a live submit of one
+    of its messages, which shares that batch's write, gets the same error; nothing is lost."""
+    gate = asyncio.Event()
+    queue = IngestQueue(
+        store, extractor=RecordingExtractor(gate=gate), journal=journals, max_queue=4
+    )
+    await queue.start()
+    first = await queue.submit_many([item(n) for n in range(3)])  # fills the bulk room
+    assert first.new == 3
+    waiting = asyncio.create_task(queue.submit_many([item(n) for n in range(3, 6)]))
+    await asyncio.sleep(0.05)
+    assert not waiting.done()  # the worker holds the first three
+    shared = await queue.submit(item(4))  # the waiting batch's message: same write
+    await queue.close(timeout=0.1)
+    with pytest.raises(QueueClosedError):
+        await waiting
+    with pytest.raises(QueueClosedError):
+        await shared
+    assert sorted(job_rows(data_dir)) == ["0", "1", "2"]  # the first batch stays, pending
+    assert set(job_rows(data_dir).values()) == {"pending"}
+    assert queue._submitting == {}
+
+
 async def test_journal_lines_missing_after_a_crash_are_written_on_start(
     store: Store, data_dir: Path
 ) -> None:
