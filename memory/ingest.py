@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -131,7 +131,7 @@ class IngestQueue:
         self.max_queue = max_queue
         self.drain_timeout = drain_timeout
         self.dropped = 0
-        self._pending: OrderedDict[Key, _Entry] = OrderedDict()
+        self._pending: dict[Key, _Entry] = {}  # in submit order (dicts keep insertion order)
         self._submitting: dict[Key, asyncio.Future[bool] | None] = {}
         self._live_buffer: list[tuple[IngestItem, asyncio.Future[bool]]] = []
         self._live_writer: asyncio.Task[None] | None = None
