@@ -192,22 +192,31 @@ _MESSAGES_FTS_TRIGGERS = [
     """,
 ]
 
+
+def _rebuild_messages_fts(options: str = "") -> list[str]:
+    """The message full-text index made again (with FTS5 ``options``), holding what the
+    journal cursor has passed, with its delete and update triggers."""
+    return [
+        "DROP TRIGGER messages_ad",
+        "DROP TRIGGER messages_au",
+        "DROP TABLE messages_fts",
+        f"""
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        content, guild_id, channel_id, author_id, content='messages', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2'{options}
+    )
+    """,
+        _REINDEX_MESSAGES,
+        *_MESSAGES_FTS_TRIGGERS,
+    ]
+
+
 # Full-text indexes that carry their scope: the guild (and for messages the channel and the
 # author) are indexed columns, so one MATCH finds a guild's most recent matches without
 # walking other guilds' (``memory.lexical``). Ranking is done by ``memory.lexical`` too:
 # FTS5's bm25() counts every match of every term in the whole index on each query.
 M002_SCOPED_FTS = [
-    "DROP TRIGGER messages_ad",
-    "DROP TRIGGER messages_au",
-    "DROP TABLE messages_fts",
-    """
-    CREATE VIRTUAL TABLE messages_fts USING fts5(
-        content, guild_id, channel_id, author_id, content='messages', content_rowid='id',
-        tokenize='unicode61 remove_diacritics 2'
-    )
-    """,
-    _REINDEX_MESSAGES,
-    *_MESSAGES_FTS_TRIGGERS,
+    *_rebuild_messages_fts(),
     "DROP TRIGGER memory_facts_ai",
     "DROP TRIGGER memory_facts_ad",
     "DROP TRIGGER memory_facts_au",
@@ -251,17 +260,7 @@ M002_SCOPED_FTS = [
 # job index holds only the jobs that stay open (dropped, failed), not the pending ones that
 # every message adds and its processing removes: ``ingest_jobs_pending`` counts those.
 M003_LEANER_WRITES = [
-    "DROP TRIGGER messages_ad",
-    "DROP TRIGGER messages_au",
-    "DROP TABLE messages_fts",
-    """
-    CREATE VIRTUAL TABLE messages_fts USING fts5(
-        content, guild_id, channel_id, author_id, content='messages', content_rowid='id',
-        tokenize='unicode61 remove_diacritics 2', columnsize=0
-    )
-    """,
-    _REINDEX_MESSAGES,
-    *_MESSAGES_FTS_TRIGGERS,
+    *_rebuild_messages_fts(", columnsize=0"),
     "INSERT INTO messages_fts (messages_fts) VALUES ('optimize')",
     "DROP INDEX ingest_jobs_open",
     f"CREATE INDEX ingest_jobs_closed ON ingest_jobs (guild_id, status) WHERE status IN {CLOSED}",
