@@ -97,6 +97,8 @@ async def apply_migrations(db: aiosqlite.Connection) -> list[str]:
     for name, statements in MIGRATIONS:
         if name in done:
             continue
+        # Some rebuild an index over every stored message: on a big database, a while.
+        log.info("applying migration %s", name)
         await db.execute("BEGIN IMMEDIATE")
         try:
             for sql in statements:
