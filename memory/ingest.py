@@ -432,11 +432,10 @@ class IngestQueue:
             raise
         result = BulkOutcome()
         now = asyncio.get_running_loop().time()
-        row_ids, pending, journal = outcome.row_ids, self._pending, self._journal_queue
         for item in fresh:
             key = item.key
             future = self._submitting.pop(key)
-            row_id = row_ids.get(key)
+            row_id = outcome.row_ids.get(key)
             if row_id is None:  # stored before: report what became of it
                 status = outcome.existing[key]
                 if status == "pending":
@@ -450,8 +449,10 @@ class IngestQueue:
             if live:
                 result.new_keys.add(key)
             message = _stored(item, row_id)
-            pending[key] = _Entry(future, live, Job(row_id, live, item.trace or {}, message), now)
-            journal.append(message)
+            self._pending[key] = _Entry(
+                future, live, Job(row_id, live, item.trace or {}, message), now
+            )
+            self._journal_queue.append(message)
         if live:
             await self._drop_overflow()
         self._idle.clear()
@@ -624,11 +625,10 @@ class IngestQueue:
     def _jobs_in_memory(self) -> list[Job] | None:
         """Up to a batch of the oldest jobs, or None if one of them is only in the database."""
         batch: list[Job] = []
-        dropping = self._dropping
         for key, entry in self._pending.items():
             if len(batch) == JOB_BATCH:
                 break
-            if dropping and key in dropping:
+            if key in self._dropping:
                 continue
             if entry.job is None:
                 return batch or None
@@ -673,7 +673,7 @@ class IngestQueue:
                 self._claim_from_db = True
                 continue
             entry = self._pending.pop(key, None)
-            if entry is not None and entry.future is not None:  # someone waits for it
+            if entry is not None:
                 _settle(entry.future, job.job_id not in failed_ids)
         for guild_id in {guild_id for guild_id, _ in changed}:
             if self.journal is not None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, get_args
 
 from memory.migrations import CLOSED
 from memory.models import (
@@ -20,11 +20,12 @@ from memory.models import (
     CandidateFact,
     FactOrigin,
     IngestItem,
+    JobStatus,
     canonical_time,
 )
 
 SQL_PARAM_CHUNK = 500
-JOB_STATUSES = ("pending", "done", "dropped", "failed")
+JOB_STATUSES = frozenset(get_args(JobStatus))
 FACT_CAP = 80
 LORE_FACT_CAP = 120
 
@@ -193,21 +194,8 @@ def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> S
     before = _max_message_row(conn)
     for chunk in chunks(fresh, ROWS_PER_STATEMENT):
         params: list[Any] = []
-        add = params.extend
-        for guild_id, channel_id, message_id, author, content, created_at, source, _ in chunk:
-            created_at = canonical_time(created_at)
-            add(
-                (
-                    guild_id,
-                    channel_id,
-                    message_id,
-                    author.id,
-                    author.name,
-                    content,
-                    source,
-                    created_at,
-                )
-            )
+        for item in chunk:
+            params += _message_params(item)
         conn.execute(_rows_sql("messages", MESSAGE_COLUMNS, 8, len(chunk)), params)
     after = _max_message_row(conn)
     if after - before != len(fresh):  # pragma: no cover - SQLite hands out max(rowid) + 1
@@ -216,14 +204,9 @@ def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> S
     row_id, flag = before, int(live)
     for chunk in chunks(fresh, ROWS_PER_STATEMENT):
         params = []
-        add = params.extend
         for item in chunk:
             row_id += 1
-            trace = item.trace
-            text = traces.get(id(trace)) if trace else "{}"
-            if text is None:
-                text = _trace_json(trace, traces)
-            add((row_id, item.guild_id, flag, text, now, now))
+            params += (row_id, item.guild_id, flag, _trace_json(item.trace, traces), now, now)
         conn.execute(_rows_sql("ingest_jobs", JOB_COLUMNS, 6, len(chunk)), params)
     return range(before + 1, after + 1)
 
@@ -355,12 +338,12 @@ def drop_jobs(conn: Any, keys: Sequence[tuple[str, str]], reason: str, now: str)
 
 
 def requeue_jobs(conn: Any, guild_id: str, statuses: Sequence[str], now: str) -> int:
-    unknown = set(statuses) - set(JOB_STATUSES)
+    unknown = set(statuses) - JOB_STATUSES
     if unknown:
         raise ValueError(f"not job statuses: {sorted(unknown)}")
-    # The closed statuses are named as the partial index names them, so it finds them.
-    listed = CLOSED if set(statuses) == {"dropped", "failed"} else f"({marks(statuses)})"
-    params = () if listed == CLOSED else tuple(statuses)
+    listed, params = f"({marks(statuses)})", tuple(statuses)
+    if set(statuses) == {"dropped", "failed"}:  # named as the partial index names them
+        listed, params = CLOSED, ()
     with transaction(conn):
         cur = conn.execute(
             "UPDATE ingest_jobs SET status = 'pending', updated_at = ? "
