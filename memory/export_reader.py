@@ -1,46 +1,29 @@
 """Batches of a parsed export, from this process or from a reader child process.
 
 Parsing JSON costs about as much as storing it. For a large export the parser runs in
-a child process (its own interpreter, on another core) and streams compact batches over
-a pipe, whose capacity is the back-pressure: the child blocks while the importer is busy.
-If the importer dies, the pipe breaks and the child exits.
+a child process (``memory.export_child``: its own interpreter, on another core) that
+streams compact batches over a pipe, read by the event loop while the importer stores the
+batch before. The pipe's capacity (and the stream reader's buffer) is the back-pressure:
+the child blocks while the importer is busy. If the importer dies, the pipe breaks and
+the child exits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
+import pickle
+import sys
 from collections.abc import AsyncGenerator, AsyncIterator
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
 from memory.errors import ExportError
+from memory.export_child import CHILD_CODE, FRAME_HEADER
 from memory.export_format import ParsedBatch, parse_batches
 
 CHILD_MIN_BYTES = 4 * 1024 * 1024  # below this a child's start-up costs more than it saves
-
-
-def _reader_main(path: str, batch_size: int, conn: Connection) -> None:
-    """Child process: send ``("batch", ParsedBatch)`` … then ``("end", None | error)``."""
-    try:
-        for batch in parse_batches(Path(path), batch_size):
-            conn.send(("batch", batch))
-        conn.send(("end", None))
-    except ExportError as exc:
-        _send_quietly(conn, ("end", str(exc)))
-    except (BrokenPipeError, KeyboardInterrupt):
-        return
-    except Exception as exc:  # anything else still reaches the importer as one line
-        _send_quietly(conn, ("end", f"{path}: cannot read: {type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
-
-
-def _send_quietly(conn: Connection, message: Any) -> None:
-    with contextlib.suppress(OSError):  # the importer is gone: nobody to tell
-        conn.send(message)
+READ_LIMIT = 256 * 1024  # the loop buffers up to twice this of the child's output
+PROJECT_ROOT = str(Path(__file__).resolve().parent.parent)  # where the child finds memory/
 
 
 async def read_batches(
@@ -60,40 +43,50 @@ async def read_batches(
 
 
 async def _from_child(path: Path, batch_size: int) -> AsyncGenerator[ParsedBatch, None]:
-    context = multiprocessing.get_context("spawn")  # no fork of a process with threads
-    parent_end, child_end = context.Pipe(duplex=False)
-    process = context.Process(
-        target=_reader_main,
-        args=(str(path), batch_size, child_end),
-        name="memorybot-export-reader",
-        daemon=True,
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        CHILD_CODE,
+        PROJECT_ROOT,
+        str(path),
+        str(batch_size),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        limit=READ_LIMIT,
     )
-    process.start()
-    child_end.close()
-    loop = asyncio.get_running_loop()
-    receiving: asyncio.Future[Any] | None = loop.run_in_executor(None, parent_end.recv)
+    stdout, stderr = process.stdout, process.stderr
+    assert stdout is not None and stderr is not None
+    complaints = asyncio.ensure_future(stderr.read())  # whatever the child says, if it dies
+    ended = False
     try:
-        while receiving is not None:
+        while True:
             try:
-                kind, payload = await receiving
-            except EOFError:
-                receiving = None
-                raise ExportError(f"{path}: the export reader stopped unexpectedly") from None
-            receiving = None
+                header = await stdout.readexactly(FRAME_HEADER.size)
+                payload = await stdout.readexactly(FRAME_HEADER.unpack(header)[0])
+            except asyncio.IncompleteReadError:
+                await process.wait()
+                raise ExportError(
+                    f"{path}: the export reader stopped unexpectedly{_last_line(await complaints)}"
+                ) from None
+            kind, value = pickle.loads(payload)  # our own child's output
             if kind == "end":
-                if payload is not None:
-                    raise ExportError(payload)
+                ended = True
+                if value is not None:
+                    raise ExportError(value)
                 return
-            # The next batch is received (a thread hop) while the caller stores this one.
-            receiving = loop.run_in_executor(None, parent_end.recv)
-            yield payload
+            yield value
     finally:
-        if receiving is not None:  # left early: stop the child, so the receive under way ends
-            process.kill()
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await receiving
-        parent_end.close()
-        process.join(timeout=5)
-        if process.is_alive():
-            process.kill()
-            process.join()
+        if not ended:  # left early (or the child died): stop it, so nothing is left behind
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await stdout.read()  # to the end of its output: the pipe then closes
+            await process.wait()
+            await complaints
+
+
+def _last_line(text: bytes) -> str:
+    """``": <the child's last line on stderr>"``, or nothing."""
+    lines = text.decode("utf-8", "replace").strip().splitlines()
+    return f": {lines[-1][:200]}" if lines else ""
