@@ -153,6 +153,7 @@ class IngestQueue:
         self._journal_idle = asyncio.Event()
         self._closing = False
         self._bulk_sessions = 0
+        self._bulk_guilds: set[str] = set()  # journaled during an import, snapshot not refreshed
         self._joining = 0
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -335,13 +336,19 @@ class IngestQueue:
     async def bulk(self) -> AsyncIterator[None]:
         """A bulk import is under way: journal lines and full-text rows are written in
         steps of up to ``JOURNAL_BATCH`` messages instead of one per submitted batch (far
-        fewer index segments and transactions); whatever waits is written when it ends."""
+        fewer index segments and transactions); whatever waits is written when it ends.
+        The MEMORY.md snapshots of the guilds it journals are refreshed when it ends, not
+        every debounce while it runs (facts it stores still refresh them as they come)."""
         self._bulk_sessions += 1
         try:
             yield
         finally:
             self._bulk_sessions -= 1
             self._journal_wake.set()
+            if not self._bulk_sessions and self.journal is not None:
+                for guild_id in sorted(self._bulk_guilds):
+                    self.journal.guild_changed(guild_id)
+                self._bulk_guilds.clear()
 
     def _journal_holds(self) -> bool:
         """Whether the journal waits for a fuller step (a bulk import is still feeding it)."""
@@ -593,8 +600,12 @@ class IngestQueue:
         self._journal_cursor = messages[-1].row_id
         await self.store.mark_journaled_through(self._journal_cursor)
         if self.journal is not None:
-            for guild_id in {m.guild_id for m in messages}:
-                self.journal.guild_changed(guild_id)
+            guilds = {m.guild_id for m in messages}
+            if self._bulk_sessions:  # their snapshots are refreshed when the import ends
+                self._bulk_guilds |= guilds
+            else:
+                for guild_id in guilds:
+                    self.journal.guild_changed(guild_id)
         return len(messages)
 
     async def _next_jobs(self) -> list[Job]:

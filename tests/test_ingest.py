@@ -370,6 +370,28 @@ async def test_a_bulk_import_journals_in_big_steps_and_everything_when_it_ends(
     assert len(lines) == 2300
 
 
+async def test_a_bulk_import_refreshes_memory_md_when_it_ends_not_while_it_runs(
+    queue: IngestQueue, store: Store, journals: Journals, data_dir: Path
+) -> None:
+    """Journal steps of an import mark their guild changed once, at its end: a snapshot
+    rewrite a second (each counting the guild's messages again) would slow the import."""
+    snapshot = journals.snapshot_path(GUILD_A)
+    await queue.join()
+    async with queue.bulk():
+        await queue.submit_many([item(n) for n in range(300)])
+        more = [item(n) for n in range(300, JOURNAL_BATCH + 300)]
+        await queue.submit_many(more)
+        await wait_until_cursor(store, JOURNAL_BATCH)  # a step is journaled ...
+        await asyncio.sleep(journals.debounce * 6)
+        assert not snapshot.exists()  # ... and its guild's snapshot waits
+    await queue.join()
+    for _ in range(100):
+        if snapshot.exists():
+            break
+        await asyncio.sleep(0.02)
+    assert f"{JOURNAL_BATCH + 300} messages" in snapshot.read_text()
+
+
 async def test_join_inside_a_bulk_import_writes_everything(
     queue: IngestQueue, store: Store
 ) -> None:
