@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import sqlite3
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
-import sqlite_vec
 
 from memory.errors import StoreError
 from memory.migrations import MIGRATIONS
@@ -25,6 +26,17 @@ def _stdlib_can_load_extensions() -> bool:
     return hasattr(sqlite3.Connection, "enable_load_extension")
 
 
+@cache
+def _sqlite_vec_path() -> str:
+    """The loadable extension bundled with the ``sqlite-vec`` package (what
+    ``sqlite_vec.loadable_path()`` returns), found without importing the package: its
+    ``__init__`` imports numpy (0.1 s at every start) for a helper memorybot does not use."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or spec.origin is None:
+        raise StoreError("sqlite-vec is not installed: pip install -e . brings it")
+    return str(Path(spec.origin).parent / "vec0")
+
+
 def _raw_connect(path: str) -> Any:
     """A DB-API connection able to load extensions: stdlib sqlite3 where it can, else sqlean."""
     if _stdlib_can_load_extensions():
@@ -34,7 +46,7 @@ def _raw_connect(path: str) -> Any:
 
         conn = sqlean.connect(path, check_same_thread=False, isolation_level=None)
     conn.enable_load_extension(True)
-    sqlite_vec.load(conn)
+    conn.load_extension(_sqlite_vec_path())
     conn.enable_load_extension(False)
     return conn
 

@@ -22,13 +22,15 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING
 
 from memory.embeddings import Embedder, embed_cached, from_blob
 from memory.store import Store
 from memory.vectors_sql import VectorRows
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +147,8 @@ class _Loaded:
         if added and rows.matrix.shape[1] != self.rows.shape[1]:
             return False
         if self.size + added > len(self.ids):  # grow by a quarter: appends stay amortised
+            import numpy as np
+
             capacity = (self.size + added) * 5 // 4 + 64
             self.ids = np.resize(self.ids, capacity)
             self.rows = _grown(self.rows, self.size, capacity)
@@ -200,6 +204,8 @@ class VectorIndex:
         self, guild_id: str, model: str, query: bytes, *, top: int = TOP_K
     ) -> Similarities:
         """Cosine similarity of the query vector to the guild's ``top`` nearest facts."""
+        import numpy as np
+
         loaded = await self._index(guild_id, model)
         ids, matrix = loaded.ids[: loaded.size], loaded.rows[: loaded.size]
         vector = from_blob(query)
@@ -221,6 +227,8 @@ class VectorIndex:
 
 
 def _grown(matrix: NDArray[np.float32], used: int, capacity: int) -> NDArray[np.float32]:
+    import numpy as np
+
     grown = np.zeros((capacity, matrix.shape[1]), dtype=np.float32)
     grown[:used] = matrix[:used]
     return grown
@@ -228,6 +236,8 @@ def _grown(matrix: NDArray[np.float32], used: int, capacity: int) -> NDArray[np.
 
 def _unit_rows(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
     """A contiguous copy of ``matrix`` with unit rows (zero rows stay zero)."""
+    import numpy as np
+
     rows = np.array(matrix, dtype=np.float32, order="C")
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     norms[norms == 0] = 1.0

@@ -17,13 +17,14 @@ the evidence part left out when it is empty or says the same as the fact.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory.embeddings import matrix_from_blobs
 from memory.ingest_sql import chunks, marks, transaction
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 FLOAT32_BYTES = 4
 
@@ -159,6 +160,8 @@ def fact_vectors_since(conn: Any, guild_id: str, model: str, after_row: int) -> 
     """The vectors of the guild's active facts stored after vector row ``after_row`` (0: all),
     filled into one matrix a chunk at a time: a big guild's vectors are never held twice
     (as blobs and as rows)."""
+    import numpy as np
+
     params = (guild_id, model, guild_id)
     (total, last_row) = conn.execute(COUNT_FACT_VECTORS, (*params, after_row)).fetchone()
     (active, _last) = conn.execute(COUNT_FACT_VECTORS, (*params, 0)).fetchone()

@@ -11,6 +11,7 @@ import shutil
 import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -204,6 +205,36 @@ def test_import_defer_stores_messages(tmp_path: Path) -> None:
     row = stats_json(data)[SAMPLE_GUILD]
     assert row["messages"] == summary["new"]
     assert row["dropped_jobs"] == row["failed_jobs"] == 0
+
+
+def test_commands_that_touch_no_vector_never_import_numpy(tmp_path: Path) -> None:
+    """numpy (0.1 s) is imported where vectors are made: an import without extraction and
+    `stats` start without it (sqlite-vec is loaded without importing its package either)."""
+    data_dir = tmp_path / "data"
+    script = (
+        "import sys\n"
+        "from bot.cli import main\n"
+        "try:\n"
+        "    main(sys.argv[1:])\n"
+        "except SystemExit as exit:\n"
+        "    assert not exit.code, exit.code\n"
+        "print('numpy' in sys.modules, file=sys.stderr)\n"
+    )
+    for args in (
+        ["--data-dir", str(data_dir), "import", "--json", str(SAMPLE_EXPORT)],
+        ["--data-dir", str(data_dir), "stats", "--json"],
+    ):
+        result = subprocess.run(
+            [sys.executable, "-c", script, *args],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            env=cli_env(MEMORYBOT_EXTRACTOR="none"),
+            cwd=REPO,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stderr.strip().splitlines()[-1] == "False", args
 
 
 # --- doctor -------------------------------------------------------------------------------
