@@ -42,6 +42,8 @@ def stream_export(path: Path, batch_size: int, out: IO[bytes]) -> None:
         end: str | None = None
     except ExportError as exc:
         end = str(exc)
+    except BrokenPipeError:  # the importer is gone: nobody to tell (main exits quietly)
+        raise
     except Exception as exc:  # anything else still reaches the importer as one line
         end = f"{path}: cannot read: {type(exc).__name__}: {exc}"
     out.write(frame(("end", end)))
