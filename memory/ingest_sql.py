@@ -43,6 +43,13 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id
 """
 INSERT_JOB = f"INSERT INTO ingest_jobs {JOB_COLUMNS} VALUES (?, ?, ?, ?, ?, ?)"
+# The jobs of a batch of messages just inserted (rows ``> ?`` and ``<= ?``): made by SQLite
+# from the message rows, so no job field is bound from Python but the shared ones.
+INSERT_JOBS_FOR_ROWS = f"""
+INSERT INTO ingest_jobs {JOB_COLUMNS}
+SELECT id, guild_id, ?, ?, ?, ? FROM messages WHERE id > ? AND id <= ?
+"""
+SET_JOB_TRACE = "UPDATE ingest_jobs SET trace = ? WHERE message_row = ?"
 SMALL_BATCH = 8  # up to this many messages, row-by-row statements (RETURNING id) serve
 INDEX_MESSAGES = """
 INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id)
@@ -200,14 +207,18 @@ def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> S
     after = _max_message_row(conn)
     if after - before != len(fresh):  # pragma: no cover - SQLite hands out max(rowid) + 1
         raise RuntimeError("message rowids were not consecutive; refusing to guess job rows")
+    # Every job gets the first message's trace (an import's messages share one), then
+    # the others get their own.
     traces: dict[int, str] = {}
-    row_id, flag = before, int(live)
-    for chunk in chunks(fresh, ROWS_PER_STATEMENT):
-        params = []
-        for item in chunk:
-            row_id += 1
-            params += (row_id, item.guild_id, flag, _trace_json(item.trace, traces), now, now)
-        conn.execute(_rows_sql("ingest_jobs", JOB_COLUMNS, 6, len(chunk)), params)
+    shared = _trace_json(fresh[0].trace, traces)
+    conn.execute(INSERT_JOBS_FOR_ROWS, (int(live), shared, now, now, before, after))
+    own = [
+        (trace, row_id)
+        for row_id, item in enumerate(fresh, before + 1)
+        if (trace := _trace_json(item.trace, traces)) != shared
+    ]
+    if own:
+        conn.executemany(SET_JOB_TRACE, own)
     return range(before + 1, after + 1)
 
 
