@@ -20,25 +20,6 @@ log = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 5000
 
 CACHE_KIB = -65536  # 64 MiB page cache (negative = KiB): indexes of big guilds stay hot
-#: SQLite folds the write-ahead log into the database once it holds this many pages
-#: (SQLite's own default); ``BULK_WAL_PAGES`` while a bulk import runs (see ``Store``).
-WAL_AUTOCHECKPOINT = 1000
-BULK_WAL_PAGES = 65536  # 256 MiB of 4 KiB pages
-#: A write-ahead log file grown past this is cut back to it when SQLite next reuses it.
-WAL_SIZE_LIMIT = 64 * 1024 * 1024
-
-PRAGMAS = (
-    f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
-    "PRAGMA journal_mode = WAL",
-    # NORMAL in WAL mode: a killed process loses nothing; only a power cut can lose the
-    # last transactions. SQLite-specific, like every PRAGMA here.
-    "PRAGMA synchronous = NORMAL",
-    "PRAGMA foreign_keys = ON",
-    "PRAGMA temp_store = MEMORY",
-    f"PRAGMA cache_size = {CACHE_KIB}",
-    f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}",
-    f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}",
-)
 
 
 def _stdlib_can_load_extensions() -> bool:
@@ -78,8 +59,14 @@ def connect_sync(path: Path | str) -> Any:
 
 
 def _configure(conn: Any) -> None:
-    for pragma in PRAGMAS:
-        conn.execute(pragma)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    # NORMAL in WAL mode: a killed process loses nothing; only a power cut can lose the
+    # last transactions. SQLite-specific, like every PRAGMA here.
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    conn.execute(f"PRAGMA cache_size = {CACHE_KIB}")
 
 
 async def open_connection(path: Path | str) -> aiosqlite.Connection:
@@ -97,8 +84,12 @@ async def open_connection(path: Path | str) -> aiosqlite.Connection:
     except Exception as exc:
         raise StoreError(f"cannot open database {path}: {exc}") from exc
     try:
-        for pragma in PRAGMAS:
-            await db.execute(pragma)
+        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA temp_store = MEMORY")
+        await db.execute(f"PRAGMA cache_size = {CACHE_KIB}")
         await apply_migrations(db)
     except Exception as exc:
         await db.close()

@@ -338,13 +338,10 @@ class IngestQueue:
         steps of up to ``JOURNAL_BATCH`` messages instead of one per submitted batch (far
         fewer index segments and transactions); whatever waits is written when it ends.
         The MEMORY.md snapshots of the guilds it journals are refreshed when it ends, not
-        every debounce while it runs (facts it stores still refresh them as they come).
-        The database folds its write-ahead log in less often meanwhile
-        (``Store.deferred_checkpoints``)."""
+        every debounce while it runs (facts it stores still refresh them as they come)."""
         self._bulk_sessions += 1
         try:
-            async with self.store.deferred_checkpoints():
-                yield
+            yield
         finally:
             self._bulk_sessions -= 1
             self._journal_wake.set()

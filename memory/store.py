@@ -7,10 +7,9 @@ friends) are named for the queue and return work, never another guild's data to 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -20,7 +19,7 @@ import aiosqlite
 from memory import forget_sql as fsql
 from memory import ingest_sql as sql
 from memory import vectors_sql as vsql
-from memory.db import BULK_WAL_PAGES, WAL_AUTOCHECKPOINT, open_connection, sqlite_versions
+from memory.db import open_connection, sqlite_versions
 from memory.lore import Origin, lore_fact
 from memory.migrations import CLOSED
 from memory.models import (
@@ -137,7 +136,6 @@ class Store:
         self.members_version = 0
         # Bumped whenever messages become searchable (the journal cursor moves).
         self.index_version = 0
-        self._bulk_writers = 0  # open deferred_checkpoints() blocks
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -156,26 +154,6 @@ class Store:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
-
-    @contextlib.asynccontextmanager
-    async def deferred_checkpoints(self) -> AsyncIterator[None]:
-        """A bulk write is under way: SQLite folds its write-ahead log into the database
-        once per ``BULK_WAL_PAGES`` pages instead of once per ``WAL_AUTOCHECKPOINT``, and
-        when the last such block ends. Each fold rewrites every page changed since the last
-        one and waits for the disk: an import's hundreds of commits change the same pages
-        over and over, so fewer folds write far less. Blocks may nest or overlap."""
-        if not self._bulk_writers:
-            await self._fetchall(f"PRAGMA wal_autocheckpoint = {BULK_WAL_PAGES}")
-        self._bulk_writers += 1
-        try:
-            yield
-        finally:
-            self._bulk_writers -= 1
-            if not self._bulk_writers:
-                await self._fetchall(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
-                # PASSIVE: folds what no reader still needs, never waits for one (the rest
-                # goes with the next commit's automatic checkpoint).
-                await self._fetchall("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(conn, *args)`` on the connection's own thread, in one hop.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.db import BULK_WAL_PAGES, WAL_AUTOCHECKPOINT, connect_sync
+from memory.db import connect_sync
 from memory.errors import InvalidMessageError, QueueClosedError
 from memory.extraction import BaseExtractor, SourceMessage
 from memory.ingest import JOURNAL_BATCH, IngestQueue, keep_fact
@@ -390,15 +390,6 @@ async def test_a_bulk_import_refreshes_memory_md_when_it_ends_not_while_it_runs(
             break
         await asyncio.sleep(0.02)
     assert f"{JOURNAL_BATCH + 300} messages" in snapshot.read_text()
-
-
-async def test_a_bulk_import_defers_the_databases_checkpoints_until_it_ends(
-    queue: IngestQueue, store: Store
-) -> None:
-    async with queue.bulk():
-        await queue.submit_many([item(n) for n in range(300)])
-        assert (await store._fetchone("PRAGMA wal_autocheckpoint"))[0] == BULK_WAL_PAGES
-    assert (await store._fetchone("PRAGMA wal_autocheckpoint"))[0] == WAL_AUTOCHECKPOINT
 
 
 async def test_join_inside_a_bulk_import_writes_everything(

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from memory import ingest_sql
-from memory.db import BULK_WAL_PAGES, WAL_AUTOCHECKPOINT, connect_sync
+from memory.db import connect_sync
 from memory.errors import StoreError
 from memory.migrations import MIGRATIONS
 from memory.models import CandidateFact
@@ -30,45 +28,6 @@ async def test_pragmas_wal_foreign_keys_busy_timeout(store: Store) -> None:
     assert (await store._fetchone("PRAGMA journal_mode"))[0] == "wal"
     assert (await store._fetchone("PRAGMA foreign_keys"))[0] == 1
     assert (await store._fetchone("PRAGMA busy_timeout"))[0] >= 1000
-
-
-async def wal_bound(store: Store) -> int:
-    return int((await store._fetchone("PRAGMA wal_autocheckpoint"))[0])
-
-
-async def test_deferred_checkpoints_let_the_log_grow_then_fold_it_in_when_the_last_ends(
-    store: Store, tmp_path: Path
-) -> None:
-    """A bulk write folds the write-ahead log in once, not once per thousand pages; the
-    usual bound is back, and every frame is in the database file, when the last ends."""
-    wal = Path(f"{store.path}-wal")
-    page = int((await store._fetchone("PRAGMA page_size"))[0])
-    assert await wal_bound(store) == WAL_AUTOCHECKPOINT
-    async with store.deferred_checkpoints():
-        async with store.deferred_checkpoints():  # blocks nest
-            assert await wal_bound(store) == BULK_WAL_PAGES
-        assert await wal_bound(store) == BULK_WAL_PAGES  # the outer one is still open
-        text = "a long message to fill the log " * 100
-        for start in range(0, 2400, 300):  # about 7 MB, in several transactions
-            batch = [
-                item(n, f"{text}{n}")._replace(source="import") for n in range(start, start + 300)
-            ]
-            await store.insert_messages(batch, live=False)
-        # Under the usual bound the log would have been reset near 1,000 pages.
-        assert wal.stat().st_size > 1.5 * WAL_AUTOCHECKPOINT * page  # noqa: ASYNC240
-    assert await wal_bound(store) == WAL_AUTOCHECKPOINT
-    # Every message is in the database file itself now: a copy of it without the log has them.
-    copy = tmp_path / "copy.db"
-    shutil.copyfile(store.path, copy)
-    with contextlib.closing(sqlite3.connect(copy)) as conn:
-        assert conn.execute("SELECT count(*) FROM messages").fetchone() == (2400,)
-
-
-async def test_deferred_checkpoints_restore_the_bound_when_the_block_fails(store: Store) -> None:
-    with pytest.raises(RuntimeError, match="import broke"):
-        async with store.deferred_checkpoints():
-            raise RuntimeError("import broke")
-    assert await wal_bound(store) == WAL_AUTOCHECKPOINT
 
 
 async def test_every_table_of_the_design_exists(store: Store) -> None:
