@@ -1,8 +1,10 @@
 """The bounded, durable ingest queue (DESIGN "Ingest").
 
 ``submit`` writes the message and its job row in one transaction before it returns; one
-worker then journals, extracts and stores facts in order. Live overflow drops the oldest
-live job (its message stays, its job row says ``dropped``); bulk submits wait for room.
+worker then extracts and stores facts in order, while the journaler writes daily-log lines
+and search rows in row order. A job with nothing to extract is written ``done`` at once.
+Live overflow drops the oldest live job (its message stays, its job row says ``dropped``);
+bulk submits wait for room.
 
 The database is the truth; memory holds what this process submitted (at most
 ``max_queue`` jobs) so the worker need not read back what it has just written. Jobs left
@@ -29,6 +31,7 @@ from memory.extraction import (
 )
 from memory.fact_filter import filter_fact
 from memory.forget_sql import EditOutcome
+from memory.ingest_sql import Closed
 from memory.models import CandidateFact, IngestItem, Job, StoredMessage, canonical_time
 from memory.store import Store
 from memory.text import clean_text, is_meaningful
@@ -392,8 +395,10 @@ class IngestQueue:
             else:
                 self._submitting[key] = None  # a submit of the same id meanwhile shares it
                 fresh.append(item)
+        closed = self._closed_at_write(fresh)
+        opening = 0 if closed == "all" else len(fresh) - len(closed)
         try:
-            while self._pending and len(self._pending) + len(fresh) > self.bulk_room:
+            while self._pending and len(self._pending) + opening > self.bulk_room:
                 self._room.clear()
                 self._wake.set()
                 await self._room.wait()
@@ -402,7 +407,9 @@ class IngestQueue:
         except BaseException as exc:
             self._abandon(fresh, exc)
             raise
-        outcome = await self._store_fresh(fresh, live=False) if fresh else BulkOutcome()
+        outcome = (
+            await self._store_fresh(fresh, live=False, closed=closed) if fresh else BulkOutcome()
+        )
         outcome.pending += pending
         outcome.empty += empty
         return outcome
@@ -427,9 +434,22 @@ class IngestQueue:
                 self._submitting[key] = future
         return future
 
-    async def _store_fresh(self, fresh: list[IngestItem], *, live: bool) -> BulkOutcome:
+    def _closed_at_write(self, items: Sequence[IngestItem]) -> Closed:
+        """The messages whose jobs have nothing to extract (no extractor proposes facts, or
+        the text is too short or has no guild): written closed, the worker never sees them.
+        Their daily-log lines and full-text rows follow the journal cursor, like any other."""
+        if not self.extractor.proposes_facts:
+            return "all"
+        return {item.key for item in items if not _extractable_text(item.guild_id, item.content)}
+
+    async def _store_fresh(
+        self, fresh: list[IngestItem], *, live: bool, closed: Closed | None = None
+    ) -> BulkOutcome:
+        if closed is None:
+            closed = self._closed_at_write(fresh)
+        every = closed == "all"
         try:
-            outcome = await self.store.insert_messages(fresh, live=live)
+            outcome = await self.store.insert_messages(fresh, live=live, closed=closed)
         except BaseException as exc:
             # Interrupted (cancelled) after the write was handed to the database thread,
             # it may still have committed: the worker looks for such jobs in the database.
@@ -439,6 +459,7 @@ class IngestQueue:
             raise
         result = BulkOutcome()
         now = asyncio.get_running_loop().time()
+        opened = False
         for item in fresh:
             key = item.key
             future = self._submitting.pop(key)
@@ -456,14 +477,20 @@ class IngestQueue:
             if live:
                 result.new_keys.add(key)
             message = _stored(item, row_id)
-            self._pending[key] = _Entry(
-                future, live, Job(row_id, live, item.trace or {}, message), now
-            )
+            if every or key in closed:  # nothing to extract: done as it was written
+                if future is not None:
+                    future.set_result(True)
+            else:
+                opened = True
+                self._pending[key] = _Entry(
+                    future, live, Job(row_id, live, item.trace or {}, message), now
+                )
             self._journal_queue.append(message)
-        if live:
-            await self._drop_overflow()
-        self._idle.clear()
-        self._wake.set()  # the worker before the journal: its write then keeps the database busy
+        if opened:
+            if live:
+                await self._drop_overflow()
+            self._idle.clear()
+            self._wake.set()  # the worker before the journal: its write keeps the database busy
         self._journal_wake.set()
         return result
 
@@ -781,8 +808,12 @@ def _without(
 
 
 def _extractable(message: StoredMessage) -> bool:
+    return _extractable_text(message.guild_id, message.content)
+
+
+def _extractable_text(guild_id: str, content: str) -> bool:
     """DESIGN: extract from a message of a guild whose cleaned text has 4+ characters."""
-    return bool(message.guild_id) and len(clean_text(message.content)) >= MIN_EXTRACT_CHARS
+    return bool(guild_id) and len(clean_text(content)) >= MIN_EXTRACT_CHARS
 
 
 def _source(job: Job) -> SourceMessage:

@@ -8,11 +8,11 @@ them through ``Store._call``. Rowid arithmetic below relies on SQLite handing ou
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
 from memory.migrations import CLOSED
 from memory.models import (
@@ -35,19 +35,19 @@ LORE_FACT_CAP = 120
 MESSAGE_COLUMNS = (
     "(guild_id, channel_id, message_id, author_id, author_name, content, source, created_at)"
 )
-JOB_COLUMNS = "(message_row, guild_id, live, trace, created_at, updated_at)"
+JOB_COLUMNS = "(message_row, guild_id, status, attempts, live, trace, created_at, updated_at)"
 ROWS_PER_STATEMENT = 500  # 8 parameters a row: far below SQLite's 32,766 variables
 INSERT_MESSAGE = f"""
 INSERT OR IGNORE INTO messages {MESSAGE_COLUMNS}
 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id
 """
-INSERT_JOB = f"INSERT INTO ingest_jobs {JOB_COLUMNS} VALUES (?, ?, ?, ?, ?, ?)"
+INSERT_JOB = f"INSERT INTO ingest_jobs {JOB_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 # The jobs of a batch of messages just inserted (rows ``> ?`` and ``<= ?``): made by SQLite
 # from the message rows, so no job field is bound from Python but the shared ones.
 INSERT_JOBS_FOR_ROWS = f"""
 INSERT INTO ingest_jobs {JOB_COLUMNS}
-SELECT id, guild_id, ?, ?, ?, ? FROM messages WHERE id > ? AND id <= ?
+SELECT id, guild_id, ?, ?, ?, ?, ?, ? FROM messages WHERE id > ? AND id <= ?
 """
 SET_JOB_TRACE = "UPDATE ingest_jobs SET trace = ? WHERE message_row = ?"
 SMALL_BATCH = 8  # up to this many messages, row-by-row statements (RETURNING id) serve
@@ -105,6 +105,10 @@ WHERE guild_id = ? AND subject = ? AND is_active = 1 AND id NOT IN (
 """
 
 
+#: Messages whose jobs are written closed: some keys, or ``"all"`` of a call's messages.
+Closed = Collection[tuple[str, str]] | Literal["all"]
+
+
 @contextmanager
 def transaction(conn: Any) -> Iterator[Any]:
     """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error."""
@@ -151,13 +155,16 @@ def insert_messages(
     now: str,
     members: Sequence[tuple[str, str, str, str]] = (),
     guilds: Sequence[str] = (),
+    closed: Closed = (),
 ) -> InsertOutcome:
     """Store new messages and their job rows, upsert ``members`` (``guild_id, user_id,
     name, username``), register ``guilds``; report the messages that were there before.
 
-    Full-text rows are written later, as the journal cursor passes the messages."""
+    The jobs of the messages in ``closed`` (every one, if it is ``"all"``) are written
+    ``done`` (attempted once): they have nothing to extract. Full-text rows are written
+    later, as the journal cursor passes the messages."""
     if len(items) <= SMALL_BATCH:
-        return _insert_few(conn, items, live, now, members, guilds)
+        return _insert_few(conn, items, live, now, members, guilds, closed)
     with transaction(conn):
         _register(conn, members, guilds, now)
         existing = _existing_statuses(conn, items)
@@ -168,7 +175,7 @@ def insert_messages(
             if key not in seen:
                 seen.add(key)
                 fresh.append(item)
-        row_ids = _insert_fresh(conn, fresh, live, now) if fresh else []
+        row_ids = _insert_fresh(conn, fresh, live, now, closed) if fresh else []
     return InsertOutcome(
         row_ids=dict(zip([item.key for item in fresh], row_ids, strict=True)), existing=existing
     )
@@ -197,7 +204,9 @@ def _max_message_row(conn: Any) -> int:
     return int(row[0]) if row else 0
 
 
-def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> Sequence[int]:
+def _insert_fresh(
+    conn: Any, fresh: list[IngestItem], live: bool, now: str, closed: Closed
+) -> Sequence[int]:
     before = _max_message_row(conn)
     for chunk in chunks(fresh, ROWS_PER_STATEMENT):
         params: list[Any] = []
@@ -211,7 +220,11 @@ def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> S
     # the others get their own.
     traces: dict[int, str] = {}
     shared = _trace_json(fresh[0].trace, traces)
-    conn.execute(INSERT_JOBS_FOR_ROWS, (int(live), shared, now, now, before, after))
+    every = closed == "all"
+    status, attempts = ("done", 1) if every else ("pending", 0)
+    conn.execute(
+        INSERT_JOBS_FOR_ROWS, (status, attempts, int(live), shared, now, now, before, after)
+    )
     own = [
         (trace, row_id)
         for row_id, item in enumerate(fresh, before + 1)
@@ -219,6 +232,14 @@ def _insert_fresh(conn: Any, fresh: list[IngestItem], live: bool, now: str) -> S
     ]
     if own:
         conn.executemany(SET_JOB_TRACE, own)
+    if closed and not every:
+        done = [row for row, item in enumerate(fresh, before + 1) if item.key in closed]
+        for chunk in chunks(done):
+            conn.execute(
+                "UPDATE ingest_jobs SET status = 'done', attempts = 1 "
+                f"WHERE message_row IN ({marks(chunk)})",
+                chunk,
+            )
     return range(before + 1, after + 1)
 
 
@@ -236,6 +257,7 @@ def _insert_few(
     now: str,
     members: Sequence[tuple[str, str, str, str]],
     guilds: Sequence[str],
+    closed: Closed,
 ) -> InsertOutcome:
     """The live path: a message or a few, one statement per row."""
     row_ids: dict[tuple[str, str], int] = {}
@@ -252,7 +274,11 @@ def _insert_few(
                 continue
             row_ids[item.key] = row_id = int(row[0])
             trace = _trace_json(item.trace, traces)
-            conn.execute(INSERT_JOB, (row_id, item.guild_id, int(live), trace, now, now))
+            done = closed == "all" or item.key in closed
+            status, attempts = ("done", 1) if done else ("pending", 0)
+            conn.execute(
+                INSERT_JOB, (row_id, item.guild_id, status, attempts, int(live), trace, now, now)
+            )
     return InsertOutcome(row_ids=row_ids, existing=existing)
 
 

@@ -220,9 +220,10 @@ class Store:
     # --- messages and jobs (the durable side of the ingest queue) -------------------------
 
     async def insert_messages(
-        self, items: Sequence[IngestItem], *, live: bool
+        self, items: Sequence[IngestItem], *, live: bool, closed: sql.Closed = ()
     ) -> sql.InsertOutcome:
-        """Store messages and their pending jobs in one transaction.
+        """Store messages and their jobs in one transaction: pending, but ``done`` for the
+        messages in ``closed`` (all of them for ``"all"``), which have nothing to extract.
 
         The outcome gives the row id of each message stored now and the job status
         ("done", "pending", ...) of each that was already there. Authors become members.
@@ -236,7 +237,7 @@ class Store:
         members = [(g, uid, name, username) for (g, uid), (name, username) in changed.items()]
         guilds = {item.guild_id for item in items} - self._guilds_written
         outcome = await self._call(
-            sql.insert_messages, list(items), live, utc_iso(), members, sorted(guilds)
+            sql.insert_messages, list(items), live, utc_iso(), members, sorted(guilds), closed
         )
         self._members_written.update(changed)
         if changed:

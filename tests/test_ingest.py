@@ -99,6 +99,54 @@ async def test_resubmitting_a_processed_message_adds_nothing(
     assert len(daily_lines(data_dir)) == 1
 
 
+async def test_without_an_extractor_a_job_is_done_as_it_is_written(
+    queue: IngestQueue, store: Store, data_dir: Path
+) -> None:
+    """Nothing can be extracted: the job is closed in the write that stores the message,
+    so the worker never handles it; its daily-log line and search row still follow."""
+    handle = await queue.submit(item(1, "I work as a nurse at the children's hospital"))
+    assert handle.stored and handle.done() and handle.result() is True
+    assert queue.depth == 0
+    assert job_rows(data_dir) == {"1": "done"}
+    # Bulk: more than the bound at once, with no room to wait for.
+    outcome = await queue.submit_many([item(n) for n in range(2, 902)])
+    assert (outcome.new, queue.depth) == (900, 0)
+    assert set(job_rows(data_dir).values()) == {"done"}
+    await queue.join()
+    assert len(daily_lines(data_dir)) == 901
+    found = await store._fetchall("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'nurse'")
+    assert found == [(1,)]
+
+
+async def test_messages_with_nothing_to_extract_are_closed_as_they_are_written(
+    gated: tuple[IngestQueue, asyncio.Event], store: Store, data_dir: Path
+) -> None:
+    """Too short to extract from (under 4 characters once cleaned): done at once, while the
+    extractor (held at its gate) still has the others."""
+    queue, gate = gated
+    extractor = queue.extractor
+    assert isinstance(extractor, RecordingExtractor)
+    short = await queue.submit(item(1, "ok!"))
+    long = await queue.submit(item(2, "my corgi is called Biscuit"))
+    assert short.done() and short.result() is True
+    assert not long.done()
+    batch = [item(n, "lol" if n % 2 else f"I moved to Lisbon in year {n}") for n in range(3, 23)]
+    await queue.submit_many(batch)
+    statuses = job_rows(data_dir)
+    assert [m for m, s in statuses.items() if s == "done"] == [
+        str(n) for n in (1, *range(3, 23, 2))
+    ]
+    assert [m for m, s in statuses.items() if s == "pending"] == ["2", *map(str, range(4, 23, 2))]
+    assert queue.depth == 11
+    gate.set()
+    assert await long is True
+    await queue.join()
+    seen = [m.message_id for m in extractor.messages]
+    assert seen == ["2", *map(str, range(4, 23, 2))]  # never the short ones
+    assert set(job_rows(data_dir).values()) == {"done"}
+    assert len(daily_lines(data_dir)) == 22
+
+
 async def test_live_overflow_drops_the_oldest_waiting_job_and_keeps_its_message(
     gated: tuple[IngestQueue, asyncio.Event], store: Store, data_dir: Path
 ) -> None:

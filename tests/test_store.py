@@ -115,6 +115,27 @@ async def test_a_batch_larger_than_one_statement_keeps_every_row_and_job_in_orde
         assert json.loads(row[7]) == traces[n]
 
 
+@pytest.mark.parametrize("count", [3, ingest_sql.SMALL_BATCH + 40])  # row by row; batched
+async def test_jobs_of_closed_messages_are_written_done(store: Store, count: int) -> None:
+    async def statuses() -> dict[str, tuple[str, int]]:
+        rows = await store._fetchall(
+            "SELECT m.message_id, j.status, j.attempts FROM messages m "
+            "JOIN ingest_jobs j ON j.message_row = m.id"
+        )
+        return {row[0]: (row[1], row[2]) for row in rows}
+
+    first = [item(n) for n in range(count)]
+    closed = {(GUILD_A, str(n)) for n in range(0, count, 3)}
+    await store.insert_messages(first, live=False, closed=closed)
+    assert await statuses() == {
+        str(n): ("done", 1) if n % 3 == 0 else ("pending", 0) for n in range(count)
+    }
+    await store.insert_messages([item(n) for n in range(100, 100 + count)], live=True, closed="all")
+    after = await statuses()
+    assert {after[str(n)] for n in range(100, 100 + count)} == {("done", 1)}
+    assert after[str(1)] == ("pending", 0)  # a call's closed set names only its own
+
+
 async def test_same_message_id_in_two_guilds_stays_apart(store: Store) -> None:
     await store.insert_messages(
         [
