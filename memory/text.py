@@ -18,15 +18,22 @@ MIN_CLEAN_CHARS = 2
 JOURNAL_TEXT_CAP = 320
 
 
+# Every character removed above and every whitespace character but the ASCII space is
+# unprintable to ``str.isprintable`` (tests check each code point): a printable text needs
+# none of the regular expressions, and ``isprintable`` is a C loop, far cheaper than they are.
+
+
 def strip_invisible(text: str) -> str:
     """Remove zero-width, bidi-control and control characters (tabs and newlines stay)."""
-    if _ANY_SUSPECT.search(text) is None:  # the common case, ~10x cheaper than the sub
+    if text.isprintable() or _ANY_SUSPECT.search(text) is None:  # the common cases
         return text
     return _INVISIBLE.sub("", text)
 
 
 def clean_text(text: str) -> str:
     """Trim, drop invisible characters, collapse whitespace (newlines too), ``|`` → ``/``."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text.replace("|", "/")  # nothing to trim, collapse or remove
     text = " ".join(strip_invisible(text).split())
     return text.replace("|", "/")
 
@@ -40,7 +47,7 @@ def cap(text: str, limit: int) -> str:
 
 def is_meaningful(text: str) -> bool:
     """Whether cleaned text is long enough to be worth storing (DESIGN: drop < 2 chars)."""
-    if _ANY_SUSPECT.search(text) is None:
+    if text.isprintable() or _ANY_SUSPECT.search(text) is None:
         # Collapsing inner whitespace keeps the first and last characters: the stripped
         # length is short exactly when the cleaned one is (the common case, without a copy).
         return len(text.strip()) >= MIN_CLEAN_CHARS
