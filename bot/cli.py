@@ -198,7 +198,7 @@ def backfill(
 
 
 def _snowflake(value: str | None, option: str) -> str | None:
-    if value is not None and not (value.isdigit() and 15 <= len(value) <= 21):
+    if value is not None and not (value.isascii() and value.isdigit() and 15 <= len(value) <= 21):
         raise click.BadParameter(f"{value!r} is not a Discord id (15-21 digits)", param_hint=option)
     return value
 

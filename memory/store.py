@@ -421,7 +421,7 @@ class Store:
         always scoped to the guild here."""
         if table not in FTS_TABLES:
             raise ValueError(f"not a full-text table: {table!r}")
-        if not guild_id.isdigit():
+        if not (guild_id.isascii() and guild_id.isdigit()):
             raise ValueError(f"not a guild id: {guild_id!r}")
         return await self._call(_fts_windows, table, guild_id, list(queries))
 

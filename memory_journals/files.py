@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 _SAFE_DIR = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
+DATE_FILE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\.md$")
 SNAPSHOT_NAME = "MEMORY.md"
 
 

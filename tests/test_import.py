@@ -406,6 +406,7 @@ async def test_a_missing_file_is_an_export_error(queue: IngestQueue, tmp_path: P
         pytest.param("", CHANNEL_A, "guild.id", id="empty"),
         pytest.param("1" * 21, CHANNEL_A, "guild.id", id="too-long"),
         pytest.param("12 34", CHANNEL_A, "guild.id", id="space"),
+        pytest.param("١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨", CHANNEL_A, "guild.id", id="arabic-indic-digits"),
         pytest.param(GUILD_A, "general", "channel.id", id="channel-name"),
     ],
 )
@@ -500,10 +501,14 @@ async def test_malformed_messages_are_skipped_as_invalid_and_the_rest_is_stored(
         broken(5007, timestamp=None),
         42,
         export_message(5009, "the second good message", author=MIKE),
+        broken(5010, id="٥٠١٠"),  # digits, but not ASCII ones
+        broken(5011, timestamp="2026-02-30T10:00:00.000+00:00"),  # no such day
+        broken(5012, timestamp="2026-13-01T10:00:00.000+00:00"),
+        broken(5013, timestamp="٢٠٢٦-01-01T10:00:00.000+00:00"),
     ]
     summary = await import_file(queue, write_export(tmp_path / "mixed.json", messages))
 
-    assert (summary.read, summary.new, summary.skipped) == (9, 2, {"invalid": 7})
+    assert (summary.read, summary.new, summary.skipped) == (13, 2, {"invalid": 11})
     assert message_rows(data_dir) == [
         (
             GUILD_A,

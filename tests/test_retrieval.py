@@ -204,8 +204,9 @@ def test_search_and_slice_commands(tmp_path: Path) -> None:
     body = json.loads(sliced.stdout)
     assert set(body) == {"query", "userFacts", "relevantFacts", "relevantMessages"}
     assert len(body["relevantMessages"]) <= 8
-    bad = run_cli(data, "search", "x", "--guild", "not-a-snowflake")
-    assert bad.returncode == 2 and "is not a Discord id" in bad.stderr
+    for odd in ("not-a-snowflake", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨"):  # Arabic-Indic digits are no id
+        bad = run_cli(data, "search", "x", "--guild", odd)
+        assert bad.returncode == 2 and "is not a Discord id" in bad.stderr
 
 
 def test_search_for_one_member_and_slice_limits(tmp_path: Path) -> None:

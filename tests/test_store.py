@@ -12,7 +12,7 @@ from memory import ingest_sql
 from memory.db import connect_sync
 from memory.errors import StoreError
 from memory.migrations import MIGRATIONS
-from memory.models import CandidateFact
+from memory.models import CandidateFact, canonical_time
 from memory.store import Store
 from tests.helpers import CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
 
@@ -302,3 +302,31 @@ def test_rowids_are_never_reused_after_deletes(tmp_path: Path) -> None:
     conn.execute("DELETE FROM messages WHERE message_id = '2'")
     outcome = ingest_sql.insert_messages(conn, [item(3)], False, "now")
     assert outcome.row_ids == {(GUILD_A, "3"): 3}
+
+
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        ("2026-10-12T18:03:11.123+00:00", "2026-10-12T18:03:11.123+00:00"),  # as stored
+        ("2024-02-29T23:59:59.999+00:00", "2024-02-29T23:59:59.999+00:00"),  # a leap day
+        ("2026-10-31T00:00:00.000+00:00", "2026-10-31T00:00:00.000+00:00"),
+        ("2026-10-12T20:03:11+02:00", "2026-10-12T18:03:11.000+00:00"),
+        ("2026-10-12T18:03:11Z", "2026-10-12T18:03:11.000+00:00"),
+        ("2026-10-12T18:03:11", "2026-10-12T18:03:11.000+00:00"),  # naive: UTC
+    ],
+)
+def test_canonical_time_keeps_or_converts_real_times(given: str, stored: str) -> None:
+    assert canonical_time(given) == stored
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["2023-02-29T10:00:00.000+00:00", "2026-04-31T10:00:00.000+00:00",
+     "2026-13-01T10:00:00.000+00:00", "2026-00-10T10:00:00.000+00:00",
+     "2026-01-01T24:00:00.000+00:00", "2026-01-01T10:60:00.000+00:00",
+     "0000-01-01T10:00:00.000+00:00", "٢٠٢٦-01-01T10:00:00.000+00:00",
+     "2026-01-01T10:00:00.000+00:00 ", "yesterday", ""],
+)  # fmt: skip
+def test_canonical_time_refuses_what_is_no_time_even_in_the_stored_shape(given: str) -> None:
+    with pytest.raises(ValueError):
+        canonical_time(given)
