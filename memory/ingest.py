@@ -460,12 +460,17 @@ class IngestQueue:
         result = BulkOutcome()
         now = asyncio.get_running_loop().time()
         opened = False
+        existing = outcome.existing
+        # ``fresh`` holds each message once: those not stored before are ``outcome.new``,
+        # in the same order, and take its rows one by one.
+        if len(outcome.new) != len(fresh) - len(existing):  # pragma: no cover - a bug
+            raise RuntimeError("the store stored other messages than the queue gave it")
+        rows = iter(outcome.rows)
         for item in fresh:
             key = item.key
             future = self._submitting.pop(key)
-            row_id = outcome.row_ids.get(key)
-            if row_id is None:  # stored before: report what became of it
-                status = outcome.existing[key]
+            if existing and key in existing:  # stored before: report what became of it
+                status = existing[key]
                 if status == "pending":
                     result.pending += 1
                 else:
@@ -476,6 +481,7 @@ class IngestQueue:
             result.new += 1
             if live:
                 result.new_keys.add(key)
+            row_id = next(rows)
             message = _stored(item, row_id)
             if every or key in closed:  # nothing to extract: done as it was written
                 if future is not None:

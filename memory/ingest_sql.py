@@ -12,6 +12,8 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Literal, get_args
 
 from memory.migrations import CLOSED
@@ -142,10 +144,17 @@ def record_members(conn: Any, rows: list[tuple[str, str, str, str, str]]) -> Non
 
 @dataclass(frozen=True, slots=True)
 class InsertOutcome:
-    """Row ids of the messages stored now; job status of those that were already there."""
+    """The messages stored now (``new``, in the order given) and their ``rows``; the job
+    status of those that were already there (``existing``)."""
 
-    row_ids: dict[tuple[str, str], int]
+    new: Sequence[IngestItem]
+    rows: Sequence[int]
     existing: dict[tuple[str, str], str]
+
+    @property
+    def row_ids(self) -> dict[tuple[str, str], int]:
+        """The row id of each message stored now."""
+        return {item.key: row for item, row in zip(self.new, self.rows, strict=True)}
 
 
 def insert_messages(
@@ -168,23 +177,40 @@ def insert_messages(
     with transaction(conn):
         _register(conn, members, guilds, now)
         existing = _existing_statuses(conn, items)
-        fresh: list[IngestItem] = []
-        seen = set(existing)
-        for item in items:
-            key = item.key
-            if key not in seen:
-                seen.add(key)
-                fresh.append(item)
-        row_ids = _insert_fresh(conn, fresh, live, now, closed) if fresh else []
-    return InsertOutcome(
-        row_ids=dict(zip([item.key for item in fresh], row_ids, strict=True)), existing=existing
-    )
+        fresh = _first_of_each(items, existing)
+        rows = _insert_fresh(conn, fresh, live, now, closed) if fresh else range(0)
+    return InsertOutcome(fresh, rows, existing)
+
+
+_KEY = itemgetter(0, 2)  # IngestItem -> (guild_id, message_id), in C
+_GUILD = itemgetter(0)
+_MESSAGE_ID = itemgetter(2)
+
+
+def _first_of_each(
+    items: Sequence[IngestItem], existing: dict[tuple[str, str], str]
+) -> list[IngestItem]:
+    """The items whose message is not stored yet, the first of each (in order)."""
+    if not existing and len(set(map(_KEY, items))) == len(items):
+        return list(items)  # the usual batch: all new, each once (checked in C)
+    fresh: list[IngestItem] = []
+    seen = set(existing)
+    for item in items:
+        key = item.key
+        if key not in seen:
+            seen.add(key)
+            fresh.append(item)
+    return fresh
 
 
 def _existing_statuses(conn: Any, items: Sequence[IngestItem]) -> dict[tuple[str, str], str]:
     by_guild: dict[str, list[str]] = {}
-    for item in items:
-        by_guild.setdefault(item.guild_id, []).append(item.message_id)
+    guilds = set(map(_GUILD, items))
+    if len(guilds) == 1:  # the usual batch, listed in C
+        by_guild[guilds.pop()] = list(map(_MESSAGE_ID, items))
+    else:
+        for item in items:
+            by_guild.setdefault(item.guild_id, []).append(item.message_id)
     existing: dict[tuple[str, str], str] = {}
     for guild_id, ids in by_guild.items():
         for chunk in chunks(ids):
@@ -206,12 +232,15 @@ def _max_message_row(conn: Any) -> int:
 
 def _insert_fresh(
     conn: Any, fresh: list[IngestItem], live: bool, now: str, closed: Closed
-) -> Sequence[int]:
+) -> range:
     before = _max_message_row(conn)
     for chunk in chunks(fresh, ROWS_PER_STATEMENT):
-        params: list[Any] = []
-        for item in chunk:
-            params += _message_params(item)
+        rows = [  # the columns of MESSAGE_COLUMNS; the time checked once more (the store's own)
+            (guild_id, channel_id, message_id, author.id, author.name, content, source,
+             canonical_time(created_at))
+            for guild_id, channel_id, message_id, author, content, created_at, source, _ in chunk
+        ]  # fmt: skip
+        params = list(chain.from_iterable(rows))
         conn.execute(_rows_sql("messages", MESSAGE_COLUMNS, 8, len(chunk)), params)
     after = _max_message_row(conn)
     if after - before != len(fresh):  # pragma: no cover - SQLite hands out max(rowid) + 1
@@ -261,6 +290,7 @@ def _insert_few(
 ) -> InsertOutcome:
     """The live path: a message or a few, one statement per row."""
     row_ids: dict[tuple[str, str], int] = {}
+    new: list[IngestItem] = []
     existing: dict[tuple[str, str], str] = {}
     traces: dict[int, str] = {}
     with transaction(conn):
@@ -273,13 +303,14 @@ def _insert_few(
                 existing.update(_existing_statuses(conn, [item]))
                 continue
             row_ids[item.key] = row_id = int(row[0])
+            new.append(item)
             trace = _trace_json(item.trace, traces)
             done = closed == "all" or item.key in closed
             status, attempts = ("done", 1) if done else ("pending", 0)
             conn.execute(
                 INSERT_JOB, (row_id, item.guild_id, status, attempts, int(live), trace, now, now)
             )
-    return InsertOutcome(row_ids=row_ids, existing=existing)
+    return InsertOutcome(new, list(row_ids.values()), existing)
 
 
 def _register(

@@ -77,6 +77,23 @@ async def test_insert_is_idempotent_per_guild_and_message(store: Store) -> None:
     assert await store.count_messages(GUILD_A) == 3
 
 
+async def test_a_big_batch_with_stored_repeated_and_other_guilds_messages(store: Store) -> None:
+    """The batched path (more than a few rows): what is stored already, a message given
+    twice, and two guilds in one batch."""
+    await store.insert_messages([item(n) for n in range(5)], live=False)
+    batch = [item(n) for n in range(3, 20)]  # 3 and 4 are stored already
+    batch.insert(8, item(10, "a second copy, dropped"))
+    batch += [item(n, guild_id=GUILD_B, channel_id=CHANNEL_B) for n in (3, 30)]
+    outcome = await store.insert_messages(batch, live=False)
+    assert outcome.existing == {(GUILD_A, "3"): "pending", (GUILD_A, "4"): "pending"}
+    new = [(GUILD_A, str(n)) for n in range(5, 20)] + [(GUILD_B, "3"), (GUILD_B, "30")]
+    assert [i.key for i in outcome.new] == new
+    assert outcome.row_ids == dict(zip(new, range(6, 23), strict=True))
+    assert (await store.get_message(GUILD_A, "10")).content == "hello there, this is a message"
+    assert await store.count_messages(GUILD_A) == 20
+    assert await store.count_messages(GUILD_B) == 2
+
+
 async def test_duplicates_inside_one_batch_are_stored_once(store: Store) -> None:
     outcome = await store.insert_messages([item(7), item(7, "different text")], live=False)
     assert list(outcome.row_ids) == [(GUILD_A, "7")]
