@@ -15,7 +15,8 @@ LORE_SUBJECT = "__lore__"
 
 def utc_iso(moment: datetime | None = None) -> str:
     """ISO 8601 in UTC with milliseconds: the one timestamp format stored everywhere."""
-    moment = moment or datetime.now(UTC)
+    if moment is None:  # now (every write asks): already in UTC
+        return datetime.now(UTC).isoformat(timespec="milliseconds")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
