@@ -175,7 +175,7 @@ async def build(db: Path, facts: int, messages: int, small: int) -> None:
     conn.execute("COMMIT")
     conn.close()
     store = await Store.open(db)
-    await store.optimize_search()  # as `memorybot import` does after a bulk import
+    await store.optimize_search()  # one segment: the index built above in a single statement
     semantic = Semantic(store, LocalEmbedder())
     for guild, _, _ in guilds:
         started = time.perf_counter()
