@@ -235,12 +235,7 @@ def _insert_fresh(
 ) -> range:
     before = _max_message_row(conn)
     for chunk in chunks(fresh, ROWS_PER_STATEMENT):
-        rows = [  # the columns of MESSAGE_COLUMNS; the time checked once more (the store's own)
-            (guild_id, channel_id, message_id, author.id, author.name, content, source,
-             canonical_time(created_at))
-            for guild_id, channel_id, message_id, author, content, created_at, source, _ in chunk
-        ]  # fmt: skip
-        params = list(chain.from_iterable(rows))
+        params = list(chain.from_iterable(map(_message_params, chunk)))
         conn.execute(_rows_sql("messages", MESSAGE_COLUMNS, 8, len(chunk)), params)
     after = _max_message_row(conn)
     if after - before != len(fresh):  # pragma: no cover - SQLite hands out max(rowid) + 1
@@ -335,16 +330,10 @@ def _trace_json(trace: dict[str, Any] | None, cache: dict[int, str]) -> str:
 
 
 def _message_params(item: IngestItem) -> tuple[Any, ...]:
-    return (
-        item.guild_id,
-        item.channel_id,
-        item.message_id,
-        item.author.id,
-        item.author.name,
-        item.content,
-        item.source,
-        canonical_time(item.created_at),
-    )
+    """The values of ``MESSAGE_COLUMNS``; the time checked once more (the store's own guard)."""
+    guild_id, channel_id, message_id, author, content, created_at, source, _trace = item
+    return (guild_id, channel_id, message_id, author.id, author.name, content, source,
+            canonical_time(created_at))  # fmt: skip
 
 
 def finish_jobs(

@@ -42,10 +42,7 @@ def format_line(message: StoredMessage) -> str:
     """``- <ISO time> | <name> (<user id>) | [guild:<G> channel:<C>] <text>``, one line."""
     _row, guild_id, channel_id, _id, author_id, author_name, content, source, created_at = message
     middle = _middle(author_name, author_id, guild_id, channel_id, source == "voice")
-    text = clean_text(content)
-    if len(text) > JOURNAL_TEXT_CAP:
-        text = cap(text, JOURNAL_TEXT_CAP)
-    return f"- {created_at}{middle}{text}\n"
+    return f"- {created_at}{middle}{cap(clean_text(content), JOURNAL_TEXT_CAP)}\n"
 
 
 def message_day(message: StoredMessage) -> str:
@@ -70,11 +67,8 @@ class DailyLogWriter:
         """Write one line per message to its guild's log of the message's day."""
         by_file: dict[tuple[str, str], list[str]] = {}
         for message in messages:
-            day_key = (message.guild_id, message.created_at[:10])  # message_day, inlined
-            lines = by_file.get(day_key)
-            if lines is None:
-                lines = by_file[day_key] = []
-            lines.append(format_line(message))
+            day_key = (message.guild_id, message_day(message))
+            by_file.setdefault(day_key, []).append(format_line(message))
         paths = []
         for (guild_id, day), lines in by_file.items():
             path = self.path_for(guild_id, day)
