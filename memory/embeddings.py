@@ -246,13 +246,12 @@ def build_embedder(settings: Settings) -> Embedder:
                 f"{LOCAL_DIMS} dimensions (the setting is for remote models)"
             )
         return LocalEmbedder()
-    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     from memory.embeddings_openai import OpenAIEmbedder  # imports openai: only when used
 
     return OpenAIEmbedder(
         name,
-        base_url=settings.llm_base_url,
-        api_key=key,
+        base_url=settings.endpoint_url,
+        api_key=settings.endpoint_key,
         dimensions=settings.embedding_dimensions,
         timeout=settings.llm_timeout,
         max_retries=settings.llm_max_retries,

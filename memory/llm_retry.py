@@ -274,11 +274,10 @@ def llm_options(settings: Settings, needs: str) -> dict[str, Any]:
     max_retries) for a constructor; ``ConfigError`` naming ``needs`` when no model is set."""
     if not settings.llm_model:
         raise ConfigError(f"MEMORYBOT_LLM_MODEL is not set: {needs} a model")
-    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     return {
         "model": settings.llm_model,
-        "base_url": settings.llm_base_url,
-        "api_key": key,
+        "base_url": settings.endpoint_url,
+        "api_key": settings.endpoint_key,
         "timeout": settings.llm_timeout,
         "max_retries": settings.llm_max_retries,
     }

@@ -27,8 +27,20 @@ class Settings(BaseSettings):
         env_file_encoding="utf-8",
         extra="ignore",
         validate_default=True,
+        populate_by_name=True,
     )
 
+    discord_token: SecretStr | None = Field(
+        None,
+        validation_alias="DISCORD_TOKEN",
+        description="The bot's token (Developer Portal → Bot); needed by run and sync-commands.",
+    )
+    dev_guild: str | None = Field(
+        None,
+        pattern=r"^[0-9]{17,20}$",
+        description="A server id: the slash commands are registered to that server only, "
+        "where they appear at once (for development); unset: globally.",
+    )
     data_dir: Path = Field(Path("./data"), description="Where memory.db and journals/ live.")
     max_queue: int = Field(400, ge=1, le=100_000, description="Pending ingest jobs kept at most.")
     drain_timeout: float = Field(
@@ -74,6 +86,12 @@ class Settings(BaseSettings):
     )
     llm_api_key: SecretStr | None = Field(
         None, description="Key of that endpoint; unset: OPENAI_API_KEY."
+    )
+    openai_base_url: str | None = Field(
+        None, validation_alias="OPENAI_BASE_URL", description="The openai client's own endpoint."
+    )
+    openai_api_key: SecretStr | None = Field(
+        None, validation_alias="OPENAI_API_KEY", description="The openai client's own key."
     )
     llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds per LLM request.")
     llm_max_retries: int = Field(
@@ -152,6 +170,18 @@ class Settings(BaseSettings):
         return max(low, min(high, value))
 
     @property
+    def endpoint_url(self) -> str | None:
+        """The OpenAI-compatible endpoint: ``MEMORYBOT_LLM_BASE_URL``, else ``OPENAI_BASE_URL``
+        (None: OpenAI's)."""
+        return self.llm_base_url or self.openai_base_url
+
+    @property
+    def endpoint_key(self) -> str | None:
+        """Its key: ``MEMORYBOT_LLM_API_KEY``, else ``OPENAI_API_KEY`` (None: no key)."""
+        key = self.llm_api_key or self.openai_api_key
+        return key.get_secret_value() if key is not None else None
+
+    @property
     def db_path(self) -> Path:
         return self.data_dir / "memory.db"
 
@@ -175,13 +205,32 @@ def load_settings(**overrides: Any) -> Settings:
         raise ConfigError(describe_validation_error(exc)) from None
 
 
+def env_name(field: str) -> str:
+    """The environment variable of a setting (a field name, or an alias such as
+    ``DISCORD_TOKEN`` as pydantic reports it)."""
+    info = Settings.model_fields.get(field)
+    if info is not None and isinstance(info.validation_alias, str):
+        return info.validation_alias
+    if info is None and field.isupper():
+        return field
+    return ENV_PREFIX + field.upper()
+
+
+def _is_secret(name: str) -> bool:
+    info = Settings.model_fields.get(name) or next(
+        (f for f in Settings.model_fields.values() if f.validation_alias == name), None
+    )
+    return info is not None and "SecretStr" in str(info.annotation)
+
+
 def describe_validation_error(exc: ValidationError) -> str:
-    """One line naming the setting (as its environment variable) and what is allowed."""
+    """One line naming the setting (as its environment variable) and what is allowed;
+    a secret's value is never shown."""
     parts = []
     for err in exc.errors():
         field = str(err["loc"][0]) if err["loc"] else "?"
-        env_name = ENV_PREFIX + field.upper()
         given = err.get("input")
-        shown = "" if isinstance(given, dict) else f"={given!r}"
-        parts.append(f"{env_name}{shown}: {err['msg']}")
+        hidden = isinstance(given, dict) or _is_secret(field)
+        shown = "" if hidden else f"={given!r}"
+        parts.append(f"{env_name(field)}{shown}: {err['msg']}")
     return "invalid setting " + "; ".join(parts)

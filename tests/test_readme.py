@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from memory.settings import ENV_PREFIX, Settings
+from memory.settings import Settings, env_name
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
 def _settings_table() -> dict[str, str]:
-    rows = re.findall(r"^\| `(MEMORYBOT_[A-Z_]+)` \| ([^|]+) \|", README, flags=re.MULTILINE)
+    rows = re.findall(r"^\| `([A-Z][A-Z_]+)` \| ([^|]+) \|", README, flags=re.MULTILINE)
     return {name: default.strip() for name, default in rows}
 
 
@@ -30,8 +30,7 @@ def _shown(value: object) -> str:
 
 def test_every_setting_is_in_the_readme_with_its_default() -> None:
     expected = {
-        ENV_PREFIX + name.upper(): _shown(field.default)
-        for name, field in Settings.model_fields.items()
+        env_name(name): _shown(field.default) for name, field in Settings.model_fields.items()
     }
     assert _settings_table() == expected
 

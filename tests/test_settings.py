@@ -188,3 +188,56 @@ def test_cli_reads_dotenv_of_its_working_directory_and_flag_wins(tmp_path: Path)
     result = run_cli(None, "--data-dir", str(flagged), "stats", "--json", cwd=workdir)
     assert result.returncode == 0, result.stderr
     assert (flagged / "memory.db").is_file()
+
+
+# --- the Discord token, the development server, the openai client's own variables --------
+
+
+def test_discord_token_and_dev_guild_come_from_dotenv_like_every_setting() -> None:
+    Path(".env").write_text(
+        "DISCORD_TOKEN=token-from-dotenv\nMEMORYBOT_DEV_GUILD=123456789012345678\n",
+        encoding="utf-8",
+    )
+    settings = load_settings()
+    assert settings.discord_token is not None
+    assert settings.discord_token.get_secret_value() == "token-from-dotenv"
+    assert settings.dev_guild == "123456789012345678"
+    assert "token-from-dotenv" not in repr(settings)
+
+
+def test_a_bad_dev_guild_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORYBOT_DEV_GUILD", "my-server")
+    with pytest.raises(ConfigError, match=r"^invalid setting MEMORYBOT_DEV_GUILD='my-server': "):
+        load_settings()
+
+
+async def test_openai_key_and_endpoint_in_dotenv_reach_the_endpoint() -> None:
+    from memory.embeddings import build_embedder
+    from tests.fake_openai import FakeOpenAI
+
+    async with FakeOpenAI(api_key="sk-from-dotenv") as fake:
+        _dotenv(
+            f"OPENAI_API_KEY=sk-from-dotenv\nOPENAI_BASE_URL={fake.base_url}\n"
+            "MEMORYBOT_EMBEDDING_MODEL=text-embedding-3-small\n"
+        )
+        embedder = build_embedder(load_settings())
+        try:
+            (vector,) = await embedder.embed(["hello"])
+        finally:
+            await embedder.aclose()
+    assert vector
+    (request,) = fake.embeddings_requests
+    assert request.header("Authorization") == "Bearer sk-from-dotenv"
+
+
+def test_memorybot_llm_variables_win_over_the_openai_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    Path(".env").write_text("OPENAI_API_KEY=sk-openai\nOPENAI_BASE_URL=http://a/v1\n",
+                            encoding="utf-8")  # fmt: skip
+    monkeypatch.setenv("MEMORYBOT_LLM_API_KEY", "sk-memorybot")
+    monkeypatch.setenv("MEMORYBOT_LLM_BASE_URL", "http://b/v1")
+    settings = load_settings()
+    assert (settings.endpoint_key, settings.endpoint_url) == ("sk-memorybot", "http://b/v1")
+
+
+def _dotenv(text: str) -> None:
+    Path(".env").write_text(text, encoding="utf-8")

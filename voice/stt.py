@@ -128,8 +128,7 @@ def build_transcriber(settings: Settings) -> Transcriber:
     ``MEMORYBOT_LLM_API_KEY``, falling back to ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``)."""
     if settings.stt_model == LOCAL_STT:
         return PocketSphinxTranscriber()
-    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-    client = openai_client(None, settings.llm_base_url, key, settings.llm_timeout)
+    client = openai_client(None, settings.endpoint_url, settings.endpoint_key, settings.llm_timeout)
     return OpenAITranscriber(
         client.with_options(max_retries=STT_RETRIES),
         settings.stt_model,
