@@ -38,7 +38,7 @@ async def run(data_dir: Path, count: int) -> dict[str, Any]:
 
     settings = load_settings(data_dir=data_dir)
     async with open_runtime(settings) as runtime:
-        bot = MemoryBot(runtime)
+        bot = MemoryBot(runtime.settings, runtime)
         await bot._async_setup_hook()
         await bot.setup_hook()
         dpytest.configure(bot, guilds=0, text_channels=0, voice_channels=0, members=0)

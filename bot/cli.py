@@ -389,8 +389,44 @@ def run(state: CliState) -> None:
     from bot.run import discord_token, run_bot
 
     settings = state.settings()
-    token = discord_token()
+    token = discord_token(settings)
+    _log_at_least(logging.INFO)  # a service says what it does: at start, and what goes wrong
     _run(run_bot(settings, token, announce=lambda s: _announce(s, None, show_token=False)))
+
+
+@cli.command("sync-commands")
+@click.option("--guild", "guild_id", default=None,
+              help="Register to this server only (default: MEMORYBOT_DEV_GUILD, else "
+              "globally).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome and payload as JSON.")
+@click.pass_obj
+def sync_commands(state: CliState, guild_id: str | None, as_json: bool) -> None:
+    """Register the slash commands with Discord now (needs DISCORD_TOKEN), even if unchanged."""
+    from bot.command_sync import describe_access
+    from bot.run import discord_token, sync_commands_now
+
+    settings = state.settings()
+    guild_id = _snowflake(guild_id, "--guild")
+    outcome, payload = _run(sync_commands_now(settings, discord_token(settings), guild_id))
+    if as_json:
+        _echo_json({"status": outcome.status, "guildId": guild_id or settings.dev_guild,
+                    "error": outcome.error or None, "commands": payload})  # fmt: skip
+    elif outcome.status == "registered":
+        click.echo(f"registered {len(payload)} commands {outcome.target.describe()}:")
+        for command, name in zip(payload, outcome.commands, strict=True):
+            click.echo(f"  {name} — {describe_access(command)}")
+        if outcome.target.guild_id is None:
+            click.echo("Global commands can take a few minutes to show up; reload Discord "
+                       "(Ctrl-R) if they do not.")  # fmt: skip
+    if outcome.status == "failed":
+        click.echo(f"error: {outcome.error}", err=True)
+        sys.exit(1)
+
+
+def _log_at_least(level: int) -> None:
+    root = logging.getLogger()
+    if root.getEffectiveLevel() > level:
+        root.setLevel(level)
 
 
 DEMO_DIR = Path("memorybot-demo")

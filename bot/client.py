@@ -1,18 +1,25 @@
 """The Discord client (discord.py's ``commands.Bot``, as in its advanced_startup example):
-cogs loaded in ``setup_hook``, no pings, the intents memory needs."""
+cogs loaded in ``setup_hook``, the slash commands registered with Discord when they changed,
+one line at ready saying what runs, no pings, the intents memory needs."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
-from bot.runtime import MemoryRuntime
+from bot.command_sync import SyncOutcome, SyncRecord, SyncTarget, sync_commands
+from memory.settings import Settings
 
 if TYPE_CHECKING:
     from bot.cogs.voice import VoiceCog
     from bot.llm_reply import LLMReplier
+    from bot.runtime import MemoryRuntime
+
+log = logging.getLogger(__name__)
 
 
 def memory_intents() -> discord.Intents:
@@ -27,24 +34,58 @@ def memory_intents() -> discord.Intents:
 
 
 class MemoryBot(commands.Bot):
-    def __init__(self, runtime: MemoryRuntime, **options: object) -> None:
+    """The bot over ``runtime``. Without a runtime it only knows its commands (what
+    ``memorybot sync-commands`` registers); ``register_commands`` makes every login
+    register them with Discord when they changed."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        runtime: MemoryRuntime | None = None,
+        *,
+        register_commands: bool = False,
+        **options: Any,
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=memory_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
-            **options,  # type: ignore[arg-type]
+            **options,
         )
-        self.runtime = runtime
+        self._settings = settings
+        self._runtime = runtime
         self.replier: LLMReplier | None = None
         self.voice: VoiceCog | None = None
-        if runtime.settings.llm_model:
+        self.register_commands = register_commands
+        self._registration: asyncio.Task[SyncOutcome] | None = None
+        self._announced = False
+        if runtime is not None and settings.llm_model:
             from bot.llm_reply import LLMReplier  # imports openai: only when an LLM is set
 
-            self.replier = LLMReplier.from_settings(runtime.settings)
+            self.replier = LLMReplier.from_settings(settings)
+
+    @property
+    def settings(self) -> Settings:
+        """The runtime's settings (one source of truth), or those the bot was built with."""
+        return self._runtime.settings if self._runtime is not None else self._settings
+
+    @property
+    def runtime(self) -> MemoryRuntime:
+        if self._runtime is None:
+            raise RuntimeError("this bot was built without memory (commands only)")
+        return self._runtime
+
+    @property
+    def command_target(self) -> SyncTarget:
+        """Where the commands go: ``MEMORYBOT_DEV_GUILD``, or globally."""
+        dev_guild = self.settings.dev_guild
+        return SyncTarget(int(dev_guild) if dev_guild else None)
 
     async def close(self) -> None:
         try:
+            if self._registration is not None and not self._registration.done():
+                self._registration.cancel()
             await super().close()
         finally:
             if self.replier is not None:
@@ -55,6 +96,7 @@ class MemoryBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         from bot.cogs.ingest import IngestCog
+        from bot.cogs.memory_admin import MemoryAdminCommands
         from bot.cogs.memory_commands import MemoryCommands
         from bot.cogs.voice import VoiceCog
 
@@ -62,3 +104,49 @@ class MemoryBot(commands.Bot):
         self.voice = VoiceCog(self)
         await self.add_cog(self.voice)
         await self.add_cog(MemoryCommands(self))
+        await self.add_cog(MemoryAdminCommands(self))
+        if self.register_commands:  # beside connecting to the gateway, not before it
+            self._registration = asyncio.create_task(self._register())
+
+    async def sync_commands(
+        self, target: SyncTarget | None = None, *, force: bool = False
+    ) -> SyncOutcome:
+        """Register the commands for ``target`` (default :attr:`command_target`); see
+        :mod:`bot.command_sync`. A server gets its own copy of the global commands."""
+        target = target or self.command_target
+        if target.guild is not None:
+            self.tree.copy_global_to(guild=target.guild)
+        record = SyncRecord(self.settings.data_dir)
+        return await sync_commands(self, self.tree, target, record, force=force)
+
+    async def _register(self) -> SyncOutcome:
+        """The registration at start: a failure is logged, and the bot runs on."""
+        try:
+            outcome = await self.sync_commands()
+        except Exception:  # a bug rather than Discord's answer: its traceback, and run on
+            log.exception("registering the slash commands failed")
+            return SyncOutcome("failed", self.command_target, (), "unexpected error")
+        if outcome.status == "failed":
+            log.warning("%s", outcome.error)
+        return outcome
+
+    async def on_ready(self) -> None:
+        if self._announced:
+            log.info("connected to Discord again (%d servers)", len(self.guilds))
+            return
+        self._announced = True
+        log.info("%s", await self.ready_line())
+
+    async def ready_line(self) -> str:
+        """Who the bot is, where it is, its commands, and whether voice can run."""
+        me = self.user
+        who = f"{me} (id {me.id})" if me is not None else "?"
+        count = len(self.guilds)
+        parts = [f"logged in as {who} in {count} server{'' if count == 1 else 's'}"]
+        if self._registration is not None:
+            parts.append((await self._registration).describe())
+        reason = self.voice.unavailable() if self.voice is not None else "no voice cog"
+        stt = self.settings.stt_model
+        parts.append(f"voice: ready (speech-to-text: {stt})" if reason is None
+                     else f"voice: unavailable — {reason}")  # fmt: skip
+        return "; ".join(parts)

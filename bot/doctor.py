@@ -42,6 +42,7 @@ async def run_doctor(data_dir: Path | None) -> dict[str, Any]:
         return {"ok": False, "checks": checks}
     checks.append(_check("settings", True, "valid"))
     checks.append(_voice_check(settings))
+    checks.append(_discord_check(settings))
     checks.append(_data_dir_check(settings))
     if checks[-1]["ok"]:
         checks.extend(await _database_checks(settings))
@@ -58,6 +59,16 @@ def _voice_check(settings: Settings) -> dict[str, Any]:
         return _check("voice", True, f"off (needs {', '.join(missing)}; see README, Voice)")
     stt = "offline pocketsphinx" if settings.stt_model == LOCAL_STT else settings.stt_model
     return _check("voice", True, f"ready (speech-to-text: {stt})")
+
+
+def _discord_check(settings: Settings) -> dict[str, Any]:
+    """The bot is optional: no token is reported, never an error."""
+    from bot.command_sync import SyncRecord
+
+    if settings.discord_token is None:
+        return _check("discord", True, "no DISCORD_TOKEN (only `run` and `sync-commands` need it)")
+    registered = SyncRecord(settings.data_dir).describe()
+    return _check("discord", True, f"token set; slash commands {registered}")
 
 
 def _data_dir_check(settings: Settings) -> dict[str, Any]:

@@ -70,7 +70,7 @@ async def dpytest_bot(runtime: Any, members: Sequence[str] = ("Sarah", "Mike")) 
 
     from bot.client import MemoryBot
 
-    bot = MemoryBot(runtime)
+    bot = MemoryBot(runtime.settings, runtime)
     await bot._async_setup_hook()
     await bot.setup_hook()
     dpytest.configure(bot, members=list(members))

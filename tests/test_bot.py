@@ -87,7 +87,8 @@ async def test_a_mention_gets_an_answer_from_memory_that_never_pings(bot: Memory
     assert "@everyone" not in answer.content and "<@&1>" not in answer.content
     assert len(answer.content) <= 2000
     # and nothing it sends can ping anyone, whatever the text
-    mentions = MemoryBot(bot.runtime).allowed_mentions  # (dpytest swaps the connection state)
+    # (a new bot: dpytest swaps the connection state)
+    mentions = MemoryBot(bot.settings, bot.runtime).allowed_mentions
     assert mentions is not None
     assert (mentions.everyone, mentions.users, mentions.roles, mentions.replied_user) == (
         False, False, False, False,

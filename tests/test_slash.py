@@ -19,7 +19,9 @@ import pytest
 from discord import app_commands
 
 from bot.client import MemoryBot
-from bot.cogs.memory_commands import Confirm, MemoryCommands
+from bot.cogs.memory_admin import MemoryAdminCommands
+from bot.cogs.memory_commands import MemoryCommands
+from bot.cogs.slash import Confirm
 from bot.runtime import open_runtime
 from dashboard_api.server import running_api
 from memory.models import LORE_SUBJECT
@@ -96,6 +98,7 @@ class SlashInteraction:
 class World:
     bot: MemoryBot
     cog: MemoryCommands
+    admin: MemoryAdminCommands
     guild: discord.Guild
     channel: discord.TextChannel
     sarah: discord.Member
@@ -107,16 +110,19 @@ class World:
                                permissions or discord.Permissions.none())  # fmt: skip
 
     async def run(self, name: str, interaction: Any, *args: Any) -> None:
-        """Run a command as discord.py would: its checks, then its callback; errors go to the
-        cog's error handler."""
+        """Run a command of /memory or /memory-admin as discord.py would: its checks, then
+        its callback; errors go to the cog's error handler."""
+        cog: MemoryCommands | MemoryAdminCommands = self.cog
         command = self.cog.app_command.get_command(name)
+        if command is None:
+            cog, command = self.admin, self.admin.app_command.get_command(name)
         assert isinstance(command, app_commands.Command)
         try:
             if not await command._check_can_run(interaction):
                 raise app_commands.CheckFailure(name)
-            await command.callback(self.cog, interaction, *args)  # type: ignore[arg-type]
+            await command.callback(cog, interaction, *args)  # type: ignore[arg-type]
         except app_commands.AppCommandError as error:
-            await self.cog.cog_app_command_error(interaction, error)
+            await cog.cog_app_command_error(interaction, error)
 
 
 @pytest.fixture
@@ -125,9 +131,9 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     async with open_runtime(settings) as runtime:
         bot = await dpytest_bot(runtime)
         config = dpytest.get_config()
-        cog = bot.get_cog("MemoryCommands")
-        assert isinstance(cog, MemoryCommands)
-        world = World(bot, cog, config.guilds[0], config.channels[0], config.members[0],
+        cog, admin = bot.get_cog("MemoryCommands"), bot.get_cog("MemoryAdminCommands")
+        assert isinstance(cog, MemoryCommands) and isinstance(admin, MemoryAdminCommands)
+        world = World(bot, cog, admin, config.guilds[0], config.channels[0], config.members[0],
                       config.members[1])  # fmt: skip
         await seed(world)
         try:
@@ -196,10 +202,14 @@ async def test_moderator_commands_need_manage_server(world: World) -> None:
     await world.run("stats", moderator)
     assert moderator.texts[0].startswith("Messages: 3 · facts:")
     assert_private(moderator)
-    # and the commands say so to Discord, which hides them from members without it
-    command = world.cog.app_command.get_command("stats")
-    assert command is not None and command.default_permissions is not None
-    assert command.default_permissions.manage_guild
+
+
+async def test_moderator_commands_are_their_own_group() -> None:
+    """Discord reads default permissions of top-level commands only: the moderators'
+    commands are not in /memory (what Discord receives is checked in
+    test_command_registration)."""
+    assert {c.name for c in MemoryAdminCommands.__cog_app_commands__} == {"purge-user", "stats"}
+    assert {"purge-user", "stats"}.isdisjoint(c.name for c in MemoryCommands.__cog_app_commands__)
 
 
 async def _press(interaction: Any, presser: Any, button: str) -> None:

@@ -308,7 +308,7 @@ from memory.settings import load_settings
 
 async def bot_without_voice(data_dir):
     async with open_runtime(load_settings(data_dir=data_dir)) as runtime:
-        bot = MemoryBot(runtime)
+        bot = MemoryBot(runtime.settings, runtime)
         await bot._async_setup_hook()
         await bot.setup_hook()
         print("cogs:", ", ".join(sorted(bot.cogs)))
@@ -328,7 +328,7 @@ def test_without_the_voice_extra_the_bot_still_runs(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert "cogs: IngestCog, MemoryCommands, VoiceCog" in lines
+    assert "cogs: IngestCog, MemoryAdminCommands, MemoryCommands, VoiceCog" in lines
     missing = "discord-ext-voice-recv, PyNaCl, davey, webrtcvad-wheels, pocketsphinx"
     assert f"voice: Voice is not enabled on this bot: it needs {missing}." in " ".join(lines)
     assert f"[ok ] voice: off (needs {missing}; see README, Voice)" in lines

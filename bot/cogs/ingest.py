@@ -69,7 +69,7 @@ class IngestCog(commands.Cog):
             str(payload.message_id), content,
         )  # fmt: skip
         if summary.changed:
-            log.info("message %s edited: %s", payload.message_id, summary.describe())
+            log.debug("message %s edited: %s", payload.message_id, summary.describe())
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
@@ -90,7 +90,7 @@ class IngestCog(commands.Cog):
                 queue=runtime.queue,
             )  # fmt: skip
             if summary.removed_anything:
-                log.info("message %s deleted: %s", message_id, summary.describe())
+                log.debug("message %s deleted: %s", message_id, summary.describe())
 
     def _addressed(self, message: discord.Message) -> bool:
         me = self.bot.user

@@ -58,15 +58,15 @@ class VoiceCog(commands.Cog):
     async def cog_load(self) -> None:
         reason = self.unavailable()
         if reason is None:
-            log.info("voice ready (speech-to-text: %s)", self.bot.runtime.settings.stt_model)
+            log.debug("voice ready (speech-to-text: %s)", self.bot.settings.stt_model)
         else:
-            log.info("voice off: %s", reason)
+            log.debug("voice off: %s", reason)
 
     # --- what the commands call ---------------------------------------------------------
 
     def unavailable(self) -> str | None:
         """Why voice cannot run on this bot (one line for the member), or None."""
-        settings = self.bot.runtime.settings
+        settings = self.bot.settings
         if not settings.memory_enabled:
             return "Memory is switched off on this bot, so I don't listen in voice."
         return voice_unavailable(settings.stt_model)
@@ -74,7 +74,7 @@ class VoiceCog(commands.Cog):
     def may_control(self, manage_guild: bool, channel: VoiceChannel) -> bool:
         """Manage Server (``manage_guild``: the caller's), or ``channel`` is one of the
         configured auto-join channels."""
-        return manage_guild or str(channel.id) in self.bot.runtime.settings.voice_auto_join
+        return manage_guild or str(channel.id) in self.bot.settings.voice_auto_join
 
     def listening_in(self, guild: discord.Guild) -> VoiceChannel | None:
         return self._sessions.channel(guild.id) if self._sessions is not None else None
@@ -132,7 +132,7 @@ class VoiceCog(commands.Cog):
             await self.leave(guild)
             current = None
         target = after.channel
-        auto = self.bot.runtime.settings.voice_auto_join
+        auto = self.bot.settings.voice_auto_join
         if target is None or current is not None or str(target.id) not in auto:
             return
         try:
@@ -175,7 +175,7 @@ class VoiceCog(commands.Cog):
         ``MEMORYBOT_VOICE_WAKE_WORDS``."""
         me = guild.me
         names = [me.name, me.display_name] if me is not None else []
-        return names + list(self.bot.runtime.settings.voice_wake_words)
+        return names + list(self.bot.settings.voice_wake_words)
 
     # --- plumbing -----------------------------------------------------------------------
 
@@ -192,7 +192,7 @@ class VoiceCog(commands.Cog):
         from voice.session import VoiceListener, member_author
         from voice.stt import build_transcriber
 
-        settings = self.bot.runtime.settings
+        settings = self.bot.settings
         if self._transcriber is None:
             self._transcriber = build_transcriber(settings)
         return VoiceListener(
