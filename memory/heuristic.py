@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from memory.extraction import MAX_FACTS_PER_MESSAGE, BaseExtractor, SourceMessage
+from memory.extraction import MAX_FACTS_PER_MESSAGE, BaseExtractor, ContextTurn, SourceMessage
 from memory.models import CandidateFact
 
 PLAIN = 0.9
@@ -1290,7 +1290,9 @@ class HeuristicExtractor(BaseExtractor):
     batch_size = 512
     batch_gap = 0.0
 
-    async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
+    async def extract(
+        self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+    ) -> list[CandidateFact]:
         facts: list[CandidateFact] = []
         for message in messages:
             facts += self.extract_one(message)

@@ -32,7 +32,7 @@ from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import BaseModel, ConfigDict
 
 from memory.errors import ConfigError, MemorybotError
-from memory.extraction import MAX_FACTS_PER_MESSAGE, BaseExtractor, SourceMessage
+from memory.extraction import MAX_FACTS_PER_MESSAGE, BaseExtractor, ContextTurn, SourceMessage
 from memory.llm_retry import OpenAIEndpoint, json_kind, llm_options, loads_tolerant
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import Settings
@@ -340,7 +340,9 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
             batch_gap=settings.extraction_batch_gap,
         )
 
-    async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
+    async def extract(
+        self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+    ) -> list[CandidateFact]:
         """Candidate facts of ``messages``; raises :class:`ExtractionError` on failure."""
         if not messages:
             return []

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memory.extraction import BaseExtractor, SourceMessage
+from memory.extraction import BaseExtractor, ContextTurn, SourceMessage
 from memory.models import Author, CandidateFact, IngestItem
 
 GUILD_A = "111111111111111111"
@@ -102,7 +102,9 @@ class RecordingExtractor(BaseExtractor):
         self.fail = fail
         self.started = asyncio.Event()
 
-    async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
+    async def extract(
+        self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+    ) -> list[CandidateFact]:
         self.batches.append([m.message_id for m in messages])
         self.messages += messages
         self.started.set()

@@ -10,7 +10,7 @@ import pytest
 
 from memory.db import connect_sync
 from memory.errors import InvalidMessageError, QueueClosedError
-from memory.extraction import BaseExtractor, SourceMessage
+from memory.extraction import BaseExtractor, ContextTurn, SourceMessage
 from memory.ingest import JOURNAL_BATCH, IngestQueue, keep_fact
 from memory.models import CandidateFact
 from memory.store import Store
@@ -223,7 +223,9 @@ async def test_shutdown_drains_what_it_can_within_the_timeout(
     store: Store, journals: Journals, data_dir: Path
 ) -> None:
     class Slow(RecordingExtractor):
-        async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
+        async def extract(
+            self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+        ) -> list[CandidateFact]:
             await asyncio.sleep(0.01)
             return await super().extract(messages)
 
@@ -283,7 +285,9 @@ async def test_at_most_four_facts_per_message_and_only_for_messages_of_the_batch
     class Chatty(BaseExtractor):
         name = "chatty"
 
-        async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
+        async def extract(
+            self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+        ) -> list[CandidateFact]:
             (m,) = messages
             facts = [
                 CandidateFact(m.author_id, f"Sarah fact {n}.", "other", 0.9, "x", m.message_id)

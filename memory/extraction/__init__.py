@@ -7,6 +7,11 @@ is stored, whatever produced it.
 Subjects: an extractor proposes facts about the speaker (``author_id``), about a member the
 message mentions (that member's id) or about the guild (``LORE_SUBJECT``); anything else is
 dropped by the filter.
+
+Context: with a batch comes ``context``, the channel's turns just before its first message
+(at most ``CONTEXT_TURNS``, oldest first), so an extractor can tell who "we", "you" and "it"
+are; a message's own context is those turns plus the batch's earlier messages
+(:func:`contexts`). Context is never a source of facts.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from memory.models import CandidateFact
 
 MAX_FACTS_PER_MESSAGE = 4
+CONTEXT_TURNS = 6
 
 
 class Mention(NamedTuple):
@@ -39,10 +45,36 @@ class SourceMessage(NamedTuple):
     mentions: tuple[Mention, ...] = ()
 
 
+class ContextTurn(NamedTuple):
+    """A turn said before a message in its channel: who said what, and when."""
+
+    author_id: str
+    author_name: str
+    text: str
+    created_at: str
+
+
+def contexts(
+    messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+) -> list[tuple[ContextTurn, ...]]:
+    """Each message's preceding turns (at most ``CONTEXT_TURNS``, oldest first): the batch's
+    ``context``, then the batch's own earlier messages."""
+    turns = list(context)[-CONTEXT_TURNS:]
+    out: list[tuple[ContextTurn, ...]] = []
+    for message in messages:
+        out.append(tuple(turns))
+        turns.append(
+            ContextTurn(message.author_id, message.author_name, message.text, message.created_at)
+        )
+        del turns[:-CONTEXT_TURNS]
+    return out
+
+
 @runtime_checkable
 class Extractor(Protocol):
     """Turns a batch of messages (one guild, one channel, in order) into candidate facts,
-    each tied to its source message by ``source_message_id``.
+    each tied to its source message by ``source_message_id``; ``context`` is the channel's
+    turns before the batch (see the module docstring).
 
     ``batch_size`` is the most messages the queue hands over in one call; ``batch_gap`` is
     how long (seconds) a channel must be quiet before its waiting messages are extracted
@@ -56,7 +88,9 @@ class Extractor(Protocol):
     batch_gap: float
     proposes_facts: bool
 
-    async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]: ...
+    async def extract(
+        self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+    ) -> list[CandidateFact]: ...
 
     async def aclose(self) -> None: ...
 
@@ -69,7 +103,9 @@ class BaseExtractor:
     batch_gap = 0.0
     proposes_facts = True
 
-    async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
+    async def extract(
+        self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+    ) -> list[CandidateFact]:
         raise NotImplementedError
 
     async def aclose(self) -> None:
@@ -82,5 +118,7 @@ class NoopExtractor(BaseExtractor):
     name = "none"
     proposes_facts = False
 
-    async def extract(self, messages: Sequence[SourceMessage]) -> list[CandidateFact]:
+    async def extract(
+        self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+    ) -> list[CandidateFact]:
         return []
