@@ -44,11 +44,14 @@ async def compose_answer(
     replier: LLMReplier | None = None,
     message_id: str = "",
     bot_name: str = "memorybot",
+    said_at: str | None = None,
 ) -> Answer:
-    """The answer to ``author_name``'s ``question`` (message ``message_id``) in a channel.
+    """The answer to ``author_name``'s ``question`` (message ``message_id``, written at
+    ``said_at``: now when not given) in a channel.
 
     ``recent`` is the channel's last messages, oldest first; the newest
-    ``max_recent_messages`` of them reach the prompt.
+    ``max_recent_messages`` of them reach the prompt. A memory line is said when the question
+    was.
     """
     memory = await runtime.retriever.slice(
         guild_id, question, channel_id=channel_id, user_id=author_id
@@ -66,21 +69,24 @@ async def compose_answer(
     remembered = None
     if reply.memory_line:
         remembered = await remember(
-            runtime, guild_id, reply.memory_line, channel_id=channel_id, message_id=message_id
-        )
+            runtime, guild_id, reply.memory_line, channel_id=channel_id, message_id=message_id,
+            said_at=said_at,
+        )  # fmt: skip
     return Answer(reply.text, remembered, used_llm=True)
 
 
 async def remember(
-    runtime: MemoryRuntime, guild_id: str, line: str, *, channel_id: str, message_id: str
-) -> str | None:
-    """Store the model's memory line as lore; the fact as stored, or None when memory is
-    off or the line is refused (instruction-like, a secret, nothing left)."""
+    runtime: MemoryRuntime, guild_id: str, line: str, *, channel_id: str, message_id: str,
+    said_at: str | None = None,
+) -> str | None:  # fmt: skip
+    """Store the model's memory line as lore, said at ``said_at`` (now when not given); the
+    fact as stored, or None when memory is off or the line is refused (instruction-like, a
+    secret, nothing left)."""
     if not runtime.settings.memory_enabled:
         return None
     try:
         fact = await runtime.store.remember_line(
-            guild_id, line, channel_id=channel_id, source_message_id=message_id
+            guild_id, line, channel_id=channel_id, source_message_id=message_id, said_at=said_at
         )
     except InvalidMessageError as exc:
         log.warning("memory line of the reply to message %s not stored: %s", message_id, exc)

@@ -80,7 +80,8 @@ question, briefly and warmly, in the language it is asked in.
 
 Between {open} and {close} below is one JSON object: what you remember that may bear on \
 the question. userFacts: facts about the asker. relevantFacts: facts that may bear on the \
-question ("about" names who a fact is about; "lore" means the community itself). \
+question ("about" names who a fact is about; "lore" means the community itself; "said" is \
+the day it was said: a fact tells how things were then). \
 relevantMessages: earlier messages found for the question, each with author, time and the \
 turns around it. recentMessages: the last messages of this channel, oldest first.
 
@@ -151,7 +152,7 @@ def _fact(hit: FactHit) -> dict[str, Any]:
     return {
         "fact": quoted(hit.fact.fact),
         "about": quoted(hit.subject_name or "someone", MAX_NAME_CHARS),
-        "time": _time(hit.fact.updated_at),
+        "said": quoted(hit.fact.said_on, 10),
     }
 
 

@@ -38,9 +38,15 @@ def fit(text: str, limit: int = DISCORD_LIMIT) -> str:
     return cut.rstrip() + "…"
 
 
+def said(hit: FactHit) -> str:
+    """`` · said YYYY-MM-DD``: the day the fact was said (its source message's, in UTC)."""
+    return f" · said {hit.fact.said_on}"
+
+
 def offline_answer(memory: MemorySlice) -> str:
     """ "Here is what I remember": the slice's best facts (the asker's first), each with the
-    member it is about; a plain sentence when nothing relevant is remembered."""
+    member it is about and the day it was said; a plain sentence when nothing relevant is
+    remembered."""
     seen: set[int] = set()
     facts: list[FactHit] = []
     for hit in [*memory.user_facts[:2], *memory.relevant_facts]:
@@ -52,6 +58,6 @@ def offline_answer(memory: MemorySlice) -> str:
     lines = ["Here is what I remember:"]
     for hit in facts[:OFFLINE_FACTS]:
         about = hit.subject_name or "someone"
-        lines.append(f"• {hit.fact.fact} (about {about})" if about != "lore"
-                     else f"• {hit.fact.fact}")  # fmt: skip
+        lines.append(f"• {hit.fact.fact} (about {about}){said(hit)}" if about != "lore"
+                     else f"• {hit.fact.fact}{said(hit)}")  # fmt: skip
     return fit(defuse("\n".join(lines)))

@@ -262,7 +262,8 @@ def _static(name: str) -> Handler:
 
 
 def fact_json(hit: FactHit) -> dict[str, object]:
-    """A fact result (DESIGN "HTTP API")."""
+    """A fact result (DESIGN "HTTP API"): ``createdAt`` is when it was stored, ``saidAt``
+    when its source message was written."""
     fact, scores = hit.fact, hit.scores
     return {
         "id": fact.id,
@@ -275,6 +276,7 @@ def fact_json(hit: FactHit) -> dict[str, object]:
         "channelId": fact.channel_id,
         "confidence": fact.confidence,
         "createdAt": fact.created_at,
+        "saidAt": fact.said_at,
         "score": round(scores.combined, 4),
         "semanticScore": None if scores.semantic is None else round(scores.semantic, 4),
         "lexicalScore": round(scores.lexical, 4),

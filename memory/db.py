@@ -100,31 +100,47 @@ async def open_connection(path: Path | str) -> aiosqlite.Connection:
 
 
 async def apply_migrations(db: aiosqlite.Connection) -> list[str]:
-    """Apply every migration not yet recorded in ``_migrations``; return the names applied."""
+    """Apply every migration not yet recorded in ``_migrations``; return the names applied.
+
+    Foreign keys are off while they run: a migration may make a table again (SQLite's way to
+    change a constraint), and dropping the old table must not delete the rows that refer to
+    it. Each migration checks the references before it commits."""
     await db.execute(
         "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
     )
     done = {row[0] for row in await db.execute_fetchall("SELECT name FROM _migrations")}
-    applied = []
-    for name, statements in MIGRATIONS:
-        if name in done:
-            continue
-        # Some rebuild an index over every stored message: on a big database, a while.
-        log.info("applying migration %s", name)
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            for sql in statements:
-                await db.execute(sql)
-            await db.execute(
-                "INSERT INTO _migrations (name, applied_at) VALUES (?, datetime('now'))", (name,)
-            )
-            await db.execute("COMMIT")
-        except Exception:
-            await db.execute("ROLLBACK")
-            raise
-        log.info("applied migration %s", name)
-        applied.append(name)
-    return applied
+    pending = [(name, statements) for name, statements in MIGRATIONS if name not in done]
+    if not pending:
+        return []
+    ((enforced,),) = await db.execute_fetchall("PRAGMA foreign_keys")
+    await db.execute("PRAGMA foreign_keys = OFF")  # a no-op inside a transaction: before BEGIN
+    try:
+        for name, statements in pending:
+            await _apply(db, name, statements)
+    finally:
+        await db.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")
+    return [name for name, _ in pending]
+
+
+async def _apply(db: aiosqlite.Connection, name: str, statements: list[str]) -> None:
+    """One migration in one transaction, recorded in ``_migrations``."""
+    # Some rebuild an index over every stored message: on a big database, a while.
+    log.info("applying migration %s", name)
+    await db.execute("BEGIN IMMEDIATE")
+    try:
+        for sql in statements:
+            await db.execute(sql)
+        broken = list(await db.execute_fetchall("PRAGMA foreign_key_check"))
+        if broken:
+            raise StoreError(f"migration {name} would break {len(broken)} reference(s)")
+        await db.execute(
+            "INSERT INTO _migrations (name, applied_at) VALUES (?, datetime('now'))", (name,)
+        )
+        await db.execute("COMMIT")
+    except Exception:
+        await db.execute("ROLLBACK")
+        raise
+    log.info("applied migration %s", name)
 
 
 async def sqlite_versions(db: aiosqlite.Connection) -> dict[str, str]:

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 MIN_FACT_CHARS = 4
 MAX_FACT_CHARS = 190
 MAX_EVIDENCE_CHARS = 220
-FACT_TYPES = frozenset({"preference", "profile", "relationship", "project", "other"})
+FACT_TYPES = frozenset({"preference", "profile", "relationship", "project", "event", "other"})
 GROUNDING_SHARE = 0.45
 _TOKEN = re.compile(r"\w+")
 _NOT = re.compile(r"n't\b")
@@ -163,7 +163,7 @@ def normalise_fact(text: str) -> str:
 
 
 def normalise_type(fact_type: str) -> str:
-    """The five stored types; ``general`` and anything unknown become ``other``."""
+    """The stored types (``FACT_TYPES``); ``general`` and anything unknown become ``other``."""
     value = clean_text(str(fact_type)).lower()
     return value if value in FACT_TYPES else "other"
 

@@ -72,7 +72,7 @@ ON CONFLICT (guild_id) DO UPDATE SET name = excluded.name, updated_at = excluded
 _INSERT_FACT = """
 INSERT INTO memory_facts
     (guild_id, channel_id, subject, fact, fact_type, evidence_text, source_message_id,
-     confidence, is_active, created_at, updated_at)
+     confidence, is_active, said_at, created_at, updated_at)
 """
 _ON_FACT_CONFLICT = """
 ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
@@ -83,16 +83,17 @@ ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
     source_message_id = CASE WHEN excluded.confidence > confidence
                              THEN excluded.source_message_id ELSE source_message_id END,
     confidence = MAX(confidence, excluded.confidence),
+    said_at = MIN(said_at, excluded.said_at),
     is_active = 1,
     updated_at = excluded.updated_at
 """
-UPSERT_FACT = _INSERT_FACT + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)" + _ON_FACT_CONFLICT
+UPSERT_FACT = _INSERT_FACT + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)" + _ON_FACT_CONFLICT
 # A fact extracted from a message is stored only while the message's job is still open: a
 # message deleted or forgotten while it was being extracted leaves no fact behind.
 UPSERT_JOB_FACT = (
     _INSERT_FACT
     + """
-SELECT ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ? WHERE EXISTS (
+SELECT ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ? WHERE EXISTS (
     SELECT 1 FROM messages m JOIN ingest_jobs j ON j.message_row = m.id
     WHERE m.guild_id = ? AND m.message_id = ? AND j.status = 'pending'
 )"""
@@ -345,9 +346,10 @@ def finish_jobs(
 ) -> set[tuple[str, str]]:
     """Upsert facts, archive beyond the caps, close jobs.
 
-    When the call closes jobs, their facts are extracted ones: each is kept only if its
-    message is still stored with its job open (not deleted meanwhile). Without jobs (lore)
-    the facts are stored as they are."""
+    A fact is said when its message (``FactOrigin.created_at``) was written; stored again,
+    it keeps the earliest time. When the call closes jobs, their facts are extracted ones:
+    each is kept only if its message is still stored with its job open (not deleted
+    meanwhile). Without jobs (lore) the facts are stored as they are."""
     changed: set[tuple[str, str]] = set()
     with transaction(conn):
         for message, cand in facts:
@@ -420,6 +422,18 @@ def _fact_params(message: FactOrigin, cand: CandidateFact, now: str) -> tuple[An
         cand.evidence,
         cand.source_message_id or None,
         cand.confidence,
+        _said_at(message.created_at, now),
         now,
         now,
     )
+
+
+def _said_at(when: str, now: str) -> str:
+    """When a fact was said, in the stored format: its message's time (``when``), or ``now``
+    when there is none or it is no timestamp (stored messages' times always are)."""
+    if not when:
+        return now
+    try:
+        return canonical_time(when)
+    except ValueError:
+        return now

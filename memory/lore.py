@@ -29,10 +29,11 @@ _PREFIX = re.compile(
 
 
 class Origin(NamedTuple):
-    """Where a lore line was said (``FactOrigin`` for the store)."""
+    """Where and when a lore line was said (``FactOrigin`` for the store; no time: now)."""
 
     guild_id: str
     channel_id: str
+    created_at: str = ""
 
 
 def lore_fact(line: str, *, source_message_id: str = "") -> CandidateFact:

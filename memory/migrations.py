@@ -211,26 +211,8 @@ def _rebuild_messages_fts(options: str = "") -> list[str]:
     ]
 
 
-# Full-text indexes that carry their scope: the guild (and for messages the channel and the
-# author) are indexed columns, so one MATCH finds a guild's most recent matches without
-# walking other guilds' (``memory.lexical``). Ranking is done by ``memory.lexical`` too:
-# FTS5's bm25() counts every match of every term in the whole index on each query.
-M002_SCOPED_FTS = [
-    *_rebuild_messages_fts(),
-    "DROP TRIGGER memory_facts_ai",
-    "DROP TRIGGER memory_facts_ad",
-    "DROP TRIGGER memory_facts_au",
-    "DROP TABLE memory_facts_fts",
-    """
-    CREATE VIRTUAL TABLE memory_facts_fts USING fts5(
-        fact, evidence_text, guild_id, content='memory_facts', content_rowid='id',
-        tokenize='unicode61 remove_diacritics 2'
-    )
-    """,
-    """
-    INSERT INTO memory_facts_fts (rowid, fact, evidence_text, guild_id)
-    SELECT id, fact, evidence_text, guild_id FROM memory_facts
-    """,
+# The fact full-text index follows its table: a row's guild is an indexed column.
+_FACTS_FTS_TRIGGERS = [
     """
     CREATE TRIGGER memory_facts_ai AFTER INSERT ON memory_facts BEGIN
         INSERT INTO memory_facts_fts (rowid, fact, evidence_text, guild_id)
@@ -251,6 +233,30 @@ M002_SCOPED_FTS = [
         VALUES (new.id, new.fact, new.evidence_text, new.guild_id);
     END
     """,
+]
+
+
+# Full-text indexes that carry their scope: the guild (and for messages the channel and the
+# author) are indexed columns, so one MATCH finds a guild's most recent matches without
+# walking other guilds' (``memory.lexical``). Ranking is done by ``memory.lexical`` too:
+# FTS5's bm25() counts every match of every term in the whole index on each query.
+M002_SCOPED_FTS = [
+    *_rebuild_messages_fts(),
+    "DROP TRIGGER memory_facts_ai",
+    "DROP TRIGGER memory_facts_ad",
+    "DROP TRIGGER memory_facts_au",
+    "DROP TABLE memory_facts_fts",
+    """
+    CREATE VIRTUAL TABLE memory_facts_fts USING fts5(
+        fact, evidence_text, guild_id, content='memory_facts', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2'
+    )
+    """,
+    """
+    INSERT INTO memory_facts_fts (rowid, fact, evidence_text, guild_id)
+    SELECT id, fact, evidence_text, guild_id FROM memory_facts
+    """,
+    *_FACTS_FTS_TRIGGERS,
     "INSERT INTO messages_fts (messages_fts) VALUES ('optimize')",
     "INSERT INTO memory_facts_fts (memory_facts_fts) VALUES ('optimize')",
 ]
@@ -266,8 +272,57 @@ M003_LEANER_WRITES = [
     f"CREATE INDEX ingest_jobs_closed ON ingest_jobs (guild_id, status) WHERE status IN {CLOSED}",
 ]
 
+# Facts know when they were said: ``said_at`` is their source message's time (else when the
+# fact was stored), the time recency is computed from; and a fact may be an ``event``. SQLite
+# cannot alter a CHECK constraint, so the table is made again its documented way (copy, drop,
+# rename, then its indexes and triggers again; ``apply_migrations`` turns foreign keys off
+# around it, so dropping the old table does not take the facts' vectors with it). The ids are
+# kept: the full-text index (keyed by id, over unchanged text) and the vectors stay right.
+# ``said_at`` defaults to now for writers that do not give it (every memorybot path does).
+M004_FACTS_SAID_AT = [
+    """
+    CREATE TABLE memory_facts_m004 (
+        id                INTEGER PRIMARY KEY,
+        guild_id          TEXT NOT NULL,
+        channel_id        TEXT,
+        subject           TEXT NOT NULL,
+        fact              TEXT NOT NULL,
+        fact_type         TEXT NOT NULL DEFAULT 'other'
+                          CHECK (fact_type IN ('preference', 'profile', 'relationship',
+                                               'project', 'event', 'other')),
+        evidence_text     TEXT NOT NULL DEFAULT '',
+        source_message_id TEXT,
+        confidence        REAL NOT NULL DEFAULT 0.5 CHECK (confidence BETWEEN 0 AND 1),
+        is_active         INTEGER NOT NULL DEFAULT 1,
+        said_at           TEXT NOT NULL
+                          DEFAULT (strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')),
+        created_at        TEXT NOT NULL,
+        updated_at        TEXT NOT NULL,
+        UNIQUE (guild_id, subject, fact)
+    )
+    """,
+    """
+    INSERT INTO memory_facts_m004
+        (id, guild_id, channel_id, subject, fact, fact_type, evidence_text, source_message_id,
+         confidence, is_active, said_at, created_at, updated_at)
+    SELECT f.id, f.guild_id, f.channel_id, f.subject, f.fact, f.fact_type, f.evidence_text,
+           f.source_message_id, f.confidence, f.is_active,
+           COALESCE((SELECT m.created_at FROM messages m
+                     WHERE m.guild_id = f.guild_id AND m.message_id = f.source_message_id),
+                    f.created_at),
+           f.created_at, f.updated_at
+    FROM memory_facts f ORDER BY f.id
+    """,
+    "DROP TABLE memory_facts",
+    "ALTER TABLE memory_facts_m004 RENAME TO memory_facts",
+    "CREATE INDEX memory_facts_subject ON memory_facts (guild_id, subject, is_active)",
+    "CREATE INDEX memory_facts_source ON memory_facts (guild_id, source_message_id)",
+    *_FACTS_FTS_TRIGGERS,
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
     ("m003_leaner_writes", M003_LEANER_WRITES),
+    ("m004_facts_said_at", M004_FACTS_SAID_AT),
 ]

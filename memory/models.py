@@ -98,13 +98,17 @@ class Job(NamedTuple):
 
 
 class FactOrigin(Protocol):
-    """Where a fact was said: the message's guild and channel (a stored or source message)."""
+    """Where and when a fact was said: the message's guild, channel and time (a stored or
+    source message; an empty time means now)."""
 
     @property
     def guild_id(self) -> str: ...
 
     @property
     def channel_id(self) -> str: ...
+
+    @property
+    def created_at(self) -> str: ...
 
 
 class CandidateFact(NamedTuple):
@@ -130,8 +134,14 @@ class Fact:
     source_message_id: str | None
     confidence: float
     is_active: bool
-    created_at: str
+    said_at: str  # when its source message was written (recency counts from it)
+    created_at: str  # when it was stored
     updated_at: str
+
+    @property
+    def said_on(self) -> str:
+        """The day (UTC, ``YYYY-MM-DD``) the fact was said."""
+        return self.said_at[:10]
 
 
 @dataclass(slots=True)

@@ -1,10 +1,11 @@
 """Hybrid search over durable facts and the prompt memory slice (DESIGN "Retrieval").
 
 Facts are scored by the peer design's formula — semantic (when vectors exist), lexical,
-confidence, recency, channel — and gated for relevance; ``search`` is strict (nothing when
-nothing passes), the slice falls back to the ungated ranking. Messages are found by full text
-(BM25), fused over the guild, the current channel and the members the query names, and each
-comes with its neighbouring turns. Every item carries its provenance.
+confidence, recency (from when the fact was said, not when it was stored), channel — and
+gated for relevance; ``search`` is strict (nothing when nothing passes), the slice falls back
+to the ungated ranking. Messages are found by full text (BM25), fused over the guild, the
+current channel and the members the query names, and each comes with its neighbouring turns.
+Every item carries its provenance.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class FactHit:
         return {
             "sourceMessageId": self.fact.source_message_id,
             "author": self.subject_name,
-            "time": self.fact.updated_at,
+            "time": self.fact.said_at,
         }
 
     def as_dict(self) -> dict[str, object]:
@@ -73,6 +74,8 @@ class FactHit:
             "confidence": self.fact.confidence,
             "evidence": self.fact.evidence,
             "channelId": self.fact.channel_id,
+            "saidAt": self.fact.said_at,
+            "createdAt": self.fact.created_at,
             "score": round(s.combined, 4),
             "scores": {
                 "semantic": None if s.semantic is None else round(s.semantic, 4),
@@ -190,6 +193,7 @@ def _timestamp(when: str) -> float | None:
 
 
 def recency_score(when: str, now: datetime) -> float:
+    """1 / (1 + age in days / 45), the age counted from ``when`` (a fact's ``said_at``)."""
     moment = _timestamp(when)
     if moment is None:
         return 0.0
@@ -227,7 +231,7 @@ def score_fact(
     now: datetime,
 ) -> FactScores:
     lexical = lexical_score(query, tokens, f"{fact.fact} {fact.evidence}")
-    recency = recency_score(fact.updated_at, now)
+    recency = recency_score(fact.said_at, now)
     channel = channel_score(fact.channel_id, channel_id)
     sem = max(0.0, semantic) if semantic is not None else None
     combined, passed = combine(sem, lexical, fact.confidence, recency, channel)

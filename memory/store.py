@@ -30,6 +30,7 @@ from memory.models import (
     IngestItem,
     Job,
     StoredMessage,
+    canonical_time,
     utc_iso,
 )
 
@@ -52,7 +53,7 @@ FTS_TABLES = frozenset({"messages_fts", "memory_facts_fts"})
 
 _FACT_COLS = (
     "f.id, f.guild_id, f.channel_id, f.subject, f.fact, f.fact_type, f.evidence_text, "
-    "f.source_message_id, f.confidence, f.is_active, f.created_at, f.updated_at"
+    "f.source_message_id, f.confidence, f.is_active, f.said_at, f.created_at, f.updated_at"
 )
 
 
@@ -115,8 +116,9 @@ def _fact_from_row(row: Sequence[Any]) -> Fact:
         source_message_id=row[7],
         confidence=row[8],
         is_active=bool(row[9]),
-        created_at=row[10],
-        updated_at=row[11],
+        said_at=row[10],
+        created_at=row[11],
+        updated_at=row[12],
     )
 
 
@@ -273,7 +275,8 @@ class Store:
         failed: Sequence[tuple[int, str]] = (),
         facts: Sequence[tuple[FactOrigin, CandidateFact]] = (),
     ) -> set[tuple[str, str]]:
-        """Store extracted facts and close their jobs, in one transaction.
+        """Store extracted facts and close their jobs, in one transaction. Each fact is said
+        when its origin (the source message) was written.
 
         Returns the ``(guild_id, subject)`` pairs whose facts changed.
         """
@@ -291,13 +294,17 @@ class Store:
         *,
         channel_id: str = "",
         source_message_id: str = "",
+        said_at: str | None = None,
     ) -> CandidateFact:
         """Store ``line`` as guild lore (DESIGN "Lore"); return the fact as stored.
 
-        Raises ``InvalidMessageError`` for an empty, instruction-like or secret line.
+        ``said_at`` (ISO 8601) is when the line was said: now when not given. Raises
+        ``InvalidMessageError`` for an empty, instruction-like or secret line, ``ValueError``
+        for a ``said_at`` that is no timestamp.
         """
         fact = lore_fact(line, source_message_id=source_message_id)
-        await self._call(sql.finish_jobs, [], [], [(Origin(guild_id, channel_id), fact)], utc_iso())
+        origin = Origin(guild_id, channel_id, canonical_time(said_at) if said_at else "")
+        await self._call(sql.finish_jobs, [], [], [(origin, fact)], utc_iso())
         self.vector_version += 1
         return fact
 
@@ -360,9 +367,8 @@ class Store:
 
     async def active_facts(self, guild_id: str) -> list[Fact]:
         rows = await self._fetchall(
-            "SELECT id, guild_id, channel_id, subject, fact, fact_type, evidence_text, "
-            "source_message_id, confidence, is_active, created_at, updated_at FROM memory_facts "
-            "WHERE guild_id = ? AND is_active = 1 ORDER BY subject, confidence DESC, id",
+            f"SELECT {_FACT_COLS} FROM memory_facts f "
+            "WHERE f.guild_id = ? AND f.is_active = 1 ORDER BY f.subject, f.confidence DESC, f.id",
             (guild_id,),
         )
         return [_fact_from_row(r) for r in rows]

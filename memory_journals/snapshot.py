@@ -27,8 +27,10 @@ class GuildView:
 
 
 def _fact_line(fact: Fact) -> str:
+    """``- <fact> _(<type>, confidence <c>)_ · said <day>``: the day its message was written."""
     text = cap(clean_text(fact.fact), 240)
-    return f"- {text} _({fact.fact_type}, confidence {fact.confidence:.2f})_"
+    kind = f"_({fact.fact_type}, confidence {fact.confidence:.2f})_"
+    return f"- {text} {kind} · said {fact.said_on}"
 
 
 def _subject_title(subject: str, names: dict[str, str]) -> str:

@@ -55,12 +55,14 @@ async def add_fact(
     confidence: float = 0.9,
     source: str = "1",
     fact_type: str = "other",
+    said_at: str = "",
 ) -> None:
-    """Store one fact as extraction would (``Store.finish_jobs``), with its provenance."""
+    """Store one fact as extraction would (``Store.finish_jobs``), with its provenance: said
+    at ``said_at`` (now when empty)."""
     from memory.lore import Origin
 
     fact = CandidateFact(subject, text, fact_type, confidence, evidence, source)
-    await store.finish_jobs([], [], [(Origin(guild, channel), fact)])
+    await store.finish_jobs([], [], [(Origin(guild, channel, said_at), fact)])
 
 
 async def dpytest_bot(runtime: Any, members: Sequence[str] = ("Sarah", "Mike")) -> Any:

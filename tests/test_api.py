@@ -34,6 +34,8 @@ from tests.helpers import (
     item,
 )
 
+NURSE_SAID = "2023-05-07T21:30:00.000+00:00"  # Sarah said it long before it was stored
+
 
 async def seed(api: Api) -> None:
     """Guild A: Sarah the nurse (and a message); guild B: a look-alike nurse fact."""
@@ -45,13 +47,13 @@ async def seed(api: Api) -> None:
     await api.runtime.queue.submit(item(1, "my pottery class is on tuesday"))
     await api.runtime.queue.join()  # processed and journaled: searchable
     facts = [
-        (GUILD_A, CHANNEL_A, CandidateFact(SARAH.id, "Sarah works as a nurse.", "profile", 0.9,
-                                           "I work as a nurse", "1")),
-        (GUILD_B, CHANNEL_B, CandidateFact(MIKE.id, "Mike works as a nurse too.", "profile",
-                                           0.9, "nurse too", "2")),
+        (Origin(GUILD_A, CHANNEL_A, NURSE_SAID),
+         CandidateFact(SARAH.id, "Sarah works as a nurse.", "profile", 0.9, "I work as a nurse",
+                       "1")),
+        (Origin(GUILD_B, CHANNEL_B),
+         CandidateFact(MIKE.id, "Mike works as a nurse too.", "profile", 0.9, "nurse too", "2")),
     ]  # fmt: skip
-    for guild, channel, fact in facts:
-        await store.finish_jobs([], [], [(Origin(guild, channel), fact)])
+    await store.finish_jobs([], [], facts)
     await api.runtime.journals.refresh(GUILD_A)
 
 
@@ -101,9 +103,11 @@ async def test_search_returns_the_contract_shape(api: Api, http: aiohttp.ClientS
     (result,) = body["results"]
     assert set(result) == {
         "id", "subject", "subjectName", "fact", "type", "evidence", "sourceMessageId",
-        "channelId", "confidence", "createdAt", "score", "semanticScore", "lexicalScore",
+        "channelId", "confidence", "createdAt", "saidAt", "score", "semanticScore",
+        "lexicalScore",
     }  # fmt: skip
     assert result["fact"] == "Sarah works as a nurse." and result["subjectName"] == "Sarah"
+    assert result["saidAt"] == NURSE_SAID and result["createdAt"] > NURSE_SAID  # stored now
     assert result["sourceMessageId"] == "1" and result["channelId"] == CHANNEL_A
     assert 0 < result["score"] <= 1 and result["lexicalScore"] == 1.0
 
@@ -114,7 +118,11 @@ async def test_slice_returns_what_a_reply_would_see(api: Api, http: aiohttp.Clie
         channelId=CHANNEL_A, userId=SARAH.id,
     )  # fmt: skip
     assert status == 200
-    assert [f["fact"] for f in body["userFacts"]] == ["Sarah works as a nurse."]
+    # her facts (the offline extractor may find one in her pottery message too), each said
+    # when she said it
+    assert {f["subject"] for f in body["userFacts"]} == {SARAH.id}
+    said = {f["fact"]: f["saidAt"] for f in body["userFacts"]}
+    assert said["Sarah works as a nurse."] == NURSE_SAID
     (message,) = body["relevantMessages"]
     assert {"id", "channelId", "authorId", "authorName", "content", "createdAt", "source"} <= set(
         message
@@ -126,7 +134,9 @@ async def test_slice_returns_what_a_reply_would_see(api: Api, http: aiohttp.Clie
 async def test_memory_snapshot_and_refresh(api: Api, http: aiohttp.ClientSession) -> None:
     status, body, _ = await get(http, api, "api/memory", guildId=GUILD_A)
     assert status == 200 and body["guildId"] == GUILD_A
-    assert "Sarah works as a nurse." in body["markdown"]
+    assert (
+        "Sarah works as a nurse. _(profile, confidence 0.90)_ · said 2023-05-07" in body["markdown"]
+    )
     headers = {"Authorization": f"Bearer {TOKEN}"}
     async with http.post(api.url + "api/memory/refresh", json={"guildId": GUILD_B},
                          headers=headers) as response:  # fmt: skip

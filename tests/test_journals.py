@@ -299,10 +299,10 @@ async def test_snapshot_has_its_sections_in_order_and_lists_people_with_their_fa
     assert headings == SNAPSHOT_HEADINGS
     assert sections(text)["## People (Durable Facts)"] == [
         "### Mike (300000000000000002)",
-        "- Mike said: I work nights at the depot. _(other, confidence 0.80)_",
+        "- Mike said: I work nights at the depot. _(other, confidence 0.80)_ · said 2026-10-12",
         "",
         "### Sarah (300000000000000001)",
-        "- Sarah said: my corgi is called Biscuit. _(other, confidence 0.80)_",
+        "- Sarah said: my corgi is called Biscuit. _(other, confidence 0.80)_ · said 2026-10-12",
     ]
     assert sections(text)["## Ongoing Lore"] == ["_No lore yet._"]
 
@@ -463,11 +463,11 @@ async def test_look_alike_guilds_keep_their_own_logs_and_snapshots(
     snapshot_b = await journals.refresh(GUILD_B)
     assert sections(snapshot_a)["## People (Durable Facts)"] == [
         "### Sarah (300000000000000001)",
-        "- Sarah said: I love pizza with pineapple. _(other, confidence 0.80)_",
+        "- Sarah said: I love pizza with pineapple. _(other, confidence 0.80)_ · said 2026-10-12",
     ]
     assert sections(snapshot_b)["## People (Durable Facts)"] == [
         "### Mike (300000000000000002)",
-        "- Mike said: I love pizza with pineapple. _(other, confidence 0.80)_",
+        "- Mike said: I love pizza with pineapple. _(other, confidence 0.80)_ · said 2026-10-12",
     ]
     assert GUILD_B not in snapshot_a and MIKE.id not in snapshot_a
     assert GUILD_A not in snapshot_b and SARAH.id not in snapshot_b

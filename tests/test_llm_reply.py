@@ -46,6 +46,8 @@ RECENT = [
     RecentMessage(SARAH.name, "not me, night shift", "2026-10-12T18:02:00.000+00:00"),
 ]
 
+SARAH_SAID = "2023-05-07T21:30:00.000+00:00"
+
 MakeReplier = Callable[..., LLMReplier]
 
 
@@ -91,7 +93,8 @@ async def runtime(tmp_path: Path) -> AsyncIterator[MemoryRuntime]:
         store = opened.store
         members = [(SARAH.id, SARAH.name, SARAH.username), (MIKE.id, MIKE.name, MIKE.username)]
         await store.record_members(GUILD_A, members)
-        await add_fact(store, SARAH.id, "Sarah works nights as a nurse.", fact_type="profile")
+        await add_fact(store, SARAH.id, "Sarah works nights as a nurse.", fact_type="profile",
+                       said_at=SARAH_SAID)  # fmt: skip
         await add_fact(store, MIKE.id, "Mike is training for the Berlin marathon.")
         await add_fact(store, MIKE.id, f"Mike said {HOSTILE} at work.")
         await opened.queue.submit(
@@ -107,6 +110,7 @@ async def ask(
     *,
     question: str = QUESTION,
     recent: list[RecentMessage] | None = None,
+    said_at: str | None = None,
 ) -> Answer:
     return await compose_answer(
         runtime,
@@ -119,6 +123,7 @@ async def ask(
         replier=replier,
         message_id=MESSAGE_ID,
         bot_name="Memo",
+        said_at=said_at,
     )
 
 
@@ -188,7 +193,7 @@ async def test_request_carries_slice_and_recent_as_quoted_data(
     data = data_block(prompt)
     [own] = data["userFacts"]
     assert (own["fact"], own["about"]) == ("Sarah works nights as a nurse.", "Sarah")
-    assert own["time"].endswith(" UTC")
+    assert own["said"] == "2023-05-07"  # the day it was said, not the day it was stored
     relevant = {(f["fact"], f["about"]) for f in data["relevantFacts"]}
     assert ("Mike is training for the Berlin marathon.", "Mike") in relevant
     assert (f"Mike said {HOSTILE} at work.", "Mike") in relevant
@@ -367,13 +372,17 @@ async def test_memory_line_is_stored_as_lore(
     fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime
 ) -> None:
     fake.script(reply(answer("Noted!", "  The server's birthday is\nMarch 3  ")))
-    result = await ask(runtime, make_replier(), question="remember: the server's birthday is 3/3")
+    asked = "2026-10-12T18:05:00.000+00:00"
+    result = await ask(
+        runtime, make_replier(), question="remember: the server's birthday is 3/3", said_at=asked
+    )
     assert result == Answer(
         "Noted!", "Memory line: The server's birthday is March 3.", used_llm=True
     )
     [fact] = await lore(runtime)
     assert fact.fact == "Memory line: The server's birthday is March 3."
     assert (fact.source_message_id, fact.channel_id) == (MESSAGE_ID, CHANNEL_A)
+    assert fact.said_at == asked  # said when the question was
 
 
 async def test_long_memory_line_is_cut(
@@ -428,7 +437,7 @@ async def test_no_replier_answers_offline(fake: FakeOpenAI, runtime: MemoryRunti
     result = await ask(runtime, None)
     assert result == Answer(await expected_offline(runtime), None, used_llm=False)
     assert result.text.startswith("Here is what I remember:")
-    assert "Sarah works nights as a nurse." in result.text
+    assert "Sarah works nights as a nurse. (about Sarah) · said 2023-05-07" in result.text
     assert fake.requests == []
 
 

@@ -118,10 +118,11 @@ async def add_fact(
     evidence: str = "",
     source: str = NURSE_SOURCE,
     fact_type: str = "profile",
+    said_at: str = "",
 ) -> None:
     await store_fact(
         api.runtime.store, subject, text, guild=guild, channel=channel, evidence=evidence,
-        source=source, fact_type=fact_type,
+        source=source, fact_type=fact_type, said_at=said_at,
     )  # fmt: skip
 
 
@@ -131,7 +132,8 @@ async def seed_two_guilds(api: Api) -> None:
     await store.record_guild(GUILD_B, "Day Shift")
     await store.record_members(GUILD_A, [(SARAH.id, SARAH.name, SARAH.username)])
     await store.record_members(GUILD_A, [(MIKE.id, MIKE.name, MIKE.username)])
-    await add_fact(api, SARAH.id, "Sarah works as a nurse.", evidence="I work as a nurse")
+    await add_fact(api, SARAH.id, "Sarah works as a nurse.", evidence="I work as a nurse",
+                   said_at="2023-05-07T21:30:00.000+00:00")  # fmt: skip
     await add_fact(api, MIKE.id, "Mike plays bass in a ska band.", source="900000000000000002")
     await add_fact(
         api,
@@ -186,7 +188,9 @@ async def test_search_and_memory_with_the_right_token(browser: Browser, tmp_path
         await expect(memory.locator("h2").first).to_have_text("People (Durable Facts)")
         await expect(memory.locator("h3", has_text="Sarah")).to_have_text(f"Sarah ({SARAH.id})")
         nurse_item = memory.locator("li", has_text="Sarah works as a nurse.")
-        await expect(nurse_item).to_have_text("Sarah works as a nurse. (profile, confidence 0.90)")
+        await expect(nurse_item).to_have_text(
+            "Sarah works as a nurse. (profile, confidence 0.90) · said 2023-05-07"
+        )
         await expect(nurse_item.locator("em")).to_have_text("(profile, confidence 0.90)")
         await expect(memory.locator("li", has_text="the raid is every friday")).to_have_count(1)
         assert await memory.inner_text() != ""

@@ -68,11 +68,13 @@ def test_lexical_is_substring_or_token_share() -> None:
 
 def test_component_scores_of_a_fact() -> None:
     fact = Fact(1, GUILD_A, None, SARAH.id, "Sarah works as a nurse.", "profile", "", "9", 0.9,
-                True, "2026-10-01T00:00:00.000+00:00", "2026-10-02T00:00:00.000+00:00")  # fmt: skip
+                True, said_at="2026-10-02T00:00:00.000+00:00",
+                created_at="2026-10-31T00:00:00.000+00:00",
+                updated_at="2026-10-31T00:00:00.000+00:00")  # fmt: skip
     scores = score_fact(fact, "nurse", ["nurse"], semantic=None, channel_id=CHANNEL_A, now=NOW)
     assert scores.lexical == 1.0
     assert scores.channel == 0.25  # a fact without channel
-    assert scores.recency == pytest.approx(1 / (1 + 30 / 45))
+    assert scores.recency == pytest.approx(1 / (1 + 30 / 45))  # said 30 days ago, stored 1
     assert scores.semantic is None and scores.passed
 
 
@@ -90,6 +92,21 @@ async def test_results_carry_their_component_scores_and_provenance(community: St
     assert set(data["scores"]) == {"semantic", "lexical", "confidence", "recency", "channel"}
     assert data["provenance"]["sourceMessageId"] == "1"
     assert data["member"] == "Sarah"
+
+
+async def test_recency_counts_from_when_a_fact_was_said(store: Store) -> None:
+    """Two facts stored now: the one said in 2023 is old, the one said yesterday is recent."""
+    old, recent = "2023-05-07T00:00:00.000+00:00", "2026-10-31T00:00:00.000+00:00"
+    await add_fact(store, SARAH.id, "Sarah plays the cello.", said_at=old)
+    await add_fact(store, MIKE.id, "Mike plays the cello too.", source="2", said_at=recent)
+    hits = {h.fact.subject: h for h in await Retriever(store).search(GUILD_A, "cello", now=NOW)}
+    sarah, mike = hits[SARAH.id], hits[MIKE.id]
+    age = (NOW - datetime(2023, 5, 7, tzinfo=UTC)).days
+    assert sarah.scores.recency == pytest.approx(1 / (1 + age / 45))
+    assert mike.scores.recency == pytest.approx(1 / (1 + 1 / 45))
+    data = sarah.as_dict()
+    assert data["saidAt"] == data["provenance"]["time"] == old
+    assert data["createdAt"] == sarah.fact.created_at != old
 
 
 # --- names -------------------------------------------------------------------------------------

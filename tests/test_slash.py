@@ -181,6 +181,16 @@ async def test_about_defaults_to_the_caller(world: World) -> None:
     assert_private(about_mike)
 
 
+async def test_about_says_the_day_each_fact_was_said(world: World) -> None:
+    await add_fact(world.bot.runtime.store, str(world.sarah.id), "Sarah ran a marathon in May.",
+                   guild=str(world.guild.id), said_at="2023-05-07T21:30:00.000+00:00")  # fmt: skip
+    asking = world.interaction(world.sarah)
+    await world.run("about", asking, None)
+    (text,) = asking.texts
+    name = world.sarah.display_name
+    assert f"• Sarah ran a marathon in May. (about {name}) · said 2023-05-07" in text.split("\n")
+
+
 async def test_remember_stores_lore_and_refuses_instructions(world: World) -> None:
     asking = world.interaction(world.sarah)
     await world.run("remember", asking, "the raid is every friday at 9")

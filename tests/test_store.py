@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import struct
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from memory import ingest_sql
+from memory import ingest_sql, lexical
 from memory.db import connect_sync
 from memory.errors import StoreError
+from memory.fts import query_tokens, term_groups
+from memory.lore import Origin
 from memory.migrations import MIGRATIONS
-from memory.models import CandidateFact, canonical_time
+from memory.models import LORE_SUBJECT, CandidateFact, canonical_time, utc_iso
 from memory.store import Store
-from tests.helpers import CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
+from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
+
+LORE_LINE = "Memory line: the kiln club meets on fridays."
 
 
 async def test_open_loads_sqlite_vec_and_fts5(store: Store) -> None:
@@ -268,12 +274,7 @@ async def test_the_leaner_writes_migration_keeps_the_index_and_the_job_counts(
     """A database left by m002: its message index is rebuilt without column sizes (search
     and edits still work), and the job counts move to the new partial index."""
     path = tmp_path / "memory.db"
-    conn = connect_sync(path)
-    conn.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    for name, statements in MIGRATIONS[:2]:
-        for statement in statements:
-            conn.execute(statement)
-        conn.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", (name,))
+    conn = database_at(path, "m002_scoped_fts")
     ingest_sql.insert_messages(
         conn, [item(n, f"kiln story number {n}") for n in range(1, 5)], True, "x"
     )
@@ -294,6 +295,149 @@ async def test_the_leaner_writes_migration_keeps_the_index_and_the_job_counts(
         assert await _fts_ids(store, "kiln") == ["1", "3", "4"]
         assert await _fts_ids(store, "mug") == ["2"]
         await store._fetchall("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
+
+
+def database_at(path: Path, last: str) -> Any:
+    """A connection to a new database built by the migrations up to ``last`` only."""
+    conn = connect_sync(path)
+    conn.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    names = [name for name, _ in MIGRATIONS]
+    for name, statements in MIGRATIONS[: names.index(last) + 1]:
+        for statement in statements:
+            conn.execute(statement)
+        conn.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", (name,))
+    return conn
+
+
+SAID = "2023-05-07T21:30:00.000+00:00"  # an old conversation's time
+STORED = "2026-10-20T09:00:00.000+00:00"  # when its facts were stored
+MODEL = "test-model"
+# How facts were written before m004: no said_at.
+M003_FACT = (
+    "INSERT INTO memory_facts (guild_id, channel_id, subject, fact, fact_type, evidence_text, "
+    "source_message_id, confidence, is_active, created_at, updated_at) "
+    "VALUES (?, ?, ?, ?, 'profile', ?, ?, 0.9, 1, ?, ?) RETURNING id"
+)
+
+
+def _m003_database_with_facts(path: Path) -> dict[str, int]:
+    """A database left by m003: a message said at ``SAID``, three facts stored at ``STORED``
+    (ids 1, 3 and 4: a deleted one left a gap), each with a vector; fact ids by text."""
+    conn = database_at(path, "m003_leaner_writes")
+    ingest_sql.insert_messages(conn, [item(1, "my kiln broke", created_at=SAID)], True, STORED)
+    ingest_sql.advance_journal_cursor(conn, 1)
+    rows = [
+        (GUILD_A, CHANNEL_A, SARAH.id, "Sarah owns a kiln.", "my kiln broke", "1"),
+        (GUILD_A, None, SARAH.id, "Sarah will forget this kiln.", "", None),
+        (GUILD_A, None, LORE_SUBJECT, LORE_LINE, "", "5"),
+        (GUILD_B, CHANNEL_B, MIKE.id, "Mike owns a kiln too.", "", "1"),  # B has no message 1
+    ]
+    ids = {row[3]: conn.execute(M003_FACT, (*row, STORED, STORED)).fetchone()[0] for row in rows}
+    conn.execute(
+        "DELETE FROM memory_facts WHERE id = ?", (ids.pop("Sarah will forget this kiln."),)
+    )
+    for text, fact_id in ids.items():
+        guild = GUILD_B if text.startswith("Mike") else GUILD_A
+        conn.execute(
+            "INSERT INTO memory_fact_vectors (fact_id, model, guild_id, dims, embedding) "
+            "VALUES (?, ?, ?, 2, ?)",
+            (fact_id, MODEL, guild, struct.pack("2f", fact_id, 1.0)),
+        )
+    conn.close()
+    return ids
+
+
+async def _kiln_fact_ids(store: Store, guild_id: str) -> list[int]:
+    """The guild's facts that full-text search finds for "kiln"."""
+    found = await lexical.candidates(
+        store, lexical.FACTS, guild_id, term_groups(query_tokens("kiln")), limit=10
+    )
+    return sorted(found.order)
+
+
+async def test_the_said_at_migration_dates_old_facts_by_their_messages(tmp_path: Path) -> None:
+    """m004 on a database with facts: a fact is said when its source message (in its own
+    guild) was written, else when it was stored; ids, full-text search and vectors stay."""
+    path = tmp_path / "memory.db"
+    ids = _m003_database_with_facts(path)
+    kiln, lore, mikes = ids.values()
+    assert (kiln, lore, mikes) == (1, 3, 4)
+    async with await Store.open(path) as store:
+        facts = {f.id: f for g in (GUILD_A, GUILD_B) for f in await store.active_facts(g)}
+        assert set(facts) == {kiln, lore, mikes}
+        assert (facts[kiln].said_at, facts[kiln].created_at) == (SAID, STORED)
+        assert facts[lore].said_at == STORED  # no such message: when it was stored
+        assert facts[mikes].said_at == STORED  # message 1 is guild A's, not B's
+        assert await _kiln_fact_ids(store, GUILD_A) == [kiln, lore]
+        assert await _kiln_fact_ids(store, GUILD_B) == [mikes]
+        vectors = dict(await store.fact_vectors(GUILD_A, MODEL))
+        assert {i: struct.unpack("2f", v) for i, v in vectors.items()} == {
+            kiln: (kiln, 1.0),
+            lore: (lore, 1.0),
+        }
+    conn = connect_sync(path)
+    conn.execute("INSERT INTO memory_facts_fts (memory_facts_fts) VALUES ('integrity-check')")
+    schema = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE tbl_name = ?",
+                                         ("memory_facts",))}  # fmt: skip
+    conn.close()
+    expected = {"memory_facts_subject", "memory_facts_source", "memory_facts_ai",
+                "memory_facts_ad", "memory_facts_au"}  # fmt: skip
+    assert expected <= schema
+
+
+async def test_after_the_said_at_migration_facts_stay_consistent(tmp_path: Path) -> None:
+    """Facts written, events stored and a message deleted after m004: the full-text index
+    follows, and foreign keys are enforced again (a message's job goes with it)."""
+    path = tmp_path / "memory.db"
+    ids = _m003_database_with_facts(path)
+    async with await Store.open(path) as store:
+        event = CandidateFact(SARAH.id, "Sarah fired her kiln on 7 May 2023.", "event", 0.9,
+                              "my kiln broke", "1")  # fmt: skip
+        await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A, SAID), event)])
+        facts = {f.fact: f for f in await store.active_facts(GUILD_A)}
+        fired = facts[event.fact]
+        assert (fired.fact_type, fired.said_at) == ("event", SAID)
+        assert fired.id == max(ids.values()) + 1
+        kiln, lore = ids["Sarah owns a kiln."], ids[LORE_LINE]
+        assert await _kiln_fact_ids(store, GUILD_A) == [kiln, lore, fired.id]
+        assert await store.pending_count(GUILD_A) == 1
+        await store.delete_message(GUILD_A, "1")
+        assert await _kiln_fact_ids(store, GUILD_A) == [lore]
+        assert await store.pending_count(GUILD_A) == 0  # the job went by its foreign key
+        assert [f for f, _ in await store.fact_vectors(GUILD_A, MODEL)] == [lore]
+    conn = connect_sync(path)  # a writer that does not know said_at: said when stored
+    row = (GUILD_A, None, MIKE.id, "Mike owns a wheel.", "", None, STORED, STORED)
+    fact_id = conn.execute(M003_FACT, row).fetchone()[0]
+    (said,) = conn.execute("SELECT said_at FROM memory_facts WHERE id = ?", (fact_id,)).fetchone()
+    conn.close()
+    assert canonical_time(said) == said and said[:4] >= "2026"
+
+
+async def test_a_fact_said_again_keeps_the_earliest_time(store: Store) -> None:
+    late, early = "2026-10-12T18:03:11.123+00:00", "2023-05-07T21:30:00.000+00:00"
+    await store.insert_messages([item(1, created_at=late), item(2, created_at=early)], live=True)
+    m1, m2 = await store.get_message(GUILD_A, "1"), await store.get_message(GUILD_A, "2")
+    assert m1 is not None and m2 is not None
+    await store.finish_jobs([], [], [(m1, _fact(SARAH.id, "Sarah is a nurse.", 0.9, "1"))])
+    (fact,) = await store.active_facts(GUILD_A)
+    assert fact.said_at == late
+    await store.finish_jobs([], [], [(m2, _fact(SARAH.id, "Sarah is a nurse.", 0.5, "2"))])
+    await store.finish_jobs([], [], [(m1, _fact(SARAH.id, "Sarah is a nurse.", 0.9, "1"))])
+    (fact,) = await store.active_facts(GUILD_A)
+    assert (fact.said_at, fact.confidence, fact.source_message_id) == (early, 0.9, "1")
+
+
+async def test_lore_is_said_when_the_caller_says_or_now(store: Store) -> None:
+    before = utc_iso()
+    await store.remember_line(GUILD_A, "remember this: the raid is every friday")
+    await store.remember_line(
+        GUILD_A, "the server opened in 2019", said_at="2023-05-07T23:30:00+02:00"
+    )
+    said = {f.fact: f.said_at for f in await store.active_facts(GUILD_A)}
+    assert before <= said["Memory line: the raid is every friday."] <= utc_iso()
+    assert said["Memory line: the server opened in 2019."] == "2023-05-07T21:30:00.000+00:00"
+    with pytest.raises(ValueError):
+        await store.remember_line(GUILD_A, "the raid moved to saturday", said_at="last week")
 
 
 def test_stdlib_sqlite_here_cannot_load_extensions_so_sqlean_is_used(tmp_path: Path) -> None:

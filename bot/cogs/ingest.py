@@ -116,6 +116,7 @@ class IngestCog(commands.Cog):
             author_id=str(message.author.id), author_name=message.author.display_name,
             question=message.clean_content, recent=recent, replier=self.bot.replier,
             message_id=str(message.id), bot_name=me.display_name if me else "memorybot",
+            said_at=utc_iso(message.created_at),
         )  # fmt: skip
         await message.reply(
             answer.text, allowed_mentions=discord.AllowedMentions.none(), mention_author=False

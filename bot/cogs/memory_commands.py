@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.cogs.slash import answer_error, forget_after_confirming, say, where
 from bot.cogs.voice import VoiceCog, VoiceError
-from bot.replies import defuse, fit
+from bot.replies import defuse, fit, said
 from memory.errors import InvalidMessageError
 from memory.retrieval import FactHit
 
@@ -27,13 +27,14 @@ SEARCH_RESULTS = 8
 
 
 def facts_text(title: str, hits: list[FactHit]) -> str:
-    """A short list of facts for a Discord message (no pings, ≤ 2,000 characters)."""
+    """A short list of facts, each with whom it is about and the day it was said, for a
+    Discord message (no pings, ≤ 2,000 characters)."""
     if not hits:
         return f"{title}\nNothing remembered yet."
     lines = [title]
     for hit in hits:
         about = "" if hit.subject_name in ("", "lore") else f" (about {hit.subject_name})"
-        lines.append(f"• {hit.fact.fact}{about}")
+        lines.append(f"• {hit.fact.fact}{about}{said(hit)}")
     return fit(defuse("\n".join(lines)))
 
 
