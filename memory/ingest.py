@@ -23,7 +23,9 @@ from typing import Any, Protocol
 
 from memory.errors import InvalidMessageError, QueueClosedError
 from memory.extraction import (
+    CONTEXT_TURNS,
     MAX_FACTS_PER_MESSAGE,
+    ContextTurn,
     Extractor,
     Mention,
     NoopExtractor,
@@ -746,7 +748,8 @@ class IngestQueue:
         self, jobs: list[Job]
     ) -> tuple[list[int], list[tuple[int, str]], list[tuple[SourceMessage, CandidateFact]]]:
         """Run the extractor once per channel batch (one guild, one channel, in order, at most
-        ``batch_size`` messages); a failed batch fails its jobs, the others go on."""
+        ``batch_size`` messages) with the channel's turns before it as context; a failed batch
+        fails its jobs, the others go on."""
         if not self.extractor.proposes_facts:  # nothing to extract: the jobs are done
             return [job.job_id for job in jobs], [], []
         by_channel: dict[tuple[str, str], list[tuple[int, SourceMessage]]] = {}
@@ -761,8 +764,9 @@ class IngestQueue:
             for start in range(0, len(members), size):
                 chunk = members[start : start + size]
                 messages = [message for _, message in chunk]
+                context = await self._context(messages)
                 try:
-                    candidates = await self.extractor.extract(messages)
+                    candidates = await self.extractor.extract(messages, context=context)
                     kept = self._filter(messages, candidates)
                 except Exception as exc:  # the extractor's or a filter's: these jobs fail
                     log.warning(
@@ -779,6 +783,21 @@ class IngestQueue:
         failed_rows = {row_id for row_id, _ in failed}
         done = [job.job_id for job in jobs if job.job_id not in failed_rows]
         return done, failed, facts
+
+    async def _context(self, messages: list[SourceMessage]) -> list[ContextTurn]:
+        """The channel's turns just before a batch's first message (at most ``CONTEXT_TURNS``,
+        oldest first): one store query per batch. The batch's own messages, and anything
+        said after its first message, are never its context."""
+        first = messages[0]
+        before = await self.store.recent_messages(
+            first.guild_id, first.channel_id, CONTEXT_TURNS, before=first.message_id
+        )
+        batch = {m.message_id for m in messages}
+        return [
+            ContextTurn(m.author_id, m.author_name, m.content, m.created_at)
+            for m in before
+            if m.message_id not in batch and m.created_at <= first.created_at
+        ]
 
     def _filter(
         self, messages: list[SourceMessage], candidates: list[CandidateFact]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,15 @@ from memory.models import Author, IngestItem
 from memory.settings import load_settings
 from memory.store import Store
 from memory_journals import Journals
-from tests.fake_openai import FakeOpenAI, delay, raw, reply, status, unused_port
+from tests.fake_openai import (
+    FakeOpenAI,
+    delay,
+    last_user_json,
+    raw,
+    reply,
+    status,
+    unused_port,
+)
 from tests.helpers import (
     CHANNEL_A,
     CHANNEL_B,
@@ -209,6 +218,142 @@ async def test_llm_batches_of_one_channel_share_a_call_and_facts_keep_their_mess
         ("1", SARAH.id, "Sarah works as a nurse at the children's hospital."),
         ("3", MIKE.id, "Mike works as a baker."),
     }
+
+
+def at(day: int, minute: int) -> str:
+    """A message time: ``day`` of May 2023, 13:``minute`` UTC."""
+    return f"2023-05-{day:02d}T13:{minute:02d}:00.000+00:00"
+
+
+def sent(fake: FakeOpenAI) -> list[dict[str, Any]]:
+    """The JSON object of each chat request the fake received, in order."""
+    return [last_user_json(request.json) for request in fake.chat_requests]
+
+
+async def test_llm_requests_carry_times_and_the_channels_turns_before_the_batch(
+    store: Store, journals: Journals, fake: FakeOpenAI
+) -> None:
+    earlier = [
+        item(n, f"turn number {n} here", author=SARAH if n % 2 else MIKE, created_at=at(8, n))
+        for n in range(1, 8)
+    ]
+    earlier[1] = item(2, "ok!", author=MIKE, created_at=at(8, 2))  # too short to extract
+    elsewhere = item(50, "said in another channel", channel_id=CHANNEL_B, created_at=at(8, 7))
+    batch = [
+        item(8, NURSE, created_at=at(8, 8)),
+        item(9, "I work as a baker", author=MIKE, created_at=at(8, 9)),
+    ]
+    extractor = llm(fake.base_url)
+    try:
+        async with IngestQueue(store, extractor=extractor, journal=journals) as queue:
+            await queue.submit_many([*earlier, elsewhere])
+            await queue.join()
+            await queue.submit_many(batch)
+            await queue.join()
+    finally:
+        await extractor.aclose()
+
+    requests = {r["messages"][0]["message_id"]: r for r in sent(fake)}
+    assert requests["1"]["context"] == []  # nothing was said before it
+    last = requests["8"]
+    assert [(m["message_id"], m["time"]) for m in last["messages"]] == [
+        ("8", at(8, 8)),
+        ("9", at(8, 9)),
+    ]
+    # the six turns of this channel just before the batch, oldest first, short ones included
+    assert last["context"] == [
+        {"author_name": "Mike", "time": at(8, 2), "text": "ok!"},
+        *[
+            {
+                "author_name": "Sarah" if n % 2 else "Mike",
+                "time": at(8, n),
+                "text": f"turn number {n} here",
+            }
+            for n in range(3, 8)
+        ],
+    ]
+    facts = {(f.source_message_id, f.fact) for f in await store.active_facts(GUILD_A)}
+    assert facts == {
+        ("8", "Sarah works as a nurse at the children's hospital."),
+        ("9", "Mike works as a baker."),
+    }
+
+
+async def test_dated_llm_facts_are_resolved_from_the_message_time_and_stored(
+    store: Store, journals: Journals, fake: FakeOpenAI
+) -> None:
+    templates = {
+        "1": ("{name} went to a support group on {date}.", "other"),
+        # "event" is stored since migration m004 widened the fact_type CHECK constraint
+        "2": ("{name} took a first pottery class on {date}.", "event"),
+    }
+
+    def dated(body: dict[str, Any]) -> str:
+        """A model that resolves "yesterday" against each message's time."""
+        facts = []
+        for message in last_user_json(body)["messages"]:
+            day = datetime.fromisoformat(message["time"]).date() - timedelta(days=1)
+            template, fact_type = templates[message["message_id"]]
+            text = template.format(name=message["author_name"], date=f"{day.day} {day:%B %Y}")
+            facts.append(
+                {"message_id": message["message_id"], "subject": "author", "fact": text,
+                 "type": fact_type, "confidence": 0.9, "evidence": message["text"]}
+            )  # fmt: skip
+        return json.dumps({"facts": facts})
+
+    fake.chat_handler = dated
+    extractor = llm(fake.base_url)
+    try:
+        async with IngestQueue(store, extractor=extractor, journal=journals) as queue:
+            await queue.submit_many(
+                [
+                    item(1, "I went to a support group yesterday", created_at=at(8, 56)),
+                    item(2, "I took my first pottery class yesterday", author=MIKE,
+                         created_at=at(1, 5)),
+                ]
+            )  # fmt: skip
+            await queue.join()
+    finally:
+        await extractor.aclose()
+    facts = {(f.subject, f.fact, f.fact_type) for f in await store.active_facts(GUILD_A)}
+    assert (SARAH.id, "Sarah went to a support group on 7 May 2023.", "other") in facts
+    # needs migration m004 (fact_type "event"): until then the database refuses this row
+    assert (MIKE.id, "Mike took a first pottery class on 30 April 2023.", "event") in facts
+    assert len(facts) == 2
+
+
+async def test_llm_facts_naming_a_message_not_in_the_request_or_another_subject_are_dropped(
+    store: Store, journals: Journals, fake: FakeOpenAI
+) -> None:
+    nurse = {"message_id": "2", "subject": "author", "fact": "Sarah works as a nurse.",
+             "type": "profile", "confidence": 0.9, "evidence": NURSE}  # fmt: skip
+    baker = {**nurse, "fact": "Mike works as a baker.", "evidence": "I work as a baker"}
+    answers = [
+        {"facts": []},  # message 1 alone: nothing
+        {
+            "facts": [
+                {**baker, "message_id": "1"},  # a context turn's message: not in the request
+                {**nurse, "message_id": "999"},  # no such message
+                {**baker, "subject": MIKE.id},  # said before, not mentioned: no subject here
+                {**nurse, "subject": "Sarah"},  # a name is no subject
+                {**nurse, "subject": "someone"},
+                nurse,
+            ]
+        },
+    ]
+    fake.script(*[reply(json.dumps(answer)) for answer in answers])
+    extractor = llm(fake.base_url)
+    try:
+        async with IngestQueue(store, extractor=extractor, journal=journals) as queue:
+            assert await (await queue.submit(item(1, "I work as a baker", author=MIKE))) is True
+            assert await (await queue.submit(item(2, NURSE))) is True
+    finally:
+        await extractor.aclose()
+    assert sent(fake)[-1]["context"] == [
+        {"author_name": "Mike", "time": item(1).created_at, "text": "I work as a baker"}
+    ]
+    facts = [(f.source_message_id, f.subject, f.fact) for f in await store.active_facts(GUILD_A)]
+    assert facts == [("2", SARAH.id, "Sarah works as a nurse.")]
 
 
 HUGE = '{"facts": [' + ",".join(['{"message_id": "1"}'] * 600_000) + "]}"

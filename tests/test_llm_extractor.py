@@ -15,8 +15,23 @@ import openai
 import pytest
 
 from memory.errors import ConfigError, MemorybotError
-from memory.extraction import MAX_FACTS_PER_MESSAGE, Extractor, Mention, SourceMessage
-from memory.llm_extractor import MAX_ANSWER_CHARS, ExtractionError, LLMExtractor
+from memory.extraction import (
+    CONTEXT_TURNS,
+    MAX_FACTS_PER_MESSAGE,
+    ContextTurn,
+    Extractor,
+    Mention,
+    SourceMessage,
+)
+from memory.fact_filter import check_fact
+from memory.llm_extractor import (
+    EXAMPLE_ANSWER,
+    EXAMPLE_REQUEST,
+    MAX_ANSWER_CHARS,
+    MAX_CONTEXT_TEXT_CHARS,
+    ExtractionError,
+    LLMExtractor,
+)
 from memory.llm_retry import backoff_delay, parse_retry_after
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import load_settings
@@ -153,6 +168,14 @@ async def test_request_shape(fake: FakeOpenAI, make_extractor: MakeExtractor) ->
     expected_fields = ["message_id", "subject", "fact", "type", "confidence", "evidence"]
     assert sorted(item["required"]) == sorted(expected_fields)
     assert sorted(item["properties"]) == sorted(expected_fields)
+    assert item["properties"]["type"]["enum"] == [
+        "preference",
+        "profile",
+        "relationship",
+        "project",
+        "event",
+        "other",
+    ]
     assert "$ref" not in json.dumps(schema)
 
     messages = body["messages"]
@@ -167,11 +190,127 @@ async def test_request_shape(fake: FakeOpenAI, make_extractor: MakeExtractor) ->
                 "message_id": SARAH_MSG.message_id,
                 "author_id": SARAH.id,
                 "author_name": "Sarah",
+                "time": CREATED,
                 "text": SARAH_MSG.text,
                 "mentions": [{"id": MIKE.id, "name": "Mike"}],
             }
-        ]
+        ],
+        "context": [],
     }
+
+
+def turn(n: int, text: str | None = None) -> ContextTurn:
+    author = SARAH if n % 2 else MIKE
+    return ContextTurn(
+        author.id, author.name, text or f"turn {n}", f"2026-10-12T17:{n:02d}:00.000+00:00"
+    )
+
+
+async def test_request_carries_times_and_the_last_context_turns_oldest_first(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    later = MIKE_MSG._replace(created_at="2026-10-12T18:09:30.000+00:00")
+    context = [turn(n) for n in range(1, 9)]
+    context[-1] = turn(8, "x" * (MAX_CONTEXT_TEXT_CHARS + 200))
+
+    await make_extractor().extract([SARAH_MSG, later], context=context)
+
+    [request] = fake.requests
+    payload = user_payload(request.json)
+    assert [m["time"] for m in payload["messages"]] == [CREATED, "2026-10-12T18:09:30.000+00:00"]
+    assert CONTEXT_TURNS == 6
+    sent = payload["context"]
+    assert [t["text"] for t in sent[:-1]] == ["turn 3", "turn 4", "turn 5", "turn 6", "turn 7"]
+    assert sent[0] == {
+        "author_name": "Sarah",
+        "time": "2026-10-12T17:03:00.000+00:00",
+        "text": "turn 3",
+    }
+    assert [t["author_name"] for t in sent] == ["Sarah", "Mike", "Sarah", "Mike", "Sarah", "Mike"]
+    assert len(sent[-1]["text"]) == MAX_CONTEXT_TEXT_CHARS  # a long turn is cut
+    assert sent[-1]["text"].endswith("…")
+
+
+async def test_the_prompt_asks_for_lasting_facts_and_dated_events(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    await make_extractor().extract([SARAH_MSG])
+    [request] = fake.requests
+    system = request.json["messages"][0]["content"]
+    asked = [
+        '"event"',
+        '"yesterday" in a message written on 8 May 2023 is "on 7 May 2023"',
+        "Never take a fact from the context",
+        "threats",
+        "jokes",
+        "instructions",
+    ]
+    assert [phrase for phrase in asked if phrase not in system] == []
+    assert "weeks later" not in system  # dated one-off events are wanted too
+
+
+async def test_the_prompts_example_is_a_real_request_and_its_answer_survives_the_filters(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    """The example teaches the model facts the queue would keep: none of them is dropped."""
+    messages = [
+        SourceMessage(
+            m["message_id"],
+            GUILD_A,
+            CHANNEL_A,
+            m["author_id"],
+            m["author_name"],
+            m["text"],
+            m["time"],
+            tuple(Mention(x["id"], x["name"]) for x in m["mentions"]),
+        )
+        for m in EXAMPLE_REQUEST["messages"]
+    ]
+    context = [
+        ContextTurn("502", t["author_name"], t["text"], t["time"])
+        for t in EXAMPLE_REQUEST["context"]
+    ]
+    fake.script(reply(json.dumps(EXAMPLE_ANSWER)))
+
+    facts = await make_extractor().extract(messages, context=context)
+
+    [request] = fake.requests
+    assert user_payload(request.json) == EXAMPLE_REQUEST
+    by_id = {m.message_id: m for m in messages}
+    kept = [check_fact(by_id[f.source_message_id], f).fact for f in facts]
+    assert kept == facts
+    assert len(facts) == len(EXAMPLE_ANSWER["facts"])
+    assert "Sarah and Tom finally booked the flights to Lisbon on 7 May 2023." in {
+        f.fact for f in facts
+    }
+
+
+async def test_a_dated_event_comes_back_with_its_absolute_date(
+    fake: FakeOpenAI, make_extractor: MakeExtractor
+) -> None:
+    said = SourceMessage(
+        "900000000000000010", GUILD_A, CHANNEL_A, SARAH.id, SARAH.name,
+        "I went to a support group yesterday", "2023-05-08T13:56:00.000+00:00",
+    )  # fmt: skip
+
+    def dated(body: dict[str, Any]) -> str:
+        (message,) = user_payload(body)["messages"]
+        day = datetime.fromisoformat(message["time"]).date() - timedelta(days=1)
+        text = f"{message['author_name']} went to a support group on {day.day} {day:%B %Y}."
+        evidence = "I went to a support group yesterday"
+        return answer(fact(message["message_id"], "author", text, type="event", evidence=evidence))
+
+    fake.chat_handler = dated
+    assert await make_extractor().extract([said]) == [
+        CandidateFact(
+            subject=SARAH.id,
+            fact="Sarah went to a support group on 7 May 2023.",
+            fact_type="event",
+            confidence=0.9,
+            evidence="I went to a support group yesterday",
+            source_message_id=said.message_id,
+        )
+    ]
 
 
 async def test_empty_batch_makes_no_request(
@@ -321,7 +460,8 @@ async def test_cap_counts_only_kept_facts(fake: FakeOpenAI, make_extractor: Make
 
 async def test_types_mapped(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
     given = ["general", "hobby", " Preference ", "relationship", "project", "profile", "other"]
-    owners = [SARAH_MSG] * 4 + [MIKE_MSG] * 3  # at most four per message
+    given.append("Event")
+    owners = [SARAH_MSG] * 4 + [MIKE_MSG] * 4  # at most four per message
     pairs = zip(owners, given, strict=True)
     fake.script(reply(answer(*[fact(m, text=f"{t} fact.", type=t) for m, t in pairs])))
     facts = await make_extractor().extract([SARAH_MSG, MIKE_MSG])
@@ -333,6 +473,7 @@ async def test_types_mapped(fake: FakeOpenAI, make_extractor: MakeExtractor) -> 
         "project",
         "profile",
         "other",
+        "event",
     ]
 
 
