@@ -2,9 +2,11 @@
 
     python bench/ingest.py [--messages 100000] [--live 20000] [--producers 16] [--json]
 
-Bulk: ``memorybot import`` of a generated DiscordChatExporter export (no extractor), timed
-as a whole command, from start to exit (extracted — here nothing —, journaled, searchable),
-with the project's modules byte-compiled beforehand as an installed package has them.
+Bulk: ``memorybot import`` of a generated DiscordChatExporter export, timed as a whole
+command, from start to exit (extracted, embedded, journaled, searchable), with the project's
+modules byte-compiled beforehand as an installed package has them. The headline runs the
+default extractor (offline, as a user's import does); a second row runs none, the ingest path
+alone (``--no-extraction-row`` skips it).
 Live: ``IngestQueue.submit`` of generated messages, one producer awaiting each submit, and
 ``--producers`` concurrent producers (many channels at once); the worker and journals run.
 Peak RSS is sampled every 20 ms over the whole process tree (the import's reader child
@@ -82,17 +84,21 @@ def byte_compile() -> None:
         compileall.compile_dir(REPO / package, quiet=1)
 
 
-def bench_bulk(workdir: Path, count: int) -> dict[str, Any]:
+def bench_bulk(workdir: Path, count: int, extractor: str) -> dict[str, Any]:
+    """``memorybot import`` of ``count`` generated messages with ``extractor``."""
     export = workdir / "bench-export.json"
-    write_export(export, count)
+    if not export.exists():
+        write_export(export, count)
     byte_compile()
     memorybot = Path(sys.executable).parent / "memorybot"
-    cmd = [str(memorybot), "--data-dir", str(workdir / "bulk"), "import", "--json", str(export)]
-    env = {**os.environ, "MEMORYBOT_EXTRACTOR": "none"}  # the ingest path alone
+    data = workdir / f"bulk-{extractor}"
+    cmd = [str(memorybot), "--data-dir", str(data), "import", "--json", str(export)]
+    env = {**os.environ, "MEMORYBOT_EXTRACTOR": extractor}
     wall, peak, out = run_measured(cmd, env)
     summary = json.loads(out)
     assert summary["new"] == count, summary
     return {
+        "extractor": extractor,
         "messages": count,
         "exportMB": round(export.stat().st_size / 1e6, 1),
         "seconds": round(wall, 2),
@@ -173,6 +179,8 @@ def main() -> None:
     parser.add_argument("--live", type=int, default=20_000, help="live messages per mode")
     parser.add_argument("--producers", type=int, default=16)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--no-extraction-row", action="store_true",
+                        help="skip the second bulk row (no extractor)")  # fmt: skip
     parser.add_argument("--live-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.live_child:
@@ -182,18 +190,22 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory(prefix="memorybot-bench-") as tmp:
         workdir = Path(tmp)
-        report = {
-            "bulk": bench_bulk(workdir, args.messages),
-            "live": bench_live(workdir, args.live, args.producers),
-        }
+        report: dict[str, Any] = {"bulk": bench_bulk(workdir, args.messages, "auto")}
+        if not args.no_extraction_row:
+            report["bulkNoExtractor"] = bench_bulk(workdir, args.messages, "none")
+        report["live"] = bench_live(workdir, args.live, args.producers)
     if args.json:
         print(json.dumps(report))
         return
-    bulk, live = report["bulk"], report["live"]
-    print(
-        f"bulk import   {bulk['messages']:>7} msgs ({bulk['exportMB']} MB)  "
-        f"{bulk['msgPerSec']:>7} msg/s  {bulk['seconds']} s  peak RSS {bulk['peakRssMB']} MB"
-    )
+    for key in ("bulk", "bulkNoExtractor"):
+        if key in report:
+            bulk = report[key]
+            print(
+                f"bulk import ({bulk['extractor']:>4})  {bulk['messages']:>7} msgs "
+                f"({bulk['exportMB']} MB)  {bulk['msgPerSec']:>7} msg/s  {bulk['seconds']} s  "
+                f"peak RSS {bulk['peakRssMB']} MB"
+            )
+    live = report["live"]
     print(
         f"live submit   {live['messages']:>7} msgs  sequential "
         f"{live['sequential']['msgPerSec']:>6} msg/s  {live['concurrent']['producers']} "

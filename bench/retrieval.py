@@ -1,6 +1,6 @@
 """Retrieval quality: evidence recall of the prompt memory slice on the LoCoMo dev data.
 
-    python bench/retrieval.py [--dev DIR] [--extractor heuristic|none] [--json]
+    python bench/retrieval.py [--dev DIR] [--extractor offline|none] [--json]
 
 Each ``*.export.json`` under ``--dev`` is imported (offline, the chosen extractor) into a
 fresh data directory; then for every question of category 1-4 with evidence, the slice is
@@ -89,7 +89,7 @@ async def evaluate(dev: Path, extractor: str) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dev", type=Path, default=DEFAULT_DEV, help="LoCoMo-format exports")
-    parser.add_argument("--extractor", default="heuristic", choices=["heuristic", "none"])
+    parser.add_argument("--extractor", default="offline", choices=["offline", "none"])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     result = asyncio.run(evaluate(args.dev, args.extractor))

@@ -28,10 +28,11 @@ class MemoryRuntime:
 
 
 def extractor_choice(settings: Settings) -> str:
-    """``heuristic``, ``llm`` or ``none``: ``auto`` is ``llm`` when a model is configured."""
+    """``offline``, ``llm`` or ``none``: ``auto`` is ``llm`` when a model is configured, else
+    ``offline`` (``heuristic``, the old name, is ``offline`` too)."""
     if settings.extractor == "auto":
-        return "llm" if settings.llm_model else "heuristic"
-    return settings.extractor
+        return "llm" if settings.llm_model else "offline"
+    return "offline" if settings.extractor == "heuristic" else settings.extractor
 
 
 def build_extractor(settings: Settings) -> Extractor:
@@ -39,11 +40,10 @@ def build_extractor(settings: Settings) -> Extractor:
     choice = extractor_choice(settings)
     if choice == "none":
         return NoopExtractor()
-    if choice == "heuristic":
-        # Compiling its patterns takes a tenth of a second: only when it is used.
-        from memory.heuristic import HeuristicExtractor
+    if choice == "offline":
+        from memory.extraction.offline import OfflineExtractor
 
-        return HeuristicExtractor()
+        return OfflineExtractor()
     from memory.llm_extractor import LLMExtractor  # imports openai: only when it is used
 
     return LLMExtractor.from_settings(settings)

@@ -11,6 +11,12 @@ boundaries, or when at least max(2, ⌈0.45 × its tokens⌉) of its tokens occu
 (the names of the speaker and of mentioned members count as present; a token matches the
 same word with or without a plural / verb ending: "works" ~ "work"). Tokens are the claim's
 content words: function words ("to", "be", "does") are not counted.
+
+Two refinements, so a rewrite passes and an invention does not: a date word the message
+does not have counts for neither side ("yesterday" becomes "on 7 May 2023" in a fact); and
+at least 40 % of the claim's own words (those that are no lent name and no resolved date)
+must be the message's, so "Sarah went to a pottery class" is not grounded by "I went to a
+support group".
 """
 
 from __future__ import annotations
@@ -129,19 +135,52 @@ def _forms(token: str) -> set[str]:
     return forms
 
 
+_DATE_WORDS = frozenset({
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
+    "saturday", "sunday", "week", "weekend", "weeks", "weekends", "days", "months", "years",
+    "before", "after", "spring", "summer", "autumn", "fall", "winter",
+})  # fmt: skip
+
+
+OWN_SHARE = 0.4
+"""Of a claim's own words (all but names the message does not say and resolved dates), the
+share that must be the message's: with the name counting as present, "Sarah went to a
+pottery class" would otherwise be grounded by "I went to a support group"."""
+
+
+def _is_date_word(token: str) -> bool:
+    """A word of a date a rewrite resolves ("on 7 May 2023", "the week before 3 July 2023"):
+    neither evidence for a claim nor against it."""
+    return token in _DATE_WORDS or (token.isdigit() and (len(token) <= 2 or len(token) == 4))
+
+
 def is_grounded(claim: str, source: str, speaker: str = "") -> bool:
-    """Whether ``claim`` is supported by ``source`` (see the module docstring)."""
+    """Whether ``claim`` is supported by ``source`` (see the module docstring). Date words
+    count for neither side: "yesterday" becomes "on 7 May 2023" in a fact."""
     claim_tokens = tokens(claim)
     if not claim_tokens:
         return False
     source_tokens = tokens(source)
     if _contains_run(source_tokens, claim_tokens):
         return True
-    present = set(source_tokens) | set(tokens(speaker))
+    names = set(tokens(speaker))
+    present = set(source_tokens) | names
     forms = set().union(*(_forms(t) for t in present))
-    content = [t for t in claim_tokens if t not in STOPWORDS] or claim_tokens
-    hits = sum(1 for t in content if t in present or _forms(t) & forms)
-    return hits >= max(2, math.ceil(GROUNDING_SHARE * len(content)))
+    # A date word the message does not have was resolved ("yesterday" → "on 7 May 2023"):
+    # it counts for neither side.
+    content = [
+        t for t in claim_tokens
+        if t not in STOPWORDS and (t in present or not _is_date_word(t))
+    ] or claim_tokens  # fmt: skip
+    found = [t for t in content if t in present or _forms(t) & forms]
+    # The names count as present, but the message's own words must carry the claim too:
+    # "Sarah went" alone grounds no "pottery class".
+    lent = names - set(source_tokens)  # names the message itself does not say
+    own = [t for t in content if t not in lent and len(t) > 1]
+    own_found = sum(1 for t in found if t not in lent and len(t) > 1)
+    enough = len(found) >= max(2, math.ceil(GROUNDING_SHARE * len(content)))
+    return enough and own_found >= OWN_SHARE * len(own)
 
 
 def _contains_run(haystack: list[str], needle: list[str]) -> bool:
@@ -189,7 +228,7 @@ def check_fact(message: SourceMessage, candidate: CandidateFact) -> Verdict:
         return Verdict(None, f"fact length {len(fact)} outside {MIN_FACT_CHARS}..{MAX_FACT_CHARS}")
     evidence = _cut_evidence(candidate.evidence)
     # Checked as given too: normalising turns "|" into "/", which would hide "<|im_start|>".
-    for text in (candidate.fact, candidate.evidence, fact, evidence):
+    for text in dict.fromkeys((candidate.fact, candidate.evidence, fact, evidence)):
         reason = unsafe_reason(text)
         if reason:
             return Verdict(None, reason)

@@ -40,6 +40,8 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 def fold(text: str) -> str:
     """Casefolded ASCII-ish text for matching: compatibility forms, invisible characters
     and accents removed, look-alike letters mapped, whitespace collapsed."""
+    if text.isascii():  # none of the steps below changes ASCII but the case and spacing
+        return " ".join(text.lower().split())
     text = unicodedata.normalize("NFKC", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")  # zero-width, bidi
     text = text.casefold().translate(_CONFUSABLES)
@@ -158,23 +160,31 @@ def _variants(text: str) -> tuple[str, ...]:
 
 def instruction_reason(text: str) -> str | None:
     """Why ``text`` reads as an instruction to the bot (the matched words), else None."""
-    for variant in _variants(text):
+    return _instruction_in(_variants(text))
+
+
+def secret_reason(text: str) -> str | None:
+    """Why ``text`` looks like it holds a secret (the kind, never the secret), else None."""
+    return _secret_in(fold(text))
+
+
+def unsafe_reason(text: str) -> str | None:
+    """The first reason ``text`` must not be remembered, or None when it may be."""
+    variants = _variants(text)  # folded once for both checks
+    return _instruction_in(variants) or _secret_in(variants[0])
+
+
+def _instruction_in(variants: tuple[str, ...]) -> str | None:
+    for variant in variants:
         match = INSTRUCTION.search(variant)
         if match:
             return f"instruction-like text ({match.group().strip()[:40]!r})"
     return None
 
 
-def secret_reason(text: str) -> str | None:
-    """Why ``text`` looks like it holds a secret (the kind, never the secret), else None."""
-    folded = fold(text)
+def _secret_in(folded: str) -> str | None:
     if SECRET.search(folded):
         return "looks like a secret (key, token, password or private key)"
     for _card in _card_numbers(folded):
         return "looks like a payment card number"
     return None
-
-
-def unsafe_reason(text: str) -> str | None:
-    """The first reason ``text`` must not be remembered, or None when it may be."""
-    return instruction_reason(text) or secret_reason(text)

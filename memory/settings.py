@@ -73,10 +73,11 @@ class Settings(BaseSettings):
         35, description="Recent channel messages a reply sees (clamped to 10..120)."
     )
 
-    extractor: Literal["auto", "heuristic", "llm", "none"] = Field(
+    extractor: Literal["auto", "offline", "heuristic", "llm", "none"] = Field(
         "auto",
         description="Fact extraction: auto (llm when MEMORYBOT_LLM_MODEL is set, else "
-        "heuristic), heuristic, llm or none.",
+        "offline), offline (statements rewritten as facts, no network; heuristic is its old "
+        "name), llm or none.",
     )
     llm_model: str | None = Field(
         None, description="Chat model for extraction and replies; unset: offline."

@@ -398,7 +398,8 @@ async def test_demo_imports_the_sample_and_its_curl_example_works(
         async with http.get(curl.group(2), headers=auth) as response:
             body = await response.json()
         assert response.status == 200 and body["queryText"] == "cat"
-        assert "Juliette has a cat named Mochi." in [r["fact"] for r in body["results"]]
+        facts = [r["fact"] for r in body["results"]]
+        assert any(f.startswith("Juliette's cat Mochi ") for f in facts), facts
         page_url = re.search(r"page: (\S+)", out)
         assert page_url
         async with http.get(page_url.group(1)) as response:

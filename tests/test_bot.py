@@ -145,7 +145,7 @@ async def test_with_an_llm_the_bot_replies_with_its_answer_and_remembers_its_lin
     async with FakeOpenAI(api_key="sk-test") as fake:
         settings = load_settings(
             data_dir=tmp_path / "data", llm_model="fake-chat", llm_base_url=fake.base_url,
-            llm_api_key="sk-test", extractor="heuristic",
+            llm_api_key="sk-test", extractor="offline",
         )  # fmt: skip
         async with open_runtime(settings) as runtime:
             client = await dpytest_bot(runtime)

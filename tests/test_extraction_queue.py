@@ -15,7 +15,7 @@ import pytest
 from bot.runtime import build_extractor, open_runtime
 from memory.db import connect_sync
 from memory.extraction import NoopExtractor
-from memory.heuristic import HeuristicExtractor
+from memory.extraction.offline import OfflineExtractor
 from memory.ingest import IngestQueue
 from memory.llm_extractor import LLMExtractor
 from memory.models import Author, IngestItem
@@ -179,13 +179,13 @@ async def test_mentions_reach_the_extractor_and_allow_a_fact_about_the_mentioned
     assert [(m.id, m.name) for m in message.mentions] == [(MIKE.id, MIKE.name)]
 
 
-# --- the heuristic extractor in the queue ---------------------------------------------------
+# --- the offline extractor in the queue ----------------------------------------------------
 
 
-async def test_the_heuristic_extractor_stores_grounded_facts_through_the_queue(
+async def test_the_offline_extractor_stores_grounded_facts_through_the_queue(
     store: Store, journals: Journals
 ) -> None:
-    async with IngestQueue(store, extractor=HeuristicExtractor(), journal=journals) as queue:
+    async with IngestQueue(store, extractor=OfflineExtractor(), journal=journals) as queue:
         await queue.submit(item(1, "im a nurse at the children's hospital lol"))
         await queue.submit(item(2, "do you like sushi?"))
         await queue.submit(item(3, "i dont like olives", author=MIKE))
@@ -193,7 +193,7 @@ async def test_the_heuristic_extractor_stores_grounded_facts_through_the_queue(
     facts = {(f.subject, f.fact, f.confidence) for f in await store.active_facts(GUILD_A)}
     assert facts == {
         (SARAH.id, "Sarah is a nurse at the children's hospital.", 0.9),
-        (MIKE.id, "Mike does not like olives.", 0.9),
+        (MIKE.id, "Mike doesn't like olives.", 0.9),
     }
 
 
@@ -477,7 +477,11 @@ async def test_ungrounded_and_unsafe_llm_facts_are_filtered(
 
 
 def test_the_extractor_follows_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert isinstance(build_extractor(load_settings()), HeuristicExtractor)
+    from memory.extraction.offline import OfflineExtractor
+
+    assert isinstance(build_extractor(load_settings()), OfflineExtractor)
+    # "heuristic", the old name, still works: it is the offline extractor
+    assert isinstance(build_extractor(load_settings(extractor="heuristic")), OfflineExtractor)
     assert isinstance(build_extractor(load_settings(extractor="none")), NoopExtractor)
     chosen = build_extractor(load_settings(llm_model="some-model", llm_base_url="http://x/v1"))
     assert isinstance(chosen, LLMExtractor)
@@ -609,7 +613,7 @@ async def test_backfill_command_reruns_failed_jobs_and_all_jobs(
         ],
     )
     data = tmp_path / "data"
-    offline = {"MEMORYBOT_EXTRACTOR": "heuristic"}
+    offline = {"MEMORYBOT_EXTRACTOR": "offline"}
     llm_env = {
         "MEMORYBOT_LLM_MODEL": "fake-model",
         "MEMORYBOT_LLM_BASE_URL": fake.base_url,

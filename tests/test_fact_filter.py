@@ -15,6 +15,7 @@ import pytest
 
 from memory.errors import InvalidMessageError
 from memory.extraction import Mention, SourceMessage
+from memory.extraction.offline import OfflineExtractor
 from memory.fact_filter import (
     MAX_EVIDENCE_CHARS,
     MAX_FACT_CHARS,
@@ -24,7 +25,6 @@ from memory.fact_filter import (
     normalise_fact,
     normalise_type,
 )
-from memory.heuristic import HeuristicExtractor
 from memory.lore import LORE_CONFIDENCE, lore_fact
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.safety import fold, instruction_reason, secret_reason, unsafe_reason
@@ -125,7 +125,7 @@ def test_data_sets_are_large_and_well_formed() -> None:
 @pytest.mark.parametrize("row", ADVERSARIAL, ids=[row["id"] for row in ADVERSARIAL])
 def test_adversarial_payload_never_kept(row: dict[str, Any]) -> None:
     source = data_message(row)
-    proposed = [data_candidate(row, source), *HeuristicExtractor().extract_one(source)]
+    proposed = [data_candidate(row, source), *OfflineExtractor().extract_one(source)]
     payload = fold(row["payload"])
     carriers = []
     for fact in proposed:

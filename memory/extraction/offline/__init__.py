@@ -1,0 +1,108 @@
+"""The offline extractor (the default): each informative first-person statement of a
+message, rewritten as a self-contained third-person fact about its author.
+
+"I went to a support group yesterday" by Caroline on 8 May 2023 → "Caroline went to a
+support group on 7 May 2023." Any verb, any tense: events, plans, states, habits, likes,
+relationships; "my X …" → "Caroline's X …"; "we" → the author and who they talk with.
+Questions, greetings, thanks, reactions to someone else's news, advice, hypotheticals and
+quotes are skipped. The evidence is the verbatim source sentence; at most four facts a
+message, the most informative first.
+
+English only: a sentence without an English first-person subject yields nothing, so other
+languages give no facts rather than wrong ones.
+
+Modules: :mod:`.sentences` (cleaning, clauses), :mod:`.skipping` (what is no fact),
+:mod:`.rewriting` (the third-person fact), :mod:`.dates` (relative dates),
+:mod:`.verbs` (agreement from the lemminflect lexicon).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+
+from memory.extraction import (
+    MAX_FACTS_PER_MESSAGE,
+    BaseExtractor,
+    ContextTurn,
+    SourceMessage,
+    contexts,
+)
+from memory.extraction.offline import skipping
+from memory.extraction.offline.drafts import Draft, Speaker
+from memory.extraction.offline.rewriting import rewrite
+from memory.extraction.offline.sentences import clauses
+from memory.models import CandidateFact, parse_iso
+
+
+class OfflineExtractor(BaseExtractor):
+    name = "offline"
+
+    async def extract(
+        self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+    ) -> list[CandidateFact]:
+        facts: list[CandidateFact] = []
+        for message, before in zip(messages, contexts(messages, context), strict=True):
+            facts += self.extract_one(message, before)
+        return facts
+
+    def extract_one(
+        self, message: SourceMessage, context: Sequence[ContextTurn] = ()
+    ) -> list[CandidateFact]:
+        """The facts of one message, best first (``context``: the turns before it)."""
+        speaker = _speaker(message, context)
+        mentions = {m.id: m.name for m in message.mentions}
+        drafts: list[tuple[Draft, str]] = []
+        seen: set[str] = set()
+        thing: str | None = None  # what "it" / "they" may refer to next
+        for clause in clauses(message.text, mentions):
+            if skipping.is_question(clause.text, clause.asked):
+                thing = None
+                continue
+            draft = rewrite(clause.text, speaker, thing)
+            thing = draft.thing if draft is not None else None
+            if draft is None or draft.fact.lower() in seen:
+                continue
+            seen.add(draft.fact.lower())
+            drafts.append((draft, clause.evidence))
+        drafts.sort(key=lambda pair: -_value(pair[0]))
+        return [
+            CandidateFact(message.author_id, d.fact, d.fact_type, d.confidence, evidence,
+                          message.message_id)
+            for d, evidence in drafts[:MAX_FACTS_PER_MESSAGE]
+        ]  # fmt: skip
+
+
+_COMPANY = re.compile(
+    r"\b(?:with|and|took|brought|me and)\s+(?:my|our)\s+((?:\w+\s+)?(?:kids|children|family|"
+    r"fam|husband|wife|partner|boyfriend|girlfriend|fianc[eé]e?|friends|sister|brother|"
+    r"parents|mom|mum|dad|son|daughter|team|band|roommates?|crew|squad|classmates|"
+    r"coworkers|colleagues|cousins|siblings|group|club|family))\b",
+    re.I,
+)
+
+
+def _speaker(message: SourceMessage, context: Sequence[ContextTurn]) -> Speaker:
+    others = [t for t in context if t.author_id != message.author_id]
+    names = {t.author_name for t in others}
+    partner = names.pop() if len(names) == 1 else None
+    previous_other = others[-1].text if others and context[-1] is others[-1] else ""
+    company = _COMPANY.search(message.text)
+    return Speaker(
+        message.author_name, _day(message.created_at), partner, previous_other,
+        f"their {company.group(1)}" if company else None,
+    )  # fmt: skip
+
+
+def _day(created_at: str) -> date:
+    try:
+        return parse_iso(created_at).date()
+    except ValueError:
+        return date.today()
+
+
+def _value(draft: Draft) -> float:
+    """How much a fact is worth keeping when a message says more than four things."""
+    kind = {"event": 2.0, "profile": 2.0, "relationship": 2.0, "preference": 1.5}
+    return min(draft.content_words, 8) + (2 if draft.dated else 0) + kind.get(draft.fact_type, 0)
