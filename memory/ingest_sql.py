@@ -404,12 +404,29 @@ def requeue_jobs(conn: Any, guild_id: str, statuses: Sequence[str], now: str) ->
     if set(statuses) == {"dropped", "failed"}:  # named as the partial index names them
         listed, params = CLOSED, ()
     with transaction(conn):
+        if "done" in statuses:  # extracted again: the old extraction's facts go, unless redone
+            _archive_extracted_facts(conn, guild_id, listed, params, now)
         cur = conn.execute(
             "UPDATE ingest_jobs SET status = 'pending', updated_at = ? "
             f"WHERE guild_id = ? AND status IN {listed}",
             (now, guild_id, *params),
         )
         return int(cur.rowcount)
+
+
+def _archive_extracted_facts(
+    conn: Any, guild_id: str, listed: str, params: tuple[str, ...], now: str
+) -> None:
+    """Archive the active facts extracted from the messages whose jobs are about to run
+    again (lore stays). A fact the new extraction proposes again is the same row, made
+    active again by its upsert; one it does not is left archived, not behind."""
+    conn.execute(
+        "UPDATE memory_facts SET is_active = 0, updated_at = ? "
+        "WHERE guild_id = ? AND is_active = 1 AND subject != ? AND source_message_id IN ("
+        "  SELECT m.message_id FROM messages m JOIN ingest_jobs j ON j.message_row = m.id"
+        f"  WHERE j.guild_id = ? AND j.status IN {listed})",
+        (now, guild_id, LORE_SUBJECT, guild_id, *params),
+    )
 
 
 def _fact_params(message: FactOrigin, cand: CandidateFact, now: str) -> tuple[Any, ...]:

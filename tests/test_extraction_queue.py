@@ -493,6 +493,45 @@ def test_the_extractor_follows_the_settings(monkeypatch: pytest.MonkeyPatch) -> 
         build_extractor(load_settings())  # llm without a model: one clear error
 
 
+def _answer(*facts: str) -> str:
+    return json.dumps({"facts": [
+        {"message_id": "1", "subject": "author", "fact": fact, "type": "profile",
+         "confidence": 0.9, "evidence": NURSE}
+        for fact in facts
+    ]})  # fmt: skip
+
+
+async def test_re_extracting_everything_archives_what_the_new_extraction_does_not_say(
+    tmp_path: Path, fake: FakeOpenAI
+) -> None:
+    """``backfill --extraction --all`` after switching extractors: the old extraction's facts
+    that the new one does not produce are archived, not left behind; lore stays."""
+    from bot.commands_backfill import backfill_extraction
+
+    settings = load_settings(
+        data_dir=tmp_path / "data", llm_model="fake-model", llm_base_url=fake.base_url,
+        llm_api_key="test", llm_max_retries=0, extraction_batch_gap=0,
+    )  # fmt: skip
+    old = ("Sarah works as a nurse.", "Sarah works at the children's hospital.")
+    fake.script(reply(_answer(*old)))
+    async with open_runtime(settings) as rt:
+        assert await (await rt.queue.submit(item(1, NURSE))) is True
+        await rt.store.remember_line(GUILD_A, "the raid is on friday", channel_id=CHANNEL_A,
+                                     source_message_id="1")  # fmt: skip
+    fake.script(reply(_answer("Sarah works as a nurse.", "Sarah is a nurse at a hospital.")))
+    summary = await backfill_extraction(settings, everything=True, quiet=True)
+    assert (summary.requeued, summary.failed) == (1, 0)
+    async with open_runtime(settings, start_queue=False) as rt:
+        active = {f.fact for f in await rt.store.active_facts(GUILD_A)}
+        stats = await rt.store.stats(GUILD_A)
+    assert active == {
+        "Sarah works as a nurse.",  # said again: the same row, active
+        "Sarah is a nurse at a hospital.",  # new
+        "Memory line: the raid is on friday.",  # lore is no extraction
+    }
+    assert (stats.facts, stats.active_facts) == (4, 3)  # the hospital fact is archived
+
+
 async def test_backfill_reruns_failed_jobs_once_the_llm_answers(
     tmp_path: Path, fake: FakeOpenAI
 ) -> None:
