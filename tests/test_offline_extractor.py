@@ -182,6 +182,10 @@ def test_you_is_the_one_other_person_of_the_conversation() -> None:
         ("this winter", "in the winter of 2022"),
         ("in 3 weeks", "3 weeks after 8 May 2023"),
         ("the other day", "a few days before 8 May 2023"),
+        ("last december", "in December 2022"),
+        ("next september", "in September 2023"),
+        ("in june", "in June 2022"),  # said in May, of what happened: the June before
+        ("on monday", "on 8 May 2023"),  # said on a Monday: that day
     ],
 )
 def test_relative_dates_resolve_against_the_message_time(text: str, resolved: str) -> None:

@@ -23,13 +23,20 @@ SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "couple": 2,
            "a couple of": 2, "few": 3, "a few": 3, "several": 3}  # fmt: skip
-_COUNT = r"(\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|couple of|few|several)"  # noqa: E501
+_COUNT = (
+    r"(\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|"
+    r"couple of|few|several)"
+)
+_MONTH = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
 _WEEKDAY = (
     r"mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|"
     r"sat(?:urday)?|sun(?:day)?"
 )
 _PREPOSITION = re.compile(
-    r"\b(?:since|until|till|before|after|by|from|of|on|in|at|during|over)\s*$", re.I
+    r"\b(?:since|until|till|before|after|by|from|of|on|in|at|during|over|for)\s*$", re.I
 )
 _PHRASE = re.compile(
     r"\b(?:"
@@ -43,6 +50,7 @@ _PHRASE = re.compile(
     rf"|(?P<rel>last|this|next|past)\s+(?P<unit>weekend|week|month|year|"
     rf"spring|summer|autumn|fall|winter|{_WEEKDAY})"
     rf"|(?P<on>on)\s+(?P<on_day>{_WEEKDAY})"
+    rf"|(?P<month_rel>last|next|this|in)\s+(?P<month>{_MONTH})(?!\s+\d)"
     r")\b(?!\s+(?:ago|before|after)\b)",
     re.I,
 )
@@ -101,7 +109,11 @@ def _resolve(match: re.Match[str], said: date, *, past: bool) -> tuple[str, str]
         return _relative(g["rel"].lower(), g["unit"].lower(), said, past=past)
     if g["on_day"]:
         weekday = _weekday(g["on_day"])
+        if weekday == said.weekday():  # "on tuesday", said on a Tuesday: that day
+            return "on", day(said)
         return "on", day(_last(weekday, said) if past else _next(weekday, said))
+    if g["month"]:
+        return "in", _month_of(g["month_rel"].lower(), g["month"], said, past=past)
     return None
 
 
@@ -191,6 +203,19 @@ def _season_year(start_month: int, said: date, step: int) -> int:
     if step > 0:
         return year if now < start_month else year + 1
     return year
+
+
+def _month_of(rel: str, name: str, said: date, *, past: bool) -> str:
+    """ "last december", "next september", "in june" (the one before, in a past sentence)."""
+    number = [m[:3].lower() for m in MONTHS].index(name[:3].lower()) + 1
+    if rel == "last" or (rel == "in" and past):
+        year = said.year if number < said.month or (rel == "in" and number == said.month) else (
+            said.year - 1)  # fmt: skip
+    elif rel == "next" or (rel == "in" and not past):
+        year = said.year if number > said.month else said.year + 1
+    else:  # "this june"
+        year = said.year
+    return month(year, number)
 
 
 def _saturday(step: int, said: date, *, past: bool) -> date:
