@@ -159,6 +159,14 @@ def test_you_is_the_one_other_person_of_the_conversation() -> None:
     assert facts("I showed you my garden plans on Saturday", context=crowd) == []
 
 
+def test_a_huge_message_is_read_up_to_a_bound() -> None:
+    from memory.extraction.offline import MAX_TEXT_CHARS
+
+    filler = "and then some more words here. " * (MAX_TEXT_CHARS // 16)
+    found = facts(f"I adopted a puppy yesterday. {filler} I bought a boat yesterday.")
+    assert found == ["Caroline adopted a puppy on 7 May 2023."]  # the boat is past the bound
+
+
 # --- dates --------------------------------------------------------------------------------
 
 

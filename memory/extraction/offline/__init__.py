@@ -35,6 +35,11 @@ from memory.extraction.offline.rewriting import rewrite
 from memory.extraction.offline.sentences import clauses
 from memory.models import CandidateFact, parse_iso
 
+MAX_TEXT_CHARS = 8_000
+"""Of a message, the most the extractor reads: twice Discord's longest message (4,000);
+an import or a transcript longer than that is stored whole, but a 27 MB message must not
+hold the queue for minutes."""
+
 
 class OfflineExtractor(BaseExtractor):
     name = "offline"
@@ -56,7 +61,7 @@ class OfflineExtractor(BaseExtractor):
         drafts: list[tuple[Draft, str]] = []
         seen: set[str] = set()
         thing: str | None = None  # what "it" / "they" may refer to next
-        for clause in clauses(message.text, mentions):
+        for clause in clauses(message.text[:MAX_TEXT_CHARS], mentions):
             if skipping.is_question(clause.text, clause.asked):
                 thing = None
                 continue
