@@ -24,7 +24,8 @@ _CUT = re.compile(
     r"|,?\s+(?:so|such|super|pretty|really)\s+(?:fun|cool|good|great|nice|bad|hard|awesome|"
     r"amazing|tired|happy|sad|excited|lovely|beautiful|special|relaxing|worth it)\b"
     r"|\s+-\s+|:\s+(?=(?:\S+\s+){5})|,\s+(?=(?:which|who|where|it|that|this|they|you)\b)"
-    r"|\s+(?:lol|haha|lmao)\b",
+    r"|\s+(?:lol|haha|lmao)\b"
+    r"|,?\s+(?:but|and|so)\s+(?:yes|yeah|no|anyway|whatever|still|honestly|idk)\b(?=\W*$)",
     re.I,
 )
 _REST_PRONOUNS: list[tuple[re.Pattern[str], str]] = [
