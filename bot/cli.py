@@ -407,13 +407,13 @@ def sync_commands(state: CliState, guild_id: str | None, as_json: bool) -> None:
 
     settings = state.settings()
     guild_id = _snowflake(guild_id, "--guild")
-    outcome, payload = _run(sync_commands_now(settings, discord_token(settings), guild_id))
+    outcome = _run(sync_commands_now(settings, discord_token(settings), guild_id))
     if as_json:
         _echo_json({"status": outcome.status, "guildId": guild_id or settings.dev_guild,
-                    "error": outcome.error or None, "commands": payload})  # fmt: skip
+                    "error": outcome.error or None, "commands": list(outcome.payload)})  # fmt: skip
     elif outcome.status == "registered":
-        click.echo(f"registered {len(payload)} commands {outcome.target.describe()}:")
-        for command, name in zip(payload, outcome.commands, strict=True):
+        click.echo(f"registered {len(outcome.payload)} commands {outcome.target.describe()}:")
+        for command, name in zip(outcome.payload, outcome.commands, strict=True):
             click.echo(f"  {name} — {describe_access(command)}")
         if outcome.target.guild_id is None:
             click.echo("Global commands can take a few minutes to show up; reload Discord "

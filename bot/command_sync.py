@@ -18,6 +18,7 @@ import hashlib
 import json
 import logging
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -63,8 +64,13 @@ class SyncOutcome:
 
     status: Literal["registered", "unchanged", "failed"]
     target: SyncTarget
-    commands: tuple[str, ...]
+    payload: tuple[dict[str, Any], ...]
+    """What was (or would have been) sent: the commands as Discord receives them."""
     error: str = ""
+
+    @property
+    def commands(self) -> tuple[str, ...]:
+        return command_names(self.payload)
 
     def describe(self) -> str:
         """The commands part of the bot's ready line."""
@@ -88,7 +94,7 @@ def payload_hash(payload: list[dict[str, Any]]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def command_names(payload: list[dict[str, Any]]) -> tuple[str, ...]:
+def command_names(payload: Sequence[dict[str, Any]]) -> tuple[str, ...]:
     """One entry per top-level command: ``/memory (search, about, voice join, …)``."""
     return tuple(_describe_command(command) for command in payload)
 
@@ -175,21 +181,23 @@ async def sync_commands(
     application_id = client.application_id
     if application_id is None:
         raise RuntimeError("log in before registering commands")
-    payload = command_payload(tree, target)
-    names, digest, key = command_names(payload), payload_hash(payload), target.key(application_id)
+    payload = tuple(command_payload(tree, target))
+    digest, key = payload_hash(list(payload)), target.key(application_id)
     if not force and record.registered(key) == digest:
         log.debug("slash commands unchanged %s: not registering", target.describe())
-        return SyncOutcome("unchanged", target, names)
+        return SyncOutcome("unchanged", target, payload)
     try:
         async with asyncio.timeout(deadline):
             await tree.sync(guild=target.guild)
     except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError, OSError,
             TimeoutError) as exc:  # fmt: skip
-        return SyncOutcome("failed", target, names, _failure(exc, target, application_id, deadline))
+        failure = _failure(exc, target, application_id, deadline)
+        return SyncOutcome("failed", target, payload, failure)
     with contextlib.suppress(OSError):  # unrecorded: the next start registers again
         record.remember(key, digest)
-    log.debug("slash commands registered %s: %s", target.describe(), "; ".join(names))
-    return SyncOutcome("registered", target, names)
+    outcome = SyncOutcome("registered", target, payload)
+    log.debug("slash commands registered %s: %s", target.describe(), "; ".join(outcome.commands))
+    return outcome
 
 
 def invite_url(application_id: int) -> str:

@@ -71,18 +71,15 @@ async def run_bot(
 
 async def sync_commands_now(
     settings: Settings, token: str, guild_id: str | None = None
-) -> tuple[SyncOutcome, list[dict[str, Any]]]:
-    """Log in (no gateway), register the commands (to ``guild_id``, else where ``run``
-    registers them) whatever was registered before, and return the outcome and payload."""
-    from bot.command_sync import command_payload
-
+) -> SyncOutcome:
+    """Log in (no gateway) and register the commands (to ``guild_id``, else where ``run``
+    registers them) whatever was registered before."""
     bot = MemoryBot(settings)
     try:
         async with _discord_errors():
             await bot.login(token)
         target = SyncTarget(int(guild_id)) if guild_id else bot.command_target
-        outcome = await bot.sync_commands(target, force=True)
-        return outcome, command_payload(bot.tree, target)
+        return await bot.sync_commands(target, force=True)
     finally:
         await bot.close()
 
