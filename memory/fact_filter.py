@@ -164,8 +164,8 @@ def is_grounded(claim: str, source: str, speaker: str = "") -> bool:
     source_tokens = tokens(source)
     if _contains_run(source_tokens, claim_tokens):
         return True
-    names = set(tokens(speaker))
-    present = set(source_tokens) | names
+    names, said = set(tokens(speaker)), set(source_tokens)
+    present = said | names
     forms = set().union(*(_forms(t) for t in present))
     # A date word the message does not have was resolved ("yesterday" → "on 7 May 2023"):
     # it counts for neither side.
@@ -176,7 +176,7 @@ def is_grounded(claim: str, source: str, speaker: str = "") -> bool:
     found = [t for t in content if t in present or _forms(t) & forms]
     # The names count as present, but the message's own words must carry the claim too:
     # "Sarah went" alone grounds no "pottery class".
-    lent = names - set(source_tokens)  # names the message itself does not say
+    lent = names - said  # names the message itself does not say
     own = [t for t in content if t not in lent and len(t) > 1]
     own_found = sum(1 for t in found if t not in lent and len(t) > 1)
     enough = len(found) >= max(2, math.ceil(GROUNDING_SHARE * len(content)))

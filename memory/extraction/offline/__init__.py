@@ -56,12 +56,13 @@ class OfflineExtractor(BaseExtractor):
         self, message: SourceMessage, context: Sequence[ContextTurn] = ()
     ) -> list[CandidateFact]:
         """The facts of one message, best first (``context``: the turns before it)."""
-        speaker = _speaker(message, context)
+        text = message.text[:MAX_TEXT_CHARS]
+        speaker = _speaker(message, text, context)
         mentions = {m.id: m.name for m in message.mentions}
         drafts: list[tuple[Draft, str]] = []
         seen: set[str] = set()
         thing: str | None = None  # what "it" / "they" may refer to next
-        for clause in clauses(message.text[:MAX_TEXT_CHARS], mentions):
+        for clause in clauses(text, mentions):
             if skipping.is_question(clause.text, clause.asked):
                 thing = None
                 continue
@@ -88,12 +89,13 @@ _COMPANY = re.compile(
 )
 
 
-def _speaker(message: SourceMessage, context: Sequence[ContextTurn]) -> Speaker:
+def _speaker(message: SourceMessage, text: str, context: Sequence[ContextTurn]) -> Speaker:
+    """Who says ``text`` (the part of ``message`` read), and the conversation around it."""
     others = [t for t in context if t.author_id != message.author_id]
     names = {t.author_name for t in others}
     partner = names.pop() if len(names) == 1 else None
     previous_other = others[-1].text if others and context[-1] is others[-1] else ""
-    company = _COMPANY.search(message.text)
+    company = _COMPANY.search(text)
     return Speaker(
         message.author_name, _day(message.created_at), partner, previous_other,
         f"their {company.group(1)}" if company else None,

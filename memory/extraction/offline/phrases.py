@@ -122,7 +122,7 @@ def demonstrative_object(rest: str) -> str:
     return ("an " if following[:1].lower() in "aeiou" else "a ") + following
 
 
-def without_vocative(rest: str, speaker: Speaker) -> str:
+def without_vocative(rest: str) -> str:
     """ "…, Mel" at the end addresses someone; it is no part of the fact."""
     return _VOCATIVE_END.sub("", rest)
 

@@ -147,7 +147,7 @@ def _first_person(
         return None  # "since we talked", "I know"
     if group and speaker.partner and re.match(r"both\b", rest, re.I):
         head = f"{speaker.name} and {speaker.partner}"  # "we're both …": the two of them
-    rest = without_vocative(demonstrative_object(rest), speaker)
+    rest = without_vocative(demonstrative_object(rest))
     if not says_something(rest):
         return None
     event = _is_event(verb_phrase)
