@@ -13,13 +13,15 @@ LoCoMo (``--dev``, the exports of /work/shared/data/locomo-dev): the exports are
 through the real ingest queue offline (bundled local embedder), then, for questions of
 category 1-4 with evidence:
 - coverage: share of evidence messages with at least one active fact sourced from them
-  (``coverage_before_archive`` counts facts the per-subject cap archived too);
+  (``coverage_before_archive`` counts facts the per-subject cap of 80 archived too: what
+  the extractor stored, before retention, which is the lifecycle issue's to change);
 - answer overlap: share of questions whose evidence messages' facts (fact text only) hold at
   least half of the answer's content words. Content words: the answer's alphabetic words that
   are no stopword (its numbers only when it has nothing else, e.g. "2022"); a word is present
   when a word of the text starts with its first five letters (numbers: the same number). The
   same measure on the raw evidence text is printed as ``raw_text_reference`` (0.64 overall,
-  0.27 temporal here; the data's README says 0.64 and 0.23);
+  0.27 temporal here; the data's README says 0.64 and 0.23); ``answer_overlap_before_archive``
+  the same on every fact stored, archived or not;
 - recall@24: ``Retriever.search`` as ``memorybot search --limit 24`` runs it (facts only,
   relevance-gated): share of the question's evidence messages the results point to through
   ``sourceMessageId``;
@@ -894,7 +896,7 @@ class LocomoRun:
     facts: int
     active_facts: int
     active_by_message: dict[str, list[str]]
-    kept_by_message: dict[str, int]
+    kept_by_message: dict[str, list[str]]
     recalls: dict[int, list[float]]
     results: list[int]
     timed: TimedExtractor
@@ -936,7 +938,7 @@ async def import_locomo(dev: Path, settings: Any, extractor: Extractor) -> Locom
         facts=sum(s.facts for s in stats),
         active_facts=sum(s.active_facts for s in stats),
         active_by_message=dict(active),
-        kept_by_message={k: len(v) for k, v in kept.items()},
+        kept_by_message={k: [f.fact for f in v] for k, v in kept.items()},
         recalls=dict(recalls),
         results=results,
         timed=timed,
@@ -951,6 +953,7 @@ def locomo_figures(dev: Path, run: LocomoRun) -> tuple[dict[str, Any], list[str]
     raw = _export_texts(pairs)
     evidence = {str(i) for q in questions for i in q["evidence_message_ids"]}
     overlap: dict[int, list[float]] = defaultdict(list)
+    overlap_before: dict[int, list[float]] = defaultdict(list)
     reference: dict[int, list[float]] = defaultdict(list)
     shown: list[str] = []
     for question in questions:
@@ -959,6 +962,8 @@ def locomo_figures(dev: Path, run: LocomoRun) -> tuple[dict[str, Any], list[str]
         answer = str(question["answer"])
         category = int(question["category"])
         overlap[category].append(float(holds_answer(answer, facts)))
+        stored = " ".join(f for i in ids for f in run.kept_by_message.get(i, []))
+        overlap_before[category].append(float(holds_answer(answer, stored)))
         raw_text = " ".join(raw.get(i, "") for i in ids)
         reference[category].append(float(holds_answer(answer, raw_text)))
         if not overlap[category][-1] and len(shown) < SHOWN_QUESTIONS:
@@ -977,6 +982,7 @@ def locomo_figures(dev: Path, run: LocomoRun) -> tuple[dict[str, Any], list[str]
         "coverage_before_archive": _ratio(covered_before, len(evidence)),
         "questions": len(questions),
         "answer_overlap": _per_category(overlap),
+        "answer_overlap_before_archive": _per_category(overlap_before),
         "raw_text_reference": _per_category(reference),
         f"recall@{SEARCH_LIMIT}": _per_category(run.recalls),
         "mean_results": _mean([float(r) for r in run.results]),

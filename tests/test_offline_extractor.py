@@ -66,6 +66,22 @@ def facts(text: str, *, context: tuple[ContextTurn, ...] = (), **kw: str) -> lis
         ("took a short trip to rome last week to clear my head",
          "Caroline took a short trip to rome the week before 8 May 2023 to clear their head."),
         ("still working on my novel", "Caroline is still working on their novel."),
+        ("Gonna continue my edu and check out career options, which is pretty exciting!",
+         "Caroline is going to continue their edu and check out career options."),
+        ("Researching adoption agencies — it's been a dream",
+         "Caroline is researching adoption agencies."),
+        ("Yay! My online clothes store is open!", "Caroline's online clothes store is open."),
+        ("My kids and I just finished another painting.",
+         "Caroline and their kids finished another painting by 8 May 2023."),
+        ("Seven years now, and I've finally found my real muses: painting and pottery.",
+         "Caroline has finally found their real muses: painting and pottery seven years now."),
+        ("Next month I'm having an art show with my paintings - can't wait!",
+         "Caroline is having an art show with their paintings in June 2023."),
+        ("After I graduated, I moved to Berlin.", "Caroline moved to Berlin by 8 May 2023."),
+        ("my little sister just had a baby on tuesday btw",
+         "Caroline's little sister just had a baby on 2 May 2023."),
+        ("I've got lots of kids' books- classics, educational books, all of that.",
+         "Caroline has got lots of kids' books, classics, educational books."),
     ],
 )  # fmt: skip
 def test_a_statement_becomes_a_fact_about_its_author(said: str, fact: str) -> None:
@@ -93,6 +109,13 @@ def test_it_refers_to_what_the_author_just_said_they_got() -> None:
     assert "Gina's tattoo stands for freedom and dancing." in said
     # with nothing to refer to, a bare "it" says nothing on its own
     assert facts("I'm pretty proud of it") == []
+    # "it was great to …" points at nothing; "they" is not a singular thing
+    assert facts("I talked about my journey. It was great to see their reactions.") == [
+        "Caroline talked about their journey by 8 May 2023."
+    ]
+    assert facts("I'm lucky to have my husband; they keep me motivated.") == [
+        "Caroline is lucky to have their husband."
+    ]
 
 
 def test_a_hedge_lowers_confidence_and_at_most_four_facts_come_best_first() -> None:
@@ -138,6 +161,11 @@ def test_event_type_and_preference_type() -> None:
         "je suis infirmière à Paris",
         "私は東京に住んでいます",
         "lol",
+        "Taking care of ourselves is vital.",
+        "judging a little",
+        "Since we last spoke, some big things have happened.",
+        "This book I read last year reminds me to always pursue my dreams",
+        "I'm having dinner",
     ],
 )
 def test_nothing_is_made_of(said: str) -> None:

@@ -55,6 +55,20 @@ _PHRASE = re.compile(
     re.I,
 )
 
+TIME_LEAD = re.compile(
+    r"(?:yesterday|yday|today|tonight|tomorrow|the other day|earlier|later|once|back|"
+    r"recently|lately|after|before|since|during|until|on|in|at|by|over"
+    rf"|(?:last|this|next|past|coming)\s+(?:(?:few|couple(?:\s+of)?)\s+)?"
+    rf"(?:(?:week|weekend|month|year|day|night)s?|morning|afternoon|evening|time|spring|"
+    rf"summer|autumn|fall|winter|{_WEEKDAY})"
+    rf"|(?:{_COUNT}|eleven|twelve|many)\s+(?:day|week|weekend|month|year|hour|night|time)s?"
+    r")\b",
+    re.I,
+)
+"""A phrase that says when, at the start of a lead-in ("Last Friday, I …", "Seven years
+now, I've …"): a time word, a preposition, or a count or "last/this/next" before a unit
+(not "This book I read …" or "One special memory …")."""
+
 
 def day(moment: date) -> str:
     """7 May 2023."""

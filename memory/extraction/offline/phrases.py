@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from memory.extraction.offline import dates
 from memory.extraction.offline.drafts import STOP_WORDS, Speaker
 from memory.extraction.offline.verbs import third_person, verb
 
@@ -37,7 +38,9 @@ _REST_PRONOUNS: list[tuple[re.Pattern[str], str]] = [
 _NP_STOP = frozenset({"to", "for", "in", "on", "at", "with", "from", "of", "by", "about",
                       "after", "before", "and", "or", "but", "because", "a", "an", "the",
                       "that", "which", "who", "when", "last", "yesterday", "today", "this",
-                      "since", "as", "so", "too", "recently", "ago", "few", "just"})  # fmt: skip
+                      "since", "as", "so", "too", "recently", "ago", "few", "just", "two",
+                      "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                      "several", "every", "each", "all"})  # fmt: skip
 DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "my", "their",
                           "some", "another", "our", "new"})  # fmt: skip
 
@@ -75,14 +78,7 @@ def movable(prefix: str, speaker: Speaker) -> bool:
         return True
     if _SUBORDINATE_END.search(prefix):  # "… moments where I felt tiny": what follows
         return True
-    return bool(_TIME_LEAD.match(prefix))
-
-
-_TIME_LEAD = re.compile(
-    r"(?:after|before|since|when|while|during|last|this|next|yesterday|today|tonight|on|in|"
-    r"at|the other day|earlier|later|once|back|a few|a couple|\d|one|two|three|four|five)\b",
-    re.I,
-)
+    return bool(dates.TIME_LEAD.match(prefix))
 
 
 def _is_vocative(prefix: str, speaker: Speaker) -> bool:
@@ -109,7 +105,11 @@ def trailing(prefix: str) -> str:
     return prefix[:1].lower() + prefix[1:] if prefix[:2] != "I " else prefix
 
 
-_DEMONSTRATIVE = re.compile(r"^(?:this|that)\s+(?=[a-z])", re.I)
+_DEMONSTRATIVE = re.compile(
+    r"^(?:this|that)\s+(?=[a-z])(?!(?:after|before|for|in|on|at|with|"
+    r"to|from|when|while|because|since|and|but|so|is|was|one)\b)",
+    re.I,
+)
 _VOCATIVE_END = re.compile(r",\s+[A-Z][\w'-]*$")
 
 
@@ -154,6 +154,13 @@ _BARE_PRONOUN_BECAUSE = re.compile(
 )
 
 
+_VAGUE_TAIL = re.compile(
+    r",?\s+(?:all of that|and all that|and stuff|and things|and everything|and so on|etc\.?|"
+    r"or something|or whatever|and whatnot)\W*$",
+    re.I,
+)
+
+
 def cut(rest: str) -> str | None:
     """The object phrase up to the next clause; None when too long to stand as one fact.
     A reason after a bare pronoun stays ("chose them because they help …")."""
@@ -163,7 +170,7 @@ def cut(rest: str) -> str | None:
         rest = f"{reason.group('head')} {reason.group('why')} {why}"
     else:
         rest = _CUT.split(rest, maxsplit=1)[0]
-    rest = rest.strip(" ,.!?;:-")
+    rest = _VAGUE_TAIL.sub("", rest).strip(" ,.!?;:-")
     words = rest.split()
     if len(words) > MAX_REST_WORDS:
         rest = rest.split(",", 1)[0]

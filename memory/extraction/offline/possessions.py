@@ -9,7 +9,7 @@ import re
 from memory.extraction.offline import dates, skipping
 from memory.extraction.offline.drafts import HEDGED, PLAIN, RELATIONS, Draft, Speaker, draft
 from memory.extraction.offline.phrases import cut, dangling, pronouns, says_something
-from memory.extraction.offline.verbs import verb
+from memory.extraction.offline.verbs import is_past, verb
 
 POSSESSIVE_SUBJECT = re.compile(
     r"^(?:my|our)\s+(?P<np>[\w'-]+(?:,?\s+(?:and\s+)?[\w'-]+){0,4}?)\s+"
@@ -35,18 +35,28 @@ def possessive(text: str, speaker: Speaker, hedged: bool) -> Draft | None:
     pets and things, not hearsay about a friend's roommate or a neighbour."""
     owner = speaker.name
     rest = text.split(" ", 1)[1]
-    words = [w.lower() for w in rest.split()]
-    while len(words) > 1 and words[0] in _DESCRIBING:  # "my old car", not "my old manager"
-        words.pop(0)
-    head = words[0]
-    if "'s" in head or not (RELATIONS.match(head) or head in _OWN_THINGS):
-        return None
+    match = POSSESSIVE_SUBJECT.match(text)
+    phrase = match.group("np").lower().replace(",", " ").split() if match else []
+    if not phrase or any("'s" in word for word in phrase):
+        return None  # hearsay: "my friend's roommate is …"
+    if not any(RELATIONS.match(word) or word in _OWN_THINGS for word in phrase):
+        return None  # "my online clothes store", "my old car"; not "my manager"
     said = cut(rest)
     if said is None or dangling(said) or len(said.split()) < 3:
         return None
-    said, dated = dates.resolve(pronouns(said, speaker), speaker.said, past=False)
+    past = match is not None and _said_in_past(text[match.start("verb") :])
+    said, dated = dates.resolve(pronouns(said, speaker), speaker.said, past=past)
     lemma = "be"
     return draft(f"{owner}'s {said}", lemma, False, dated, HEDGED if hedged else PLAIN)
+
+
+def _said_in_past(predicate: str) -> bool:
+    """The verb group after the subject is past ("just had a baby on Tuesday": the last
+    Tuesday, not the next)."""
+    words = [w.lower() for w in predicate.split()[:3]]
+    while words and words[0] in ("just", "also", "still", "really", "finally"):
+        words.pop(0)
+    return bool(words) and words[0] not in ("will", "can", "won't", "can't") and is_past(words[0])
 
 
 POSSESSION = frozenset({"have", "get", "buy", "make", "draw", "paint", "write", "build",
@@ -59,6 +69,9 @@ MY_THING = re.compile(r"\bmy\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", re.I)
 def about_thing(text: str, speaker: Speaker, thing: str, hedged: bool) -> Draft | None:
     """ "it stands for freedom" after "Got the tattoo a few years ago" → "Gina's tattoo
     stands for freedom"."""
+    plural_pronoun = _PLURAL_PRONOUN.match(text) is not None
+    if _DUMMY_IT.match(text) or _plural(thing) != plural_pronoun:
+        return None  # "It was great to see …" means no thing; "they" is not "the bowl"
     rest = REFERRING.sub("", text, count=1)
     first = rest.split()[0].lower()
     found = verb(first)
@@ -73,6 +86,19 @@ def about_thing(text: str, speaker: Speaker, thing: str, hedged: bool) -> Draft 
     body, dated = dates.resolve(pronouns(body, speaker), speaker.said, past=False)
     fact = f"{speaker.name}'s {thing} {first} {body}"
     return draft(fact, lemma, False, dated, HEDGED if hedged else 0.8)
+
+
+_DUMMY_IT = re.compile(
+    r"^(?:it|that)(?:'s|\s+is|\s+was|\s+will be)\s+(?:\w+\s+){0,2}?\w+\s+"
+    r"(?:to|that|how|seeing|being|having|when|watching|hearing)\b",
+    re.I,
+)
+_PLURAL_PRONOUN = re.compile(r"^(?:they|these|those)\b", re.I)
+
+
+def _plural(noun: str) -> bool:
+    last = noun.split()[-1].lower()
+    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
 
 
 IS_MINE = re.compile(
@@ -95,8 +121,6 @@ def is_mine(match: re.Match[str], speaker: Speaker, hedged: bool) -> Draft | Non
     return draft(fact, "be", False, dated, HEDGED if hedged else PLAIN)
 
 
-_DESCRIBING = frozenset({"old", "new", "first", "biggest", "little", "big", "older", "younger",
-                         "best", "current", "favourite", "late", "own"})  # fmt: skip
 _OWN_THINGS = frozenset({
     "favourite", "fav", "name", "birthday", "job", "work", "home", "house", "apartment",
     "flat", "place", "car", "bike", "dog", "dogs", "cat", "cats", "pet", "pets", "puppy",

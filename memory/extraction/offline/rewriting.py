@@ -30,7 +30,6 @@ import re
 from memory.extraction.offline import dates, skipping
 from memory.extraction.offline.drafts import GROUP, HEDGED, PLAIN, Draft, Speaker, draft
 from memory.extraction.offline.phrases import (
-    DETERMINERS,
     cut,
     dangling,
     demonstrative_object,
@@ -76,6 +75,13 @@ _SUBJECT = re.compile(
     r"|I'm|I've|I'll|I'd|I|[Ww]e're|[Ww]e've|[Ww]e'll|[Ww]e'd|[Ww]e"
     r")(?=\s|$)",
 )
+_WITH_ME = re.compile(r"(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?\s+and\s+I\b", re.I)
+_INDEFINITE = frozenset({"a", "an", "some", "another", "new", "two", "three", "my"})
+_SUBORDINATOR = re.compile(
+    r"(?:since|when|whenever|while|after|before|because|as|once|until|though|although|"
+    r"now that|ever since|the day|the moment)",
+    re.I,
+)
 _DROP_ADVERBS = frozenset({"just", "really", "actually", "literally", "totally", "honestly",
                            "basically", "seriously", "genuinely", "kinda", "sorta", "lowkey",
                            "highkey", "def", "definitely", "even", "truly", "so", "also",
@@ -103,7 +109,7 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
     implicit = _implicit_subject(text)  # "Took a trip to Rome", "Still working on my biz"
     if implicit:
         text = f"{implicit} {text[0].lower()}{text[1:]}"
-    if POSSESSIVE_SUBJECT.match(text):
+    if POSSESSIVE_SUBJECT.match(text) and not _WITH_ME.match(text):
         return possessive(text, speaker, hedged)
     mine = IS_MINE.match(text)
     if mine:
@@ -114,6 +120,9 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
             return about_thing(text, speaker, thing, hedged)
         return object_me(text, speaker, hedged)
     prefix, subject = text[: match.start()], match.group("subject")
+    if _SUBORDINATOR.fullmatch(prefix.strip(" ,")):  # "Since we last spoke, …": what follows
+        _, comma, main = text[match.end() :].partition(", ")
+        return rewrite(main, speaker, thing) if comma else None
     if subject[:1] in "WM":  # "We …", "Me and …", "My husband and I …"
         subject = subject[0].lower() + subject[1:]
     if not movable(prefix, speaker):
@@ -161,11 +170,11 @@ def _first_person(
     made = draft(fact, lemma, event, dated, confidence)
     if made is None or group:
         return made
+    if lemma in POSSESSION and rest.split()[0].lower() in _INDEFINITE:  # "got a tattoo"
+        return dataclasses.replace(made, thing=noun_phrase(rest))
     named = MY_THING.search(said)  # "took my kids to …": "they" may be the kids next
     if named is not None:
         return dataclasses.replace(made, thing=noun_phrase(named.group(1)))
-    if lemma in POSSESSION and rest.split()[0].lower() in DETERMINERS:
-        return dataclasses.replace(made, thing=noun_phrase(rest))
     return made
 
 
@@ -263,6 +272,8 @@ def _implicit_subject(text: str) -> str:
     lead = words[0].lower()
     if lead == "been":
         return "I've"
+    if lead == "going" and words[1].lower() == "to" and verb(words[2]) is not None:
+        return "I'm"  # "Gonna continue my edu"
     at = 1 if lead in _IMPLICIT_LEAD else 0
     head, after = words[at], [w.lower() for w in words[at + 1 : at + 4]]
     found = verb(head)
@@ -274,10 +285,24 @@ def _implicit_subject(text: str) -> str:
         return "I"
     if found[1] == "gerund" and lead in ("still", "currently", "just", "really"):
         return "I'm"
+    if (
+        found[1] == "gerund"
+        and at == 0
+        and not {w.lower() for w in words} & _GERUND_SUBJECT
+        and {w.lower().strip(",.!") for w in words[1:]} - _GERUND_FILLER
+    ):
+        return "I'm"  # "Researching adoption agencies"; not "Taking care of us is vital"
     return ""
 
 
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "can", "will", "does", "do"})
+_GERUND_FILLER = frozenset({"a", "an", "the", "little", "bit", "lot", "so", "too", "much",
+                            "again", "now", "here", "there", "it", "this", "that", "you",
+                            "them", "hard", "fast", "rn", "today", "tbh", "lol"})  # fmt: skip
+_GERUND_SUBJECT = _FINITE | {"makes", "made", "helps", "helped", "keeps", "brings",
+                             "means", "sounds", "seems", "feels", "looks", "gives", "gave",
+                             "isn't", "wasn't", "it's", "that's", "must", "should", "would",
+                             "could"}  # fmt: skip
 
 
 _FEELING = frozenset({"be", "feel", "love", "like", "appreciate", "admire", "envy", "miss",

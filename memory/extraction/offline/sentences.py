@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from memory.extraction.offline import skipping
+from memory.extraction.offline import dates, skipping
 
 MAX_EVIDENCE = 220
 
@@ -46,7 +46,7 @@ _SPEAKS_OF_SELF = re.compile(r"\b(?:i|im|ive|id|ill|me|my|mine|we|our|us)\b|\bi'
 # "Still working on it", or "it stands for freedom" after "Got a tattoo".
 _MAY_SPEAK_OF_SELF = re.compile(
     r"^\W*(?:it|this|that|they|these|those|just|still|been|finally|also|recently|currently|"
-    r"already|really|actually|[a-z]+ed|went|got|took|made|had|saw|bought|did|found|ran|came|"
+    r"already|really|actually|gonna|[a-z]+ed|[a-z]{2,}ing|went|got|took|made|had|saw|bought|did|found|ran|came|"
     r"began|gave|met|left|felt|kept|lost|won|wrote|drew|built|sent|spent|brought|caught|"
     r"taught|sold|paid|heard|held|swam|sang|drove|ate|flew|fell|rode|wore|chose|broke|grew|"
     r"became|slept|sat|fed|led|quit|put|adopted|baked|tried)\b",
@@ -99,12 +99,6 @@ _NEW_SUBJECT = re.compile(
     r"|,\s+(?=(?:I|I'm|I've|I'll|we|we're|we've)\b)"
     r"|,\s+(?=(?:it|they|this|these|those)\s+(?:is|was|are|were|stands|stand|means|mean|"
     r"reminds|remind|represents|represent|has|had|makes|made|shows|helps|gives|brings)\b)",
-)
-_TIME_LEAD = re.compile(
-    r"(?:last|this|next|yesterday|today|tonight|on|in|at|the other day|earlier|later|once|"
-    r"back|since|after|before|during|a few|a couple|\d|one|two|three|four|five|six|seven|"
-    r"eight|nine|ten)\b",
-    re.I,
 )
 _COUPLE_HEAD = re.compile(r"^(?:my\s+[\w-]+(?:\s+[\w'-]+)?|me)$", re.I)
 
@@ -188,7 +182,7 @@ def _split(sentence: str) -> Iterator[str]:
         if _COUPLE_HEAD.match(part):
             carry, joiner = part, " and "
             continue
-        if part and len(part.split()) <= 4 and _TIME_LEAD.match(part):
+        if part and len(part.split()) <= 4 and dates.TIME_LEAD.match(part):
             carry, joiner = part, ", "
             continue
         if part:

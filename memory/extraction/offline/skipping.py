@@ -58,8 +58,10 @@ _PHATIC = re.compile(
     r"dm|send it|look into it)\b|"
     r"hope (?!to\b)|hoped (?!to\b)|"
     r"am (?:going|heading|off|leaving) (?:to )?(?:bed|sleep|the gym|the store|the shop|work|"
-    r"lunch|dinner|eat|shower|home|out)\b|am (?:eating|watching|drinking|sitting|waiting|"
-    r"listening|having|cooking|logging off|getting ready|trying to sleep|dying|crying|"
+    r"lunch|dinner|eat|shower|home|out)\b|am having (?:a |some )?(?:lunch|dinner|breakfast|"
+    r"snack|coffee|tea|drink|beer|nap|break|bath|shower|fun|blast|good time)|"
+    r"am (?:eating|watching|drinking|sitting|waiting|listening|cooking|logging off|"
+    r"getting ready|trying to sleep|dying|crying|"
     r"screaming|dead|done|back))\b",
     re.I,
 )
