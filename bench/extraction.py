@@ -966,9 +966,9 @@ def locomo_figures(dev: Path, run: LocomoRun) -> tuple[dict[str, Any], list[str]
         overlap_before[category].append(float(holds_answer(answer, stored)))
         raw_text = " ".join(raw.get(i, "") for i in ids)
         reference[category].append(float(holds_answer(answer, raw_text)))
-        if not overlap[category][-1] and len(shown) < SHOWN_QUESTIONS:
+        if not overlap_before[category][-1] and len(shown) < SHOWN_QUESTIONS:
             shown.append(f"[{CATEGORIES[category]}] {question['question']} -> {answer!r}"
-                         f"\n      facts: {facts[:300] or '(none)'}")  # fmt: skip
+                         f"\n      facts: {stored[:300] or '(none)'}")  # fmt: skip
     covered = sum(1 for i in evidence if run.active_by_message.get(i))
     covered_before = sum(1 for i in evidence if run.kept_by_message.get(i))
     figures = {
@@ -1218,7 +1218,9 @@ async def run(args: argparse.Namespace) -> Report:
                 locomo_run = await import_locomo(args.dev, settings, extractor)
                 figures, shown = locomo_figures(args.dev, locomo_run)
                 report.result["locomo"] = figures
-                report.misses["locomo: questions whose facts miss the answer"] = shown
+                report.misses[
+                    "locomo: questions whose stored facts (archived too) miss the answer"
+                ] = shown
             for path in args.chat or DEFAULT_CHAT:
                 chat = await score_chat(path, extractor)
                 report.result[f"chat:{path.stem}"] = chat.summary()

@@ -82,6 +82,16 @@ def facts(text: str, *, context: tuple[ContextTurn, ...] = (), **kw: str) -> lis
          "Caroline's little sister just had a baby on 2 May 2023."),
         ("I've got lots of kids' books- classics, educational books, all of that.",
          "Caroline has got lots of kids' books, classics, educational books."),
+        ("Here's a pic of my family camping at the beach. We love it!",
+         "Caroline shared a pic of their family camping at the beach."),
+        ("Check out my painting for the art show!",
+         "Caroline shared their painting for the art show."),
+        ("The rainbow flag mural is important to me as it reflects the courage of the community.",
+         "The rainbow flag mural is important to Caroline."),
+        ('"Brave" by Sara Bareilles has a lot of significance for me.',
+         "Brave by Sara Bareilles has a lot of significance for Caroline."),
+        ("Can't wait for tomorrow's grand opening!",
+         "Caroline can't wait for the grand opening on 9 May 2023."),
     ],
 )  # fmt: skip
 def test_a_statement_becomes_a_fact_about_its_author(said: str, fact: str) -> None:
@@ -166,6 +176,10 @@ def test_event_type_and_preference_type() -> None:
         "Since we last spoke, some big things have happened.",
         "This book I read last year reminds me to always pursue my dreams",
         "I'm having dinner",
+        "can't wait!!",
+        "I can't wait to see you",
+        "Exciting but kinda nerve-wracking.",
+        "That means a lot to me",
     ],
 )
 def test_nothing_is_made_of(said: str) -> None:

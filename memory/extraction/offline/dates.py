@@ -100,7 +100,21 @@ def resolve(text: str, said: date, *, past: bool) -> tuple[str, bool]:
             return phrase
         return f"{preposition} {phrase}"
 
+    if "'s" in text:
+        text = _DAYS_THING.sub(_after_thing, text)
     return _PHRASE.sub(replace, text), found
+
+
+_DAYS_THING = re.compile(
+    r"\b(?P<when>yesterday|today|tonight|tomorrow|last night)'s\s+"
+    r"(?P<thing>(?:(?!(?:at|in|on|with|for|and|but|was|is|will)\b)[\w-]+\s*){1,3})",
+    re.I,
+)
+
+
+def _after_thing(match: re.Match[str]) -> str:
+    """ "tomorrow's grand opening" → "the grand opening tomorrow" (then resolved)."""
+    return f"the {match.group('thing').strip()} {match.group('when')} "
 
 
 def _resolve(match: re.Match[str], said: date, *, past: bool) -> tuple[str, str] | None:

@@ -133,10 +133,42 @@ _OWN_THINGS = frozenset({
 })  # fmt: skip
 
 
+_MATTERS_TO_ME = re.compile(
+    r"^(?P<np>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,5}?)\s+"
+    r"(?P<verb>(?:is|are|was|were|has|had|means|meant|matters|mattered|speaks|spoke)\b"
+    r"(?:\s+[\w'-]+){0,6}?\s+(?:to|for))\s+me\b(?P<rest>.*)$",
+    re.I,
+)
+_SHOWN = re.compile(
+    r"^(?:here's|here is|here are|heres|check out|check|look at)\s+"
+    r"(?:(?:a|an|some|the)\s+)?(?:(?P<medium>pic|pics|picture|pictures|photo|photos|shot|"
+    r"snap|video|clip|peek)\s+(?:of|from|at)\s+)?(?P<np>(?:my|our)\s+\S.*)$",
+    re.I,
+)
+
+
+def shown(text: str, speaker: Speaker) -> Draft | None:
+    """ "Here's a pic of my family camping at the beach" → "Melanie shared a pic of their
+    family camping at the beach": what someone shows is theirs and worth knowing."""
+    match = _SHOWN.match(text)
+    if match is None:
+        return None
+    said = cut(match.group("np"))
+    if said is None or dangling(said) or len(said.split()) < 2:
+        return None
+    said, dated = dates.resolve(pronouns(said, speaker), speaker.said, past=True)
+    medium = match.group("medium")
+    what = f"a {medium} of {said}" if medium else said
+    return draft(f"{speaker.name} shared {what}", "share", False, dated, 0.75)
+
+
 def object_me(text: str, speaker: Speaker, hedged: bool) -> Draft | None:
-    """ "Dancing makes me so happy" → "Dancing makes Jon so happy"."""
+    """ "Dancing makes me so happy" → "Dancing makes Jon so happy"; "The mural is important
+    to me" → "The mural is important to Jon"."""
     match = _OBJECT_ME.match(text)
-    if match is None or _PRONOUN_NP.match(match.group("np")):
+    if match is None:
+        return _matters_to_me(text, speaker, hedged)
+    if _PRONOUN_NP.match(match.group("np")):
         return None
     rest = cut(match.group("rest").strip())
     if rest is None or not rest.strip():
@@ -144,3 +176,15 @@ def object_me(text: str, speaker: Speaker, hedged: bool) -> Draft | None:
     rest, dated = dates.resolve(pronouns(rest, speaker), speaker.said, past=False)
     fact = f"{match.group('np')} {match.group('verb')} {speaker.name} {rest}"
     return draft(fact, "make", False, dated, HEDGED if hedged else 0.75)
+
+
+def _matters_to_me(text: str, speaker: Speaker, hedged: bool) -> Draft | None:
+    match = _MATTERS_TO_ME.match(text)
+    if match is None or _PRONOUN_NP.match(match.group("np")):
+        return None
+    rest = cut(match.group("rest")) or ""
+    head = f"{match.group('np')} {match.group('verb')} {speaker.name}"
+    if dangling(head) or skipping.is_about_addressee(head):
+        return None
+    fact, dated = dates.resolve(f"{head} {rest}", speaker.said, past=False)
+    return draft(fact, "be", False, dated, HEDGED if hedged else 0.75)

@@ -50,8 +50,9 @@ from memory.extraction.offline.possessions import (
     is_mine,
     object_me,
     possessive,
+    shown,
 )
-from memory.extraction.offline.verbs import is_past, third_person, verb
+from memory.extraction.offline.verbs import is_adjective, is_past, third_person, verb
 
 _LEAD_IN = re.compile(
     r"^(?:(?:so|oh|ohh|well|yeah|yea|yes|yep|yup|nah|no|ok|okay|hey|hi|hello|wow|aww|anyway|"
@@ -106,6 +107,8 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
     text = _LEAD_IN.sub("", text).strip(" ,.")
     if not text or skipping.is_aside(text):
         return None
+    if (showing := shown(text, speaker)) is not None:  # "Here's a pic of my garden"
+        return showing
     implicit = _implicit_subject(text)  # "Took a trip to Rome", "Still working on my biz"
     if implicit:
         text = f"{implicit} {text[0].lower()}{text[1:]}"
@@ -274,6 +277,8 @@ def _implicit_subject(text: str) -> str:
         return "I've"
     if lead == "going" and words[1].lower() == "to" and verb(words[2]) is not None:
         return "I'm"  # "Gonna continue my edu"
+    if lead in ("can't", "cannot") and words[1].lower() == "wait":
+        return "I"  # "Can't wait for tomorrow's grand opening"
     at = 1 if lead in _IMPLICIT_LEAD else 0
     head, after = words[at], [w.lower() for w in words[at + 1 : at + 4]]
     found = verb(head)
@@ -288,6 +293,8 @@ def _implicit_subject(text: str) -> str:
     if (
         found[1] == "gerund"
         and at == 0
+        and not is_adjective(head)
+        and after[0] not in ("but", "and", "so", "though", "too", "af", "tbh")
         and not {w.lower() for w in words} & _GERUND_SUBJECT
         and {w.lower().strip(",.!") for w in words[1:]} - _GERUND_FILLER
     ):

@@ -46,7 +46,8 @@ _SPEAKS_OF_SELF = re.compile(r"\b(?:i|im|ive|id|ill|me|my|mine|we|our|us)\b|\bi'
 # "Still working on it", or "it stands for freedom" after "Got a tattoo".
 _MAY_SPEAK_OF_SELF = re.compile(
     r"^\W*(?:it|this|that|they|these|those|just|still|been|finally|also|recently|currently|"
-    r"already|really|actually|gonna|[a-z]+ed|[a-z]{2,}ing|went|got|took|made|had|saw|bought|did|found|ran|came|"
+    r"already|really|actually|gonna|can.t wait|here.?s|check|look at|[a-z]+ed|[a-z]{2,}ing|"
+    r"went|got|took|made|had|saw|bought|did|found|ran|came|"
     r"began|gave|met|left|felt|kept|lost|won|wrote|drew|built|sent|spent|brought|caught|"
     r"taught|sold|paid|heard|held|swam|sang|drove|ate|flew|fell|rode|wore|chose|broke|grew|"
     r"became|slept|sat|fed|led|quit|put|adopted|baked|tried)\b",

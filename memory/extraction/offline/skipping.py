@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 _QUESTION_START = re.compile(
-    r"^(?:do|does|did|are|is|was|were|am|can|could|would|should|will|shall|have|has|had|"
+    r"^(?:do|does|did|are|is|was|were|am|can(?!.t)|could|would|should|will|shall|have|has|had|"
     r"who|what|what's|whats|when|where|why|how|which|anyone|anybody|is there|isn't|aren't|"
     r"don't you|won't|want to|wanna|ever)\b",
     re.I,
@@ -45,7 +45,8 @@ _GREETING = re.compile(
 )
 _PHATIC = re.compile(
     r"^(?:agree|agreed|mean|guess|bet|see|understand|suppose|feel you|know|knew|hope so|"
-    r"think so|can imagine|can't imagine|can't wait|cannot wait|can't believe|get it|got it|"
+    r"think so|can imagine|can't imagine|can't believe|get it|got it|"
+    r"(?:can't|cannot) wait(?!\s+(?:for|to)\s+(?!(?:it|that|this|you|them|see you)\b)\w)|"
     r"am glad|am so glad|am happy for|am so happy for|am proud of|am so proud of|am sorry|"
     r"am so sorry|appreciate|love that|love this|love it|like that|like this|like it|"
     r"hear you|feel the same|totally agree|remember that|wish you|hope you|bet you|"

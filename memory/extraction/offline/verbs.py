@@ -32,8 +32,9 @@ _BE_PAST = {"was": "was", "were": "was"}
 
 
 @cache
-def _lexicon() -> tuple[dict[str, tuple[str, Form]], dict[str, str]]:
-    """spelling → (lemma, form), and lemma → its third-person present."""
+def _lexicon() -> tuple[dict[str, tuple[str, Form]], dict[str, str], frozenset[str]]:
+    """spelling → (lemma, form), lemma → its third-person present, and the adjectives that
+    look like a gerund ("exciting", "amazing")."""
     from lemminflect.codecs.InflectionLUCodec import InflectionLUCodec
 
     package = resources.files("lemminflect") / "resources"
@@ -46,8 +47,13 @@ def _lexicon() -> tuple[dict[str, tuple[str, Form]], dict[str, str]]:
         if known is None or _PREFERENCE[form] < _PREFERENCE[known[1]]:
             forms[spelling] = (lemma, form)
 
+    adjectives: set[str] = set()
     with gzip.open(str(package / "infl_lu.csv.gz"), "rt", encoding="utf-8") as table:
         for line in table:
+            if ",adj," in line and line.startswith(tuple("abcdefghijklmnopqrstuvwxyz")):
+                lemma = line.split(",", 1)[0]
+                if lemma.endswith("ing"):
+                    adjectives.add(lemma)
             if ",verb," not in line:
                 continue
             lemma, _category, tags = InflectionLUCodec.fromString(line)
@@ -62,7 +68,7 @@ def _lexicon() -> tuple[dict[str, tuple[str, Form]], dict[str, str]]:
                 add(lemma, tag, spelling.lower())
                 if tag == "VBZ":
                     third[lemma] = spelling
-    return forms, third
+    return forms, third, frozenset(adjectives)
 
 
 def verb(word: str) -> tuple[str, Form] | None:
@@ -92,3 +98,9 @@ def third_person(word: str) -> str | None:
 def is_past(word: str) -> bool:
     found = verb(word)
     return found is not None and found[1] in ("past", "participle")
+
+
+def is_adjective(word: str) -> bool:
+    """An "-ing" word the lexicon also has as an adjective: "Exciting but nerve-wracking"
+    describes; "Researching adoption agencies" does."""
+    return word.lower() in _lexicon()[2]
