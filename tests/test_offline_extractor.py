@@ -92,6 +92,15 @@ def facts(text: str, *, context: tuple[ContextTurn, ...] = (), **kw: str) -> lis
          "Brave by Sara Bareilles has a lot of significance for Caroline."),
         ("Can't wait for tomorrow's grand opening!",
          "Caroline can't wait for the grand opening on 9 May 2023."),
+        ("These figurines I bought yesterday remind me of family love.",
+         "Caroline bought the figurines on 7 May 2023."),
+        ("This book I read last year reminds me to always pursue my dreams",
+         "Caroline read the book in 2022."),
+        ("This necklace is super special to me - a gift from my grandma",
+         "The necklace is super special to Caroline."),
+        ("I made this stained glass window to remind myself and others that within us all is "
+         "the key to discovering our true potential and living our best life.",
+         "Caroline made a stained glass window to remind themselves and others by 8 May 2023."),
     ],
 )  # fmt: skip
 def test_a_statement_becomes_a_fact_about_its_author(said: str, fact: str) -> None:
@@ -174,7 +183,6 @@ def test_event_type_and_preference_type() -> None:
         "Taking care of ourselves is vital.",
         "judging a little",
         "Since we last spoke, some big things have happened.",
-        "This book I read last year reminds me to always pursue my dreams",
         "I'm having dinner",
         "can't wait!!",
         "I can't wait to see you",

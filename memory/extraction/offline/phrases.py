@@ -175,9 +175,17 @@ def cut(rest: str) -> str | None:
     if len(words) > MAX_REST_WORDS:
         rest = rest.split(",", 1)[0]
         words = rest.split()
+    if len(words) > MAX_REST_WORDS:  # "made a window to remind myself that within us all …"
+        rest = _LONG_TAIL.split(rest, maxsplit=1)[0]
+        words = rest.split()
     if len(words) > MAX_REST_WORDS:
         return None
     return rest
+
+
+_LONG_TAIL = re.compile(
+    r"(?<=\S)\s+(?=(?:that|which|who|where|because|while|when|whereas|until|so that)\s)", re.I
+)
 
 
 def dangling(rest: str) -> bool:

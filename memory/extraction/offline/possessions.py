@@ -139,6 +139,7 @@ _MATTERS_TO_ME = re.compile(
     r"(?:\s+[\w'-]+){0,6}?\s+(?:to|for))\s+me\b(?P<rest>.*)$",
     re.I,
 )
+_DEMONSTRATIVE_NP = re.compile(r"^(?:this|that|these|those)\s+(?=[a-z]{3,}\b)", re.I)
 _SHOWN = re.compile(
     r"^(?:here's|here is|here are|heres|check out|check|look at)\s+"
     r"(?:(?:a|an|some|the)\s+)?(?:(?P<medium>pic|pics|picture|pictures|photo|photos|shot|"
@@ -180,10 +181,13 @@ def object_me(text: str, speaker: Speaker, hedged: bool) -> Draft | None:
 
 def _matters_to_me(text: str, speaker: Speaker, hedged: bool) -> Draft | None:
     match = _MATTERS_TO_ME.match(text)
-    if match is None or _PRONOUN_NP.match(match.group("np")):
+    if match is None:
+        return None
+    np = _DEMONSTRATIVE_NP.sub("the ", match.group("np"))  # "This necklace" → "the necklace"
+    if _PRONOUN_NP.match(np):
         return None
     rest = cut(match.group("rest")) or ""
-    head = f"{match.group('np')} {match.group('verb')} {speaker.name}"
+    head = f"{np[0].upper()}{np[1:]} {match.group('verb')} {speaker.name}"
     if dangling(head) or skipping.is_about_addressee(head):
         return None
     fact, dated = dates.resolve(f"{head} {rest}", speaker.said, past=False)

@@ -128,9 +128,37 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
         return rewrite(main, speaker, thing) if comma else None
     if subject[:1] in "WM":  # "We …", "Me and …", "My husband and I …"
         subject = subject[0].lower() + subject[1:]
+    fronted = _FRONTED_OBJECT.fullmatch(prefix.strip(" ,"))
+    if fronted is not None:  # "These figurines I bought yesterday remind me of …"
+        return _fronted_object(fronted.group("np"), subject, text[match.end() :], speaker)
     if not movable(prefix, speaker):
         return None
     return _first_person(subject, text[match.end() :], prefix, speaker, hedged)
+
+
+_FRONTED_OBJECT = re.compile(
+    r"(?:these|those|this|that|the)\s+(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})", re.I
+)
+
+
+def _fronted_object(np: str, subject: str, after: str, speaker: Speaker) -> Draft | None:
+    """What the speaker did with a thing named first: "These figurines I bought yesterday
+    remind me of family love" → "Melanie bought the figurines on 21 October 2023". Only a
+    past verb and a time, followed by the sentence's own verb."""
+    words = after.split()
+    if len(words) < 2 or not is_past(words[0]):
+        return None
+    for end in range(1, min(len(words), 5)):
+        when = " ".join(words[1:end])
+        untimed = end == 1 and not dates.TIME_LEAD.match(" ".join(words[1:4]))
+        if _finite(words[end]) and (untimed or dates.resolve(when, speaker.said, past=True)[1]):
+            return _first_person(subject, f"{words[0]} the {np} {when}", "", speaker, False)
+    return None
+
+
+def _finite(word: str) -> bool:
+    found = verb(word)
+    return word.lower() in _FINITE or (found is not None and found[1] in ("present", "past"))
 
 
 def _first_person(
