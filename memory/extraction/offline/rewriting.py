@@ -194,8 +194,12 @@ def _first_person(
     rest, dated = dates.resolve(pronouns(rest, speaker), speaker.said, past=event)
     moved, moved_dated = dates.resolve(trailing(prefix), speaker.said, past=event)
     dated = dated or moved_dated
-    undated_event = event and not dated and _simple_past(verb_phrase) and lemma not in _STATIVE
-    when = f"by {dates.day(speaker.said)}" if undated_event else ""
+    when = ""
+    if not dated and not moved and lemma not in _STATIVE:  # for "when did …?"
+        if event:  # "went to Paris by 8 May 2023", "has developed a video by …"
+            when = f"by {dates.day(speaker.said)}"
+        elif _ongoing(verb_phrase) and lemma != "go":  # "is reading X as of 8 May 2023"
+            when = f"as of {dates.day(speaker.said)}"
     fact = f"{head} {verb_phrase} {rest} {moved} {when}"
     confidence = GROUP if group else (HEDGED if hedged else PLAIN)
     made = draft(fact, lemma, event, dated, confidence)
@@ -370,11 +374,13 @@ def _is_event(verb_phrase: str) -> bool:
     """Something that happened: a simple past ("went"), or a perfect ("has visited")."""
     words = verb_phrase.lower().split()
     last = words[-1]
-    if last in _NOT_EVENTS or not is_past(last):
-        return False
+    if last in _NOT_EVENTS or not is_past(last) or words[-2:] in (["has", "got"], ["have", "got"]):
+        return False  # "has got two cats": a possession
     return len(words) == 1 or words[0] in _PAST_AUX or words[0] in _KEEP_ADVERBS
 
 
-def _simple_past(verb_phrase: str) -> bool:
+def _ongoing(verb_phrase: str) -> bool:
+    """A present progressive: "is expanding", "are still reading"."""
     words = verb_phrase.lower().split()
-    return not (set(words) & _PAST_AUX)
+    found = verb(words[-1])
+    return words[0] in ("is", "are") and found is not None and found[1] == "gerund"

@@ -29,6 +29,9 @@ than the verb "to saw", "found" the past of "find"."""
 _IRREGULAR_PRESENT = {"am": "is", "'m": "is", "are": "are", "have": "has", "'ve": "has",
                       "do": "does", "don't": "doesn't", "haven't": "hasn't"}  # fmt: skip
 _BE_PAST = {"was": "was", "were": "was"}
+_MODALS = frozenset({"can", "could", "will", "would", "shall", "should", "may", "might",
+                     "must", "can't", "won't", "cannot", "couldn't", "wouldn't",
+                     "shouldn't"})  # fmt: skip
 
 
 @cache
@@ -80,6 +83,8 @@ def third_person(word: str) -> str | None:
     """``word`` (a verb said by "I") as said of someone else: "love" → "loves",
     "went" → "went", "am" → "is"; None when it is no finite verb."""
     lower = word.lower()
+    if lower in _MODALS:  # "can" is no "cans"
+        return lower
     if lower in _IRREGULAR_PRESENT:
         return _IRREGULAR_PRESENT[lower]
     if lower in _BE_PAST:
