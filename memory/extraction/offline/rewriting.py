@@ -195,7 +195,7 @@ def _first_person(
     moved, moved_dated = dates.resolve(trailing(prefix), speaker.said, past=event)
     dated = dated or moved_dated
     when = ""
-    if not dated and not moved and lemma not in _STATIVE:  # for "when did …?"
+    if not (dated or moved or _THEN.search(rest)) and lemma not in _STATIVE:  # "when did …?"
         if event:  # "went to Paris by 8 May 2023", "has developed a video by …"
             when = f"by {dates.day(speaker.said)}"
         elif _ongoing(verb_phrase) and lemma != "go":  # "is reading X as of 8 May 2023"
@@ -260,6 +260,8 @@ def _verb_phrase(
     if lower in _NEGATED_DO:
         agreed = lower if plural else _NEGATED_DO[lower]
         return _after_aux([*kept, agreed], rest, "do")
+    if lower in ("have", "had") and rest and is_past(rest[0]):  # "I have developed"
+        return _after_aux([*kept, "has" if lower == "have" and not plural else lower], rest, "have")
     agreed_verb = lower if plural else third_person(lower)
     found = verb(lower)
     if agreed_verb is None or (found is None and lower not in ("am", "have", "was", "were")):
@@ -366,6 +368,7 @@ _STATIVE = _FEELING | {
 }
 _EMPTY_OBJECT_OK = frozenset({"graduate", "retire", "move", "resign", "marry", "relocate",
                               "quit", "win", "lose", "travel", "volunteer", "recover"})  # fmt: skip
+_THEN = re.compile(r"\b(?:then|by now|so far|ago)\b", re.I)
 _PAST_AUX = frozenset({"has", "have", "had"})
 _NOT_EVENTS = frozenset({"was", "were", "had", "did", "didn't", "been", "used"})
 
