@@ -104,6 +104,8 @@ def facts(text: str, *, context: tuple[ContextTurn, ...] = (), **kw: str) -> lis
         ("I have developed a video presentation, btw.",
          "Caroline has developed a video presentation by 8 May 2023."),
         ("I had finished the book by then", "Caroline had finished the book by then."),
+        ("Here's a recent self-portrait I made last week.",
+         "Caroline made a recent self-portrait the week before 8 May 2023."),
         ("so now I can expand my clothing store", "Caroline can expand their clothing store."),
         ("This necklace is super special to me - a gift from my grandma",
          "The necklace is super special to Caroline."),

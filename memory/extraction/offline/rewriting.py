@@ -109,6 +109,9 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
         return None
     if (showing := shown(text, speaker)) is not None:  # "Here's a pic of my garden"
         return showing
+    made = _SHOWN_MADE.match(text)  # "Here's a self-portrait I made last week"
+    if made is not None and is_past(made.group("verb")):
+        text = f"I {made.group('verb')} {made.group('np')} {made.group('rest')}".strip()
     implicit = _implicit_subject(text)  # "Took a trip to Rome", "Still working on my biz"
     if implicit:
         text = f"{implicit} {text[0].lower()}{text[1:]}"
@@ -136,6 +139,12 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
     return _first_person(subject, text[match.end() :], prefix, speaker, hedged)
 
 
+_SHOWN_MADE = re.compile(
+    r"^(?:here's|here is|heres|check out|look at)\s+"
+    r"(?P<np>(?:a|an|one|some|another)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:that\s+)?I\s+"
+    r"(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$",
+    re.I,
+)
 _FRONTED_OBJECT = re.compile(
     r"(?:these|those|this|that|the)\s+(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})", re.I
 )
