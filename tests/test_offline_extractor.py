@@ -106,6 +106,8 @@ def facts(text: str, *, context: tuple[ContextTurn, ...] = (), **kw: str) -> lis
         ("I had finished the book by then", "Caroline had finished the book by then."),
         ("Here's a recent self-portrait I made last week.",
          "Caroline made a recent self-portrait the week before 8 May 2023."),
+        ("One special memory for me was this pride parade I went to a few weeks ago.",
+         "Caroline went to the pride parade a few weeks before 8 May 2023."),
         ("so now I can expand my clothing store", "Caroline can expand their clothing store."),
         ("This necklace is super special to me - a gift from my grandma",
          "The necklace is super special to Caroline."),
@@ -116,6 +118,15 @@ def facts(text: str, *, context: tuple[ContextTurn, ...] = (), **kw: str) -> lis
 )  # fmt: skip
 def test_a_statement_becomes_a_fact_about_its_author(said: str, fact: str) -> None:
     assert facts(said)[0] == fact
+
+
+def test_a_second_thing_done_is_a_fact_of_its_own() -> None:
+    assert facts(
+        "I've been working hard on my online store and just teamed up with a local artist."
+    ) == [
+        "Caroline teamed up with a local artist by 8 May 2023.",
+        "Caroline has been working hard on their online store.",
+    ]
 
 
 def test_the_evidence_is_the_source_sentence_as_typed() -> None:

@@ -134,6 +134,9 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
     fronted = _FRONTED_OBJECT.fullmatch(prefix.strip(" ,"))
     if fronted is not None:  # "These figurines I bought yesterday remind me of …"
         return _fronted_object(fronted.group("np"), subject, text[match.end() :], speaker)
+    named = _NAMED_BEFORE.search(prefix.strip(" ,"))
+    if named is not None:  # "One special memory was this parade I went to a week ago"
+        return _named_before(named.group("np"), subject, text[match.end() :], speaker)
     if not movable(prefix, speaker):
         return None
     return _first_person(subject, text[match.end() :], prefix, speaker, hedged)
@@ -163,6 +166,26 @@ def _fronted_object(np: str, subject: str, after: str, speaker: Speaker) -> Draf
         if _finite(words[end]) and (untimed or dates.resolve(when, speaker.said, past=True)[1]):
             return _first_person(subject, f"{words[0]} the {np} {when}", "", speaker, False)
     return None
+
+
+_NAMED_BEFORE = re.compile(
+    r"\b(?:was|is|were|are)\s+(?:this|that|the|a|an)\s+(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})$",
+    re.I,
+)
+_STRANDED = frozenset({"to", "with", "at", "on", "in", "for", "about", "into", "from"})
+
+
+def _named_before(np: str, subject: str, after: str, speaker: Speaker) -> Draft | None:
+    """A relative clause that ends the sentence: "… was this pride parade I went to a few
+    weeks ago" → "Caroline went to the pride parade a few weeks before <date>"."""
+    words = after.split()
+    if not words or not is_past(words[0]):
+        return None
+    head = words[:2] if len(words) > 1 and words[1].lower() in _STRANDED else words[:1]
+    when = " ".join(words[len(head) :])
+    if when and not dates.resolve(when, speaker.said, past=True)[1]:
+        return None
+    return _first_person(subject, f"{' '.join(head)} the {np} {when}", "", speaker, False)
 
 
 def _finite(word: str) -> bool:

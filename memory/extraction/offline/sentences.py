@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from memory.extraction.offline import dates, skipping
+from memory.extraction.offline.verbs import is_past
 
 MAX_EVIDENCE = 220
 
@@ -187,6 +188,21 @@ def _split(sentence: str) -> Iterator[str]:
             carry, joiner = part, ", "
             continue
         if part:
-            yield part
+            yield from _second_events(part)
     if carry:
         yield carry
+
+
+_AND_THEN = re.compile(r",?\s+and\s+(?=(?:just|then|also|recently|finally|later)\s+([a-z]+)\b)")
+
+
+def _second_events(clause: str) -> Iterator[str]:
+    """A second thing done, with its subject left out, is its own clause: "I've been
+    working on my store and just teamed up with an artist" → "… and" | "just teamed up
+    with an artist" (the rewriter gives it its "I" back)."""
+    start = 0
+    for match in _AND_THEN.finditer(clause):
+        if is_past(match.group(1)) and match.start() > start:
+            yield clause[start : match.start()]
+            start = match.end()
+    yield clause[start:]
