@@ -109,6 +109,9 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
         return None
     if (showing := shown(text, speaker)) is not None:  # "Here's a pic of my garden"
         return showing
+    remembered = _SHOWN_WHEN.match(text)  # "Here's a pic from when we met up last week"
+    if remembered is not None:
+        text = remembered.group("clause")
     made = _SHOWN_MADE.match(text)  # "Here's a self-portrait I made last week"
     if made is not None and is_past(made.group("verb")):
         text = f"I {made.group('verb')} {made.group('np')} {made.group('rest')}".strip()
@@ -142,6 +145,12 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
     return _first_person(subject, text[match.end() :], prefix, speaker, hedged)
 
 
+_SHOWN_WHEN = re.compile(
+    r"^(?:here's|here is|heres|check out|look at)\s+(?:(?:a|an|some|the|this)\s+)?"
+    r"(?:pic|pics|picture|pictures|photo|photos|shot|snap|video|clip)\s+from\s+when\s+"
+    r"(?P<clause>(?:I|I'm|I was|we|we're|we were)\b.+)$",
+    re.I,
+)
 _SHOWN_MADE = re.compile(
     r"^(?:here's|here is|heres|check out|look at)\s+"
     r"(?P<np>(?:a|an|one|some|another)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:that\s+)?I\s+"

@@ -96,7 +96,8 @@ _CONTRACTIONS: list[tuple[str, re.Pattern[str], str]] = [
     ("&", re.compile(r"\s*&\s*"), " and "),
 ]  # fmt: skip
 _NEW_SUBJECT = re.compile(
-    r",?\s+(?:and|but|so|&|plus|then|and then|though|although|while|because)\s+"
+    r",?\s+(?:and|but|so)\s+(?=if\b)"  # "I'm diabetic so if I go afk …": a condition
+    r"|,?\s+(?:and|but|so|&|plus|then|and then|though|although|while|because)\s+"
     r"(?=(?:I|I'm|I've|I'll|we|we're|we've|my)\b)"
     r"|,\s+(?=(?:I|I'm|I've|I'll|we|we're|we've)\b)"
     r"|,\s+(?=(?:it|they|this|these|those)\s+(?:is|was|are|were|stands|stand|means|mean|"

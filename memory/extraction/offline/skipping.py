@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from memory.extraction.offline.verbs import verb
+
 _QUESTION_START = re.compile(
     r"^(?:do|does|did|are|is|was|were|am|can(?!.t)|could|would|should|will|shall|have|has|had|"
     r"who|what|what's|whats|when|where|why|how|which|anyone|anybody|is there|isn't|aren't|"
@@ -118,8 +120,34 @@ def is_reaction(lemma: str, rest: str, previous_other: str) -> bool:
 
 
 def is_empty_state(lemma: str, rest: str) -> bool:
-    """ "I'm tired", "I feel so good": a passing state with nothing to remember."""
+    """ "I'm tired", "I feel so good": a passing state with nothing to remember ("I'm
+    vegan", "I'm pescatarian" say who someone is)."""
     if lemma not in _STATE_VERBS:
         return False
-    content = [w for w in rest.lower().split() if w not in _EMPTY_STATE]
+    content = [w for w in rest.split() if w.lower() not in _EMPTY_STATE]
+    if len(content) == 1 and lemma == "be" and _is_identity(content[0]):
+        return False
     return len(content) <= 1
+
+
+def _is_identity(word: str) -> bool:
+    """A one-word state that lasts: a lowercase word the verb lexicon has no participle or
+    gerund for ("vegan", "diabetic", "single"), and no passing mood ("hungry", "sick")."""
+    if not (word.isalpha() and word.islower() and len(word) >= 5) or word in _PASSING:
+        return False
+    found = verb(word)
+    return found is None or found[1] == "present"
+
+
+_PASSING = frozenset({
+    "hungry", "thirsty", "sleepy", "happy", "great", "ready", "sorry", "awake", "alive",
+    "sober", "nervous", "anxious", "curious", "lucky", "jealous", "grateful", "thankful",
+    "sweaty", "okay", "alright", "online", "offline", "around", "outside", "inside", "early",
+    "there", "upset", "angry", "crazy", "dying", "cranky", "grumpy", "lonely", "exhausted",
+    "fine", "sick", "busy", "broke", "weird", "bored", "stressed", "proud", "thrilled",
+    "excited", "pumped", "hyped", "stoked", "sad", "mad", "good", "bad", "late", "free",
+    "certain", "positive", "serious", "honest", "right", "wrong", "aware", "unsure", "still",
+    "really", "totally", "literally", "confused", "terrible", "awful", "amazing", "fantastic",
+    "wonderful", "better", "worse", "sleeping", "working", "gaming", "streaming", "afraid",
+    "scared", "worried", "careful", "famous", "first", "second", "third", "next", "last",
+})  # fmt: skip
