@@ -81,6 +81,8 @@ def about_thing(text: str, speaker: Speaker, thing: str, hedged: bool) -> Draft 
     body = cut(" ".join(rest.split()[1:]))
     if body is None or skipping.is_empty_state(lemma, body) or dangling(body):
         return None
+    if lemma == "be" and len(body.split()) <= 2 and not _NAMING.match(body):
+        return None  # "It was tough": how the doing felt, not what the thing is
     if not says_something(body):
         return None
     body, dated = dates.resolve(pronouns(body, speaker), speaker.said, past=False)
@@ -93,6 +95,7 @@ _DUMMY_IT = re.compile(
     r"(?:to|that|how|seeing|being|having|when|watching|hearing)\b",
     re.I,
 )
+_NAMING = re.compile(r"(?:a|an|the|my|our|\d+|one|two|three|from|for|in|on|at|by)\b", re.I)
 _PLURAL_PRONOUN = re.compile(r"^(?:they|these|those)\b", re.I)
 
 

@@ -114,7 +114,8 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
         text = remembered.group("clause")
     made = _SHOWN_MADE.match(text)  # "Here's a self-portrait I made last week"
     if made is not None and is_past(made.group("verb")):
-        text = f"I {made.group('verb')} {made.group('np')} {made.group('rest')}".strip()
+        thing = _MEDIUM.sub("", made.group("np"))  # "a peek at the space I designed"
+        text = f"I {made.group('verb')} {thing} {made.group('rest')}".strip()
     implicit = _implicit_subject(text)  # "Took a trip to Rome", "Still working on my biz"
     if implicit:
         text = f"{implicit} {text[0].lower()}{text[1:]}"
@@ -149,6 +150,10 @@ _SHOWN_WHEN = re.compile(
     r"^(?:here's|here is|heres|check out|look at)\s+(?:(?:a|an|some|the|this)\s+)?"
     r"(?:pic|pics|picture|pictures|photo|photos|shot|snap|video|clip)\s+from\s+when\s+"
     r"(?P<clause>(?:I|I'm|I was|we|we're|we were)\b.+)$",
+    re.I,
+)
+_MEDIUM = re.compile(
+    r"^(?:a|an|some)\s+(?:pic|picture|photo|shot|snap|peek|look|video|clip)\s+(?:of|at|from)\s+",
     re.I,
 )
 _SHOWN_MADE = re.compile(
