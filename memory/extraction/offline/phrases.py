@@ -63,7 +63,7 @@ def noun_phrase(rest: str) -> str | None:
 
 _SUBORDINATE_END = re.compile(
     r"\b(?:because|so|and|but|then|once|now that|even though|though|although|why|"
-    r"and now|so now)$",
+    r"and now|so now|(?<=\w )(?:where|when))$",
     re.I,
 )
 

@@ -127,7 +127,8 @@ def is_mine(match: re.Match[str], speaker: Speaker, hedged: bool) -> Draft | Non
 _OWN_THINGS = frozenset({
     "favourite", "fav", "name", "birthday", "job", "work", "home", "house", "apartment",
     "flat", "place", "car", "bike", "dog", "dogs", "cat", "cats", "pet", "pets", "puppy",
-    "kitten", "hamster", "parrot", "rabbit", "goal", "goals", "dream", "dreams", "plan",
+    "kitten", "hamster", "parrot", "rabbit", "pig", "turtle", "tortoise", "snake", "lizard",
+    "horse", "bird", "fish", "ferret", "gecko", "bunny", "goal", "goals", "dream", "dreams", "plan",
     "plans", "art", "aim", "passion", "hobby", "hobbies", "store", "shop", "business",
     "studio", "band", "team", "garden", "book", "novel", "project", "degree", "major",
     "thesis", "channel", "podcast", "blog", "go-to",
@@ -195,3 +196,20 @@ def _matters_to_me(text: str, speaker: Speaker, hedged: bool) -> Draft | None:
         return None
     fact, dated = dates.resolve(f"{head} {rest}", speaker.said, past=False)
     return draft(fact, "be", False, dated, HEDGED if hedged else 0.75)
+
+
+_NAMED_MINE = re.compile(
+    r"(?:^|,\s+)(?P<name>[A-Z][a-z]+),\s+(?:my|our)\s+(?P<what>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)$"
+)
+
+
+def named_mine(text: str, speaker: Speaker) -> Draft | None:
+    """ "I do, Oscar, my guinea pig" → "Oscar is Caroline's guinea pig": a name and what
+    of the speaker's it names."""
+    match = _NAMED_MINE.search(text)
+    if match is None:
+        return None
+    what = match.group("what")
+    if not any(RELATIONS.match(w) or w in _OWN_THINGS for w in what.lower().split()):
+        return None
+    return draft(f"{match.group('name')} is {speaker.name}'s {what}", "be", False, False, PLAIN)

@@ -48,6 +48,7 @@ from memory.extraction.offline.possessions import (
     REFERRING,
     about_thing,
     is_mine,
+    named_mine,
     object_me,
     possessive,
     shown,
@@ -124,6 +125,8 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
     mine = IS_MINE.match(text)
     if mine:
         return is_mine(mine, speaker, hedged)
+    if (named := named_mine(text, speaker)) is not None:  # "Oscar, my guinea pig"
+        return named
     match = _SUBJECT.search(text)
     if match is None:
         if thing is not None and REFERRING.match(text):
@@ -138,12 +141,20 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
     fronted = _FRONTED_OBJECT.fullmatch(prefix.strip(" ,"))
     if fronted is not None:  # "These figurines I bought yesterday remind me of …"
         return _fronted_object(fronted.group("np"), subject, text[match.end() :], speaker)
-    named = _NAMED_BEFORE.search(prefix.strip(" ,"))
-    if named is not None:  # "One special memory was this parade I went to a week ago"
-        return _named_before(named.group("np"), subject, text[match.end() :], speaker)
+    before = _NAMED_BEFORE.search(prefix.strip(" ,"))
+    if before is not None:  # "One special memory was this parade I went to a week ago"
+        return _named_before(before.group("np"), subject, text[match.end() :], speaker)
     if not movable(prefix, speaker):
         return None
-    return _first_person(subject, text[match.end() :], prefix, speaker, hedged)
+    after = text[match.end() :]
+    if _RELATIVE_END.search(prefix):  # "the day when I graduated was great": up to "was"
+        verb_word, _, rest = after.strip().partition(" ")
+        after = f"{verb_word} {_MAIN_VERB.split(rest, maxsplit=1)[0]}"
+    return _first_person(subject, after, prefix, speaker, hedged)
+
+
+_RELATIVE_END = re.compile(r"\w\s+(?:where|when)\s*$", re.I)
+_MAIN_VERB = re.compile(r"\s*\b(?:is|was|are|were|has been|had been|will be)\b")
 
 
 _SHOWN_WHEN = re.compile(
@@ -162,8 +173,9 @@ _SHOWN_MADE = re.compile(
     r"(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$",
     re.I,
 )
+_NP_WORD = r"(?!(?:where|when|that|which|who|whom|whose|while|if|because)\b)[a-z][\w'-]*"
 _FRONTED_OBJECT = re.compile(
-    r"(?:these|those|this|that|the)\s+(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})", re.I
+    rf"(?:these|those|this|that|the)\s+(?P<np>{_NP_WORD}(?:\s+{_NP_WORD}){{0,2}})", re.I
 )
 
 
@@ -183,7 +195,7 @@ def _fronted_object(np: str, subject: str, after: str, speaker: Speaker) -> Draf
 
 
 _NAMED_BEFORE = re.compile(
-    r"\b(?:was|is|were|are)\s+(?:this|that|the|a|an)\s+(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})$",
+    rf"\b(?:was|is|were|are)\s+(?:this|that|the|a|an)\s+(?P<np>{_NP_WORD}(?:\s+{_NP_WORD}){{0,2}})$",
     re.I,
 )
 _STRANDED = frozenset({"to", "with", "at", "on", "in", "for", "about", "into", "from"})
