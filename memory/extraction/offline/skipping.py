@@ -56,7 +56,8 @@ _PHATIC = re.compile(
     r"am (?:always )?here for|will (?:always )?be here for|am (?:so )?thankful for you|"
     r"am (?:so )?grateful for you|miss you|love you|wanted to (?:say hi|check in|let you know|"
     r"share|ask|tell you|catch up)|want to (?:say hi|check in|let you know|catch up)|"
-    r"will be honest|need to know|have no idea|have no clue|meant|mean|"
+    r"will be honest|have no idea|have no clue|meant|mean|"
+    r"need to (?!(?:move|finish|get|start|find|take|pass|renew|buy|save|quit|learn)\b)\w+|"
     r"will (?:come|be there|cheer|try|check|see|think about it|let you know|keep you posted|"
     r"dm|send it|look into it)\b|"
     r"hope (?!to\b)|hoped (?!to\b)|"
@@ -90,8 +91,17 @@ def is_sarcastic(sentence: str) -> bool:
 
 
 def is_aside(text: str) -> bool:
-    """A hypothetical, someone else's words, sarcasm, or a greeting / thanks."""
-    return bool(_HYPOTHETICAL.search(text) or _REPORTED.search(text) or _GREETING.match(text))
+    """A hypothetical, someone else's words, hyperbole ("I can't even keep a plant alive"),
+    or a greeting / thanks."""
+    return bool(
+        _HYPOTHETICAL.search(text)
+        or _REPORTED.search(text)
+        or _GREETING.match(text)
+        or _HYPERBOLE.search(text)
+    )
+
+
+_HYPERBOLE = re.compile(r"\b(?:can'?t even|cannot even|literally dying|i'?m dead)\b", re.I)
 
 
 def is_phatic(predicate: str) -> bool:
