@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
 
-CACHE_KIB = -65536  # 64 MiB page cache (negative = KiB): indexes of big guilds stay hot
+CACHE_KIB = -16384  # 16 MiB page cache (negative = KiB)
 
 
 def _stdlib_can_load_extensions() -> bool:
