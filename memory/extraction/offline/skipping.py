@@ -106,8 +106,24 @@ _HYPERBOLE = re.compile(r"\b(?:can'?t even|cannot even|literally dying|i'?m dead
 
 def is_phatic(predicate: str) -> bool:
     """A reply that only keeps the conversation going ("I know right", "I'm so happy for
-    you"): ``predicate`` is what follows the subject, contractions expanded."""
-    return bool(_PHATIC.match(predicate))
+    you"), an offer ("I can bring snacks") or a passing need ("I need that recipe"):
+    ``predicate`` is what follows the subject, contractions expanded."""
+    return bool(_PHATIC.match(predicate) or _OFFER.match(predicate) or _NEED.match(predicate))
+
+
+_OFFER = re.compile(
+    r"^can (?:also |totally |def |definitely |always )?(?:bring|help|send|lend|give|grab|pick|"
+    r"cover|host|share|drop|take|make|buy|order|call|text|ping|dm|check|look|drive|swing by|"
+    r"come|cook|bake|save|hold|set up|sort|show)\b",
+    re.I,
+)
+_NEED = re.compile(
+    r"^need (?:(?:that|this|those|these|it|them|pics|pictures|photos|details|more|"
+    r"a (?:nap|break|drink|coffee|vacation|hug|minute|second|moment|sec)|"
+    r"(?:some )?(?:sleep|coffee|food|caffeine|help|advice|ideas))\b"
+    r"|.*\b(?:immediately|asap|right now|rn|so bad|so badly)\b)",
+    re.I,
+)
 
 
 def is_about_addressee(rest: str) -> bool:
