@@ -12,8 +12,10 @@ English only: a sentence without an English first-person subject yields nothing,
 languages give no facts rather than wrong ones.
 
 Modules: :mod:`.sentences` (cleaning, clauses), :mod:`.skipping` (what is no fact),
-:mod:`.rewriting` (the third-person fact), :mod:`.dates` (relative dates),
-:mod:`.verbs` (agreement from the lemminflect lexicon).
+:mod:`.rewriting` (the third-person fact), :mod:`.reordering` (objects named before the
+"I"), :mod:`.possessions` (statements without "I": "my sister is …"), :mod:`.phrases`
+(where an object ends), :mod:`.dates` (relative dates), :mod:`.verbs` (agreement from the
+lemminflect lexicon).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from memory.extraction.offline import dates, skipping
+from memory.extraction.offline import dates, reordering, skipping
 from memory.extraction.offline.drafts import GROUP, HEDGED, PLAIN, Draft, Speaker, draft
 from memory.extraction.offline.phrases import (
     cut,
@@ -110,13 +110,7 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
         return None
     if (showing := shown(text, speaker)) is not None:  # "Here's a pic of my garden"
         return showing
-    remembered = _SHOWN_WHEN.match(text)  # "Here's a pic from when we met up last week"
-    if remembered is not None:
-        text = remembered.group("clause")
-    made = _SHOWN_MADE.match(text)  # "Here's a self-portrait I made last week"
-    if made is not None and is_past(made.group("verb")):
-        thing = _MEDIUM.sub("", made.group("np"))  # "a peek at the space I designed"
-        text = f"I {made.group('verb')} {thing} {made.group('rest')}".strip()
+    text = reordering.shown(text)  # "Here's a self-portrait I made last week"
     implicit = _implicit_subject(text)  # "Took a trip to Rome", "Still working on my biz"
     if implicit:
         text = f"{implicit} {text[0].lower()}{text[1:]}"
@@ -138,12 +132,9 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
         return rewrite(main, speaker, thing) if comma else None
     if subject[:1] in "WM":  # "We …", "Me and …", "My husband and I …"
         subject = subject[0].lower() + subject[1:]
-    fronted = _FRONTED_OBJECT.fullmatch(prefix.strip(" ,"))
-    if fronted is not None:  # "These figurines I bought yesterday remind me of …"
-        return _fronted_object(fronted.group("np"), subject, text[match.end() :], speaker)
-    before = _NAMED_BEFORE.search(prefix.strip(" ,"))
-    if before is not None:  # "One special memory was this parade I went to a week ago"
-        return _named_before(before.group("np"), subject, text[match.end() :], speaker)
+    if reordering.names_object_first(prefix):  # "These figurines I bought yesterday …"
+        ordered = reordering.in_order(prefix, text[match.end() :], speaker.said)
+        return None if ordered is None else _first_person(subject, ordered, "", speaker, False)
     if not movable(prefix, speaker):
         return None
     after = text[match.end() :]
@@ -155,68 +146,6 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
 
 _RELATIVE_END = re.compile(r"\w\s+(?:where|when)\s*$", re.I)
 _MAIN_VERB = re.compile(r"\s*\b(?:is|was|are|were|has been|had been|will be)\b")
-
-
-_SHOWN_WHEN = re.compile(
-    r"^(?:here's|here is|heres|check out|look at)\s+(?:(?:a|an|some|the|this)\s+)?"
-    r"(?:pic|pics|picture|pictures|photo|photos|shot|snap|video|clip)\s+from\s+when\s+"
-    r"(?P<clause>(?:I|I'm|I was|we|we're|we were)\b.+)$",
-    re.I,
-)
-_MEDIUM = re.compile(
-    r"^(?:a|an|some)\s+(?:pic|picture|photo|shot|snap|peek|look|video|clip)\s+(?:of|at|from)\s+",
-    re.I,
-)
-_SHOWN_MADE = re.compile(
-    r"^(?:here's|here is|heres|check out|look at)\s+"
-    r"(?P<np>(?:a|an|one|some|another)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:that\s+)?I\s+"
-    r"(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$",
-    re.I,
-)
-_NP_WORD = r"(?!(?:where|when|that|which|who|whom|whose|while|if|because)\b)[a-z][\w'-]*"
-_FRONTED_OBJECT = re.compile(
-    rf"(?:these|those|this|that|the)\s+(?P<np>{_NP_WORD}(?:\s+{_NP_WORD}){{0,2}})", re.I
-)
-
-
-def _fronted_object(np: str, subject: str, after: str, speaker: Speaker) -> Draft | None:
-    """What the speaker did with a thing named first: "These figurines I bought yesterday
-    remind me of family love" → "Melanie bought the figurines on 21 October 2023". Only a
-    past verb and a time, followed by the sentence's own verb."""
-    words = after.split()
-    if len(words) < 2 or not is_past(words[0]):
-        return None
-    for end in range(1, min(len(words), 5)):
-        when = " ".join(words[1:end])
-        untimed = end == 1 and not dates.TIME_LEAD.match(" ".join(words[1:4]))
-        if _finite(words[end]) and (untimed or dates.resolve(when, speaker.said, past=True)[1]):
-            return _first_person(subject, f"{words[0]} the {np} {when}", "", speaker, False)
-    return None
-
-
-_NAMED_BEFORE = re.compile(
-    rf"\b(?:was|is|were|are)\s+(?:this|that|the|a|an)\s+(?P<np>{_NP_WORD}(?:\s+{_NP_WORD}){{0,2}})$",
-    re.I,
-)
-_STRANDED = frozenset({"to", "with", "at", "on", "in", "for", "about", "into", "from"})
-
-
-def _named_before(np: str, subject: str, after: str, speaker: Speaker) -> Draft | None:
-    """A relative clause that ends the sentence: "… was this pride parade I went to a few
-    weeks ago" → "Caroline went to the pride parade a few weeks before <date>"."""
-    words = after.split()
-    if not words or not is_past(words[0]):
-        return None
-    head = words[:2] if len(words) > 1 and words[1].lower() in _STRANDED else words[:1]
-    when = " ".join(words[len(head) :])
-    if when and not dates.resolve(when, speaker.said, past=True)[1]:
-        return None
-    return _first_person(subject, f"{' '.join(head)} the {np} {when}", "", speaker, False)
-
-
-def _finite(word: str) -> bool:
-    found = verb(word)
-    return word.lower() in _FINITE or (found is not None and found[1] in ("present", "past"))
 
 
 def _first_person(
