@@ -61,11 +61,19 @@ def noun_phrase(rest: str) -> str | None:
     return " ".join(phrase) or None
 
 
+_RELATIVE = r"\w\s+(?:where|when)\s*$"
 _SUBORDINATE_END = re.compile(
     r"\b(?:because|so|and|but|then|once|now that|even though|though|although|why|"
-    r"and now|so now|(?<=\w )(?:where|when))$",
+    r"and now|so now)$|" + _RELATIVE,
     re.I,
 )
+_RELATIVE_END = re.compile(_RELATIVE, re.I)
+
+
+def ends_in_relative(prefix: str) -> bool:
+    """What stands before the subject ends in "where" / "when" ("moments where I felt …"):
+    the clause is the speaker's own, up to the sentence's main verb."""
+    return bool(_RELATIVE_END.search(prefix))
 
 
 def movable(prefix: str, speaker: Speaker) -> bool:

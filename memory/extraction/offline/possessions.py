@@ -30,21 +30,21 @@ _PRONOUN_NP = re.compile(r"^(?:it|this|that|they|he|she|you|there|these|those|ev
                          r"everyone|something|nothing|which|what|who)\b", re.I)  # fmt: skip
 
 
-def possessive(text: str, speaker: Speaker, hedged: bool) -> Draft | None:
+def possessive(match: re.Match[str], speaker: Speaker, hedged: bool) -> Draft | None:
     """ "my sister is a nurse" → "Sarah's sister is a nurse": about the speaker's own people,
     pets and things, not hearsay about a friend's roommate or a neighbour."""
     owner = speaker.name
+    text = match.string
     rest = text.split(" ", 1)[1]
-    match = POSSESSIVE_SUBJECT.match(text)
-    phrase = match.group("np").lower().replace(",", " ").split() if match else []
-    if not phrase or any("'s" in word for word in phrase):
+    phrase = match.group("np").lower().replace(",", " ").split()
+    if any("'s" in word for word in phrase):
         return None  # hearsay: "my friend's roommate is …"
     if not any(RELATIONS.match(word) or word in _OWN_THINGS for word in phrase):
         return None  # "my online clothes store", "my old car"; not "my manager"
     said = cut(rest)
     if said is None or dangling(said) or len(said.split()) < 3:
         return None
-    past = match is not None and _said_in_past(text[match.start("verb") :])
+    past = _said_in_past(text[match.start("verb") :])
     said, dated = dates.resolve(pronouns(said, speaker), speaker.said, past=past)
     lemma = "be"
     return draft(f"{owner}'s {said}", lemma, False, dated, HEDGED if hedged else PLAIN)
@@ -152,7 +152,7 @@ _SHOWN = re.compile(
 )
 
 
-def shown(text: str, speaker: Speaker) -> Draft | None:
+def shared_own(text: str, speaker: Speaker) -> Draft | None:
     """ "Here's a pic of my family camping at the beach" → "Melanie shared a pic of their
     family camping at the beach": what someone shows is theirs and worth knowing."""
     match = _SHOWN.match(text)

@@ -15,17 +15,17 @@ import re
 from datetime import date
 
 from memory.extraction.offline import dates
-from memory.extraction.offline.verbs import is_past, verb
+from memory.extraction.offline.verbs import is_finite, is_past
 
+_SHOWING = r"^(?:here's|here is|heres|check out|look at)\s+"
 _SHOWN_WHEN = re.compile(
-    r"^(?:here's|here is|heres|check out|look at)\s+(?:(?:a|an|some|the|this)\s+)?"
+    _SHOWING + r"(?:(?:a|an|some|the|this)\s+)?"
     r"(?:pic|pics|picture|pictures|photo|photos|shot|snap|video|clip)\s+from\s+when\s+"
     r"(?P<clause>(?:I|I'm|I was|we|we're|we were)\b.+)$",
     re.I,
 )
 _SHOWN_MADE = re.compile(
-    r"^(?:here's|here is|heres|check out|look at)\s+"
-    r"(?P<np>(?:a|an|one|some|another)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:that\s+)?I\s+"
+    _SHOWING + r"(?P<np>(?:a|an|one|some|another)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:that\s+)?I\s+"
     r"(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$",
     re.I,
 )
@@ -38,10 +38,9 @@ _NP = rf"(?P<np>{_NP_WORD}(?:\s+{_NP_WORD}){{0,2}})"
 _FRONTED = re.compile(rf"(?:these|those|this|that|the)\s+{_NP}", re.I)
 _NAMED_BEFORE = re.compile(rf"\b(?:was|is|were|are)\s+(?:this|that|the|a|an)\s+{_NP}$", re.I)
 _STRANDED = frozenset({"to", "with", "at", "on", "in", "for", "about", "into", "from"})
-_FINITE = frozenset({"is", "are", "was", "were", "has", "have", "can", "will", "does", "do"})
 
 
-def shown(text: str) -> str:
+def shown_as_statement(text: str) -> str:
     """What a member shows, as their own statement (``text`` unchanged otherwise)."""
     remembered = _SHOWN_WHEN.match(text)  # "Here's a pic from when we met up last week"
     if remembered is not None:
@@ -72,7 +71,7 @@ def in_order(prefix: str, after: str, said: date) -> str | None:
         for end in range(1, min(len(words), 5)):
             when = " ".join(words[1:end])
             untimed = end == 1 and not dates.TIME_LEAD.match(" ".join(words[1:4]))
-            if _finite(words[end]) and (untimed or dates.resolve(when, said, past=True)[1]):
+            if is_finite(words[end]) and (untimed or dates.resolve(when, said, past=True)[1]):
                 return f"{words[0]} the {fronted.group('np')} {when}"
         return None
     before = _NAMED_BEFORE.search(prefix)
@@ -83,8 +82,3 @@ def in_order(prefix: str, after: str, said: date) -> str | None:
     if when and not dates.resolve(when, said, past=True)[1]:
         return None
     return f"{' '.join(head)} the {before.group('np')} {when}"
-
-
-def _finite(word: str) -> bool:
-    found = verb(word)
-    return word.lower() in _FINITE or (found is not None and found[1] in ("present", "past"))

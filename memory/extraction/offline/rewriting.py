@@ -33,6 +33,7 @@ from memory.extraction.offline.phrases import (
     cut,
     dangling,
     demonstrative_object,
+    ends_in_relative,
     movable,
     noun_phrase,
     pronouns,
@@ -51,9 +52,9 @@ from memory.extraction.offline.possessions import (
     named_mine,
     object_me,
     possessive,
-    shown,
+    shared_own,
 )
-from memory.extraction.offline.verbs import is_adjective, is_past, third_person, verb
+from memory.extraction.offline.verbs import FINITE, is_adjective, is_past, third_person, verb
 
 _LEAD_IN = re.compile(
     r"^(?:(?:so|oh|ohh|well|yeah|yea|yes|yep|yup|nah|no|ok|okay|hey|hi|hello|wow|aww|anyway|"
@@ -108,14 +109,15 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
     text = _LEAD_IN.sub("", text).strip(" ,.")
     if not text or skipping.is_aside(text):
         return None
-    if (showing := shown(text, speaker)) is not None:  # "Here's a pic of my garden"
+    if (showing := shared_own(text, speaker)) is not None:  # "Here's a pic of my garden"
         return showing
-    text = reordering.shown(text)  # "Here's a self-portrait I made last week"
+    text = reordering.shown_as_statement(text)  # "Here's a self-portrait I made last week"
     implicit = _implicit_subject(text)  # "Took a trip to Rome", "Still working on my biz"
     if implicit:
         text = f"{implicit} {text[0].lower()}{text[1:]}"
-    if POSSESSIVE_SUBJECT.match(text) and not _WITH_ME.match(text):
-        return possessive(text, speaker, hedged)
+    owned = POSSESSIVE_SUBJECT.match(text)
+    if owned is not None and not _WITH_ME.match(text):
+        return possessive(owned, speaker, hedged)
     mine = IS_MINE.match(text)
     if mine:
         return is_mine(mine, speaker, hedged)
@@ -138,13 +140,12 @@ def rewrite(text: str, speaker: Speaker, thing: str | None = None) -> Draft | No
     if not movable(prefix, speaker):
         return None
     after = text[match.end() :]
-    if _RELATIVE_END.search(prefix):  # "the day when I graduated was great": up to "was"
+    if ends_in_relative(prefix):  # "the day when I graduated was great": up to "was"
         verb_word, _, rest = after.strip().partition(" ")
         after = f"{verb_word} {_MAIN_VERB.split(rest, maxsplit=1)[0]}"
     return _first_person(subject, after, prefix, speaker, hedged)
 
 
-_RELATIVE_END = re.compile(r"\w\s+(?:where|when)\s*$", re.I)
 _MAIN_VERB = re.compile(r"\s*\b(?:is|was|are|were|has been|had been|will be)\b")
 
 
@@ -305,7 +306,7 @@ def _implicit_subject(text: str) -> str:
     found = verb(head)
     if found is None or head.lower() in _NOT_IMPLICIT or (after and after[0] in ("me", "us")):
         return ""  # "took me 80 hours": its subject is "it"
-    if set(after) & _FINITE:  # "retired racers are the best": an adjective, not a verb
+    if set(after) & FINITE:  # "retired racers are the best": an adjective, not a verb
         return ""
     if found[1] == "past" and head.lower() != found[0]:  # not "set", "let", "put": imperatives
         return "I"
@@ -323,11 +324,10 @@ def _implicit_subject(text: str) -> str:
     return ""
 
 
-_FINITE = frozenset({"is", "are", "was", "were", "has", "have", "can", "will", "does", "do"})
 _GERUND_FILLER = frozenset({"a", "an", "the", "little", "bit", "lot", "so", "too", "much",
                             "again", "now", "here", "there", "it", "this", "that", "you",
                             "them", "hard", "fast", "rn", "today", "tbh", "lol"})  # fmt: skip
-_GERUND_SUBJECT = _FINITE | {"makes", "made", "helps", "helped", "keeps", "brings",
+_GERUND_SUBJECT = FINITE | {"makes", "made", "helps", "helped", "keeps", "brings",
                              "means", "sounds", "seems", "feels", "looks", "gives", "gave",
                              "isn't", "wasn't", "it's", "that's", "must", "should", "would",
                              "could"}  # fmt: skip

@@ -109,3 +109,13 @@ def is_adjective(word: str) -> bool:
     """An "-ing" word the lexicon also has as an adjective: "Exciting but nerve-wracking"
     describes; "Researching adoption agencies" does."""
     return word.lower() in _lexicon()[2]
+
+
+FINITE = frozenset({"is", "are", "was", "were", "has", "have", "can", "will", "does", "do"})
+"""Finite forms the lexicon's verb table does not hold (be, have, do and modals)."""
+
+
+def is_finite(word: str) -> bool:
+    """``word`` can be a clause's own verb: a finite form, or a present or past."""
+    found = verb(word)
+    return word.lower() in FINITE or (found is not None and found[1] in ("present", "past"))
