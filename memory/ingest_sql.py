@@ -99,11 +99,12 @@ SELECT ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ? WHERE EXISTS (
 )"""
     + _ON_FACT_CONFLICT
 )
+# The subject's active facts past the newest ``keep`` (index memory_facts_recent).
 ARCHIVE_BEYOND_CAP = """
 UPDATE memory_facts SET is_active = 0, updated_at = ?
-WHERE guild_id = ? AND subject = ? AND is_active = 1 AND id NOT IN (
+WHERE id IN (
     SELECT id FROM memory_facts WHERE guild_id = ? AND subject = ? AND is_active = 1
-    ORDER BY updated_at DESC, id DESC LIMIT ?
+    ORDER BY updated_at DESC, id DESC LIMIT -1 OFFSET ?
 )
 """
 
@@ -360,7 +361,7 @@ def finish_jobs(
                 changed.add((message.guild_id, cand.subject))
         for guild_id, subject in changed:
             keep = LORE_FACT_CAP if subject == LORE_SUBJECT else FACT_CAP
-            conn.execute(ARCHIVE_BEYOND_CAP, (now, guild_id, subject, guild_id, subject, keep))
+            conn.execute(ARCHIVE_BEYOND_CAP, (now, guild_id, subject, keep))
         for chunk in chunks(done):
             conn.execute(
                 "UPDATE ingest_jobs SET status = 'done', attempts = attempts + 1, "

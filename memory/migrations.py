@@ -320,9 +320,20 @@ M004_FACTS_SAID_AT = [
     *_FACTS_FTS_TRIGGERS,
 ]
 
+# A subject's active facts in the order the caps keep them (newest updated first): archiving
+# beyond a cap walks the index past the kept ones instead of sorting them on every write.
+M005_FACTS_BY_RECENCY = [
+    "DROP INDEX memory_facts_subject",
+    """
+    CREATE INDEX memory_facts_recent
+    ON memory_facts (guild_id, subject, is_active, updated_at, id)
+    """,
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
     ("m003_leaner_writes", M003_LEANER_WRITES),
     ("m004_facts_said_at", M004_FACTS_SAID_AT),
+    ("m005_facts_by_recency", M005_FACTS_BY_RECENCY),
 ]

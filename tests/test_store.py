@@ -380,7 +380,7 @@ async def test_the_said_at_migration_dates_old_facts_by_their_messages(tmp_path:
     schema = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE tbl_name = ?",
                                          ("memory_facts",))}  # fmt: skip
     conn.close()
-    expected = {"memory_facts_subject", "memory_facts_source", "memory_facts_ai",
+    expected = {"memory_facts_recent", "memory_facts_source", "memory_facts_ai",
                 "memory_facts_ad", "memory_facts_au"}  # fmt: skip
     assert expected <= schema
 
