@@ -19,7 +19,7 @@ import logging
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from memory.errors import InvalidMessageError, QueueClosedError
 from memory.extraction import (
@@ -105,6 +105,16 @@ class BulkOutcome:
     new_keys: set[tuple[str, str]] = field(default_factory=set, repr=False)  # live only
 
 
+class _Extracted(NamedTuple):
+    """A step the worker has extracted: its jobs, and what their write closes and stores."""
+
+    jobs: list[Job]
+    keys: list[Key]
+    done: list[int]
+    failed: list[tuple[int, str]]
+    facts: list[tuple[SourceMessage, CandidateFact]]
+
+
 @dataclass(slots=True)
 class _Entry:
     future: asyncio.Future[bool] | None  # made when someone waits for this job
@@ -153,12 +163,17 @@ class IngestQueue:
         self._idle = asyncio.Event()
         self._room = asyncio.Event()
         self._worker: asyncio.Task[None] | None = None
+        self._unwritten: _Extracted | None = None  # the last step, its write not started
+        self._writing: asyncio.Task[None] | None = None  # the last step's write, under way
         self._journaler: asyncio.Task[None] | None = None
         self._journal_wake = asyncio.Event()
         self._journal_idle = asyncio.Event()
         self._closing = False
         self._bulk_sessions = 0
-        self._bulk_guilds: set[str] = set()  # journaled during an import, snapshot not refreshed
+        # Guilds changed during an import: their snapshots are refreshed when it ends, and
+        # ``on_facts`` called for those whose facts changed.
+        self._bulk_guilds: set[str] = set()
+        self._bulk_facts: set[str] = set()
         self._joining = 0
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -187,12 +202,12 @@ class IngestQueue:
                     "ingest drain timed out: up to %d job(s) stay pending for the next start",
                     len(self._pending),
                 )
-            for task in (self._worker, self._journaler):
+            for task in (self._worker, self._writing, self._journaler):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
-            self._worker = self._journaler = None
+            self._worker = self._writing = self._journaler = None
         for entry in self._pending.values():
             _settle(entry.future, False)
         self._pending.clear()
@@ -214,6 +229,12 @@ class IngestQueue:
     def bulk_room(self) -> int:
         """Pending jobs bulk submits may fill; the last quarter of the bound stays for live."""
         return max(1, self.max_queue - self.max_queue // 4)
+
+    @property
+    def _step_jobs(self) -> int:
+        """The most jobs a worker step takes from memory, and a bulk submit stores at once:
+        half the bulk room, so one half is extracted while the other is written or filled."""
+        return max(1, min(JOB_BATCH, self.bulk_room // 2))
 
     async def join(self) -> None:
         """Wait until every pending job is processed and every message journaled."""
@@ -342,18 +363,33 @@ class IngestQueue:
         """A bulk import is under way: journal lines and full-text rows are written in
         steps of up to ``JOURNAL_BATCH`` messages instead of one per submitted batch (far
         fewer index segments and transactions); whatever waits is written when it ends.
-        The MEMORY.md snapshots of the guilds it journals are refreshed when it ends, not
-        every debounce while it runs (facts it stores still refresh them as they come)."""
+        The MEMORY.md snapshots of the guilds it journals are refreshed, and ``on_facts``
+        called for the guilds whose facts it changed, when it ends, not every step while it
+        runs: facts that the caps archive during an import are never embedded."""
         self._bulk_sessions += 1
         try:
             yield
         finally:
             self._bulk_sessions -= 1
             self._journal_wake.set()
-            if not self._bulk_sessions and self.journal is not None:
+            if not self._bulk_sessions:
                 for guild_id in sorted(self._bulk_guilds):
-                    self.journal.guild_changed(guild_id)
+                    self._guild_changed(guild_id, facts=guild_id in self._bulk_facts)
                 self._bulk_guilds.clear()
+                self._bulk_facts.clear()
+
+    def _guild_changed(self, guild_id: str, *, facts: bool) -> None:
+        """The guild's memory changed (its facts too when ``facts``): its MEMORY.md is
+        refreshed and, for facts, ``on_facts`` is called; after the imports under way."""
+        if self._bulk_sessions:
+            self._bulk_guilds.add(guild_id)
+            if facts:
+                self._bulk_facts.add(guild_id)
+            return
+        if self.journal is not None:
+            self.journal.guild_changed(guild_id)
+        if facts and self.on_facts is not None:
+            self.on_facts(guild_id)
 
     def _journal_holds(self) -> bool:
         """Whether the journal waits for a fuller step (a bulk import is still feeding it)."""
@@ -375,7 +411,7 @@ class IngestQueue:
             raise QueueClosedError("the ingest queue is not running")
         items = [_validate(item) for item in items]
         total = BulkOutcome()
-        room = self.bulk_room
+        room = self._step_jobs
         for start in range(0, len(items), room):
             part = await self._submit_bulk(items[start : start + room])
             total.new += part.new
@@ -566,9 +602,15 @@ class IngestQueue:
             jobs = ready
         if jobs:
             await self._process(jobs)
+        elif self._unwritten is not None or self._writing is not None:
+            await self._land_write()  # nothing new: let the last write land first
+            return True
+        self._signal_room()
+        return bool(jobs)
+
+    def _signal_room(self) -> None:
         if len(self._pending) < self.bulk_room:
             self._room.set()
-        return bool(jobs)
 
     def _ready(self, jobs: list[Job]) -> tuple[list[Job], float]:
         """The jobs that may be processed now, and how long until the next channel's gap ends.
@@ -635,21 +677,19 @@ class IngestQueue:
         self._journal_cursor = messages[-1].row_id
         await self.store.mark_journaled_through(self._journal_cursor)
         if self.journal is not None:
-            guilds = {m.guild_id for m in messages}
-            if self._bulk_sessions:  # their snapshots are refreshed when the import ends
-                self._bulk_guilds |= guilds
-            else:
-                for guild_id in guilds:
-                    self.journal.guild_changed(guild_id)
+            for guild_id in {m.guild_id for m in messages}:
+                self._guild_changed(guild_id, facts=False)
         return len(messages)
 
     async def _next_jobs(self) -> list[Job]:
-        """The oldest pending jobs: from memory when this process submitted them all."""
+        """The oldest pending jobs not yet being processed: from memory when this process
+        submitted them all."""
         if not self._claim_from_db:
             batch = self._jobs_in_memory()
             if batch is not None:
                 return batch
             self._claim_from_db = True
+        await self._land_write()  # the database then says which jobs are still pending
         claimed = await self.store.claim_pending(JOB_BATCH)
         jobs = []
         for job in claimed:
@@ -669,12 +709,13 @@ class IngestQueue:
         return jobs
 
     def _jobs_in_memory(self) -> list[Job] | None:
-        """Up to a batch of the oldest jobs, or None if one of them is only in the database."""
+        """Up to a step of the oldest jobs not being processed, or None if one of them is
+        only in the database."""
         batch: list[Job] = []
         for key, entry in self._pending.items():
-            if len(batch) == JOB_BATCH:
+            if len(batch) == self._step_jobs:
                 break
-            if key in self._dropping:
+            if key in self._dropping or key in self._in_progress:
                 continue
             if entry.job is None:
                 return batch or None
@@ -697,11 +738,38 @@ class IngestQueue:
         return [m for m in messages if m.row_id > self._journal_cursor]
 
     async def _process(self, jobs: list[Job]) -> None:
+        """Extract a step's jobs and return; the step is written while the next one is
+        extracted (an extractor in child processes then runs beside the database). Each
+        write starts once the next step has read its context, so that read does not wait
+        behind it; writes land in step order."""
         keys = [_job_key(job) for job in jobs]
-        stale: set[Key] = set()
         self._in_progress.update(keys)
         try:
             done, failed, facts = await self._extract(jobs)
+            await self._land_write()
+        except BaseException:
+            self._in_progress.difference_update(keys)
+            raise
+        self._unwritten = _Extracted(jobs, keys, done, failed, facts)
+
+    def _start_write(self) -> None:
+        """Start writing the last step (whose write has not started yet)."""
+        step, self._unwritten = self._unwritten, None
+        if step is not None:
+            self._writing = asyncio.create_task(self._write(step))
+
+    async def _land_write(self) -> None:
+        """Write the last step and wait for it (its error, if any, is raised here)."""
+        self._start_write()
+        writing, self._writing = self._writing, None
+        if writing is not None:
+            await writing
+
+    async def _write(self, step: _Extracted) -> None:
+        """Store a step's facts and close its jobs; settle their handles."""
+        jobs, keys, done, failed, facts = step
+        stale: set[Key] = set()
+        try:
             # No await between this check and the write being queued: an edit either comes
             # before it (seen here) or its own write runs after this one (and reopens the job).
             stale = self._stale(jobs)
@@ -722,10 +790,8 @@ class IngestQueue:
             if entry is not None:
                 _settle(entry.future, job.job_id not in failed_ids)
         for guild_id in {guild_id for guild_id, _ in changed}:
-            if self.journal is not None:
-                self.journal.guild_changed(guild_id)
-            if self.on_facts is not None:
-                self.on_facts(guild_id)
+            self._guild_changed(guild_id, facts=True)
+        self._signal_room()
 
     def _stale(self, jobs: list[Job]) -> set[Key]:
         """Keys of the jobs whose message was edited to another text than the one extracted;
@@ -757,29 +823,33 @@ class IngestQueue:
             if _extractable(job.message):
                 key = (job.message.guild_id, job.message.channel_id)
                 by_channel.setdefault(key, []).append((job.job_id, _source(job)))
+        size = max(1, self.extractor.batch_size)
+        chunks = [
+            (channel, members[start : start + size])
+            for channel, members in by_channel.items()
+            for start in range(0, len(members), size)
+        ]
+        contexts = [await self._context([message for _, message in c]) for _, c in chunks]
+        self._start_write()  # the last step's write: queued after these reads
         failed: list[tuple[int, str]] = []
         facts: list[tuple[SourceMessage, CandidateFact]] = []
-        size = max(1, self.extractor.batch_size)
-        for (guild_id, channel_id), members in by_channel.items():
-            for start in range(0, len(members), size):
-                chunk = members[start : start + size]
-                messages = [message for _, message in chunk]
-                context = await self._context(messages)
-                try:
-                    candidates = await self.extractor.extract(messages, context=context)
-                    kept = self._filter(messages, candidates)
-                except Exception as exc:  # the extractor's or a filter's: these jobs fail
-                    log.warning(
-                        "extraction failed for %d message(s) of guild %s channel %s: %s",
-                        len(messages),
-                        guild_id,
-                        channel_id,
-                        exc,
-                    )
-                    error = f"{type(exc).__name__}: {exc}"
-                    failed += [(job_id, error) for job_id, _ in chunk]
-                    continue
-                facts += kept
+        for ((guild_id, channel_id), chunk), context in zip(chunks, contexts, strict=True):
+            messages = [message for _, message in chunk]
+            try:
+                candidates = await self.extractor.extract(messages, context=context)
+                kept = self._filter(messages, candidates)
+            except Exception as exc:  # the extractor's or a filter's: these jobs fail
+                log.warning(
+                    "extraction failed for %d message(s) of guild %s channel %s: %s",
+                    len(messages),
+                    guild_id,
+                    channel_id,
+                    exc,
+                )
+                error = f"{type(exc).__name__}: {exc}"
+                failed += [(job_id, error) for job_id, _ in chunk]
+                continue
+            facts += kept
         failed_rows = {row_id for row_id, _ in failed}
         done = [job.job_id for job in jobs if job.job_id not in failed_rows]
         return done, failed, facts
@@ -803,13 +873,16 @@ class IngestQueue:
         self, messages: list[SourceMessage], candidates: list[CandidateFact]
     ) -> list[tuple[SourceMessage, CandidateFact]]:
         by_id = {m.message_id: m for m in messages}
+        fact_filter = self.fact_filter
+        if fact_filter is filter_fact and self.extractor.prefiltered:
+            fact_filter = keep_fact  # the extractor applied this very filter already
         kept: list[tuple[SourceMessage, CandidateFact]] = []
         per_message: dict[str, int] = {}
         for cand in candidates:
             message = by_id.get(cand.source_message_id)
             if message is None or per_message.get(message.message_id, 0) >= MAX_FACTS_PER_MESSAGE:
                 continue
-            fact = self.fact_filter(message, cand)
+            fact = fact_filter(message, cand)
             if fact is not None:
                 kept.append((message, fact))
                 per_message[message.message_id] = per_message.get(message.message_id, 0) + 1

@@ -332,21 +332,21 @@ async def test_a_bulk_submit_waiting_for_room_when_the_queue_closes_stores_nothi
     of its messages, which shares that batch's write, gets the same error; nothing is lost."""
     gate = asyncio.Event()
     queue = IngestQueue(
-        store, extractor=RecordingExtractor(gate=gate), journal=journals, max_queue=4
+        store, extractor=RecordingExtractor(gate=gate), journal=journals, max_queue=8
     )
     await queue.start()
-    first = await queue.submit_many([item(n) for n in range(3)])  # fills the bulk room
-    assert first.new == 3
-    waiting = asyncio.create_task(queue.submit_many([item(n) for n in range(3, 6)]))
+    first = await queue.submit_many([item(n) for n in range(6)])  # fills the bulk room (6)
+    assert first.new == 6
+    waiting = asyncio.create_task(queue.submit_many([item(n) for n in range(6, 9)]))
     await asyncio.sleep(0.05)
-    assert not waiting.done()  # the worker holds the first three
-    shared = await queue.submit(item(4))  # the waiting batch's message: same write
+    assert not waiting.done()  # the worker holds the first three, three more wait
+    shared = await queue.submit(item(7))  # the waiting batch's message: same write
     await queue.close(timeout=0.1)
     with pytest.raises(QueueClosedError):
         await waiting
     with pytest.raises(QueueClosedError):
         await shared
-    assert sorted(job_rows(data_dir)) == ["0", "1", "2"]  # the first batch stays, pending
+    assert sorted(job_rows(data_dir)) == [str(n) for n in range(6)]  # stays, pending
     assert set(job_rows(data_dir).values()) == {"pending"}
     assert queue._submitting == {}
 

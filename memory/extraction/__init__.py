@@ -54,6 +54,11 @@ class ContextTurn(NamedTuple):
     created_at: str
 
 
+def turn_of(message: SourceMessage) -> ContextTurn:
+    """``message`` as a turn of the context of the messages after it."""
+    return ContextTurn(message.author_id, message.author_name, message.text, message.created_at)
+
+
 def contexts(
     messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
 ) -> list[tuple[ContextTurn, ...]]:
@@ -63,9 +68,7 @@ def contexts(
     out: list[tuple[ContextTurn, ...]] = []
     for message in messages:
         out.append(tuple(turns))
-        turns.append(
-            ContextTurn(message.author_id, message.author_name, message.text, message.created_at)
-        )
+        turns.append(turn_of(message))
         del turns[:-CONTEXT_TURNS]
     return out
 
@@ -79,14 +82,17 @@ class Extractor(Protocol):
     ``batch_size`` is the most messages the queue hands over in one call; ``batch_gap`` is
     how long (seconds) a channel must be quiet before its waiting messages are extracted
     together (0: at once); ``proposes_facts`` False says it never proposes any (the queue
-    then closes jobs without building its input). A raised exception fails the jobs of that
-    batch (they can be re-run with ``memorybot backfill --extraction``).
+    then closes jobs without building its input); ``prefiltered`` True says its candidates
+    passed ``memory.fact_filter.filter_fact`` already (a queue with that filter does not
+    apply it again). A raised exception fails the jobs of that batch (they can be re-run
+    with ``memorybot backfill --extraction``).
     """
 
     name: str
     batch_size: int
     batch_gap: float
     proposes_facts: bool
+    prefiltered: bool
 
     async def extract(
         self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
@@ -102,6 +108,7 @@ class BaseExtractor:
     batch_size = 512
     batch_gap = 0.0
     proposes_facts = True
+    prefiltered = False
 
     async def extract(
         self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
