@@ -2,8 +2,8 @@
 
 ``memory.export_reader`` starts it as ``python -c CHILD_CODE ROOT PATH BATCH_SIZE``: a
 fresh interpreter that imports the parser and nothing else (a ``multiprocessing`` child
-would first re-run the whole CLI's imports). Each frame on stdout is a 4-byte big-endian
-length and a pickle of ``("batch", ParsedBatch)``; the last is ``("end", None)``, or
+would first re-run the whole CLI's imports). Each frame (``memory.frames``) on stdout is
+``("batch", ParsedBatch)``; the last is ``("end", None)``, or
 ``("end", "<one error line>")`` where the export breaks. The pipe's capacity is the
 back-pressure; when the importer goes away, the next write fails and the child exits.
 """
@@ -11,26 +11,19 @@ back-pressure; when the importer goes away, the next write fails and the child e
 from __future__ import annotations
 
 import os
-import pickle
-import struct
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from memory.errors import ExportError
 from memory.export_format import parse_batches
+from memory.frames import frame
 
-FRAME_HEADER = struct.Struct(">I")
 #: Run with ``-c``: puts the project on ``sys.path`` (argv[1]), then calls ``main``.
 CHILD_CODE = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
     "from memory.export_child import main; sys.exit(main(sys.argv[2:]))"
 )
-
-
-def frame(message: tuple[str, Any]) -> bytes:
-    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    return FRAME_HEADER.pack(len(payload)) + payload
 
 
 def stream_export(path: Path, batch_size: int, out: IO[bytes]) -> None:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import pickle
 import sys
 from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
 
 from memory.errors import ExportError
-from memory.export_child import CHILD_CODE, FRAME_HEADER
+from memory.export_child import CHILD_CODE
 from memory.export_format import ParsedBatch, parse_batches
+from memory.frames import read_frame
 
 CHILD_MIN_BYTES = 4 * 1024 * 1024  # below this a child's start-up costs more than it saves
 READ_LIMIT = 256 * 1024  # the loop buffers up to twice this of the child's output
@@ -62,14 +62,12 @@ async def _from_child(path: Path, batch_size: int) -> AsyncGenerator[ParsedBatch
     try:
         while True:
             try:
-                header = await stdout.readexactly(FRAME_HEADER.size)
-                payload = await stdout.readexactly(FRAME_HEADER.unpack(header)[0])
+                kind, value = await read_frame(stdout)  # our own child's output
             except asyncio.IncompleteReadError:
                 await process.wait()
                 raise ExportError(
                     f"{path}: the export reader stopped unexpectedly{_last_line(await complaints)}"
                 ) from None
-            kind, value = pickle.loads(payload)  # our own child's output
             if kind == "end":
                 ended = True
                 if value is not None:

@@ -4,7 +4,10 @@ failures through the real openai client, backfill, and facts reaching MEMORY.md 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import signal
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -14,8 +17,8 @@ import pytest
 
 from bot.runtime import build_extractor, open_runtime
 from memory.db import connect_sync
-from memory.extraction import NoopExtractor
-from memory.extraction.offline import OfflineExtractor
+from memory.extraction import ContextTurn, NoopExtractor, SourceMessage
+from memory.extraction.offline import CHILD_MIN_BATCH, CHILD_PROCESSES, OfflineExtractor
 from memory.ingest import IngestQueue
 from memory.llm_extractor import LLMExtractor
 from memory.models import Author, IngestItem
@@ -682,3 +685,99 @@ async def test_backfill_command_reruns_failed_jobs_and_all_jobs(
 
     code, _, err = await _cli(data, "backfill")
     assert code == 2 and "choose what to backfill: --extraction" in err
+
+
+# --- the offline extractor's child processes (an import's batches) ------------------------
+
+CHAT = [
+    "I went to a pottery class yesterday",
+    "we finally finished the campaign last night!!",
+    "my sister just moved to Lisbon",
+    "do you like sushi?",
+    "i've been learning japanese for two years now",
+    "lol same",
+    "I prefer tea over coffee any day",
+    "Hey Mel! So I signed up for the marathon next month",
+]
+
+
+def chat_batch(count: int, lines: list[str] = CHAT) -> list[SourceMessage]:
+    """Sarah and Mike taking turns, saying ``lines`` over and over."""
+    people = [SARAH, MIKE]
+    start = datetime(2026, 5, 8, 9, 0)
+    return [
+        SourceMessage(
+            str(1000 + n), GUILD_A, CHANNEL_A, people[n % 2].id, people[n % 2].name,
+            f"{lines[n % len(lines)]} #{n}", (start + timedelta(minutes=n)).isoformat() + "+00:00",
+        )
+        for n in range(count)
+    ]  # fmt: skip
+
+
+def extraction_children() -> set[int]:
+    """This process's extraction child processes (still running)."""
+    pids: set[int] = set()
+    for task in Path("/proc/self/task").iterdir():
+        for pid in (task / "children").read_text().split():
+            with contextlib.suppress(FileNotFoundError):  # exited meanwhile
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+                if b"memory.extraction.offline.child" in cmdline and state != "Z":
+                    pids.add(int(pid))
+    return pids
+
+
+async def test_a_large_batch_is_extracted_in_child_processes_with_the_same_facts() -> None:
+    """Each child gets its share of the batch with the turns before it: "we're both" is
+    still Sarah and Mike at the start of every share."""
+    batch = chat_batch(CHILD_MIN_BATCH * 2 + 7, ["we're both learning to surf", *CHAT])
+    context = [ContextTurn(MIKE.id, MIKE.name, "how was your week?", "2026-05-08")]
+    here = await OfflineExtractor(child_process=False).extract(batch, context)
+    both = [f.fact for f in here if "both" in f.fact]
+    assert both and all(" and Mike " in f or " and Sarah " in f for f in both)
+    before = extraction_children()
+    extractor = OfflineExtractor()
+    try:
+        there = await extractor.extract(batch, context)
+        assert len(extraction_children() - before) == CHILD_PROCESSES
+    finally:
+        await extractor.aclose()
+    assert there == here
+    assert len(here) > len(batch) // 2  # most lines say something: a real comparison
+    assert extraction_children() <= before  # aclose ends them
+
+
+async def test_a_killed_extraction_child_loses_no_facts(caplog: pytest.LogCaptureFixture) -> None:
+    batch = chat_batch(CHILD_MIN_BATCH)
+    expected = await OfflineExtractor(child_process=False).extract(batch)
+    before = extraction_children()
+    extractor = OfflineExtractor()
+    try:
+        assert await extractor.extract(batch) == expected
+        for pid in extraction_children() - before:
+            os.kill(pid, signal.SIGKILL)
+        assert await extractor.extract(batch) == expected  # extracted here instead
+    finally:
+        await extractor.aclose()
+    assert "extraction child process died" in caplog.text
+
+
+async def test_facts_stored_during_an_import_are_announced_when_it_ends(
+    store: Store, journals: Journals
+) -> None:
+    """``on_facts`` (embedding) runs once per guild when the import ends, so facts the caps
+    archive during the import are never embedded."""
+    announced: list[str] = []
+    queue = IngestQueue(
+        store, extractor=OfflineExtractor(), journal=journals, on_facts=announced.append
+    )
+    async with queue:
+        async with queue.bulk():
+            await queue.submit_many([item(n, CHAT[n % len(CHAT)]) for n in range(40)])
+            await queue.join()
+            assert await store.active_facts(GUILD_A)
+            assert announced == []
+        assert announced == [GUILD_A]
+        await queue.submit(item(99, "I adopted a corgi named Biscuit"))
+        await queue.join()
+    assert announced == [GUILD_A, GUILD_A]  # live facts: at once

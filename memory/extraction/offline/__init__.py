@@ -20,22 +20,39 @@ lemminflect lexicon).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 from collections.abc import Sequence
 from datetime import date
 
 from memory.extraction import (
+    CONTEXT_TURNS,
     MAX_FACTS_PER_MESSAGE,
     BaseExtractor,
     ContextTurn,
     SourceMessage,
     contexts,
+    turn_of,
 )
 from memory.extraction.offline import skipping
+from memory.extraction.offline.child import ChildDied, ExtractionChild
 from memory.extraction.offline.drafts import Draft, Speaker
 from memory.extraction.offline.rewriting import rewrite
 from memory.extraction.offline.sentences import clauses
+from memory.fact_filter import filter_fact
 from memory.models import CandidateFact, parse_iso
+
+log = logging.getLogger(__name__)
+
+CHILD_MIN_BATCH = 64
+"""From this many messages, a batch is extracted in child processes (an import's steps):
+the import's extraction then runs on the other cores, beside the database writes. Smaller
+batches (live chat) are extracted in this process, without the hop."""
+
+CHILD_PROCESSES = 2
+"""Child processes for large batches (each about 40 MB): a batch is split among them, so
+extraction uses both cores of a small machine."""
 
 MAX_TEXT_CHARS = 8_000
 """Of a message, the most the extractor reads: twice Discord's longest message (4,000);
@@ -44,42 +61,91 @@ hold the queue for minutes."""
 
 
 class OfflineExtractor(BaseExtractor):
+    """Facts are extracted and filtered (``filter_fact``) together. ``child_process``: large
+    batches go to child processes (started on first use, ended by ``aclose``); False keeps
+    every batch in this process."""
+
     name = "offline"
+    prefiltered = True
+
+    def __init__(self, *, child_process: bool = True) -> None:
+        self._child_process = child_process
+        self._children: list[ExtractionChild] = []
 
     async def extract(
         self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
     ) -> list[CandidateFact]:
-        facts: list[CandidateFact] = []
-        for message, before in zip(messages, contexts(messages, context), strict=True):
-            facts += self.extract_one(message, before)
-        return facts
+        if not self._child_process or len(messages) < CHILD_MIN_BATCH:
+            return extract_checked(messages, context)
+        share = -(-len(messages) // CHILD_PROCESSES)
+        turns = [*context, *map(turn_of, messages)]  # a share's context: the turns before it
+        try:
+            if not self._children:
+                self._children = [await ExtractionChild.start() for _ in range(CHILD_PROCESSES)]
+            parts = await asyncio.gather(*(
+                child.extract(
+                    messages[i : i + share],
+                    turns[max(0, len(context) + i - CONTEXT_TURNS) : len(context) + i],
+                )
+                for child, i in zip(self._children, range(0, len(messages), share), strict=False)
+            ))  # fmt: skip
+        except ChildDied as exc:  # killed, out of memory: this extractor goes on here
+            log.warning("an extraction child process died (%s); extracting in this process", exc)
+            self._child_process = False
+            await self.aclose()
+            return extract_checked(messages, context)
+        return [fact for part in parts for fact in part]
+
+    async def aclose(self) -> None:
+        children, self._children = self._children, []
+        await asyncio.gather(*(child.close() for child in children))
 
     def extract_one(
         self, message: SourceMessage, context: Sequence[ContextTurn] = ()
     ) -> list[CandidateFact]:
-        """The facts of one message, best first (``context``: the turns before it)."""
-        text = message.text[:MAX_TEXT_CHARS]
-        speaker = _speaker(message, text, context)
-        mentions = {m.id: m.name for m in message.mentions}
-        drafts: list[tuple[Draft, str]] = []
-        seen: set[str] = set()
-        thing: str | None = None  # what "it" / "they" may refer to next
-        for clause in clauses(text, mentions):
-            if skipping.is_question(clause.text, clause.asked):
-                thing = None
-                continue
-            draft = rewrite(clause.text, speaker, thing)
-            thing = draft.thing if draft is not None else None
-            if draft is None or draft.fact.lower() in seen:
-                continue
-            seen.add(draft.fact.lower())
-            drafts.append((draft, clause.evidence))
-        drafts.sort(key=lambda pair: -_value(pair[0]))
-        return [
-            CandidateFact(message.author_id, d.fact, d.fact_type, d.confidence, evidence,
-                          message.message_id)
-            for d, evidence in drafts[:MAX_FACTS_PER_MESSAGE]
-        ]  # fmt: skip
+        """The facts of one message, best first, unfiltered (``context``: the turns
+        before it)."""
+        return extract_one(message, context)
+
+
+def extract_checked(
+    messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+) -> list[CandidateFact]:
+    """The facts of a batch of one channel's messages that pass the fact filter, in order
+    (``context``: the turns before the first)."""
+    facts: list[CandidateFact] = []
+    for message, before in zip(messages, contexts(messages, context), strict=True):
+        for candidate in extract_one(message, before):
+            fact = filter_fact(message, candidate)
+            if fact is not None:
+                facts.append(fact)
+    return facts
+
+
+def extract_one(message: SourceMessage, context: Sequence[ContextTurn] = ()) -> list[CandidateFact]:
+    """The facts of one message, best first, unfiltered (``context``: the turns before it)."""
+    text = message.text[:MAX_TEXT_CHARS]
+    speaker = _speaker(message, text, context)
+    mentions = {m.id: m.name for m in message.mentions}
+    drafts: list[tuple[Draft, str]] = []
+    seen: set[str] = set()
+    thing: str | None = None  # what "it" / "they" may refer to next
+    for clause in clauses(text, mentions):
+        if skipping.is_question(clause.text, clause.asked):
+            thing = None
+            continue
+        draft = rewrite(clause.text, speaker, thing)
+        thing = draft.thing if draft is not None else None
+        if draft is None or draft.fact.lower() in seen:
+            continue
+        seen.add(draft.fact.lower())
+        drafts.append((draft, clause.evidence))
+    drafts.sort(key=lambda pair: -_value(pair[0]))
+    return [
+        CandidateFact(message.author_id, d.fact, d.fact_type, d.confidence, evidence,
+                      message.message_id)
+        for d, evidence in drafts[:MAX_FACTS_PER_MESSAGE]
+    ]  # fmt: skip
 
 
 _COMPANY = re.compile(
