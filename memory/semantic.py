@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 BATCH = 64
 PER_QUERY = 8  # DESIGN: up to 8 facts missing a vector are embedded per query
 RETRY_SECONDS = 30.0
-WAKE_LINGER = 0.5  # seconds between a wake and the embedding it starts
 TOP_K = 120  # nearest facts by meaning that a query considers
 QUERY_CACHE = 1024  # query vectors kept in memory
 PREFILTER_FROM = 20_000  # facts with vectors from which a guild's scan is cut down
@@ -111,7 +110,6 @@ class FactEmbedder:
     async def _run(self) -> None:
         while True:
             await self._wake.wait()
-            await asyncio.sleep(WAKE_LINGER)  # more facts arrive meanwhile: fewer, fuller steps
             self._wake.clear()
             while self._waiting:
                 guild_id = self._waiting.pop()
