@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from memory import ids
 from memory.errors import ConfigError, MemorybotError
 from memory.settings import Settings, load_settings
 
@@ -198,8 +199,8 @@ def backfill(
 
 
 def _snowflake(value: str | None, option: str) -> str | None:
-    if value is not None and not (value.isascii() and value.isdigit() and 15 <= len(value) <= 21):
-        raise click.BadParameter(f"{value!r} is not a Discord id (15-21 digits)", param_hint=option)
+    if value is not None and not ids.is_discord_id(value):
+        raise click.BadParameter(f"{value!r} is not {ids.DESCRIPTION}", param_hint=option)
     return value
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from dashboard_api.errors import ApiError
+from memory import ids
 
-SNOWFLAKE = re.compile(r"[0-9]{17,20}")
 MAX_QUERY_CHARS = 500
 DEFAULT_LIMIT = 10
 LIMIT_RANGE = (1, 24)
@@ -21,12 +20,12 @@ def required(params: Mapping[str, str], name: str) -> str:
 
 
 def snowflake(params: Mapping[str, str], name: str, *, needed: bool = False) -> str | None:
-    """A Discord id (17-20 digits), or None when absent and not ``needed``."""
+    """A Discord id (``memory.ids``), or None when absent and not ``needed``."""
     value = required(params, name) if needed else params.get(name)
     if value is None or (not needed and value == ""):
         return None
-    if not SNOWFLAKE.fullmatch(value):
-        raise ApiError(400, "invalid_parameter", f"{name} must be a Discord id (17-20 digits)")
+    if not ids.is_discord_id(value):
+        raise ApiError(400, "invalid_parameter", f"{name} must be {ids.DESCRIPTION}")
     return value
 
 

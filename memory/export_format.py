@@ -7,20 +7,19 @@ message at a time.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
+from memory import ids
 from memory.errors import ExportError, NotAnExportError
 from memory.json_stream import JSONStream, JSONStreamError, iter_object
 from memory.models import canonical_time
 from memory.text import clean_text, is_meaningful
 
 USER_MESSAGE_TYPES = frozenset({"Default", "Reply"})
-_SNOWFLAKE = re.compile(r"[0-9]{1,20}")  # ASCII digits: ``\d`` takes any script's
 
 #: (message_id, author_id, display_name, username, content, created_at)
 # message id, author id, display name, username, content, created_at, mentioned user ids
@@ -50,7 +49,7 @@ class ParsedBatch:
 
 def _snowflake(value: Any, what: str, path: Path) -> str:
     text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
-    if not _SNOWFLAKE.fullmatch(text):
+    if not ids.is_discord_id(text):
         raise ExportError(f"{path}: {what} is not a Discord id: {str(value)[:40]!r}")
     return text
 
@@ -147,9 +146,9 @@ def to_row(raw: dict[str, Any], mentioned: tuple[str, ...] = ()) -> Row | str:
     """The compact row of a person's message, or the reason it is skipped."""
     message_id = raw.get("id")
     author = raw.get("author")
-    if not isinstance(message_id, str) or not _SNOWFLAKE.fullmatch(message_id):
+    if not ids.is_discord_id(message_id):
         return "invalid"
-    if not isinstance(author, dict) or not _SNOWFLAKE.fullmatch(str(author.get("id", ""))):
+    if not isinstance(author, dict) or not ids.is_discord_id(str(author.get("id", ""))):
         return "invalid"
     if author.get("isBot") is True:
         return "bot"
@@ -190,7 +189,7 @@ def mentioned_members(raw: dict[str, Any]) -> Iterator[Member]:
     for person in raw.get("mentions") or []:
         if (
             isinstance(person, dict)
-            and _SNOWFLAKE.fullmatch(str(person.get("id", "")))
+            and ids.is_discord_id(str(person.get("id", "")))
             and person.get("isBot") is not True
         ):
             yield (str(person["id"]), *names(person))

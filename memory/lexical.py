@@ -31,13 +31,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memory.fts import TermGroup, fts_words
+from memory.ids import is_discord_id
 from memory.store import Store
 
 GUILD_PROBE = 1000  # the guild's newest documents, to estimate its size and density
 TERM_WINDOW = 200  # newest matches of one term group
 EXTRA_WINDOW = 40  # newest matches of a caller's extra window (a channel, some authors)
 PROFILE_TTL = 30.0  # seconds a guild's probe is reused (it only steers estimates)
-MIN_ID_DIGITS = 15  # snowflakes have 17-20 digits; shorter numbers are not ids
 K1 = 1.2
 B = 0.75
 
@@ -124,7 +124,7 @@ async def candidates(
     ``memory.fts.quote``) whose newest matches of any group are returned as well."""
     if not groups:
         return Candidates([], {})
-    ids = any(len(f) >= MIN_ID_DIGITS and f.isdigit() for g in groups for f in g.forms)
+    ids = any(is_discord_id(f) for g in groups for f in g.forms)
     any_group = corpus.text("(" + " OR ".join(g.match() for g in groups) + ")", ids=ids)
     profile = profiles.get(corpus, guild_id) if profiles is not None else None
     queries: list[tuple[str | None, int, bool]] = []

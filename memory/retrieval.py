@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from memory import lexical
 from memory.fts import query_tokens, quote, stem, term_groups
+from memory.ids import MENTION
 from memory.models import LORE_SUBJECT, Fact, StoredMessage, parse_iso
 from memory.safety import fold
 from memory.semantic import Semantic
@@ -32,7 +33,6 @@ RELEVANT_MESSAGES = 8
 CANDIDATES = 60  # facts by full text, and as many by meaning, that a big guild's search scores
 MESSAGE_POOL = 100  # messages ranked by BM25 (plus the channel's and named members' newest)
 RRF_K = 10
-_MENTION = re.compile(r"<@!?(\d{15,21})>")
 _WORD = re.compile(r"\w+")
 
 
@@ -266,10 +266,10 @@ class Retriever:
         as ``user_id -> display name``."""
         by_alias, names = await self._aliases(guild_id)
         found: dict[str, str] = {}
-        for user_id in _MENTION.findall(query):
+        for user_id in MENTION.findall(query):
             if user_id in names:
                 found[user_id] = names[user_id]
-        words = _norm(_MENTION.sub(" ", query)).split()
+        words = _norm(MENTION.sub(" ", query)).split()
         for size in (3, 2, 1):
             for start in range(len(words) - size + 1):
                 for user_id in by_alias.get(" ".join(words[start : start + size]), ()):
@@ -341,7 +341,7 @@ class Retriever:
         ``named``: the members the query names, when the caller resolved them already."""
         if named is None:
             named = await self.named_members(guild_id, query)
-        query = _MENTION.sub(" ", query)
+        query = MENTION.sub(" ", query)
         # A member's name says whose facts are wanted, not which: it is not a lexical match.
         name_words = await self._name_words(guild_id, named)
         all_tokens = query_tokens(query)
@@ -412,7 +412,7 @@ class Retriever:
         members' own messages; each with ``context`` turns before and after."""
         named_ids = list(named)
         name_words = await self._name_words(guild_id, named_ids)
-        query = _MENTION.sub(" ", query)
+        query = MENTION.sub(" ", query)
         tokens = [t for t in query_tokens(query) if t not in name_words] or query_tokens(query)
         groups = term_groups(tokens)
         if not groups:

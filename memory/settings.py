@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from memory import ids
 from memory.errors import ConfigError
 
 ENV_PREFIX = "MEMORYBOT_"
 MAX_RECENT_MESSAGES_RANGE = (10, 120)
-SNOWFLAKE = re.compile(r"[0-9]{17,20}")
 LOCAL_STT = "local"
 """``MEMORYBOT_STT_MODEL`` of the offline transcriber (pocketsphinx)."""
 
@@ -37,7 +36,7 @@ class Settings(BaseSettings):
     )
     dev_guild: str | None = Field(
         None,
-        pattern=r"^[0-9]{17,20}$",
+        pattern=f"^{ids.PATTERN}$",
         description="A server id: the slash commands are registered to that server only, "
         "where they appear at once (for development); unset: globally.",
     )
@@ -158,9 +157,10 @@ class Settings(BaseSettings):
     def _split_ids(cls, value: Any) -> Any:
         value = _comma_separated(value)
         if isinstance(value, list | tuple | set | frozenset):
-            bad = [v for v in value if not (isinstance(v, str) and SNOWFLAKE.fullmatch(v))]
+            bad = [v for v in value if not ids.is_discord_id(v)]
             if bad:
-                raise ValueError(f"not Discord ids (17-20 digits): {', '.join(map(str, bad))}")
+                digits = f"{ids.MIN_DIGITS}-{ids.MAX_DIGITS} digits"
+                raise ValueError(f"not Discord ids ({digits}): {', '.join(map(str, bad))}")
             return frozenset(value)
         return value
 

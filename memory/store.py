@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from memory import forget_sql as fsql
+from memory import ids
 from memory import ingest_sql as sql
 from memory import vectors_sql as vsql
 from memory.db import open_connection, sqlite_versions
@@ -427,7 +428,7 @@ class Store:
         always scoped to the guild here."""
         if table not in FTS_TABLES:
             raise ValueError(f"not a full-text table: {table!r}")
-        if not (guild_id.isascii() and guild_id.isdigit()):
+        if not ids.is_discord_id(guild_id):
             raise ValueError(f"not a guild id: {guild_id!r}")
         return await self._call(_fts_windows, table, guild_id, list(queries))
 

@@ -152,6 +152,14 @@ def write_export(
     return path
 
 
+EXPORT_IDS = 1_300_000_000_000_000_000
+"""Message ``n`` of a test export has Discord id ``EXPORT_IDS + n`` (``export_id``)."""
+
+
+def export_id(n: int) -> str:
+    return str(EXPORT_IDS + n)
+
+
 def export_message(
     message_id: int,
     content: str,
@@ -166,7 +174,7 @@ def export_message(
         return {"id": a.id, "name": a.username, "nickname": a.name, "isBot": bot}
 
     return {
-        "id": str(message_id),
+        "id": export_id(message_id),
         "type": kind,
         "timestamp": timestamp,
         "content": content,

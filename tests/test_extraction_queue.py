@@ -41,6 +41,7 @@ from tests.helpers import (
     MIKE,
     SARAH,
     RecordingExtractor,
+    export_id,
     item,
 )
 from tests.test_ingest import job_rows
@@ -599,7 +600,7 @@ async def test_imported_facts_reach_memory_md_and_stats(tmp_path: Path) -> None:
         )
         assert len(facts) == 1
         (hit,) = await rt.retriever.messages(GUILD_A, "peanuts")
-        assert hit.message.message_id == "3"
+        assert hit.message.message_id == export_id(3)
     assert (stats.facts, stats.active_facts) == (2, 2)
 
 

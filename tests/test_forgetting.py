@@ -39,6 +39,7 @@ from tests.helpers import (
     RecordingExtractor,
     add_fact,
     cli_env,
+    export_id,
     export_message,
     item,
     run_cli,
@@ -566,7 +567,7 @@ def test_cli_forget_asks_then_deletes_and_reports(tmp_path: Path) -> None:
     done = forget_cli(data, *who, "--yes", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["messages"] == 1 and report["messageIds"] == ["1"]
+    assert report["messages"] == 1 and report["messageIds"] == [export_id(1)]
     assert report["facts"] >= 1 and report["journalLines"] == 1 and report["members"] == 1
     assert stats_json(data)[GUILD_A]["messages"] == 1
     journals_dir = data / "journals" / GUILD_A

@@ -28,7 +28,16 @@ from memory.models import Author
 from memory.store import Store
 from memory_journals import Journals
 from tests.conftest import SAMPLE_EXPORT
-from tests.helpers import CHANNEL_A, GUILD_A, GUILD_B, MIKE, SARAH, export_message, write_export
+from tests.helpers import (
+    CHANNEL_A,
+    GUILD_A,
+    GUILD_B,
+    MIKE,
+    SARAH,
+    export_id,
+    export_message,
+    write_export,
+)
 
 SAMPLE_GUILD = "584822070181888001"
 GEN_GUILD = "700000000000000001"
@@ -290,9 +299,10 @@ async def test_a_child_reader_that_dies_is_an_error_naming_the_file(tmp_path: Pa
 async def test_a_truncated_export_keeps_every_message_before_the_cut(
     queue: IngestQueue, store: Store, data_dir: Path, tmp_path: Path, use_child: bool
 ) -> None:
-    ids = [str(5000 + n) for n in range(400)]
+    numbers = range(5000, 5400)
+    ids = [export_id(n) for n in numbers]
     full = write_export(
-        tmp_path / "full.json", [export_message(int(i), f"message number {i}") for i in ids]
+        tmp_path / "full.json", [export_message(n, f"message number {n}") for n in numbers]
     )
     complete = 347  # not a multiple of any batch size: the last partial batch counts too
     cut = tmp_path / "cut.json"
@@ -316,7 +326,7 @@ async def test_an_export_cut_before_its_first_message_says_so(
 ) -> None:
     full = write_export(tmp_path / "full.json", [export_message(5000, "the only message")])
     cut = tmp_path / "cut.json"
-    cut_inside_message(full, cut, "5000")
+    cut_inside_message(full, cut, export_id(5000))
 
     _, error = await import_broken(queue, cut, use_child=use_child)
 
@@ -328,17 +338,18 @@ async def test_an_export_cut_before_its_first_message_says_so(
 async def test_garbage_in_the_middle_keeps_every_message_before_it(
     queue: IngestQueue, store: Store, data_dir: Path, tmp_path: Path
 ) -> None:
-    ids = [str(5000 + n) for n in range(100)]
+    numbers = range(5000, 5100)
+    ids = [export_id(n) for n in numbers]
     path = write_export(
-        tmp_path / "bad.json", [export_message(int(i), f"message number {i}") for i in ids]
+        tmp_path / "bad.json", [export_message(n, f"message number {n}") for n in numbers]
     )
     raw = path.read_bytes()
-    fault = raw.index(b'"id": "5060"')
+    fault = raw.index(f'"id": "{export_id(5060)}"'.encode())
     path.write_bytes(raw[:fault] + b"@@not json@@" + raw[fault:])
 
     summary, error = await import_broken(queue, path)
 
-    assert str(error).startswith(f"{path}: JSON breaks after message #60 (id 5059), near byte ")
+    assert str(error).startswith(f"{path}: JSON breaks after message #60 (id {ids[59]}), near byte ")
     assert summary.new == 60
     assert [row[2] for row in message_rows(data_dir)] == ids[:60]
 
@@ -513,7 +524,7 @@ async def test_malformed_messages_are_skipped_as_invalid_and_the_rest_is_stored(
         (
             GUILD_A,
             CHANNEL_A,
-            "5001",
+            export_id(5001),
             SARAH.id,
             "Sarah",
             "the first good message",
@@ -523,7 +534,7 @@ async def test_malformed_messages_are_skipped_as_invalid_and_the_rest_is_stored(
         (
             GUILD_A,
             CHANNEL_A,
-            "5009",
+            export_id(5009),
             MIKE.id,
             "Mike",
             "the second good message",

@@ -221,7 +221,8 @@ def test_search_and_slice_commands(tmp_path: Path) -> None:
     body = json.loads(sliced.stdout)
     assert set(body) == {"query", "userFacts", "relevantFacts", "relevantMessages"}
     assert len(body["relevantMessages"]) <= 8
-    for odd in ("not-a-snowflake", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨"):  # Arabic-Indic digits are no id
+    # Arabic-Indic digits are no id; 16 and 21 digits are refused as the API refuses them
+    for odd in ("not-a-snowflake", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨", "1" * 16, "1" * 21):
         bad = run_cli(data, "search", "x", "--guild", odd)
         assert bad.returncode == 2 and "is not a Discord id" in bad.stderr
 

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from memory.models import parse_iso, utc_iso
-from tests.helpers import GUILD_A, MIKE, SARAH, export_message, run_cli, write_export
+from tests.helpers import GUILD_A, MIKE, SARAH, export_id, export_message, run_cli, write_export
 
 OLD_SAID = "2023-05-07T21:30:00.000+00:00"
-OLD_MESSAGE = "7001"  # Mike, in 2023
-NEW_MESSAGE = "7002"  # Sarah, yesterday
+OLD_MESSAGE = export_id(7001)  # Mike, in 2023
+NEW_MESSAGE = export_id(7002)  # Sarah, yesterday
 QUERY = "who is allergic?"
 
 
@@ -36,11 +36,11 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Imported:
     root = tmp_path_factory.mktemp("said")
     new_said = utc_iso(datetime.now(UTC) - timedelta(days=1))
     old = write_export(root / "old.json", [
-        export_message(int(OLD_MESSAGE), "i'm allergic to peanuts btw", author=MIKE,
+        export_message(7001, "i'm allergic to peanuts btw", author=MIKE,
                        timestamp=OLD_SAID),
     ])  # fmt: skip
     new = write_export(root / "new.json", [
-        export_message(int(NEW_MESSAGE), "i'm allergic to cats", author=SARAH,
+        export_message(7002, "i'm allergic to cats", author=SARAH,
                        timestamp=new_said),
     ])  # fmt: skip
     imported_at = utc_iso()
