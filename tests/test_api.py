@@ -88,6 +88,7 @@ def assert_error(status: int, body: Any, expected: int, code: str) -> None:
 # --- endpoints --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_health_needs_no_token(api: Api, http: aiohttp.ClientSession) -> None:
     status, body, _ = await get(http, api, "api/health", token=None)
     assert status == 200
@@ -158,6 +159,7 @@ async def test_memory_snapshot_and_refresh(api: Api, http: aiohttp.ClientSession
      "invalid_parameter"), (b'{"guildId": "abc"}', "invalid_parameter"), (b"{}",
      "missing_parameter"), ("é".encode("latin-1"), "invalid_body")],
 )  # fmt: skip
+@pytest.mark.slow
 async def test_refresh_rejects_bad_bodies(
     api: Api, http: aiohttp.ClientSession, body: bytes, code: str
 ) -> None:
@@ -195,6 +197,7 @@ async def test_unknown_guilds_routes_and_methods(api: Api, http: aiohttp.ClientS
         ({"q": "x" * 501, "guildId": GUILD_A}, "invalid_parameter"),
     ],
 )
+@pytest.mark.slow
 async def test_bad_search_parameters_are_400(
     api: Api, http: aiohttp.ClientSession, query: dict[str, str], code: str
 ) -> None:
@@ -212,6 +215,7 @@ async def test_bad_slice_parameters_are_400(api: Api, http: aiohttp.ClientSessio
 
 @pytest.mark.parametrize(("given", "expected"), [(None, 10), ("0", 1), ("-5", 1), ("99", 24),
                                                   (" 7 ", 7), ("24", 24)])  # fmt: skip
+@pytest.mark.slow
 async def test_limit_defaults_to_10_and_is_clamped(
     api: Api, http: aiohttp.ClientSession, given: str | None, expected: int
 ) -> None:
@@ -225,6 +229,7 @@ HOSTILE = ['"', "*", "NEAR(pizza nurse)", "nurse AND", "NOT nurse", "content:nur
 
 
 @pytest.mark.parametrize("query", HOSTILE, ids=range(len(HOSTILE)))
+@pytest.mark.slow
 async def test_hostile_queries_are_answered(
     api: Api, http: aiohttp.ClientSession, query: str
 ) -> None:
@@ -240,6 +245,7 @@ async def test_hostile_queries_are_answered(
     "header", [None, "", "Bearer", "Bearer wrong-token", f"Basic {TOKEN}", f"Bearer {TOKEN}x",
                f"bearer  {TOKEN[:-1]}"],
 )  # fmt: skip
+@pytest.mark.slow
 async def test_memory_endpoints_need_the_token(
     api: Api, http: aiohttp.ClientSession, header: str | None
 ) -> None:
@@ -278,6 +284,7 @@ async def test_a_token_limited_to_guild_a_never_sees_guild_b(
         assert body == {"guilds": [{"id": GUILD_A, "name": "Guild A"}]}
 
 
+@pytest.mark.slow
 async def test_rate_limit_answers_429_with_retry_after(
     tmp_path: Path, http: aiohttp.ClientSession
 ) -> None:
@@ -351,6 +358,7 @@ async def _stop(process: asyncio.subprocess.Process) -> int:
     return await asyncio.wait_for(process.wait(), timeout=30)
 
 
+@pytest.mark.slow
 async def test_serve_creates_a_token_prints_it_once_and_stops_on_sigterm(
     tmp_path: Path, http: aiohttp.ClientSession
 ) -> None:
@@ -384,6 +392,7 @@ async def test_serve_refuses_a_public_address_without_a_token(tmp_path: Path) ->
     assert len(err.decode().strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 async def test_demo_imports_the_sample_and_its_curl_example_works(
     tmp_path: Path, http: aiohttp.ClientSession
 ) -> None:

@@ -169,6 +169,7 @@ async def test_with_an_llm_the_bot_replies_with_its_answer_and_remembers_its_lin
                 await client.replier.aclose()  # (dpytest's fake socket cannot close the bot)
 
 
+@pytest.mark.slow
 def test_run_without_a_token_says_how_to_get_one(tmp_path: Path) -> None:
     from tests.helpers import cli_env, run_cli
 

@@ -28,6 +28,8 @@ from tests.helpers import (
     write_export,
 )
 
+pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
+
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_EXPORT = REPO / "memory" / "samples" / "sample_export.json"
 SAMPLE_GUILD = "584822070181888001"

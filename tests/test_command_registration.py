@@ -175,6 +175,7 @@ async def test_the_development_server_gets_the_commands_at_once(
     ],
     ids=["403-missing-scope", "429"],
 )  # fmt: skip
+@pytest.mark.slow
 async def test_a_failed_registration_is_one_line_and_the_bot_runs_on(
     fake: FakeDiscord, settings: Settings, caplog: pytest.LogCaptureFixture,
     failure: Failure, says: str,
@@ -266,6 +267,7 @@ main(["--data-dir", sys.argv[3], "run"])
 """
 
 
+@pytest.mark.slow
 def test_memorybot_run_says_what_runs_at_the_default_level_and_stops_on_sigterm(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:

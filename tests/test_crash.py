@@ -14,9 +14,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bench.gen_export import write_export as write_export_of_size
 from memory.db import connect_sync
 from tests.helpers import MEMORYBOT, cli_env, parse_summary, run_cli, stats_json
+
+pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_EXPORT = REPO / "memory" / "samples" / "sample_export.json"

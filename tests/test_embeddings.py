@@ -117,6 +117,7 @@ OFFLINE_SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_local_embedder_loads_offline(tmp_path: Path) -> None:
     """A fresh process with no network, no Hugging Face access and an empty home directory
     loads the bundled model: nothing is downloaded or read from a cache."""

@@ -93,6 +93,7 @@ def llm(server_url: str, **overrides: Any) -> LLMExtractor:
 # --- channel batches and the quiet gap -------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_channel_quiet_for_the_gap_shares_one_extraction_call(
     store: Store, journals: Journals
 ) -> None:
@@ -376,6 +377,7 @@ HUGE = '{"facts": [' + ",".join(['{"message_id": "1"}'] * 600_000) + "]}"
         pytest.param([raw(b"<html>oops</html>", "text/html")], "", id="html-body"),
     ],
 )
+@pytest.mark.slow
 async def test_a_failing_llm_fails_the_job_keeps_the_message_and_the_queue_goes_on(
     store: Store,
     journals: Journals,
@@ -642,6 +644,7 @@ async def _cli(data: Path, *args: str, **env: str) -> tuple[int, str, str]:
     return proc.returncode, out.decode(), err.decode()
 
 
+@pytest.mark.slow
 async def test_backfill_command_reruns_failed_jobs_and_all_jobs(
     tmp_path: Path, fake: FakeOpenAI
 ) -> None:
@@ -728,6 +731,7 @@ def extraction_children() -> set[int]:
     return pids
 
 
+@pytest.mark.slow
 async def test_a_large_batch_is_extracted_in_child_processes_with_the_same_facts() -> None:
     """Each child gets its share of the batch with the turns before it: "we're both" is
     still Sarah and Mike at the start of every share."""
@@ -748,6 +752,7 @@ async def test_a_large_batch_is_extracted_in_child_processes_with_the_same_facts
     assert extraction_children() <= before  # aclose ends them
 
 
+@pytest.mark.slow
 async def test_a_killed_extraction_child_loses_no_facts(caplog: pytest.LogCaptureFixture) -> None:
     batch = chat_batch(CHILD_MIN_BATCH)
     expected = await OfflineExtractor(child_process=False).extract(batch)

@@ -542,6 +542,7 @@ def forget_cli(data: Path, *args: str, answer: str | None = None) -> Any:
     )
 
 
+@pytest.mark.slow
 def test_cli_forget_asks_then_deletes_and_reports(tmp_path: Path) -> None:
     data = tmp_path / "data"
     export = write_export(

@@ -274,6 +274,7 @@ async def test_a_reader_left_early_stops_its_child_at_once(tmp_path: Path) -> No
     assert reader_children() == []
 
 
+@pytest.mark.slow
 async def test_a_child_reader_that_dies_is_an_error_naming_the_file(tmp_path: Path) -> None:
     """The child killed from outside half-way: the batches before are kept, then one
     clear error, not a hang."""
@@ -349,7 +350,8 @@ async def test_garbage_in_the_middle_keeps_every_message_before_it(
 
     summary, error = await import_broken(queue, path)
 
-    assert str(error).startswith(f"{path}: JSON breaks after message #60 (id {ids[59]}), near byte ")
+    broke = f"{path}: JSON breaks after message #60 (id {ids[59]}), near byte "
+    assert str(error).startswith(broke)
     assert summary.new == 60
     assert [row[2] for row in message_rows(data_dir)] == ids[:60]
 
@@ -421,6 +423,7 @@ async def test_a_missing_file_is_an_export_error(queue: IngestQueue, tmp_path: P
         pytest.param(GUILD_A, "general", "channel.id", id="channel-name"),
     ],
 )
+@pytest.mark.slow
 async def test_ids_in_the_header_that_are_not_snowflakes_are_refused(
     queue: IngestQueue,
     store: Store,

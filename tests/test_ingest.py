@@ -422,6 +422,7 @@ async def test_a_bulk_import_journals_in_big_steps_and_everything_when_it_ends(
     assert len(lines) == 2300
 
 
+@pytest.mark.slow
 async def test_a_bulk_import_refreshes_memory_md_when_it_ends_not_while_it_runs(
     queue: IngestQueue, store: Store, journals: Journals, data_dir: Path
 ) -> None:

@@ -213,6 +213,7 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize(("content", "text"), HOSTILE)
+@pytest.mark.slow
 async def test_hostile_text_becomes_one_clean_line(
     queue: IngestQueue, data_dir: Path, content: str, text: str
 ) -> None:
@@ -271,6 +272,7 @@ async def test_no_mix_of_hostile_messages_and_names_breaks_the_file_structure(
 
 
 @pytest.mark.parametrize("content", ["k", "   ", "\u200b", "\u200bk\ufeff", "\n\r\n"])
+@pytest.mark.slow
 async def test_a_message_too_short_after_cleaning_is_not_stored_and_not_logged(
     queue: IngestQueue, store: Store, data_dir: Path, content: str
 ) -> None:
@@ -367,6 +369,7 @@ async def test_refresh_writes_the_snapshot_atomically_and_returns_its_text(
     assert sorted(p.name for p in (data_dir / "journals").iterdir()) == [GUILD_A, "MEMORY.md"]
 
 
+@pytest.mark.slow
 async def test_changes_within_the_debounce_window_share_one_rewrite(
     store: Store, data_dir: Path
 ) -> None:
@@ -426,6 +429,7 @@ async def test_closing_the_journals_writes_pending_snapshots(store: Store, data_
     assert (data_dir / "journals" / "MEMORY.md").is_file()
 
 
+@pytest.mark.slow
 async def test_snapshots_are_rewritten_periodically_without_any_change(
     store: Store, data_dir: Path
 ) -> None:

@@ -658,6 +658,7 @@ async def test_server_error_then_success(
         pytest.param({"retry-after-ms": "250"}, 0.25, id="retry-after-ms"),
     ],
 )
+@pytest.mark.slow
 async def test_rate_limit_honours_retry_after(
     fake: FakeOpenAI, make_extractor: MakeExtractor, headers: dict[str, str], wait: float
 ) -> None:
@@ -708,6 +709,7 @@ async def test_wrong_key_is_not_retried(fake: FakeOpenAI, make_extractor: MakeEx
     assert len(fake.requests) == 1
 
 
+@pytest.mark.slow
 async def test_timeout_retried_then_error(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
     fake.script(*[delay(5, reply(ONE_FACT))] * 3)
     extractor = make_extractor(timeout=0.2, max_retries=1)

@@ -336,6 +336,7 @@ async def test_the_llm_answer_is_the_reply(
         pytest.param('{"reply": "Hello!", "memoryLine": "", "mood": "happy"}', id="extra-key"),
     ],
 )
+@pytest.mark.slow
 async def test_tolerant_parsing(
     fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime, content: str
 ) -> None:
@@ -405,6 +406,7 @@ async def test_long_memory_line_is_cut(
         pytest.param("   ", id="blank"),
     ],
 )
+@pytest.mark.slow
 async def test_unsafe_or_empty_memory_line_is_not_stored(
     fake: FakeOpenAI,
     make_replier: MakeReplier,
@@ -462,6 +464,7 @@ FAILURES = [
 
 
 @pytest.mark.parametrize(("behaviours", "reason"), FAILURES)
+@pytest.mark.slow
 async def test_failures_fall_back_to_the_offline_answer(
     fake: FakeOpenAI,
     make_replier: MakeReplier,
@@ -481,6 +484,7 @@ async def test_failures_fall_back_to_the_offline_answer(
 
 
 @pytest.mark.parametrize(("behaviours", "reason"), FAILURES)
+@pytest.mark.slow
 async def test_failures_are_one_line_reply_errors(
     fake: FakeOpenAI, make_replier: MakeReplier, behaviours: list[Any], reason: str
 ) -> None:

@@ -26,6 +26,8 @@ from tests.conftest import REPO
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH
 from tests.helpers import add_fact as store_fact
 
+pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",

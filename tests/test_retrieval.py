@@ -156,6 +156,7 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("query", HOSTILE, ids=range(len(HOSTILE)))
+@pytest.mark.slow
 async def test_hostile_queries_never_break_full_text_search(
     community: Store, queue: object, query: str
 ) -> None:
@@ -207,6 +208,7 @@ async def test_the_slice_sections_and_sizes(community: Store) -> None:
 # --- the command line ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_search_and_slice_commands(tmp_path: Path) -> None:
     from tests.conftest import SAMPLE_EXPORT
 
@@ -227,6 +229,7 @@ def test_search_and_slice_commands(tmp_path: Path) -> None:
         assert bad.returncode == 2 and "is not a Discord id" in bad.stderr
 
 
+@pytest.mark.slow
 def test_search_for_one_member_and_slice_limits(tmp_path: Path) -> None:
     from tests.conftest import SAMPLE_EXPORT
 

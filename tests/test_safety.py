@@ -66,6 +66,7 @@ CORPUS = corpus()
 @pytest.mark.parametrize(
     ("rules", "kind"), [(INSTRUCTION_RULES, "instruction"), (SECRET_RULES, "secret")]
 )
+@pytest.mark.slow
 def test_the_trigger_pass_finds_what_one_alternation_finds(
     rules: tuple[Rule, ...], kind: str
 ) -> None:
@@ -82,6 +83,7 @@ def test_the_trigger_pass_finds_what_one_alternation_finds(
     assert found > 50  # the corpus holds plenty of both kinds: not a vacuous comparison
 
 
+@pytest.mark.slow
 def test_every_rule_is_triggered_by_its_own_matches() -> None:
     """A rule's needs are in every text it matches (else the pass would skip a match)."""
     for rule in (*INSTRUCTION_RULES, *SECRET_RULES):

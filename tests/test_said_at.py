@@ -59,6 +59,7 @@ def by_source(facts: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {f["provenance"]["sourceMessageId"]: f for f in facts}
 
 
+@pytest.mark.slow
 def test_search_json_says_when_each_fact_was_said_and_ranks_old_ones_as_old(
     imported: Imported,
 ) -> None:
@@ -74,6 +75,7 @@ def test_search_json_says_when_each_fact_was_said_and_ranks_old_ones_as_old(
     assert old["scores"]["recency"] < 0.05 < 0.95 < new["scores"]["recency"]
 
 
+@pytest.mark.slow
 def test_slice_json_facts_carry_when_they_were_said(imported: Imported) -> None:
     memory = cli_json(imported, "slice", QUERY, "--user", SARAH.id)
     assert [(f["provenance"]["sourceMessageId"], f["saidAt"]) for f in memory["userFacts"]] == [

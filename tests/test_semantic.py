@@ -91,6 +91,7 @@ async def test_an_unreachable_embedder_never_fails_ingest_and_search_stays_lexic
         assert hit.scores.semantic is None  # lexical only, and it still finds the fact
 
 
+@pytest.mark.slow
 def test_backfill_embeddings_after_a_model_switch(tmp_path: Path) -> None:
     from tests.conftest import SAMPLE_EXPORT
 

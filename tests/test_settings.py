@@ -175,6 +175,7 @@ def test_cli_invalid_setting_with_debug_shows_traceback(tmp_path: Path) -> None:
     assert "MEMORYBOT_API_PORT" in result.stderr
 
 
+@pytest.mark.slow
 def test_cli_reads_dotenv_of_its_working_directory_and_flag_wins(tmp_path: Path) -> None:
     workdir = tmp_path / "project"
     workdir.mkdir()

@@ -168,6 +168,7 @@ def test_chunks_of_any_size_are_reframed() -> None:
     assert [u.pcm for u in done] == [p.pcm for p in feed_frames(Segmenter(1, LoudnessVad()), pcm)]
 
 
+@pytest.mark.slow
 def test_memory_stays_bounded_over_ten_minutes() -> None:
     """10 minutes of speech-like bursts (0.2-20 s) and pauses: never more than 15 s held."""
     segmenter = Segmenter(1, WebRtcVad())

@@ -133,6 +133,7 @@ def channel_messages(channel: discord.abc.Messageable) -> list[str]:
     return texts
 
 
+@pytest.mark.slow
 async def test_join_listen_to_two_people_talking_at_once_and_leave(voice: Voice) -> None:
     answer = await voice.run("join", voice.interaction(voice.sarah, moderator=True), voice.channel)
     assert answer == ["Listening in Lounge. What is said there will be remembered."]
@@ -171,6 +172,7 @@ async def test_join_listen_to_two_people_talking_at_once_and_leave(voice: Voice)
     ]
 
 
+@pytest.mark.slow
 async def test_saying_the_bot_s_name_gets_an_answer_in_the_voice_chat(
     tmp_path: Path, fake_stt: FakeTranscriptions
 ) -> None:
@@ -270,6 +272,7 @@ def state_in(channel: discord.VoiceChannel | None) -> discord.VoiceState:
     return discord.VoiceState(data=data, channel=channel)
 
 
+@pytest.mark.slow
 async def test_moved_by_a_moderator_it_listens_where_it_is_then_leaves_when_disconnected(
     voice: Voice,
 ) -> None:
@@ -321,6 +324,7 @@ main()
 """
 
 
+@pytest.mark.slow
 def test_without_the_voice_extra_the_bot_still_runs(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-c", WITHOUT_VOICE_EXTRA, str(tmp_path / "data")],

@@ -46,6 +46,7 @@ def test_voice_ids_are_stable_and_never_snowflakes() -> None:
     assert one.startswith("v") and not one.isdigit()
 
 
+@pytest.mark.slow
 async def test_a_spoken_fact_is_remembered_from_voice(runtime: MemoryRuntime) -> None:
     silence = bytes(16_000)
     [utterance] = receive(int(SPEAKER.id), to_discord(silence + fixture_pcm("sarah") + silence))

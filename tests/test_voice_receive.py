@@ -291,6 +291,7 @@ def test_utterances_after_pauses_keep_their_wall_clock_time(rtp: bool) -> None:
 # --- voice.receive: speakers, silence, memory ---------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_interleaved_speakers_are_kept_apart(sphinx: PocketSphinxTranscriber) -> None:
     call = Call()
     call.play({1: spoken("sarah"), 2: [*nothing(50), *spoken("tom")]})  # tom starts 1 s later
@@ -337,6 +338,7 @@ def test_silence_and_faint_noise_give_nothing(pcm16k: bytes) -> None:
     assert call.collector.buffered_bytes == 0
 
 
+@pytest.mark.slow
 def test_ten_minute_call_keeps_memory_bounded() -> None:
     """A talker says a sentence every ~13 s for 10 minutes (nothing sent between sentences);
     meanwhile someone else talks without a break for the first two minutes and ten seconds."""

@@ -61,6 +61,7 @@ ROBUST_WORDS = {
 
 
 @pytest.mark.parametrize("name", sorted(ROBUST_WORDS))
+@pytest.mark.slow
 async def test_spoken_fixture_through_the_pipeline(
     name: str, sphinx: PocketSphinxTranscriber
 ) -> None:
