@@ -81,7 +81,7 @@ class _ItemFactory:
         self.authors: dict[tuple[str, str, str], Author] = {}
 
     def items(self, batch: ParsedBatch) -> list[IngestItem]:
-        authors, make = self.authors, IngestItem._make
+        authors = self.authors
         guild_id, channel_id = self.header.guild_id, self.header.channel_id
         out = []
         for message_id, author_id, name, username, content, created_at, mentioned in batch.rows:
@@ -92,11 +92,8 @@ class _ItemFactory:
             if mentioned:  # who the message mentions travels with its job, for extraction
                 names = batch.mentions
                 trace = {**trace, "mentions": [[uid, names[uid][1]] for uid in mentioned]}
-            out.append(  # ``_make``: built in C, without the class's Python ``__new__``
-                make(
-                    (guild_id, channel_id, message_id, author, content, created_at, "import", trace)
-                )
-            )
+            out.append(IngestItem(guild_id, channel_id, message_id, author, content, created_at,
+                                  "import", trace))  # fmt: skip
         return out
 
 

@@ -939,11 +939,9 @@ def _job_key(job: Job) -> Key:
 
 def _stored(item: IngestItem, row_id: int) -> StoredMessage:
     """The stored row of a validated item (its time is already canonical)."""
-    guild_id, channel_id, message_id, author, content, created_at, source, _trace = item
-    # ``_make`` builds the tuple in C; the class call runs a Python ``__new__`` (twice the cost).
-    return StoredMessage._make(
-        (row_id, guild_id, channel_id, message_id, author.id, author.name, content, source,
-         created_at)
+    return StoredMessage(
+        row_id, item.guild_id, item.channel_id, item.message_id, item.author.id,
+        item.author.name, item.content, item.source, item.created_at,
     )  # fmt: skip
 
 

@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
-from operator import itemgetter
 from typing import Any, Literal, get_args
 
 from memory.migrations import CLOSED
@@ -184,17 +183,10 @@ def insert_messages(
     return InsertOutcome(fresh, rows, existing)
 
 
-_KEY = itemgetter(0, 2)  # IngestItem -> (guild_id, message_id), in C
-_GUILD = itemgetter(0)
-_MESSAGE_ID = itemgetter(2)
-
-
 def _first_of_each(
     items: Sequence[IngestItem], existing: dict[tuple[str, str], str]
 ) -> list[IngestItem]:
     """The items whose message is not stored yet, the first of each (in order)."""
-    if not existing and len(set(map(_KEY, items))) == len(items):
-        return list(items)  # the usual batch: all new, each once (checked in C)
     fresh: list[IngestItem] = []
     seen = set(existing)
     for item in items:
@@ -207,12 +199,8 @@ def _first_of_each(
 
 def _existing_statuses(conn: Any, items: Sequence[IngestItem]) -> dict[tuple[str, str], str]:
     by_guild: dict[str, list[str]] = {}
-    guilds = set(map(_GUILD, items))
-    if len(guilds) == 1:  # the usual batch, listed in C
-        by_guild[guilds.pop()] = list(map(_MESSAGE_ID, items))
-    else:
-        for item in items:
-            by_guild.setdefault(item.guild_id, []).append(item.message_id)
+    for item in items:
+        by_guild.setdefault(item.guild_id, []).append(item.message_id)
     existing: dict[tuple[str, str], str] = {}
     for guild_id, ids in by_guild.items():
         for chunk in chunks(ids):

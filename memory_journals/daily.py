@@ -40,9 +40,9 @@ def _middle(author_name: str, author_id: str, guild_id: str, channel_id: str, vo
 
 def format_line(message: StoredMessage) -> str:
     """``- <ISO time> | <name> (<user id>) | [guild:<G> channel:<C>] <text>``, one line."""
-    _row, guild_id, channel_id, _id, author_id, author_name, content, source, created_at = message
-    middle = _middle(author_name, author_id, guild_id, channel_id, source == "voice")
-    return f"- {created_at}{middle}{cap(clean_text(content), JOURNAL_TEXT_CAP)}\n"
+    middle = _middle(message.author_name, message.author_id, message.guild_id,
+                     message.channel_id, message.source == "voice")  # fmt: skip
+    return f"- {message.created_at}{middle}{cap(clean_text(message.content), JOURNAL_TEXT_CAP)}\n"
 
 
 def message_day(message: StoredMessage) -> str:
