@@ -254,12 +254,14 @@ def search(
     user_id = _snowflake(user_id, "--user")
 
     async def run() -> list[dict[str, Any]]:
+        from memory.search.results import fact_json
+
         async with _retriever(state, guild_id) as (retriever, guild):
             hits = await retriever.search(
                 guild, query, channel_id=channel_id, limit=limit,
                 subjects=[user_id] if user_id else None,
             )  # fmt: skip
-            return [h.as_dict() for h in hits]
+            return [fact_json(h) for h in hits]
 
     results = _run(run())
     if as_json:
@@ -269,8 +271,8 @@ def search(
         click.echo("no relevant facts")
     for r in results:
         click.echo(
-            f"{r['score']:.3f}  {r['fact']}  [{r['member'] or r['subject']}, {r['type']}, "
-            f"confidence {r['confidence']:.2f}, message {r['provenance']['sourceMessageId']}]"
+            f"{r['score']:.3f}  {r['fact']}  [{r['subjectName'] or r['subject']}, {r['type']}, "
+            f"confidence {r['confidence']:.2f}, message {r['sourceMessageId']}]"
         )
 
 
@@ -298,13 +300,15 @@ def slice_cmd(
     user_id = _snowflake(user_id, "--user")
 
     async def run() -> dict[str, Any]:
+        from memory.search.results import slice_json
+
         async with _retriever(state, guild_id) as (retriever, guild):
             memory = await retriever.slice(guild, query, channel_id=channel_id, user_id=user_id)
             if limit is not None:
                 memory.user_facts = memory.user_facts[:limit]
                 memory.relevant_facts = memory.relevant_facts[:limit]
                 memory.relevant_messages = memory.relevant_messages[:limit]
-            return memory.as_dict()
+            return slice_json(memory)
 
     result = _run(run())
     if as_json:
@@ -313,12 +317,14 @@ def slice_cmd(
     for key, title in (("userFacts", "facts about you"), ("relevantFacts", "relevant facts")):
         click.echo(f"{title}:")
         for r in result[key]:
-            click.echo(f"  - {r['fact']}  [{r['member'] or r['subject']}, {r['score']:.3f}]")
+            click.echo(f"  - {r['fact']}  [{r['subjectName'] or r['subject']}, {r['score']:.3f}]")
     click.echo("relevant messages:")
     for r in result["relevantMessages"]:
         for turn in r["context"]:
-            mark = ">" if turn["messageId"] == r["messageId"] else " "
-            click.echo(f"  {mark} {turn['time'][:16]} {turn['author']}: {turn['content'][:140]}")
+            mark = ">" if turn["id"] == r["id"] else " "
+            click.echo(
+                f"  {mark} {turn['createdAt'][:16]} {turn['authorName']}: {turn['content'][:140]}"
+            )
         click.echo("")
 
 

@@ -19,8 +19,7 @@ from dashboard_api.auth import bearer_matches
 from dashboard_api.cache import ResponseCache
 from dashboard_api.errors import ApiError, Handler, error_middleware
 from dashboard_api.ratelimit import RateLimiter, retry_after
-from memory.models import StoredMessage
-from memory.retrieval import FactHit, MessageHit
+from memory.search.results import fact_json, slice_json
 
 log = logging.getLogger(__name__)
 
@@ -223,9 +222,7 @@ async def memory_slice(request: web.Request) -> web.Response:
                 "guildId": guild_id,
                 "channelId": channel_id,
                 "userId": user_id,
-                "userFacts": [fact_json(h) for h in memory.user_facts],
-                "relevantFacts": [fact_json(h) for h in memory.relevant_facts],
-                "relevantMessages": [message_hit_json(h) for h in memory.relevant_messages],
+                **slice_json(memory),
             }
         )
 
@@ -256,46 +253,3 @@ def _static(name: str) -> Handler:
         return web.FileResponse(STATIC / name, headers=PAGE_HEADERS)
 
     return serve
-
-
-# --- JSON shapes ------------------------------------------------------------------------------
-
-
-def fact_json(hit: FactHit) -> dict[str, object]:
-    """A fact result (DESIGN "HTTP API"): ``createdAt`` is when it was stored, ``saidAt``
-    when its source message was written."""
-    fact, scores = hit.fact, hit.scores
-    return {
-        "id": fact.id,
-        "subject": fact.subject,
-        "subjectName": hit.subject_name,
-        "fact": fact.fact,
-        "type": fact.fact_type,
-        "evidence": fact.evidence,
-        "sourceMessageId": fact.source_message_id,
-        "channelId": fact.channel_id,
-        "confidence": fact.confidence,
-        "createdAt": fact.created_at,
-        "saidAt": fact.said_at,
-        "score": round(scores.combined, 4),
-        "semanticScore": None if scores.semantic is None else round(scores.semantic, 4),
-        "lexicalScore": round(scores.lexical, 4),
-    }
-
-
-def message_json(message: StoredMessage) -> dict[str, object]:
-    return {
-        "id": message.message_id,
-        "channelId": message.channel_id,
-        "authorId": message.author_id,
-        "authorName": message.author_name,
-        "content": message.content,
-        "createdAt": message.created_at,
-        "source": message.source,
-    }
-
-
-def message_hit_json(hit: MessageHit) -> dict[str, object]:
-    """A message the slice found, with the turns around it (``context``, in order)."""
-    return {**message_json(hit.message), "score": round(hit.score, 4),
-            "context": [message_json(m) for m in hit.context]}  # fmt: skip

@@ -54,40 +54,6 @@ class FactHit:
     subject_name: str
     scores: FactScores
 
-    @property
-    def provenance(self) -> dict[str, str | None]:
-        return {
-            "sourceMessageId": self.fact.source_message_id,
-            "author": self.subject_name,
-            "time": self.fact.said_at,
-        }
-
-    def as_dict(self) -> dict[str, object]:
-        """The JSON shape of a fact result (CLI and API)."""
-        s = self.scores
-        return {
-            "id": self.fact.id,
-            "fact": self.fact.fact,
-            "subject": self.fact.subject,
-            "member": self.subject_name,
-            "type": self.fact.fact_type,
-            "confidence": self.fact.confidence,
-            "evidence": self.fact.evidence,
-            "channelId": self.fact.channel_id,
-            "saidAt": self.fact.said_at,
-            "createdAt": self.fact.created_at,
-            "score": round(s.combined, 4),
-            "scores": {
-                "semantic": None if s.semantic is None else round(s.semantic, 4),
-                "lexical": round(s.lexical, 4),
-                "confidence": round(s.confidence, 4),
-                "recency": round(s.recency, 4),
-                "channel": round(s.channel, 4),
-            },
-            "relevant": s.passed,
-            "provenance": self.provenance,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class MessageHit:
@@ -101,24 +67,6 @@ class MessageHit:
     def message_ids(self) -> list[str]:
         return [m.message_id for m in self.context]
 
-    def as_dict(self) -> dict[str, object]:
-        m = self.message
-        return {
-            "messageId": m.message_id,
-            "channelId": m.channel_id,
-            "author": m.author_name,
-            "authorId": m.author_id,
-            "time": m.created_at,
-            "content": m.content,
-            "score": round(self.score, 4),
-            "context": [
-                {"messageId": c.message_id, "author": c.author_name, "time": c.created_at,
-                 "content": c.content}
-                for c in self.context
-            ],
-            "provenance": {"messageIds": self.message_ids},
-        }  # fmt: skip
-
 
 @dataclass(slots=True)
 class MemorySlice:
@@ -130,13 +78,6 @@ class MemorySlice:
 
     def item_count(self) -> int:
         return len(self.user_facts) + len(self.relevant_facts) + len(self.relevant_messages)
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "userFacts": [h.as_dict() for h in self.user_facts],
-            "relevantFacts": [h.as_dict() for h in self.relevant_facts],
-            "relevantMessages": [h.as_dict() for h in self.relevant_messages],
-        }
 
     def message_ids(self) -> set[str]:
         """Every message the slice points to through provenance."""

@@ -105,7 +105,7 @@ async def test_search_returns_the_contract_shape(api: Api, http: aiohttp.ClientS
     assert set(result) == {
         "id", "subject", "subjectName", "fact", "type", "evidence", "sourceMessageId",
         "channelId", "confidence", "createdAt", "saidAt", "score", "semanticScore",
-        "lexicalScore",
+        "lexicalScore", "recencyScore", "channelScore", "relevant",
     }  # fmt: skip
     assert result["fact"] == "Sarah works as a nurse." and result["subjectName"] == "Sarah"
     assert result["saidAt"] == NURSE_SAID and result["createdAt"] > NURSE_SAID  # stored now

@@ -14,6 +14,7 @@ from bot.client import MemoryBot, memory_intents
 from bot.replies import defuse, fit, offline_answer
 from bot.runtime import open_runtime
 from memory.retrieval import MemorySlice
+from memory.search.results import slice_json
 from memory.settings import load_settings
 from tests.helpers import add_fact, dpytest_bot
 
@@ -130,7 +131,7 @@ async def test_edits_and_deletions_on_discord_reach_memory(bot: MemoryBot) -> No
     await dpytest.run_all_events()
     assert await stored(bot, guild) == ["i'm a teacher now"]
     memory = await bot.runtime.retriever.slice(str(guild.id), "Biscuit", user_id=str(sarah.id))
-    assert "Biscuit" not in str(memory.as_dict())
+    assert "Biscuit" not in str(slice_json(memory))
     logs = (bot.runtime.settings.journals_dir / str(guild.id)).glob("*-*-*.md")
     assert not any("Biscuit" in p.read_text(encoding="utf-8") for p in logs)
 

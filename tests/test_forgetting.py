@@ -25,6 +25,7 @@ from memory.forgetting import (
 from memory.ingest import IngestQueue, keep_fact
 from memory.models import IngestItem, StoredMessage
 from memory.retrieval import Retriever
+from memory.search.results import fact_json, slice_json
 from memory.store import Store
 from memory.vectors_sql import fact_embedding_text
 from memory_journals import Journals
@@ -161,7 +162,7 @@ async def everything_said(store: Store, guild_id: str, query: str, user_id: str)
     retriever = Retriever(store)
     memory = await retriever.slice(guild_id, query, channel_id=CHANNEL_A, user_id=user_id)
     hits = await retriever.search(guild_id, query, strict=False, limit=24)
-    return repr((memory.as_dict(), [h.as_dict() for h in hits]))
+    return repr((slice_json(memory), [fact_json(h) for h in hits]))
 
 
 # --- forget a member ------------------------------------------------------------------------

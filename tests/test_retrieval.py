@@ -13,6 +13,7 @@ from memory import lexical
 from memory.fts import query_tokens, term_groups
 from memory.models import Fact
 from memory.retrieval import Retriever, combine, lexical_score, score_fact
+from memory.search.results import fact_json
 from memory.store import Store
 from tests.helpers import (
     CHANNEL_A,
@@ -87,11 +88,17 @@ async def test_search_is_strict_and_the_slice_falls_back(community: Store) -> No
 
 async def test_results_carry_their_component_scores_and_provenance(community: Store) -> None:
     (hit,) = await Retriever(community).search(GUILD_A, "who is a nurse?", channel_id=CHANNEL_A)
-    data = hit.as_dict()
+    data = fact_json(hit)
     assert data["fact"] == "Sarah works as a nurse."
-    assert set(data["scores"]) == {"semantic", "lexical", "confidence", "recency", "channel"}
-    assert data["provenance"]["sourceMessageId"] == "1"
-    assert data["member"] == "Sarah"
+    scores = hit.scores
+    assert (data["score"], data["lexicalScore"], data["recencyScore"], data["channelScore"]) == (
+        round(scores.combined, 4),
+        round(scores.lexical, 4),
+        round(scores.recency, 4),
+        1.0,
+    )
+    assert data["relevant"] is True
+    assert (data["sourceMessageId"], data["subjectName"]) == ("1", "Sarah")
 
 
 async def test_recency_counts_from_when_a_fact_was_said(store: Store) -> None:
@@ -104,8 +111,8 @@ async def test_recency_counts_from_when_a_fact_was_said(store: Store) -> None:
     age = (NOW - datetime(2023, 5, 7, tzinfo=UTC)).days
     assert sarah.scores.recency == pytest.approx(1 / (1 + age / 45))
     assert mike.scores.recency == pytest.approx(1 / (1 + 1 / 45))
-    data = sarah.as_dict()
-    assert data["saidAt"] == data["provenance"]["time"] == old
+    data = fact_json(sarah)
+    assert data["saidAt"] == old
     assert data["createdAt"] == sarah.fact.created_at != old
 
 

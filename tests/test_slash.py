@@ -25,6 +25,7 @@ from bot.cogs.slash import Confirm
 from bot.runtime import open_runtime
 from dashboard_api.server import running_api
 from memory.models import LORE_SUBJECT
+from memory.search.results import slice_json
 from memory.settings import load_settings
 from tests.helpers import add_fact, dpytest_bot
 
@@ -263,7 +264,7 @@ async def test_forget_removes_everything_of_the_member_everywhere(world: World) 
     # 1. the slice
     memory = await runtime.retriever.slice(guild, "nurse corgi Biscuit",
                                            user_id=str(world.sarah.id))  # fmt: skip
-    assert not any(word in str(memory.as_dict()) for word in gone)
+    assert not any(word in str(slice_json(memory)) for word in gone)
     # 2. the search API
     async with (
         running_api(runtime, runtime.settings, port=0) as serving,

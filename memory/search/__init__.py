@@ -1,0 +1,1 @@
+"""Finding what memory holds: search results and their one JSON shape."""

@@ -1,0 +1,71 @@
+"""The JSON shape of what search and the slice find, one for every caller: the HTTP API
+(DESIGN "HTTP API"), ``memorybot search`` / ``slice --json`` and the benches.
+
+A fact: ``{id, subject, subjectName, fact, type, evidence, sourceMessageId, channelId,
+confidence, createdAt, saidAt, score, semanticScore, lexicalScore, recencyScore,
+channelScore, relevant}`` — ``createdAt`` is when it was stored, ``saidAt`` when its source
+message was written; its provenance is ``sourceMessageId``, ``subjectName`` and ``saidAt``.
+A message: ``{id, channelId, authorId, authorName, content, createdAt, source}``; a message
+the slice found adds ``score`` and ``context`` (the turns around it, itself included, in order).
+"""
+
+from __future__ import annotations
+
+from memory.models import StoredMessage
+from memory.retrieval import FactHit, MemorySlice, MessageHit
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def fact_json(hit: FactHit) -> dict[str, object]:
+    fact, scores = hit.fact, hit.scores
+    return {
+        "id": fact.id,
+        "subject": fact.subject,
+        "subjectName": hit.subject_name,
+        "fact": fact.fact,
+        "type": fact.fact_type,
+        "evidence": fact.evidence,
+        "sourceMessageId": fact.source_message_id,
+        "channelId": fact.channel_id,
+        "confidence": fact.confidence,
+        "createdAt": fact.created_at,
+        "saidAt": fact.said_at,
+        "score": _rounded(scores.combined),
+        "semanticScore": _rounded(scores.semantic),
+        "lexicalScore": _rounded(scores.lexical),
+        "recencyScore": _rounded(scores.recency),
+        "channelScore": _rounded(scores.channel),
+        "relevant": scores.passed,
+    }
+
+
+def message_json(message: StoredMessage) -> dict[str, object]:
+    return {
+        "id": message.message_id,
+        "channelId": message.channel_id,
+        "authorId": message.author_id,
+        "authorName": message.author_name,
+        "content": message.content,
+        "createdAt": message.created_at,
+        "source": message.source,
+    }
+
+
+def message_hit_json(hit: MessageHit) -> dict[str, object]:
+    return {
+        **message_json(hit.message),
+        "score": _rounded(hit.score),
+        "context": [message_json(m) for m in hit.context],
+    }
+
+
+def slice_json(memory: MemorySlice) -> dict[str, object]:
+    """``{userFacts, relevantFacts, relevantMessages}``: exactly what a reply would see."""
+    return {
+        "userFacts": [fact_json(h) for h in memory.user_facts],
+        "relevantFacts": [fact_json(h) for h in memory.relevant_facts],
+        "relevantMessages": [message_hit_json(h) for h in memory.relevant_messages],
+    }
