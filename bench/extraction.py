@@ -4,7 +4,7 @@
                                [--chat FILE ...] [--set FILE ...] [--no-locomo] [--no-calls]
                                [--json] [--show-misses]
 
-``--extractor`` defaults to what ``bot.runtime.build_extractor(load_settings())`` picks
+``--extractor`` defaults to what ``memory.runtime.build_extractor(load_settings())`` picks
 (``heuristic`` is the offline extractor's old name). Every figure is about facts as
 they are stored: candidates pass ``memory.fact_filter.check_fact`` and the queue's cap of
 ``MAX_FACTS_PER_MESSAGE`` per message.
@@ -175,7 +175,7 @@ def _mean(values: Sequence[float]) -> float | None:
 
 def choose_extractor(requested: str | None) -> tuple[str, str]:
     """The extractor setting to run and a note (empty, or why it is not the one asked)."""
-    from bot.runtime import extractor_choice
+    from memory.runtime import extractor_choice
     from memory.settings import load_settings
 
     if requested is None:
@@ -909,29 +909,25 @@ class LocomoRun:
 
 async def import_locomo(dev: Path, settings: Any, extractor: Extractor) -> LocomoRun:
     """Import the exports through the ingest queue, then search every question."""
-    from bot.runtime import open_runtime
-    from memory.export_import import ExportImporter
+    from memory.runtime import open_memory
 
     pairs = _pairs(dev)
     timed = TimedExtractor(extractor)
-    async with open_runtime(settings, extractor=timed) as rt:
-        importer = ExportImporter(rt.queue)
+    async with open_memory(settings, extractor=timed) as rt:
+        importer = rt.importer()
         errors = await importer.import_paths([export for export, _ in pairs])
         if errors:
             raise SystemExit("; ".join(errors))
-        await rt.queue.join()
-        await rt.semantic.facts.join()
-        stats = [await rt.store.stats(g) for g in await rt.store.guild_ids()]
+        await rt.settle()
+        stats = [await rt.stats(g) for g in await rt.guild_ids()]
         active: dict[str, list[str]] = defaultdict(list)
-        for guild in await rt.store.guild_ids():
-            for fact in await rt.store.active_facts(guild):
+        for guild in await rt.guild_ids():
+            for fact in await rt.active_facts(guild):
                 active[str(fact.source_message_id)].append(fact.fact)
         recalls: dict[int, list[float]] = defaultdict(list)
         results = []
         for question in _questions(pairs):
-            hits = await rt.retriever.search(
-                question["guild_id"], question["question"], limit=SEARCH_LIMIT
-            )
+            hits = await rt.search(question["guild_id"], question["question"], limit=SEARCH_LIMIT)
             evidence = set(map(str, question["evidence_message_ids"]))
             found = {str(h.fact.source_message_id) for h in hits}
             recalls[int(question["category"])].append(len(evidence & found) / len(evidence))
@@ -1105,10 +1101,9 @@ def set_summary(path: Path, score: SetScore) -> dict[str, Any]:
 
 async def count_llm_calls(dev: Path) -> dict[str, Any]:
     """Import every export of ``dev`` with the LLM extractor against a local fake server."""
-    from bot.runtime import open_runtime
-    from memory.export_import import ExportImporter
     from memory.extraction.offline import OfflineExtractor
     from memory.llm_extractor import LLMExtractor
+    from memory.runtime import open_memory
     from memory.settings import load_settings
     from tests.fake_openai import FakeOpenAI
 
@@ -1145,12 +1140,12 @@ async def count_llm_calls(dev: Path) -> dict[str, Any]:
             )  # fmt: skip
             extractor = LLMExtractor.from_settings(settings)
             started = time.perf_counter()
-            async with open_runtime(settings, extractor=extractor) as runtime:
-                importer = ExportImporter(runtime.queue)
+            async with open_memory(settings, extractor=extractor) as runtime:
+                importer = runtime.importer()
                 await importer.import_paths(exports)
-                await runtime.queue.join()
+                await runtime.join()
                 summary = importer.summary
-                stats = [await runtime.store.stats(g) for g in await runtime.store.guild_ids()]
+                stats = [await runtime.stats(g) for g in await runtime.guild_ids()]
             elapsed = time.perf_counter() - started
             await extractor.aclose()
     calls = len(server.chat_requests)
@@ -1206,8 +1201,8 @@ def _targets(result: dict[str, Any]) -> dict[str, Any]:
 
 
 async def run(args: argparse.Namespace) -> Report:
-    from bot.runtime import build_extractor
     from memory.errors import ConfigError
+    from memory.runtime import build_extractor
 
     started = time.perf_counter()
     choice, note = choose_extractor(args.extractor)

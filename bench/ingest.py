@@ -7,8 +7,9 @@ command, from start to exit (extracted, embedded, journaled, searchable), with t
 modules byte-compiled beforehand as an installed package has them. The headline runs the
 default extractor (offline, as a user's import does); a second row runs none, the ingest path
 alone (``--no-extraction-row`` skips it).
-Live: ``IngestQueue.submit`` of generated messages, one producer awaiting each submit, and
-``--producers`` concurrent producers (many channels at once); the worker and journals run.
+Live: ``Memory.ingest`` (the queue's submit) of generated messages, one producer awaiting
+each submit, and ``--producers`` concurrent producers (many channels at once); the worker
+and journals run.
 Peak RSS is sampled every 20 ms over the whole process tree (the import's reader child
 included) and reported as the largest sum seen.
 """
@@ -108,8 +109,8 @@ def bench_bulk(workdir: Path, count: int, extractor: str) -> dict[str, Any]:
 
 
 async def _live(data_dir: Path, count: int, producers: int) -> dict[str, Any]:
-    from bot.runtime import open_runtime
     from memory.models import Author, IngestItem
+    from memory.runtime import open_memory
     from memory.settings import load_settings
 
     authors = [Author(str(800000000000000000 + n), f"Member {n}") for n in range(40)]
@@ -126,31 +127,30 @@ async def _live(data_dir: Path, count: int, producers: int) -> dict[str, Any]:
         )
 
     results: dict[str, Any] = {}
-    async with open_runtime(load_settings(data_dir=data_dir, extractor="none")) as rt:
-        queue = rt.queue
+    async with open_memory(load_settings(data_dir=data_dir, extractor="none")) as rt:
         items = [make(n, "700000000000000101") for n in range(count)]
         start = time.perf_counter()
         for it in items:
-            await queue.submit(it)
+            await rt.ingest(it)
         seq = time.perf_counter() - start
-        await queue.join()
-        results["sequential"] = {"msgPerSec": round(count / seq), "dropped": queue.dropped}
+        await rt.join()
+        results["sequential"] = {"msgPerSec": round(count / seq), "dropped": rt.dropped}
 
         items = [make(n, "700000000000000201") for n in range(count)]
         per = len(items) // producers
 
         async def produce(part: list[IngestItem]) -> None:
             for it in part:
-                await queue.submit(it)
+                await rt.ingest(it)
 
         start = time.perf_counter()
         await asyncio.gather(*(produce(items[p * per : (p + 1) * per]) for p in range(producers)))
         conc = time.perf_counter() - start
-        await queue.join()
+        await rt.join()
         results["concurrent"] = {
             "producers": producers,
             "msgPerSec": round(per * producers / conc),
-            "dropped": queue.dropped - results["sequential"]["dropped"],
+            "dropped": rt.dropped - results["sequential"]["dropped"],
         }
     return results
 

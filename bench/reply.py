@@ -33,11 +33,11 @@ async def run(data_dir: Path, count: int) -> dict[str, Any]:
     import discord.ext.test as dpytest
 
     from bot.client import MemoryBot
-    from bot.runtime import open_runtime
+    from memory.runtime import open_memory
     from memory.settings import load_settings
 
     settings = load_settings(data_dir=data_dir)
-    async with open_runtime(settings) as runtime:
+    async with open_memory(settings) as runtime:
         bot = MemoryBot(runtime.settings, runtime)
         await bot._async_setup_hook()
         await bot.setup_hook()
@@ -59,7 +59,7 @@ async def run(data_dir: Path, count: int) -> dict[str, Any]:
             replies += bool(answer.content)
             if n:
                 timings.append(1000 * elapsed)
-        await runtime.queue.join()
+        await runtime.join()
     ms = timings
     return {
         "messages": len(ms),

@@ -39,7 +39,7 @@ def _pairs(dev: Path) -> list[tuple[Path, Path]]:
 
 async def evaluate(dev: Path, extractor: str) -> dict[str, Any]:
     from bot.commands_import import run_import
-    from bot.runtime import open_runtime
+    from memory.runtime import open_memory
     from memory.settings import load_settings
 
     recalls: dict[int, list[float]] = defaultdict(list)
@@ -52,8 +52,7 @@ async def evaluate(dev: Path, extractor: str) -> dict[str, Any]:
         _summary, errors = await run_import(settings, [e for e, _ in pairs], quiet=True)
         if errors:
             raise SystemExit("; ".join(errors))
-        async with open_runtime(settings, start_queue=False) as rt:
-            retriever = rt.retriever
+        async with open_memory(settings, start_queue=False) as rt:
             for _export, questions_path in pairs:
                 questions = json.loads(questions_path.read_text(encoding="utf-8"))
                 for question in questions:
@@ -62,7 +61,7 @@ async def evaluate(dev: Path, extractor: str) -> dict[str, Any]:
                     if category not in CATEGORIES or not evidence:
                         continue
                     started = time.perf_counter()
-                    memory = await retriever.slice(
+                    memory = await rt.slice(
                         question["guild_id"], question["question"],
                         channel_id=question["channel_id"],
                     )  # fmt: skip

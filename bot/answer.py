@@ -17,7 +17,7 @@ from memory.errors import InvalidMessageError, MemorybotError
 
 if TYPE_CHECKING:  # the replier imports openai: only when an LLM is configured
     from bot.llm_reply import LLMReplier, RecentMessage
-    from bot.runtime import MemoryRuntime
+    from memory.runtime import Memory
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ class Answer:
 
 
 async def compose_answer(
-    runtime: MemoryRuntime,
+    memory: Memory,
     *,
     guild_id: str,
     channel_id: str,
@@ -53,39 +53,37 @@ async def compose_answer(
     ``max_recent_messages`` of them reach the prompt. A memory line is said when the question
     was.
     """
-    memory = await runtime.retriever.slice(
-        guild_id, question, channel_id=channel_id, user_id=author_id
-    )
+    found = await memory.slice(guild_id, question, channel_id=channel_id, user_id=author_id)
     if replier is None:
-        return Answer(offline_answer(memory))
-    window = list(recent)[-runtime.settings.max_recent_messages :]
+        return Answer(offline_answer(found))
+    window = list(recent)[-memory.settings.max_recent_messages :]
     try:
         reply = await replier.reply(
-            question=question, asker=author_name, memory=memory, recent=window, bot_name=bot_name
+            question=question, asker=author_name, memory=found, recent=window, bot_name=bot_name
         )
     except MemorybotError as exc:
         log.warning("answering offline: %s", exc)
-        return Answer(offline_answer(memory))
+        return Answer(offline_answer(found))
     remembered = None
     if reply.memory_line:
         remembered = await remember(
-            runtime, guild_id, reply.memory_line, channel_id=channel_id, message_id=message_id,
+            memory, guild_id, reply.memory_line, channel_id=channel_id, message_id=message_id,
             said_at=said_at,
         )  # fmt: skip
     return Answer(reply.text, remembered, used_llm=True)
 
 
 async def remember(
-    runtime: MemoryRuntime, guild_id: str, line: str, *, channel_id: str, message_id: str,
+    memory: Memory, guild_id: str, line: str, *, channel_id: str, message_id: str,
     said_at: str | None = None,
 ) -> str | None:  # fmt: skip
     """Store the model's memory line as lore, said at ``said_at`` (now when not given); the
     fact as stored, or None when memory is off or the line is refused (instruction-like, a
     secret, nothing left)."""
-    if not runtime.settings.memory_enabled:
+    if not memory.settings.memory_enabled:
         return None
     try:
-        fact = await runtime.store.remember_line(
+        fact = await memory.remember(
             guild_id, line, channel_id=channel_id, source_message_id=message_id, said_at=said_at
         )
     except InvalidMessageError as exc:
@@ -96,7 +94,7 @@ async def remember(
 
 
 async def recent_window(
-    runtime: MemoryRuntime, replier: LLMReplier | None, guild_id: str, channel_id: str,
+    memory: Memory, replier: LLMReplier | None, guild_id: str, channel_id: str,
     before: str,
 ) -> list[RecentMessage]:  # fmt: skip
     """The channel's messages before ``before`` for the LLM's prompt (none without an LLM)."""
@@ -104,7 +102,7 @@ async def recent_window(
         return []
     from bot.llm_reply import RecentMessage  # imports openai: only with an LLM
 
-    stored = await runtime.store.recent_messages(
-        guild_id, channel_id, runtime.settings.max_recent_messages, before=before
+    stored = await memory.recent_messages(
+        guild_id, channel_id, memory.settings.max_recent_messages, before=before
     )
     return [RecentMessage(m.author_name, m.content, m.created_at) for m in stored]

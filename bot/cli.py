@@ -333,15 +333,15 @@ def slice_cmd(
 @click.pass_obj
 def refresh_journals(state: CliState, guild_id: str | None) -> None:
     """Write missing daily-log lines and rewrite every MEMORY.md snapshot."""
-    from bot.runtime import open_runtime
+    from memory.runtime import open_memory
 
     async def refresh() -> tuple[int, list[str]]:
-        async with open_runtime(state.settings(), start_queue=False) as rt:
-            lines = await rt.queue.journal_backlog()
+        async with open_memory(state.settings(), start_queue=False) as memory:
+            lines = await memory.journal_backlog()
             if guild_id:
-                await rt.journals.refresh(guild_id)
+                await memory.refresh(guild_id)
                 return lines, [guild_id]
-            return lines, await rt.journals.refresh_all()
+            return lines, await memory.refresh_all()
 
     lines, guilds = _run(refresh())
     click.echo(
@@ -367,12 +367,12 @@ def forget(state: CliState, guild_id: str, user_id: str, yes: bool, as_json: boo
     ):
         click.echo("aborted: nothing was deleted", err=True)
         sys.exit(1)
-    from bot.runtime import open_runtime
-    from memory.forgetting import ForgetSummary, forget_member
+    from memory.forgetting import ForgetSummary
+    from memory.runtime import open_memory
 
     async def run() -> ForgetSummary:
-        async with open_runtime(state.settings(), start_queue=False) as rt:
-            return await forget_member(rt.store, rt.journals, guild, user, queue=rt.queue)
+        async with open_memory(state.settings(), start_queue=False) as memory:
+            return await memory.forget_member(guild, user)
 
     summary = _run(run())
     if as_json:

@@ -17,7 +17,7 @@ from memory.settings import Settings
 if TYPE_CHECKING:
     from bot.cogs.voice import VoiceCog
     from bot.llm_reply import LLMReplier
-    from bot.runtime import MemoryRuntime
+    from memory.runtime import Memory
 
 log = logging.getLogger(__name__)
 
@@ -34,14 +34,14 @@ def memory_intents() -> discord.Intents:
 
 
 class MemoryBot(commands.Bot):
-    """The bot over ``runtime``. Without a runtime it only knows its commands (what
+    """The bot over ``memory``. Without memory it only knows its commands (what
     ``memorybot sync-commands`` registers); ``register_commands`` makes every login
     register them with Discord when they changed."""
 
     def __init__(
         self,
         settings: Settings,
-        runtime: MemoryRuntime | None = None,
+        memory: Memory | None = None,
         *,
         register_commands: bool = False,
         **options: Any,
@@ -54,27 +54,27 @@ class MemoryBot(commands.Bot):
             **options,
         )
         self._settings = settings
-        self._runtime = runtime
+        self._memory = memory
         self.replier: LLMReplier | None = None
         self.voice: VoiceCog | None = None
         self.register_commands = register_commands
         self._registration: asyncio.Task[SyncOutcome] | None = None
         self._announced = False
-        if runtime is not None and settings.llm_model:
+        if memory is not None and settings.llm_model:
             from bot.llm_reply import LLMReplier  # imports openai: only when an LLM is set
 
             self.replier = LLMReplier.from_settings(settings)
 
     @property
     def settings(self) -> Settings:
-        """The runtime's settings (one source of truth), or those the bot was built with."""
-        return self._runtime.settings if self._runtime is not None else self._settings
+        """Memory's settings (one source of truth), or those the bot was built with."""
+        return self._memory.settings if self._memory is not None else self._settings
 
     @property
-    def runtime(self) -> MemoryRuntime:
-        if self._runtime is None:
+    def memory(self) -> Memory:
+        if self._memory is None:
             raise RuntimeError("this bot was built without memory (commands only)")
-        return self._runtime
+        return self._memory
 
     @property
     def command_target(self) -> SyncTarget:

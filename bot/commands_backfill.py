@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from bot.runtime import extractor_choice, open_runtime
 from memory.errors import MemorybotError
+from memory.runtime import extractor_choice, open_memory
 from memory.settings import Settings
 
 POLL_SECONDS = 0.2
@@ -49,25 +49,25 @@ async def backfill_extraction(
             "extraction is off (MEMORYBOT_EXTRACTOR=none): nothing would be extracted"
         )
     summary = BackfillSummary()
-    async with open_runtime(settings) as rt:
-        guilds = [guild_id] if guild_id else await rt.store.guild_ids()
+    async with open_memory(settings) as memory:
+        guilds = [guild_id] if guild_id else await memory.guild_ids()
         summary.guilds = len(guilds)
         statuses = ("failed", "dropped", "done") if everything else ("failed", "dropped")
         for guild in guilds:
-            summary.requeued += await rt.queue.requeue(guild, statuses)
+            summary.requeued += await memory.requeue(guild, statuses)
         progress = _progress(quiet)
         with progress:
             task = progress.add_task("re-extract", total=max(summary.requeued, 1))
-            join = asyncio.ensure_future(rt.queue.join())
+            join = asyncio.ensure_future(memory.join())
             while not join.done():
-                waiting = sum([await rt.store.pending_count(g) for g in guilds])
+                waiting = sum([await memory.pending_jobs(g) for g in guilds])
                 progress.update(task, completed=max(0, summary.requeued - waiting))
                 await asyncio.wait({join}, timeout=POLL_SECONDS)
             join.result()
             progress.update(task, completed=max(summary.requeued, 1))
         for guild in guilds:
-            summary.failed += (await rt.store.stats(guild)).failed_jobs
-        await rt.journals.refresh_all()
+            summary.failed += (await memory.stats(guild)).failed_jobs
+        await memory.refresh_all()
     return summary
 
 
@@ -77,19 +77,19 @@ async def backfill_embeddings(
     """Embed every active fact that has no vector of the configured embedding model (after
     switching models, or when embedding failed before); ``requeued`` counts the facts."""
     summary = BackfillSummary()
-    async with open_runtime(settings, start_queue=False) as rt:
-        guilds = [guild_id] if guild_id else await rt.store.guild_ids()
+    async with open_memory(settings, start_queue=False) as memory:
+        guilds = [guild_id] if guild_id else await memory.guild_ids()
         summary.guilds = len(guilds)
-        model = rt.semantic.embedder.model_key
-        missing = {g: await rt.store.count_missing_vectors(g, model) for g in guilds}
+        model = memory.embedding_model
+        missing = {g: await memory.missing_vectors(g) for g in guilds}
         progress = _progress(quiet)
         with progress:
             task = progress.add_task(f"embed ({model})", total=max(sum(missing.values()), 1))
             for guild in guilds:
                 if missing[guild]:
-                    summary.requeued += await rt.semantic.facts.backfill(
+                    summary.requeued += await memory.embed_missing(
                         guild, lambda n: progress.advance(task, n)
                     )
         for guild in guilds:
-            summary.failed += await rt.store.count_missing_vectors(guild, model)
+            summary.failed += await memory.missing_vectors(guild)
     return summary

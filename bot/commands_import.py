@@ -19,10 +19,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from bot.runtime import open_runtime
 from memory.errors import ExportError
-from memory.export_import import ExportImporter, ImportSummary, find_export_files
-from memory.ingest import IngestQueue
+from memory.export_import import ImportSummary, find_export_files
+from memory.runtime import Memory, open_memory
 from memory.settings import Settings
 
 # An import makes a few short-lived objects per message. With the collector's default
@@ -66,7 +65,7 @@ async def run_import(
     files = find_export_files(paths)
     if not files:
         raise ExportError("no .json export found under " + ", ".join(map(str, paths)))
-    async with open_runtime(settings) as rt:
+    async with open_memory(settings) as memory:
         with _progress(quiet) as progress, _fewer_collections():
             tasks: dict[Path, TaskID] = {}
 
@@ -75,25 +74,24 @@ async def run_import(
                     tasks[path] = progress.add_task(f"import {path.name}", total=total)
                 progress.update(tasks[path], completed=done)
 
-            importer = ExportImporter(rt.queue, on_progress=on_progress)
+            importer = memory.importer(on_progress)
             errors = await importer.import_files(files)
             if not defer:
-                await _wait_processed(rt.queue, progress)
-                await rt.semantic.facts.join()  # new facts get their vectors before exit
+                await _wait_processed(memory, progress)
         if not defer:
             # No final merge of the full-text index: FTS5 merges its segments as it goes
             # (searches after a 100k import were within 5% of a fully merged index), and a
             # full merge would rewrite the whole index, every guild's, after each import.
-            await rt.journals.refresh_all()  # which also indexes the messages for search
+            await memory.settle()  # facts embedded, journals written, messages indexed
     return importer.summary, errors
 
 
-async def _wait_processed(queue: IngestQueue, progress: Progress) -> None:
-    start = queue.depth
+async def _wait_processed(memory: Memory, progress: Progress) -> None:
+    start = memory.queue_depth
     task = progress.add_task(f"process {start} queued messages", total=max(start, 1))
-    join = asyncio.ensure_future(queue.join())
+    join = asyncio.ensure_future(memory.join())
     while not join.done():
-        progress.update(task, completed=max(0, start - queue.depth))
+        progress.update(task, completed=max(0, start - memory.queue_depth))
         await asyncio.wait({join}, timeout=0.2)
     join.result()
     progress.update(task, completed=max(start, 1))

@@ -20,9 +20,9 @@ import discord
 
 from bot.client import MemoryBot
 from bot.command_sync import SyncOutcome, SyncTarget
-from bot.runtime import open_runtime
 from dashboard_api.server import Serving, running_api
 from memory.errors import ConfigError, MemorybotError
+from memory.runtime import open_memory
 from memory.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -54,11 +54,11 @@ async def run_bot(
     ``running_api``) beside it; errors reaching Discord become one-line errors.
     ``client_options`` go to discord.py's client."""
     async with (
-        open_runtime(settings) as runtime,
-        running_api(runtime, settings, port=port) as serving,
+        open_memory(settings) as memory,
+        running_api(memory, settings, port=port) as serving,
     ):
         announce(serving)
-        bot = MemoryBot(settings, runtime, register_commands=True, **(client_options or {}))
+        bot = MemoryBot(settings, memory, register_commands=True, **(client_options or {}))
         with _closing_on_signals(bot):
             async with _discord_errors():
                 try:

@@ -13,12 +13,12 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bot.runtime import MemoryRuntime
 from dashboard_api import params
 from dashboard_api.auth import bearer_matches
 from dashboard_api.cache import ResponseCache
 from dashboard_api.errors import ApiError, Handler, error_middleware
 from dashboard_api.ratelimit import RateLimiter, retry_after
+from memory.runtime import Memory
 from memory.search.results import fact_json, slice_json
 
 log = logging.getLogger(__name__)
@@ -46,16 +46,16 @@ class ApiConfig:
     cache: ResponseCache = field(default_factory=lambda: ResponseCache(1024))
 
 
-RUNTIME = web.AppKey("runtime", MemoryRuntime)
+MEMORY = web.AppKey("memory", Memory)
 CONFIG = web.AppKey("config", ApiConfig)
 
 
-def create_app(runtime: MemoryRuntime, config: ApiConfig) -> web.Application:
-    """The API and the moderator page over ``runtime``."""
+def create_app(memory: Memory, config: ApiConfig) -> web.Application:
+    """The API and the moderator page over ``memory``."""
     app = web.Application(
         middlewares=[error_middleware, _rate_limit, _auth], client_max_size=MAX_BODY
     )
-    app[RUNTIME] = runtime
+    app[MEMORY] = memory
     app[CONFIG] = config
     app.on_response_prepare.append(_no_store)
     app.router.add_get("/api/health", health)
@@ -126,38 +126,38 @@ def _guild(request: web.Request, values: dict[str, str] | None = None) -> str:
 
 
 async def health(request: web.Request) -> web.Response:
-    runtime = request.app[RUNTIME]
-    versions = await runtime.store.versions()
+    memory = request.app[MEMORY]
+    versions = await memory.versions()
     return web.json_response(
         {
             "status": "ok",
             "version": metadata.version("memorybot"),
             "versions": versions,
-            "queueDepth": runtime.queue.depth,
+            "queueDepth": memory.queue_depth,
         }
     )
 
 
 async def memory_guilds(request: web.Request) -> web.Response:
     """The guilds this token may read, with their names (for the page's guild chooser)."""
-    store = request.app[RUNTIME].store
+    memory = request.app[MEMORY]
     allowed = request.app[CONFIG].guilds
-    guilds = [g for g in await store.guild_ids() if not allowed or g in allowed]
+    guilds = [g for g in await memory.guild_ids() if not allowed or g in allowed]
     return web.json_response(
-        {"guilds": [{"id": g, "name": await store.guild_name(g)} for g in guilds]}
+        {"guilds": [{"id": g, "name": await memory.guild_name(g)} for g in guilds]}
     )
 
 
 async def memory_snapshot(request: web.Request) -> web.Response:
     guild_id = _guild(request)
-    runtime = request.app[RUNTIME]
-    path = runtime.journals.snapshot_path(guild_id)
+    memory = request.app[MEMORY]
+    path = memory.snapshot_path(guild_id)
     try:
         markdown = await asyncio.to_thread(path.read_text, encoding="utf-8")
     except FileNotFoundError:
-        if guild_id not in await runtime.store.guild_ids():
+        if guild_id not in await memory.guild_ids():
             raise ApiError(404, "not_found", "no memory for that guild") from None
-        markdown = await runtime.journals.refresh(guild_id)
+        markdown = await memory.refresh(guild_id)
     return web.json_response({"guildId": guild_id, "markdown": markdown})
 
 
@@ -175,10 +175,10 @@ async def memory_refresh(request: web.Request) -> web.Response:
                 raise ApiError(400, "invalid_parameter", "guildId must be a string")
             values.setdefault("guildId", body["guildId"])
     guild_id = _guild(request, values)
-    runtime = request.app[RUNTIME]
-    if guild_id not in await runtime.store.guild_ids():
+    memory = request.app[MEMORY]
+    if guild_id not in await memory.guild_ids():
         raise ApiError(404, "not_found", "no memory for that guild")
-    markdown = await runtime.journals.refresh(guild_id)
+    markdown = await memory.refresh(guild_id)
     return web.json_response({"ok": True, "guildId": guild_id, "markdown": markdown})
 
 
@@ -187,10 +187,10 @@ async def memory_search(request: web.Request) -> web.Response:
     guild_id = _guild(request)
     channel_id = params.snowflake(request.query, "channelId")
     limit = params.limit(request.query)
-    runtime = request.app[RUNTIME]
+    memory = request.app[MEMORY]
 
     async def compute() -> bytes:
-        hits = await runtime.retriever.search(guild_id, query, channel_id=channel_id, limit=limit)
+        hits = await memory.search(guild_id, query, channel_id=channel_id, limit=limit)
         return _encode(
             {
                 "queryText": query,
@@ -201,7 +201,7 @@ async def memory_search(request: web.Request) -> web.Response:
             }
         )
 
-    key = ("search", guild_id, query, channel_id, limit, runtime.store.data_version)
+    key = ("search", guild_id, query, channel_id, limit, memory.data_version)
     return await _cached(request, key, compute)
 
 
@@ -210,23 +210,21 @@ async def memory_slice(request: web.Request) -> web.Response:
     guild_id = _guild(request)
     channel_id = params.snowflake(request.query, "channelId")
     user_id = params.snowflake(request.query, "userId")
-    runtime = request.app[RUNTIME]
+    memory = request.app[MEMORY]
 
     async def compute() -> bytes:
-        memory = await runtime.retriever.slice(
-            guild_id, query, channel_id=channel_id, user_id=user_id
-        )
+        found = await memory.slice(guild_id, query, channel_id=channel_id, user_id=user_id)
         return _encode(
             {
                 "queryText": query,
                 "guildId": guild_id,
                 "channelId": channel_id,
                 "userId": user_id,
-                **slice_json(memory),
+                **slice_json(found),
             }
         )
 
-    key = ("slice", guild_id, query, channel_id, user_id, runtime.store.data_version)
+    key = ("slice", guild_id, query, channel_id, user_id, memory.data_version)
     return await _cached(request, key, compute)
 
 

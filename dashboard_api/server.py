@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from bot.runtime import MemoryRuntime, open_runtime
 from dashboard_api.app import ApiConfig, create_app
 from dashboard_api.auth import check_bind, load_or_create_token
 from dashboard_api.cache import ResponseCache
 from dashboard_api.ratelimit import RateLimiter
+from memory.runtime import Memory, open_memory
 from memory.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -42,12 +42,12 @@ def api_config(settings: Settings, token: str) -> ApiConfig:
 
 @contextlib.asynccontextmanager
 async def running_api(
-    runtime: MemoryRuntime, settings: Settings, *, port: int | None = None
+    memory: Memory, settings: Settings, *, port: int | None = None
 ) -> AsyncIterator[Serving]:
-    """The API and page of ``runtime``, listening until the block ends."""
+    """The API and page of ``memory``, listening until the block ends."""
     check_bind(settings)
     token, token_file, created = load_or_create_token(settings)
-    app = create_app(runtime, api_config(settings, token))
+    app = create_app(memory, api_config(settings, token))
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     try:
@@ -71,14 +71,14 @@ async def running_api(
 async def serve_forever(
     settings: Settings, *, announce: Callable[[Serving], None], port: int | None = None
 ) -> None:
-    """``memorybot serve``: the runtime (queue and journals running) and the API, until
+    """``memorybot serve``: memory (queue and journals running) and the API, until
     SIGINT or SIGTERM; then the queue drains and the database closes."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    async with open_runtime(settings) as runtime, running_api(runtime, settings, port=port) as s:
+    async with open_memory(settings) as memory, running_api(memory, settings, port=port) as s:
         announce(s)
         await stop.wait()
         log.info("stopping: draining the ingest queue")

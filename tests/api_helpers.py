@@ -1,4 +1,4 @@
-"""A real memorybot API on loopback over a real runtime, for API and page tests."""
+"""A real memorybot API on loopback over real memory, for API and page tests."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.runtime import MemoryRuntime, open_runtime
 from dashboard_api.server import Serving, running_api
+from memory.runtime import Memory, open_memory
 from memory.settings import load_settings
+from tests.helpers import Seed, seed_store
 
 TOKEN = "test-token-0123456789abcdef"
 
@@ -19,7 +20,7 @@ TOKEN = "test-token-0123456789abcdef"
 class Api:
     url: str  # ends with "/"
     token: str
-    runtime: MemoryRuntime
+    memory: Memory
     serving: Serving
 
     def headers(self, token: str | None = None) -> dict[str, str]:
@@ -27,10 +28,17 @@ class Api:
 
 
 @contextlib.asynccontextmanager
-async def served(data_dir: Path, **settings: Any) -> AsyncIterator[Api]:
-    """The API (any free port on 127.0.0.1) over ``data_dir``; ``settings`` override the
-    defaults (``api_token`` defaults to ``TOKEN``; pass ``api_token=None`` for the file)."""
+async def served(
+    data_dir: Path, *, seed: Seed | None = None, **settings: Any
+) -> AsyncIterator[Api]:
+    """The API (any free port on 127.0.0.1) over ``data_dir``, first ``seed``-ed (and its
+    MEMORY.md written); ``settings`` override the defaults (``api_token`` defaults to
+    ``TOKEN``; pass ``api_token=None`` for the file)."""
     settings.setdefault("api_token", TOKEN)
     config = load_settings(data_dir=data_dir, api_host="127.0.0.1", **settings)
-    async with open_runtime(config) as runtime, running_api(runtime, config, port=0) as serving:
-        yield Api(serving.url, serving.token, runtime, serving)
+    if seed is not None:
+        await seed_store(config.db_path, seed)
+    async with open_memory(config) as memory, running_api(memory, config, port=0) as serving:
+        if seed is not None:
+            await memory.refresh_all()
+        yield Api(serving.url, serving.token, memory, serving)

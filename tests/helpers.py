@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,30 @@ async def add_fact(
 
     fact = CandidateFact(subject, text, fact_type, confidence, evidence, source)
     await store.finish_jobs([], [], [(Origin(guild, channel, said_at), fact)])
+
+
+Seed = Callable[[Any], Awaitable[None]]
+"""Writes a test's starting data through the storage layer (``memory.store.Store``)."""
+
+
+async def seed_store(db_path: Path, seed: Seed) -> None:
+    """Run ``seed`` on the database at ``db_path`` before memory opens on it (memory's own
+    parts are never reached into)."""
+    from memory.store import Store
+
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    async with await Store.open(db_path) as store:
+        await seed(store)
+
+
+@contextlib.asynccontextmanager
+async def side_store(settings: Any) -> AsyncIterator[Any]:
+    """A second connection to the database that memory runs on (WAL: each sees the other's
+    commits), to set up what no memory operation makes, such as a fact with a given text."""
+    from memory.store import Store
+
+    async with await Store.open(settings.db_path) as store:
+        yield store
 
 
 async def dpytest_bot(runtime: Any, members: Sequence[str] = ("Sarah", "Mike")) -> Any:

@@ -21,6 +21,7 @@ from memory.errors import ConfigError
 from memory.lore import Origin
 from memory.models import CandidateFact
 from memory.settings import load_settings
+from memory.store import Store
 from tests.api_helpers import TOKEN, Api, served
 from tests.helpers import (
     CHANNEL_A,
@@ -37,15 +38,12 @@ from tests.helpers import (
 NURSE_SAID = "2023-05-07T21:30:00.000+00:00"  # Sarah said it long before it was stored
 
 
-async def seed(api: Api) -> None:
-    """Guild A: Sarah the nurse (and a message); guild B: a look-alike nurse fact."""
-    store = api.runtime.store
+async def seed(store: Store) -> None:
+    """Guild A: Sarah the nurse; guild B: a look-alike nurse fact."""
     await store.record_guild(GUILD_A, "Guild A")
     await store.record_guild(GUILD_B, "Guild B")
     await store.record_members(GUILD_A, [(SARAH.id, SARAH.name, SARAH.username)])
     await store.record_members(GUILD_B, [(MIKE.id, MIKE.name, MIKE.username)])
-    await api.runtime.queue.submit(item(1, "my pottery class is on tuesday"))
-    await api.runtime.queue.join()  # processed and journaled: searchable
     facts = [
         (Origin(GUILD_A, CHANNEL_A, NURSE_SAID),
          CandidateFact(SARAH.id, "Sarah works as a nurse.", "profile", 0.9, "I work as a nurse",
@@ -54,13 +52,18 @@ async def seed(api: Api) -> None:
          CandidateFact(MIKE.id, "Mike works as a nurse too.", "profile", 0.9, "nurse too", "2")),
     ]  # fmt: skip
     await store.finish_jobs([], [], facts)
-    await api.runtime.journals.refresh(GUILD_A)
+
+
+async def say_pottery(api: Api) -> None:
+    """Sarah's message, processed and journaled: searchable."""
+    await api.memory.ingest(item(1, "my pottery class is on tuesday"))
+    await api.memory.join()
 
 
 @pytest.fixture
 async def api(tmp_path: Path) -> AsyncIterator[Api]:
-    async with served(tmp_path / "data", api_rate_limit=0) as running:
-        await seed(running)
+    async with served(tmp_path / "data", seed=seed, api_rate_limit=0) as running:
+        await say_pottery(running)
         yield running
 
 
@@ -144,7 +147,7 @@ async def test_memory_snapshot_and_refresh(api: Api, http: aiohttp.ClientSession
         refreshed = await response.json()
     assert response.status == 200 and refreshed["ok"] is True
     assert refreshed["guildId"] == GUILD_B and "Mike works as a nurse too." in refreshed["markdown"]
-    assert (api.runtime.settings.journals_dir / GUILD_B / "MEMORY.md").exists()
+    assert (api.memory.settings.journals_dir / GUILD_B / "MEMORY.md").exists()
     async with http.post(api.url + "api/memory/refresh", params={"guildId": GUILD_A},
                          headers=headers) as response:  # fmt: skip
         assert response.status == 200
@@ -270,8 +273,7 @@ def test_bearer_comparison() -> None:
 async def test_a_token_limited_to_guild_a_never_sees_guild_b(
     tmp_path: Path, http: aiohttp.ClientSession
 ) -> None:
-    async with served(tmp_path / "data", api_guilds=frozenset({GUILD_A})) as limited:
-        await seed(limited)
+    async with served(tmp_path / "data", seed=seed, api_guilds=frozenset({GUILD_A})) as limited:
         status, body, _ = await get(http, limited, "api/memory/search", q="nurse", guildId=GUILD_A)
         assert status == 200 and [r["fact"] for r in body["results"]] == ["Sarah works as a nurse."]
         for path in ("api/memory/search", "api/memory/slice", "api/memory"):
@@ -432,21 +434,20 @@ async def _search(http: aiohttp.ClientSession, api: Api, q: str) -> tuple[list[s
 async def test_cached_answers_end_when_the_data_changes(
     api: Api, http: aiohttp.ClientSession
 ) -> None:
-    await api.runtime.semantic.facts.backfill(GUILD_A)  # (a new vector is a change too)
+    await api.memory.embed_missing(GUILD_A)  # (a new vector is a change too)
     assert await _search(http, api, "nurse") == (["Sarah works as a nurse."], "miss")
     assert await _search(http, api, "nurse") == (["Sarah works as a nurse."], "hit")
-    fact = CandidateFact(SARAH.id, "Sarah trains nurses.", "profile", 0.9, "I train nurses", "9")
-    await api.runtime.store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A), fact)])
+    await api.memory.remember(GUILD_A, "Sarah trains nurses", channel_id=CHANNEL_A)
     facts, cache = await _search(http, api, "nurse")
-    assert cache == "miss" and "Sarah trains nurses." in facts
-    await api.runtime.semantic.facts.backfill(GUILD_A)
+    assert cache == "miss" and "Memory line: Sarah trains nurses." in facts
+    await api.memory.embed_missing(GUILD_A)
     # a message becoming searchable ends cached slices too
     params = {"q": "kiln", "guildId": GUILD_A}
     async with http.get(api.url + "api/memory/slice", params=params,
                         headers=api.headers()) as response:  # fmt: skip
         assert (await response.json())["relevantMessages"] == []
-    await api.runtime.queue.submit(item(5, "the kiln is fixed"))
-    await api.runtime.queue.join()
+    await api.memory.ingest(item(5, "the kiln is fixed"))
+    await api.memory.join()
     async with http.get(api.url + "api/memory/slice", params=params,
                         headers=api.headers()) as response:  # fmt: skip
         body = await response.json()
@@ -455,8 +456,7 @@ async def test_cached_answers_end_when_the_data_changes(
 
 
 async def test_the_cache_can_be_turned_off(tmp_path: Path, http: aiohttp.ClientSession) -> None:
-    async with served(tmp_path / "data", api_cache_size=0) as uncached:
-        await seed(uncached)
+    async with served(tmp_path / "data", seed=seed, api_cache_size=0) as uncached:
         for _ in range(2):
             assert (await _search(http, uncached, "nurse"))[1] == "miss"
 
@@ -491,7 +491,7 @@ async def test_concurrent_misses_of_one_key_compute_once() -> None:
 async def test_an_unexpected_failure_is_a_json_500_without_details(
     api: Api, http: aiohttp.ClientSession, caplog: pytest.LogCaptureFixture
 ) -> None:
-    snapshot = api.runtime.journals.snapshot_path(GUILD_A)
+    snapshot = api.memory.snapshot_path(GUILD_A)
     snapshot.unlink()
     snapshot.mkdir()  # reading MEMORY.md now fails with an OSError
     status, body, _ = await get(http, api, "api/memory", guildId=GUILD_A)

@@ -12,17 +12,17 @@ import pytest
 
 from bot.client import MemoryBot, memory_intents
 from bot.replies import defuse, fit, offline_answer
-from bot.runtime import open_runtime
 from memory.retrieval import MemorySlice
+from memory.runtime import open_memory
 from memory.search.results import slice_json
 from memory.settings import load_settings
-from tests.helpers import add_fact, dpytest_bot
+from tests.helpers import add_fact, dpytest_bot, side_store
 
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[MemoryBot]:
     settings = load_settings(data_dir=tmp_path / "data")
-    async with open_runtime(settings) as runtime:
+    async with open_memory(settings) as runtime:
         client = await dpytest_bot(runtime)
         try:
             yield client
@@ -38,11 +38,10 @@ def people() -> tuple[discord.Guild, discord.TextChannel, discord.Member, discor
 
 
 async def stored(bot: MemoryBot, guild: discord.Guild) -> list[str]:
-    await bot.runtime.queue.join()
-    rows = await bot.runtime.store._fetchall(
-        "SELECT content FROM messages WHERE guild_id = ? ORDER BY id", (str(guild.id),)
-    )
-    return [r[0] for r in rows]
+    """What memory keeps of the guild's one channel, oldest first."""
+    await bot.memory.join()
+    channel = str(dpytest.get_config().channels[0].id)
+    return [m.content for m in await bot.memory.recent_messages(str(guild.id), channel, 100)]
 
 
 def test_the_bot_asks_for_the_intents_memory_needs() -> None:
@@ -59,9 +58,9 @@ async def test_guild_messages_from_people_are_ingested(bot: MemoryBot) -> None:
     assert await stored(bot, guild) == [
         "i'm a nurse at the children's hospital", "anyone up for pottery on tuesday?",
     ]  # fmt: skip
-    (fact,) = await bot.runtime.store.active_facts(str(guild.id))
+    (fact,) = await bot.memory.active_facts(str(guild.id))
     assert fact.subject == str(sarah.id) and "nurse" in fact.fact
-    assert await bot.runtime.store.guild_name(str(guild.id)) == guild.name
+    assert await bot.memory.guild_name(str(guild.id)) == guild.name
     assert dpytest.verify().message().nothing()  # not addressed: no answer
 
 
@@ -77,9 +76,10 @@ async def test_bots_and_empty_messages_are_not_ingested(bot: MemoryBot) -> None:
 
 async def test_a_mention_gets_an_answer_from_memory_that_never_pings(bot: MemoryBot) -> None:
     guild, channel, _sarah, mike = people()
-    await bot.runtime.store.record_members(str(guild.id), [(str(mike.id), "Mike", "mike")])
-    await add_fact(bot.runtime.store, str(mike.id), "Mike has a cat named @everyone <@&1>.",
-                   guild=str(guild.id), channel=str(channel.id))  # fmt: skip
+    async with side_store(bot.settings) as store:
+        await store.record_members(str(guild.id), [(str(mike.id), "Mike", "mike")])
+        await add_fact(store, str(mike.id), "Mike has a cat named @everyone <@&1>.",
+                       guild=str(guild.id), channel=str(channel.id))  # fmt: skip
     assert bot.user is not None
     await dpytest.message(f"<@{bot.user.id}> who has a cat?", member=0)
     answer = dpytest.get_message()
@@ -89,7 +89,7 @@ async def test_a_mention_gets_an_answer_from_memory_that_never_pings(bot: Memory
     assert len(answer.content) <= 2000
     # and nothing it sends can ping anyone, whatever the text
     # (a new bot: dpytest swaps the connection state)
-    mentions = MemoryBot(bot.settings, bot.runtime).allowed_mentions
+    mentions = MemoryBot(bot.settings, bot.memory).allowed_mentions
     assert mentions is not None
     assert (mentions.everyone, mentions.users, mentions.roles, mentions.replied_user) == (
         False, False, False, False,
@@ -117,22 +117,22 @@ async def test_edits_and_deletions_on_discord_reach_memory(bot: MemoryBot) -> No
     guild, channel, sarah, _mike = people()
     first = await dpytest.message("i'm a nurse at the children's hospital", member=0)
     second = await dpytest.message("my dog is called Biscuit", member=0)
-    await bot.runtime.queue.join()
+    await bot.memory.join()
     # an edit: the new text is stored, facts of the old text go, extraction runs again
     edited = {**dpytest.factories.dict_from_message(first), "content": "i'm a teacher now",
               "channel_id": str(channel.id), "guild_id": str(guild.id)}  # fmt: skip
     dpytest.backend.get_state().parse_message_update(edited)
     await dpytest.run_all_events()
     assert await stored(bot, guild) == ["i'm a teacher now", "my dog is called Biscuit"]
-    facts = [f.fact for f in await bot.runtime.store.active_facts(str(guild.id))]
+    facts = [f.fact for f in await bot.memory.active_facts(str(guild.id))]
     assert not any("nurse" in f for f in facts) and any("teacher" in f for f in facts)
     # a deletion: the message, its facts and its journal line go
     dpytest.backend.delete_message(second)
     await dpytest.run_all_events()
     assert await stored(bot, guild) == ["i'm a teacher now"]
-    memory = await bot.runtime.retriever.slice(str(guild.id), "Biscuit", user_id=str(sarah.id))
+    memory = await bot.memory.slice(str(guild.id), "Biscuit", user_id=str(sarah.id))
     assert "Biscuit" not in str(slice_json(memory))
-    logs = (bot.runtime.settings.journals_dir / str(guild.id)).glob("*-*-*.md")
+    logs = (bot.memory.settings.journals_dir / str(guild.id)).glob("*-*-*.md")
     assert not any("Biscuit" in p.read_text(encoding="utf-8") for p in logs)
 
 
@@ -148,7 +148,7 @@ async def test_with_an_llm_the_bot_replies_with_its_answer_and_remembers_its_lin
             data_dir=tmp_path / "data", llm_model="fake-chat", llm_base_url=fake.base_url,
             llm_api_key="sk-test", extractor="offline",
         )  # fmt: skip
-        async with open_runtime(settings) as runtime:
+        async with open_memory(settings) as runtime:
             client = await dpytest_bot(runtime)
             try:
                 guild = people()[0]
@@ -162,7 +162,7 @@ async def test_with_an_llm_the_bot_replies_with_its_answer_and_remembers_its_lin
                 assert sent.content == "Board games on Thursdays, @\u200beveryone!"
                 # the prompt carried the channel's earlier message as quoted data
                 assert "board games every thursday" in json.dumps(fake.chat_requests[-1].json)
-                facts = [f.fact for f in await runtime.store.active_facts(str(guild.id))]
+                facts = [f.fact for f in await runtime.active_facts(str(guild.id))]
                 assert "Memory line: game night is on thursday." in facts
             finally:
                 await dpytest.empty_queue()

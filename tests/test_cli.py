@@ -409,11 +409,11 @@ def test_ctrl_c_during_an_import_keeps_what_was_stored(tmp_path: Path, big_expor
 async def test_a_second_writer_on_one_data_dir_is_refused_but_stats_still_work(
     tmp_path: Path,
 ) -> None:
-    from bot.runtime import open_runtime
+    from memory.runtime import open_memory
     from memory.settings import load_settings
 
     data = tmp_path / "data"
-    async with open_runtime(load_settings(data_dir=data)):
+    async with open_memory(load_settings(data_dir=data)):
         refused = run_cli(data, "import", str(SAMPLE_EXPORT))
         assert refused.returncode == 1
         (line,) = refused.stderr.splitlines()

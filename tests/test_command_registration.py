@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.cli import main
 from bot.client import MemoryBot
 from bot.run import run_bot
-from bot.runtime import open_runtime
+from memory.runtime import open_memory
 from memory.settings import Settings, load_settings
 from tests.fake_discord import APPLICATION_ID, GUILD_ID, TOKEN, Failure, FakeDiscord
 
@@ -132,7 +132,7 @@ async def test_a_restart_sends_nothing_unless_the_commands_changed(
             self.tree.add_command(ping)
             await super().setup_hook()
 
-    async with open_runtime(settings) as runtime:
+    async with open_memory(settings) as runtime:
         bot = NewerBot(settings, runtime, register_commands=True, **QUICK)
         async with bot:
             await bot.login(TOKEN)

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from bot.runtime import build_extractor, open_runtime
 from memory.db import connect_sync
 from memory.extraction import ContextTurn, NoopExtractor, SourceMessage
 from memory.extraction.offline import CHILD_MIN_BATCH, CHILD_PROCESSES, OfflineExtractor
 from memory.ingest import IngestQueue
 from memory.llm_extractor import LLMExtractor
 from memory.models import Author, IngestItem
+from memory.runtime import build_extractor, open_memory
 from memory.settings import load_settings
 from memory.store import Store
 from memory_journals import Journals
@@ -520,16 +520,16 @@ async def test_re_extracting_everything_archives_what_the_new_extraction_does_no
     )  # fmt: skip
     old = ("Sarah works as a nurse.", "Sarah works at the children's hospital.")
     fake.script(reply(_answer(*old)))
-    async with open_runtime(settings) as rt:
-        assert await (await rt.queue.submit(item(1, NURSE))) is True
-        await rt.store.remember_line(GUILD_A, "the raid is on friday", channel_id=CHANNEL_A,
+    async with open_memory(settings) as rt:
+        assert await (await rt.ingest(item(1, NURSE))) is True
+        await rt.remember(GUILD_A, "the raid is on friday", channel_id=CHANNEL_A,
                                      source_message_id="1")  # fmt: skip
     fake.script(reply(_answer("Sarah works as a nurse.", "Sarah is a nurse at a hospital.")))
     summary = await backfill_extraction(settings, everything=True, quiet=True)
     assert (summary.requeued, summary.failed) == (1, 0)
-    async with open_runtime(settings, start_queue=False) as rt:
-        active = {f.fact for f in await rt.store.active_facts(GUILD_A)}
-        stats = await rt.store.stats(GUILD_A)
+    async with open_memory(settings, start_queue=False) as rt:
+        active = {f.fact for f in await rt.active_facts(GUILD_A)}
+        stats = await rt.stats(GUILD_A)
     assert active == {
         "Sarah works as a nurse.",  # said again: the same row, active
         "Sarah is a nurse at a hospital.",  # new
@@ -552,14 +552,14 @@ async def test_backfill_reruns_failed_jobs_once_the_llm_answers(
         extraction_batch_gap=0,
     )
     fake.script(status(503))
-    async with open_runtime(settings) as rt:
-        assert await (await rt.queue.submit(item(1, NURSE))) is False
-        assert (await rt.store.stats(GUILD_A)).failed_jobs == 1
+    async with open_memory(settings) as rt:
+        assert await (await rt.ingest(item(1, NURSE))) is False
+        assert (await rt.stats(GUILD_A)).failed_jobs == 1
 
     summary = await backfill_extraction(settings, quiet=True)
     assert (summary.requeued, summary.failed) == (1, 0)
-    async with open_runtime(settings, start_queue=False) as rt:
-        stats = await rt.store.stats(GUILD_A)
+    async with open_memory(settings, start_queue=False) as rt:
+        stats = await rt.stats(GUILD_A)
         assert (stats.failed_jobs, stats.active_facts) == (0, 1)
         snapshot = (settings.journals_dir / GUILD_A / "MEMORY.md").read_text(encoding="utf-8")
     assert "- Sarah works as a nurse at the children's hospital." in snapshot
@@ -594,14 +594,12 @@ async def test_imported_facts_reach_memory_md_and_stats(tmp_path: Path) -> None:
     snapshot = (settings.journals_dir / GUILD_A / "MEMORY.md").read_text(encoding="utf-8")
     assert "- Sarah is a nurse at the children's hospital. _(profile, confidence 0.90)_" in snapshot
     assert "- Mike is allergic to peanuts. _(profile, confidence 0.90)_" in snapshot
-    async with open_runtime(settings, start_queue=False) as rt:
-        stats = await rt.store.stats(GUILD_A)
+    async with open_memory(settings, start_queue=False) as rt:
+        stats = await rt.stats(GUILD_A)
         # the import left messages and facts searchable
-        facts = await rt.store._fetchall(
-            "SELECT rowid FROM memory_facts_fts WHERE memory_facts_fts MATCH 'peanuts'"
-        )
-        assert len(facts) == 1
-        (hit,) = await rt.retriever.messages(GUILD_A, "peanuts")
+        (fact,) = await rt.search(GUILD_A, "peanuts")
+        assert fact.fact.fact == "Mike is allergic to peanuts."
+        (hit,) = await rt.messages(GUILD_A, "peanuts")
         assert hit.message.message_id == export_id(3)
     assert (stats.facts, stats.active_facts) == (2, 2)
 

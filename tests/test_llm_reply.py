@@ -27,13 +27,14 @@ from bot.llm_reply import (
     trim,
 )
 from bot.replies import DISCORD_LIMIT, offline_answer
-from bot.runtime import MemoryRuntime, open_runtime
 from memory.errors import ConfigError, MemorybotError
 from memory.models import LORE_SUBJECT, Fact
 from memory.retrieval import MemorySlice
+from memory.runtime import Memory, open_memory
 from memory.settings import load_settings
+from memory.store import Store
 from tests.fake_openai import FakeOpenAI, delay, raw, reply, status, unused_port
-from tests.helpers import CHANNEL_A, GUILD_A, MIKE, SARAH, add_fact, item
+from tests.helpers import CHANNEL_A, GUILD_A, MIKE, SARAH, add_fact, item, seed_store
 
 API_KEY = "test-key"
 QUESTION = "what does Sarah do for work, and what is Mike training for?"
@@ -86,26 +87,29 @@ async def make_replier(fake: FakeOpenAI) -> AsyncIterator[MakeReplier]:
 
 
 @pytest.fixture
-async def runtime(tmp_path: Path) -> AsyncIterator[MemoryRuntime]:
+async def runtime(tmp_path: Path) -> AsyncIterator[Memory]:
     """A real runtime with Sarah, Mike, a fact each, a hostile fact and a stored message."""
     settings = load_settings(data_dir=tmp_path / "data")
-    async with open_runtime(settings) as opened:
-        store = opened.store
+
+    async def seed(store: Store) -> None:
         members = [(SARAH.id, SARAH.name, SARAH.username), (MIKE.id, MIKE.name, MIKE.username)]
         await store.record_members(GUILD_A, members)
         await add_fact(store, SARAH.id, "Sarah works nights as a nurse.", fact_type="profile",
                        said_at=SARAH_SAID)  # fmt: skip
         await add_fact(store, MIKE.id, "Mike is training for the Berlin marathon.")
         await add_fact(store, MIKE.id, f"Mike said {HOSTILE} at work.")
-        await opened.queue.submit(
+
+    await seed_store(settings.db_path, seed)
+    async with open_memory(settings) as opened:
+        await opened.ingest(
             item(MESSAGE_ID[:-2] + "01", "Mike keeps training for the marathon", author=MIKE)
         )
-        await opened.queue.join()  # stored and indexed for full text
+        await opened.join()  # stored and indexed for full text
         yield opened
 
 
 async def ask(
-    runtime: MemoryRuntime,
+    runtime: Memory,
     replier: LLMReplier | None,
     *,
     question: str = QUESTION,
@@ -127,11 +131,11 @@ async def ask(
     )
 
 
-async def memory_slice(runtime: MemoryRuntime, question: str = QUESTION) -> MemorySlice:
-    return await runtime.retriever.slice(GUILD_A, question, channel_id=CHANNEL_A, user_id=SARAH.id)
+async def memory_slice(runtime: Memory, question: str = QUESTION) -> MemorySlice:
+    return await runtime.slice(GUILD_A, question, channel_id=CHANNEL_A, user_id=SARAH.id)
 
 
-async def expected_offline(runtime: MemoryRuntime, question: str = QUESTION) -> str:
+async def expected_offline(runtime: Memory, question: str = QUESTION) -> str:
     return offline_answer(await memory_slice(runtime, question))
 
 
@@ -154,15 +158,15 @@ def data_block(system: str) -> Any:
     return json.loads(inside)
 
 
-async def lore(runtime: MemoryRuntime) -> list[Fact]:
-    return [f for f in await runtime.store.active_facts(GUILD_A) if f.subject == LORE_SUBJECT]
+async def lore(runtime: Memory) -> list[Fact]:
+    return [f for f in await runtime.active_facts(GUILD_A) if f.subject == LORE_SUBJECT]
 
 
 # --- the request --------------------------------------------------------------------------
 
 
 async def test_request_carries_slice_and_recent_as_quoted_data(
-    fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime
+    fake: FakeOpenAI, make_replier: MakeReplier, runtime: Memory
 ) -> None:
     fake.script(reply(answer()))
     await ask(runtime, make_replier())
@@ -248,7 +252,7 @@ async def test_quoted_texts_are_capped(fake: FakeOpenAI, make_replier: MakeRepli
 
 
 async def test_prompt_stays_under_its_cap_with_200_long_recent_messages(
-    fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime
+    fake: FakeOpenAI, make_replier: MakeReplier, runtime: Memory
 ) -> None:
     recent = [
         RecentMessage(f"member{n}", f"message {n} " + "x" * 1990, f"2026-10-12T18:{n % 60:02}:00Z")
@@ -274,7 +278,7 @@ async def test_prompt_stays_under_its_cap_with_200_long_recent_messages(
 
 
 async def test_compose_answer_sends_only_the_newest_max_recent_messages(
-    fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime
+    fake: FakeOpenAI, make_replier: MakeReplier, runtime: Memory
 ) -> None:
     recent = [RecentMessage("Mike", f"short {n}", "2026-10-12T18:00:00Z") for n in range(200)]
     fake.script(reply(answer()))
@@ -315,7 +319,7 @@ def test_trim_order() -> None:
 
 
 async def test_the_llm_answer_is_the_reply(
-    fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime
+    fake: FakeOpenAI, make_replier: MakeReplier, runtime: Memory
 ) -> None:
     fake.script(reply(answer("Sarah works nights as a nurse; Mike runs the Berlin marathon.")))
     result = await ask(runtime, make_replier())
@@ -338,14 +342,14 @@ async def test_the_llm_answer_is_the_reply(
 )
 @pytest.mark.slow
 async def test_tolerant_parsing(
-    fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime, content: str
+    fake: FakeOpenAI, make_replier: MakeReplier, runtime: Memory, content: str
 ) -> None:
     fake.script(reply(content))
     assert await ask(runtime, make_replier()) == Answer("Hello!", None, used_llm=True)
 
 
 async def test_long_reply_is_fit_to_discord(
-    fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime
+    fake: FakeOpenAI, make_replier: MakeReplier, runtime: Memory
 ) -> None:
     fake.script(reply(answer("Sarah is a nurse. " * 400)))
     result = await ask(runtime, make_replier())
@@ -355,7 +359,7 @@ async def test_long_reply_is_fit_to_discord(
 
 
 async def test_mentions_in_the_reply_are_defused(
-    fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime
+    fake: FakeOpenAI, make_replier: MakeReplier, runtime: Memory
 ) -> None:
     text = "@everyone look: <@300000000000000001> and <@!300000000000000002>, <@&123456> @here"
     fake.script(reply(answer(text)))
@@ -370,7 +374,7 @@ async def test_mentions_in_the_reply_are_defused(
 
 
 async def test_memory_line_is_stored_as_lore(
-    fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime
+    fake: FakeOpenAI, make_replier: MakeReplier, runtime: Memory
 ) -> None:
     fake.script(reply(answer("Noted!", "  The server's birthday is\nMarch 3  ")))
     asked = "2026-10-12T18:05:00.000+00:00"
@@ -387,7 +391,7 @@ async def test_memory_line_is_stored_as_lore(
 
 
 async def test_long_memory_line_is_cut(
-    fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime
+    fake: FakeOpenAI, make_replier: MakeReplier, runtime: Memory
 ) -> None:
     line = "The server runs a weekly quiz night " + "with many rounds " * 30
     fake.script(reply(answer("Noted!", line)))
@@ -410,7 +414,7 @@ async def test_long_memory_line_is_cut(
 async def test_unsafe_or_empty_memory_line_is_not_stored(
     fake: FakeOpenAI,
     make_replier: MakeReplier,
-    runtime: MemoryRuntime,
+    runtime: Memory,
     caplog: pytest.LogCaptureFixture,
     line: str,
 ) -> None:
@@ -424,7 +428,7 @@ async def test_unsafe_or_empty_memory_line_is_not_stored(
 
 
 async def test_memory_line_not_stored_when_memory_is_off(
-    fake: FakeOpenAI, make_replier: MakeReplier, runtime: MemoryRuntime
+    fake: FakeOpenAI, make_replier: MakeReplier, runtime: Memory
 ) -> None:
     runtime.settings.memory_enabled = False
     fake.script(reply(answer("Noted!", "The server was founded in 2019")))
@@ -435,7 +439,7 @@ async def test_memory_line_not_stored_when_memory_is_off(
 # --- the offline fallback -----------------------------------------------------------------
 
 
-async def test_no_replier_answers_offline(fake: FakeOpenAI, runtime: MemoryRuntime) -> None:
+async def test_no_replier_answers_offline(fake: FakeOpenAI, runtime: Memory) -> None:
     result = await ask(runtime, None)
     assert result == Answer(await expected_offline(runtime), None, used_llm=False)
     assert result.text.startswith("Here is what I remember:")
@@ -468,7 +472,7 @@ FAILURES = [
 async def test_failures_fall_back_to_the_offline_answer(
     fake: FakeOpenAI,
     make_replier: MakeReplier,
-    runtime: MemoryRuntime,
+    runtime: Memory,
     caplog: pytest.LogCaptureFixture,
     behaviours: list[Any],
     reason: str,
@@ -498,7 +502,7 @@ async def test_failures_are_one_line_reply_errors(
     assert "LLM reply (fake-model at http://127.0.0.1:" in str(caught.value)
 
 
-async def test_unreachable_server_falls_back(runtime: MemoryRuntime) -> None:
+async def test_unreachable_server_falls_back(runtime: Memory) -> None:
     url = f"http://127.0.0.1:{unused_port()}/v1"
     replier = LLMReplier(model="m", base_url=url, max_retries=0)
     try:

@@ -319,13 +319,13 @@ def test_a_resolved_date_passes_the_filter_and_an_invented_object_does_not() -> 
 
 
 async def test_the_default_extractor_stores_dated_facts_through_the_queue(tmp_path: Path) -> None:
-    from bot.runtime import open_runtime
+    from memory.runtime import open_memory
     from memory.settings import load_settings
     from tests.helpers import GUILD_A, SARAH, item
 
-    async with open_runtime(load_settings(data_dir=tmp_path / "data")) as runtime:
+    async with open_memory(load_settings(data_dir=tmp_path / "data")) as runtime:
         said = item(1, "went to the climbing gym yesterday w/ my brother, so fun",
                     created_at="2023-05-08T13:58:00.000+00:00")  # fmt: skip
-        assert await (await runtime.queue.submit(said))
-        stored = [f.fact for f in await runtime.store.active_facts(GUILD_A)]
+        assert await (await runtime.ingest(said))
+        stored = [f.fact for f in await runtime.active_facts(GUILD_A)]
     assert stored == [f"{SARAH.name} went to the climbing gym on 7 May 2023 with their brother."]

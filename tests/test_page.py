@@ -21,6 +21,7 @@ from playwright.async_api import (
 )
 
 from memory.models import LORE_SUBJECT
+from memory.store import Store
 from tests.api_helpers import Api, served
 from tests.conftest import REPO
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH
@@ -111,7 +112,7 @@ async def use_token(page: Page, token: str) -> None:
 
 
 async def add_fact(
-    api: Api,
+    store: Store,
     subject: str,
     text: str,
     *,
@@ -123,30 +124,27 @@ async def add_fact(
     said_at: str = "",
 ) -> None:
     await store_fact(
-        api.runtime.store, subject, text, guild=guild, channel=channel, evidence=evidence,
+        store, subject, text, guild=guild, channel=channel, evidence=evidence,
         source=source, fact_type=fact_type, said_at=said_at,
     )  # fmt: skip
 
 
-async def seed_two_guilds(api: Api) -> None:
-    store = api.runtime.store
+async def seed_two_guilds(store: Store) -> None:
     await store.record_guild(GUILD_A, "Night Shift")
     await store.record_guild(GUILD_B, "Day Shift")
     await store.record_members(GUILD_A, [(SARAH.id, SARAH.name, SARAH.username)])
     await store.record_members(GUILD_A, [(MIKE.id, MIKE.name, MIKE.username)])
-    await add_fact(api, SARAH.id, "Sarah works as a nurse.", evidence="I work as a nurse",
+    await add_fact(store, SARAH.id, "Sarah works as a nurse.", evidence="I work as a nurse",
                    said_at="2023-05-07T21:30:00.000+00:00")  # fmt: skip
-    await add_fact(api, MIKE.id, "Mike plays bass in a ska band.", source="900000000000000002")
+    await add_fact(store, MIKE.id, "Mike plays bass in a ska band.", source="900000000000000002")
     await add_fact(
-        api,
+        store,
         LORE_SUBJECT,
         "Memory line: the raid is every friday.",
         fact_type="other",
         source="900000000000000003",
     )
-    await add_fact(api, SARAH.id, "Sarah trains guide dogs.", guild=GUILD_B, channel=CHANNEL_B)
-    await api.runtime.journals.refresh(GUILD_A)
-    await api.runtime.journals.refresh(GUILD_B)
+    await add_fact(store, SARAH.id, "Sarah trains guide dogs.", guild=GUILD_B, channel=CHANNEL_B)
 
 
 async def guild_values(page: Page) -> list[str]:
@@ -165,8 +163,7 @@ async def session_token(page: Page) -> str | None:
 
 
 async def test_search_and_memory_with_the_right_token(browser: Browser, tmp_path: Path) -> None:
-    async with served(tmp_path / "data") as api:
-        await seed_two_guilds(api)
+    async with served(tmp_path / "data", seed=seed_two_guilds) as api:
         watched = await open_page(browser, api)
         page = watched.page
         await expect(page.locator("#status")).to_contain_text("Enter the API token")
@@ -253,34 +250,35 @@ async def test_search_and_memory_with_the_right_token(browser: Browser, tmp_path
 
 
 async def test_hostile_text_stays_text(browser: Browser, tmp_path: Path) -> None:
-    async with served(tmp_path / "data") as api:
-        store = api.runtime.store
-        evil_name = f"<b>Eve</b>{IMG}"
+    evil_name = f"<b>Eve</b>{IMG}"
+
+    async def seed(store: Store) -> None:
         await store.record_guild(GUILD_A, f"Guild {IMG}")
         await store.record_members(GUILD_A, [(SARAH.id, evil_name, "eve")])
-        await add_fact(api, SARAH.id, f"Eve is a nurse {SCRIPT}", evidence=IMG)
+        await add_fact(store, SARAH.id, f"Eve is a nurse {SCRIPT}", evidence=IMG)
         await add_fact(
-            api,
+            store,
             SARAH.id,
             f"Eve the nurse says {JS_LINK} and {EVIL_LINK}",
             evidence=JS_LINK,
             source="900000000000000004",
         )
         await add_fact(
-            api,
+            store,
             SARAH.id,
             f"Eve nurse **bold** {IMG}",
             evidence=EVIL_LINK,
             source="javascript:window.__xss=1",
         )
         await add_fact(
-            api,
+            store,
             LORE_SUBJECT,
             f'Memory line: nurse <a href="javascript:x()">{IMG}</a>',
             fact_type="other",
             source="12",
         )
-        await api.runtime.journals.refresh(GUILD_A)
+
+    async with served(tmp_path / "data", seed=seed) as api:
         watched = await open_page(browser, api)
         page = watched.page
 
@@ -355,8 +353,7 @@ async def test_hostile_text_stays_text(browser: Browser, tmp_path: Path) -> None
 
 
 async def test_a_wrong_token_says_401(browser: Browser, tmp_path: Path) -> None:
-    async with served(tmp_path / "data") as api:
-        await seed_two_guilds(api)
+    async with served(tmp_path / "data", seed=seed_two_guilds) as api:
         watched = await open_page(browser, api)
         page = watched.page
 
@@ -384,8 +381,9 @@ async def test_a_wrong_token_says_401(browser: Browser, tmp_path: Path) -> None:
 
 
 async def test_a_token_for_another_guild(browser: Browser, tmp_path: Path) -> None:
-    async with served(tmp_path / "data", api_guilds=frozenset({GUILD_B})) as api:
-        await seed_two_guilds(api)
+    async with served(
+        tmp_path / "data", seed=seed_two_guilds, api_guilds=frozenset({GUILD_B})
+    ) as api:
         watched = await open_page(browser, api)
         page = watched.page
 
@@ -419,8 +417,9 @@ async def test_a_token_for_another_guild(browser: Browser, tmp_path: Path) -> No
 
 
 async def test_rate_limited_says_when_to_retry(browser: Browser, tmp_path: Path) -> None:
-    async with served(tmp_path / "data", api_rate_limit=0.01, api_rate_burst=2) as api:
-        await seed_two_guilds(api)
+    async with served(
+        tmp_path / "data", seed=seed_two_guilds, api_rate_limit=0.01, api_rate_burst=2
+    ) as api:
         watched = await open_page(browser, api)
         page = watched.page
 

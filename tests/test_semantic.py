@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bot.runtime import open_runtime
 from memory import semantic as semantic_module
 from memory.embeddings import LOCAL_MODEL_KEY, LocalEmbedder, to_blob
 from memory.embeddings_openai import OpenAIEmbedder
 from memory.lore import Origin
 from memory.models import CandidateFact
 from memory.retrieval import Retriever
+from memory.runtime import open_memory
 from memory.semantic import Semantic
 from memory.settings import load_settings
 from memory.store import Store
@@ -39,11 +39,11 @@ async def seed(store: Store) -> None:
 
 async def test_facts_get_vectors_in_the_background_after_ingest(tmp_path: Path) -> None:
     settings = load_settings(data_dir=tmp_path / "data")
-    async with open_runtime(settings) as rt:
-        await (await rt.queue.submit(item(1, "i'm a nurse at the children's hospital")))
-        await rt.semantic.facts.join()
-        assert await rt.store.count_missing_vectors(GUILD_A, LOCAL_MODEL_KEY) == 0
-        (hit,) = await rt.retriever.search(GUILD_A, "who is a healthcare worker")
+    async with open_memory(settings) as rt:
+        await (await rt.ingest(item(1, "i'm a nurse at the children's hospital")))
+        await rt.settle()
+        assert await rt.missing_vectors(GUILD_A) == 0 and rt.embedding_model == LOCAL_MODEL_KEY
+        (hit,) = await rt.search(GUILD_A, "who is a healthcare worker")
         assert hit.fact.fact == "Sarah is a nurse at the children's hospital."
         assert hit.scores.semantic is not None and hit.scores.semantic > 0.2
 
@@ -83,11 +83,11 @@ async def test_an_unreachable_embedder_never_fails_ingest_and_search_stays_lexic
         llm_base_url=f"http://127.0.0.1:{unused_port()}/v1",
         llm_max_retries=0,
     )
-    async with open_runtime(settings) as rt:
-        handle = await rt.queue.submit(item(1, "i'm a nurse at the children's hospital"))
+    async with open_memory(settings) as rt:
+        handle = await rt.ingest(item(1, "i'm a nurse at the children's hospital"))
         assert await handle is True
-        await rt.semantic.facts.join()
-        (hit,) = await rt.retriever.search(GUILD_A, "nurse")
+        await rt.settle()
+        (hit,) = await rt.search(GUILD_A, "nurse")
         assert hit.scores.semantic is None  # lexical only, and it still finds the fact
 
 

@@ -22,12 +22,12 @@ from bot.client import MemoryBot
 from bot.cogs.memory_admin import MemoryAdminCommands
 from bot.cogs.memory_commands import MemoryCommands
 from bot.cogs.slash import Confirm
-from bot.runtime import open_runtime
 from dashboard_api.server import running_api
 from memory.models import LORE_SUBJECT
+from memory.runtime import open_memory
 from memory.search.results import slice_json
 from memory.settings import load_settings
-from tests.helpers import add_fact, dpytest_bot
+from tests.helpers import add_fact, dpytest_bot, side_store
 
 _ids = itertools.count(1_300_000_000_000_000_001)
 
@@ -129,7 +129,7 @@ class World:
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[World]:
     settings = load_settings(data_dir=tmp_path / "data")
-    async with open_runtime(settings) as runtime:
+    async with open_memory(settings) as runtime:
         bot = await dpytest_bot(runtime)
         config = dpytest.get_config()
         cog, admin = bot.get_cog("MemoryCommands"), bot.get_cog("MemoryAdminCommands")
@@ -144,15 +144,14 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
 
 
 async def seed(world: World) -> None:
-    store, guild = world.bot.runtime.store, str(world.guild.id)
-    await store.record_members(guild, [(str(world.sarah.id), "Sarah", "sarah"),
-                                       (str(world.mike.id), "Mike", "mike")])  # fmt: skip
+    guild = str(world.guild.id)
     await dpytest.message("i'm a nurse at the children's hospital", member=world.sarah)
     await dpytest.message("my corgi Biscuit hates the vacuum", member=world.sarah)
     await dpytest.message("i'm a plumber, ask me about pipes", member=world.mike)
-    await world.bot.runtime.queue.join()
-    await add_fact(store, str(world.mike.id), "Mike plays bass in a ska band @everyone.",
-                   guild=guild, channel=str(world.channel.id))  # fmt: skip
+    await world.bot.memory.join()
+    async with side_store(world.bot.settings) as store:
+        await add_fact(store, str(world.mike.id), "Mike plays bass in a ska band @everyone.",
+                       guild=guild, channel=str(world.channel.id))  # fmt: skip
 
 
 def assert_private(interaction: Any) -> None:
@@ -183,8 +182,9 @@ async def test_about_defaults_to_the_caller(world: World) -> None:
 
 
 async def test_about_says_the_day_each_fact_was_said(world: World) -> None:
-    await add_fact(world.bot.runtime.store, str(world.sarah.id), "Sarah ran a marathon in May.",
-                   guild=str(world.guild.id), said_at="2023-05-07T21:30:00.000+00:00")  # fmt: skip
+    async with side_store(world.bot.settings) as store:
+        await add_fact(store, str(world.sarah.id), "Sarah ran a marathon in May.",
+                       guild=str(world.guild.id), said_at="2023-05-07T21:30:00.000+00:00")  # fmt: skip
     asking = world.interaction(world.sarah)
     await world.run("about", asking, None)
     (text,) = asking.texts
@@ -196,7 +196,7 @@ async def test_remember_stores_lore_and_refuses_instructions(world: World) -> No
     asking = world.interaction(world.sarah)
     await world.run("remember", asking, "the raid is every friday at 9")
     assert asking.texts == ["I'll remember: Memory line: the raid is every friday at 9."]
-    lore = [f.fact for f in await world.bot.runtime.store.active_facts(str(world.guild.id))
+    lore = [f.fact for f in await world.bot.memory.active_facts(str(world.guild.id))
             if f.subject == LORE_SUBJECT]  # fmt: skip
     assert lore == ["Memory line: the raid is every friday at 9."]
     hostile = world.interaction(world.sarah)
@@ -246,23 +246,23 @@ async def test_forget_asks_first_and_only_the_caller_may_confirm(world: World) -
     await _press(asking, world.interaction(world.sarah), "Cancel")
     await task
     assert asking.texts[-1] == "Nothing was deleted."
-    facts = await world.bot.runtime.store.active_facts(str(world.guild.id))
+    facts = await world.bot.memory.active_facts(str(world.guild.id))
     assert any("nurse" in f.fact for f in facts)
 
 
 async def test_forget_removes_everything_of_the_member_everywhere(world: World) -> None:
-    runtime, guild = world.bot.runtime, str(world.guild.id)
-    await runtime.journals.refresh(guild)
+    runtime, guild = world.bot.memory, str(world.guild.id)
+    await runtime.refresh(guild)
     asking = world.interaction(world.sarah)
     task = asyncio.create_task(world.run("forget", asking))
     await _press(asking, world.interaction(world.sarah), "Yes")
     await task
     assert asking.texts[-1].startswith("Done: deleted 2 messages")
     assert_private(asking)
-    await runtime.journals.flush()
+    await runtime.flush_journals()
     gone = ("nurse", "Biscuit", "corgi")
     # 1. the slice
-    memory = await runtime.retriever.slice(guild, "nurse corgi Biscuit",
+    memory = await runtime.slice(guild, "nurse corgi Biscuit",
                                            user_id=str(world.sarah.id))  # fmt: skip
     assert not any(word in str(slice_json(memory)) for word in gone)
     # 2. the search API
@@ -286,12 +286,12 @@ async def test_forget_removes_everything_of_the_member_everywhere(world: World) 
 
 
 async def test_a_moderator_purges_another_member(world: World) -> None:
-    runtime, guild = world.bot.runtime, str(world.guild.id)
+    runtime, guild = world.bot.memory, str(world.guild.id)
     moderator = world.interaction(world.sarah, moderator=True)
     task = asyncio.create_task(world.run("purge-user", moderator, world.mike))
     await _press(moderator, world.interaction(world.sarah, moderator=True), "Yes")
     await task
     assert moderator.texts[-1].startswith("Done: deleted 1 message, 2 facts")
-    facts = [f.fact for f in await runtime.store.active_facts(guild)]
+    facts = [f.fact for f in await runtime.active_facts(guild)]
     assert facts and not any("Mike" in f or "plumber" in f for f in facts)
     assert any("nurse" in f for f in facts)  # Sarah's memory stays

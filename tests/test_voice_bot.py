@@ -24,10 +24,10 @@ from discord import app_commands
 from bot.client import MemoryBot
 from bot.cogs.memory_commands import MemoryCommands
 from bot.cogs.voice import LISTENING_NOTICE, VoiceCog
-from bot.runtime import MemoryRuntime, open_runtime
 from memory.models import StoredMessage
+from memory.runtime import Memory, open_memory
 from memory.settings import load_settings
-from tests.helpers import add_fact, dpytest_bot
+from tests.helpers import add_fact, dpytest_bot, side_store
 from tests.test_slash import SlashInteraction
 from tests.test_voice_stt import FakeTranscriptions
 from tests.voice_link import Sender, VoiceServer, loopback_client, new_key, spoken_frames
@@ -37,7 +37,7 @@ SARAH_SSRC, TOM_SSRC = 11, 22
 
 @dataclass
 class Voice:
-    runtime: MemoryRuntime
+    runtime: Memory
     bot: MemoryBot
     cog: VoiceCog
     commands: MemoryCommands
@@ -82,7 +82,7 @@ class Voice:
         """The channel's stored messages once there are ``count`` of them."""
         guild, channel = str(self.guild.id), str(self.channel.id)
         deadline = time.monotonic() + seconds
-        while len(stored := await self.runtime.store.recent_messages(guild, channel, 50)) < count:
+        while len(stored := await self.runtime.recent_messages(guild, channel, 50)) < count:
             assert time.monotonic() < deadline, f"{len(stored)} of {count} voice messages"
             await asyncio.sleep(0.05)
         return stored
@@ -91,7 +91,7 @@ class Voice:
 @asynccontextmanager
 async def voice_world(tmp_path: Path, **overrides: Any) -> AsyncIterator[Voice]:
     settings = load_settings(data_dir=tmp_path / "data", **overrides)
-    async with open_runtime(settings) as runtime:
+    async with open_memory(settings) as runtime:
         bot = await dpytest_bot(runtime, members=("Sarah", "Tom"))
         config = dpytest.get_config()
         guild = config.guilds[0]
@@ -152,8 +152,8 @@ async def test_join_listen_to_two_people_talking_at_once_and_leave(voice: Voice)
     assert "nurse" in by_author[str(voice.sarah.id)].content
     assert "dog" in by_author[str(voice.tom.id)].content
     assert "nurse" not in by_author[str(voice.tom.id)].content
-    await voice.runtime.queue.join()
-    facts = await voice.runtime.store.active_facts(str(voice.guild.id))
+    await voice.runtime.join()
+    facts = await voice.runtime.active_facts(str(voice.guild.id))
     assert any(f.subject == str(voice.sarah.id) and "nurse" in f.fact for f in facts), [
         (f.subject, f.fact) for f in facts
     ]
@@ -179,8 +179,9 @@ async def test_saying_the_bot_s_name_gets_an_answer_in_the_voice_chat(
     overrides = {"stt_model": "whisper-1", "llm_base_url": fake_stt.base_url, "stt_language": "en"}
     async with voice_world(tmp_path, **overrides) as voice:
         guild = str(voice.guild.id)
-        await add_fact(voice.runtime.store, str(voice.sarah.id), "Sarah works as a nurse.",
-                       guild=guild, channel="1")  # fmt: skip
+        async with side_store(voice.runtime.settings) as store:
+            await add_fact(store, str(voice.sarah.id), "Sarah works as a nurse.",
+                           guild=guild, channel="1")  # fmt: skip
         await voice.cog.join(voice.channel)
         channel_messages(voice.channel)  # the listening notice
         fake_stt.text = "we could play something later tonight"
@@ -306,11 +307,11 @@ for name in ("discord.ext.voice_recv", "webrtcvad", "pocketsphinx", "davey", "na
 
 from bot.cli import main
 from bot.client import MemoryBot
-from bot.runtime import open_runtime
+from memory.runtime import open_memory
 from memory.settings import load_settings
 
 async def bot_without_voice(data_dir):
-    async with open_runtime(load_settings(data_dir=data_dir)) as runtime:
+    async with open_memory(load_settings(data_dir=data_dir)) as runtime:
         bot = MemoryBot(runtime.settings, runtime)
         await bot._async_setup_hook()
         await bot.setup_hook()

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.runtime import MemoryRuntime, open_runtime
-from memory.forgetting import forget_member
 from memory.models import Author
+from memory.runtime import Memory, open_memory
 from memory.settings import load_settings
 from tests.helpers import CHANNEL_A, GUILD_A
 from tests.test_voice_stt import fixture_pcm, receive, to_discord
@@ -34,8 +33,8 @@ class Fixed:
 
 
 @pytest.fixture
-async def runtime(tmp_path: Path) -> AsyncIterator[MemoryRuntime]:
-    async with open_runtime(load_settings(data_dir=tmp_path / "data")) as opened:
+async def memory(tmp_path: Path) -> AsyncIterator[Memory]:
+    async with open_memory(load_settings(data_dir=tmp_path / "data")) as opened:
         yield opened
 
 
@@ -47,36 +46,36 @@ def test_voice_ids_are_stable_and_never_snowflakes() -> None:
 
 
 @pytest.mark.slow
-async def test_a_spoken_fact_is_remembered_from_voice(runtime: MemoryRuntime) -> None:
+async def test_a_spoken_fact_is_remembered_from_voice(memory: Memory) -> None:
     silence = bytes(16_000)
     [utterance] = receive(int(SPEAKER.id), to_discord(silence + fixture_pcm("sarah") + silence))
     item = await remember_utterance(
-        runtime.queue, PocketSphinxTranscriber(), guild_id=GUILD_A, channel_id=CHANNEL_A,
+        memory.ingest, PocketSphinxTranscriber(), guild_id=GUILD_A, channel_id=CHANNEL_A,
         speaker=SPEAKER, utterance=utterance, started=STARTED,
     )  # fmt: skip
     assert item is not None and item.source == "voice" and "nurse" in item.content
-    await runtime.queue.join()
-    stored = await runtime.store.get_message(GUILD_A, item.message_id)
+    await memory.join()
+    stored = await memory.message(GUILD_A, item.message_id)
     assert stored is not None and stored.source == "voice"
     assert stored.created_at.startswith("2026-11-22T20:00:00")
-    facts = [f for f in await runtime.store.active_facts(GUILD_A) if f.subject == SPEAKER.id]
+    facts = [f for f in await memory.active_facts(GUILD_A) if f.subject == SPEAKER.id]
     assert any("nurse" in f.fact for f in facts), facts
-    logs = list((runtime.settings.journals_dir / GUILD_A).glob("*-*-*.md"))
+    logs = list((memory.settings.journals_dir / GUILD_A).glob("*-*-*.md"))
     text = "".join(p.read_text(encoding="utf-8") for p in logs)
     assert " voice]" in text and "nurse" in text
     # forgetting the member takes the voice lines with it
-    await forget_member(runtime.store, runtime.journals, GUILD_A, SPEAKER.id, queue=runtime.queue)
+    await memory.forget_member(GUILD_A, SPEAKER.id)
     text = "".join(p.read_text(encoding="utf-8") for p in logs)
     assert "nurse" not in text
-    assert await runtime.store.get_message(GUILD_A, item.message_id) is None
+    assert await memory.message(GUILD_A, item.message_id) is None
 
 
 @pytest.mark.parametrize("heard", ["", "   ", "uh", "um hmm", "[noise]", "<unk>"])
-async def test_garbage_transcripts_are_not_stored(runtime: MemoryRuntime, heard: str) -> None:
+async def test_garbage_transcripts_are_not_stored(memory: Memory, heard: str) -> None:
     utterance = Utterance(int(SPEAKER.id), 0.0, bytes(16_000), 0.5)
     item = await remember_utterance(
-        runtime.queue, Fixed(heard), guild_id=GUILD_A, channel_id=CHANNEL_A, speaker=SPEAKER,
+        memory.ingest, Fixed(heard), guild_id=GUILD_A, channel_id=CHANNEL_A, speaker=SPEAKER,
         utterance=utterance, started=STARTED,
     )  # fmt: skip
     assert item is None
-    assert await runtime.store.count_messages(GUILD_A) == 0
+    assert (await memory.stats(GUILD_A)).messages == 0

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import Any
 
-from memory.ingest import IngestQueue
 from memory.models import Author, IngestItem, utc_iso
 from voice.segmenter import Utterance
 from voice.stt import Transcriber, is_garbage
 
 log = logging.getLogger(__name__)
+
+Ingest = Callable[[IngestItem], Awaitable[Any]]
+"""Where an utterance goes: ``Memory.ingest`` (or an ``IngestQueue``'s ``submit``)."""
 
 VOICE_ID_PREFIX = "v"  # never a Discord snowflake (those are digits only): no message links
 
@@ -31,7 +35,7 @@ def voice_message_id(guild_id: str, channel_id: str, speaker_id: str, start: dat
 
 
 async def remember_utterance(
-    queue: IngestQueue,
+    ingest: Ingest,
     transcriber: Transcriber,
     *,
     guild_id: str,
@@ -56,5 +60,5 @@ async def remember_utterance(
         "voice",
         {"source": "voice_stt", "seconds": round(utterance.duration, 2)},
     )
-    await queue.submit(item)
+    await ingest(item)
     return item

@@ -3,8 +3,8 @@
 A :class:`VoiceListener` is the pipeline of one session, independent of the connection:
 the :class:`voice.sink.MemorySink` it gives discord-ext-voice-recv feeds an
 :class:`voice.receive.UtteranceCollector` on the packet thread; finished utterances cross to
-the event loop, where one worker transcribes them in order and submits them to the ingest
-queue (:func:`voice.ingest.remember_utterance`), then tells ``on_heard`` what was said.
+the event loop, where one worker transcribes them in order and hands them to
+memory (:func:`voice.ingest.remember_utterance`), then tells ``on_heard`` what was said.
 :class:`VoiceSessions` connects (``VoiceRecvClient``), listens, moves and disconnects.
 
 If transcription falls behind, the oldest waiting utterances are dropped (logged) so memory
@@ -23,9 +23,8 @@ from typing import Any
 import discord
 from discord.ext import voice_recv
 
-from memory.ingest import IngestQueue
 from memory.models import Author, IngestItem
-from voice.ingest import remember_utterance
+from voice.ingest import Ingest, remember_utterance
 from voice.receive import SpokenUtterance, UtteranceCollector
 from voice.segmenter import VoiceActivityDetector, WebRtcVad
 from voice.sink import MemorySink
@@ -49,7 +48,7 @@ class VoiceListener:
     def __init__(
         self,
         *,
-        queue: IngestQueue,
+        ingest: Ingest,
         transcriber: Transcriber,
         guild_id: str,
         channel_id: str,
@@ -59,7 +58,7 @@ class VoiceListener:
     ) -> None:
         self.guild_id = guild_id
         self.channel_id = channel_id
-        self._queue = queue
+        self._ingest = ingest
         self._transcriber = transcriber
         self._speaker = speaker
         self._on_heard = on_heard
@@ -127,7 +126,7 @@ class VoiceListener:
         speaker = self._speaker(spoken.speaker_id) or Author(str(spoken.speaker_id), "someone")
         try:
             item = await remember_utterance(
-                self._queue, self._transcriber, guild_id=self.guild_id,
+                self._ingest, self._transcriber, guild_id=self.guild_id,
                 channel_id=self.channel_id, speaker=speaker, utterance=spoken.utterance,
                 started=spoken.at,
             )  # fmt: skip

@@ -10,7 +10,6 @@ import discord
 from discord.ext import commands
 
 from bot.answer import compose_answer, recent_window
-from memory.forgetting import delete_message, edit_message
 from memory.models import Author, IngestItem, utc_iso
 
 if TYPE_CHECKING:
@@ -47,13 +46,13 @@ class IngestCog(commands.Cog):
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         item = ingest_item(message)
-        if item is None or not self.bot.runtime.settings.memory_enabled:
+        if item is None or not self.bot.memory.settings.memory_enabled:
             return
         assert message.guild is not None
         if message.guild.id not in self._guilds_named:
-            await self.bot.runtime.store.record_guild(item.guild_id, message.guild.name)
+            await self.bot.memory.record_guild(item.guild_id, message.guild.name)
             self._guilds_named.add(message.guild.id)
-        await self.bot.runtime.queue.submit(item)
+        await self.bot.memory.ingest(item)
         if self._addressed(message):
             await self.reply(message)
 
@@ -63,11 +62,9 @@ class IngestCog(commands.Cog):
         content = payload.data.get("content")
         if payload.guild_id is None or not isinstance(content, str):
             return  # a DM, or an update without text (an embed appearing, a pin)
-        runtime = self.bot.runtime
-        summary = await edit_message(
-            runtime.store, runtime.journals, runtime.queue, str(payload.guild_id),
-            str(payload.message_id), content,
-        )  # fmt: skip
+        summary = await self.bot.memory.edit_message(
+            str(payload.guild_id), str(payload.message_id), content
+        )
         if summary.changed:
             log.debug("message %s edited: %s", payload.message_id, summary.describe())
 
@@ -83,12 +80,8 @@ class IngestCog(commands.Cog):
             await self._forget_messages(payload.guild_id, sorted(payload.message_ids))
 
     async def _forget_messages(self, guild_id: int, message_ids: list[int]) -> None:
-        runtime = self.bot.runtime
         for message_id in message_ids:
-            summary = await delete_message(
-                runtime.store, runtime.journals, str(guild_id), str(message_id),
-                queue=runtime.queue,
-            )  # fmt: skip
+            summary = await self.bot.memory.delete_message(str(guild_id), str(message_id))
             if summary.removed_anything:
                 log.debug("message %s deleted: %s", message_id, summary.describe())
 
@@ -105,14 +98,14 @@ class IngestCog(commands.Cog):
     async def reply(self, message: discord.Message) -> None:
         """Answer from memory: the LLM when one is configured (offline when it fails)."""
         assert message.guild is not None
-        runtime = self.bot.runtime
+        memory = self.bot.memory
         guild_id, channel_id = str(message.guild.id), str(message.channel.id)
         recent = await recent_window(
-            runtime, self.bot.replier, guild_id, channel_id, before=str(message.id)
+            memory, self.bot.replier, guild_id, channel_id, before=str(message.id)
         )
         me = self.bot.user
         answer = await compose_answer(
-            runtime, guild_id=guild_id, channel_id=channel_id,
+            memory, guild_id=guild_id, channel_id=channel_id,
             author_id=str(message.author.id), author_name=message.author.display_name,
             question=message.clean_content, recent=recent, replier=self.bot.replier,
             message_id=str(message.id), bot_name=me.display_name if me else "memorybot",

@@ -42,7 +42,7 @@ class MemoryAdminCommands(
     @app_commands.checks.has_permissions(manage_guild=True)
     async def stats(self, interaction: discord.Interaction) -> None:
         guild_id, _channel = where(interaction)
-        s = await self.bot.runtime.store.stats(guild_id)
+        s = await self.bot.memory.stats(guild_id)
         await say(
             interaction,
             f"Messages: {s.messages} · facts: {s.active_facts} active of {s.facts} · "

@@ -51,7 +51,7 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
     async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, 500]
                      ) -> None:  # fmt: skip
         guild_id, channel_id = where(interaction)
-        hits = await self.bot.runtime.retriever.search(
+        hits = await self.bot.memory.search(
             guild_id, query, channel_id=channel_id, limit=SEARCH_RESULTS
         )
         await say(interaction, facts_text(f"What I remember about “{query}”:", hits))
@@ -64,7 +64,7 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
                     ) -> None:  # fmt: skip
         guild_id, channel_id = where(interaction)
         who = member or interaction.user
-        hits = await self.bot.runtime.retriever.search(
+        hits = await self.bot.memory.search(
             guild_id, who.display_name, channel_id=channel_id, limit=SEARCH_RESULTS,
             strict=False, subjects=[str(who.id)],
         )  # fmt: skip
@@ -76,13 +76,12 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
                        text: app_commands.Range[str, 1, 300]) -> None:  # fmt: skip
         guild_id, channel_id = where(interaction)
         try:
-            fact = await self.bot.runtime.store.remember_line(
+            fact = await self.bot.memory.remember(
                 guild_id, text, channel_id=channel_id or "", source_message_id=str(interaction.id)
             )
         except InvalidMessageError as exc:
             await say(interaction, f"I can't remember that: {exc}")
             return
-        self.bot.runtime.journals.guild_changed(guild_id)
         await say(interaction, fit(defuse(f"I'll remember: {fact.fact}")))
 
     @app_commands.command(name="forget", description="Forget everything about you")

@@ -75,7 +75,6 @@ async def forget_after_confirming(
 ) -> None:
     """Ask the caller to confirm, then delete everything memory holds of ``who`` here."""
     from bot.replies import defuse
-    from memory.forgetting import forget_member
 
     guild_id, _channel = where(interaction)
     view = Confirm(interaction.user.id)
@@ -86,10 +85,7 @@ async def forget_after_confirming(
     if await view.wait() or not view.result:  # timed out, or cancelled
         await interaction.followup.send("Nothing was deleted.", ephemeral=True)
         return
-    runtime = bot.runtime
-    summary = await forget_member(
-        runtime.store, runtime.journals, guild_id, str(who.id), queue=runtime.queue
-    )
+    summary = await bot.memory.forget_member(guild_id, str(who.id))
     await interaction.followup.send(
         f"Done: {summary.describe()}.", ephemeral=True, allowed_mentions=NONE
     )

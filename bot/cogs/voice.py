@@ -95,7 +95,7 @@ class VoiceCog(commands.Cog):
             raise VoiceError(f"I couldn't join {channel.name}: {exc or 'timed out'}.") from exc
         if not joined:
             return f"I'm already listening in {channel.name}."
-        await self.bot.runtime.store.record_guild(str(channel.guild.id), channel.guild.name)
+        await self.bot.memory.record_guild(str(channel.guild.id), channel.guild.name)
         try:
             await channel.send(LISTENING_NOTICE, allowed_mentions=NONE)
         except discord.HTTPException as exc:  # no Send Messages there: the join still stands
@@ -153,13 +153,13 @@ class VoiceCog(commands.Cog):
         """A transcript was remembered; answer it in the channel's chat if it names the bot."""
         if not addresses(item.content, self.wake_names(channel.guild)):
             return
-        runtime = self.bot.runtime
+        memory = self.bot.memory
         recent = await recent_window(
-            runtime, self.bot.replier, item.guild_id, item.channel_id, before=item.message_id
+            memory, self.bot.replier, item.guild_id, item.channel_id, before=item.message_id
         )
         me = channel.guild.me
         answer = await compose_answer(
-            runtime, guild_id=item.guild_id, channel_id=item.channel_id,
+            memory, guild_id=item.guild_id, channel_id=item.channel_id,
             author_id=item.author.id, author_name=item.author.name, question=item.content,
             recent=recent, replier=self.bot.replier, message_id=item.message_id,
             bot_name=me.display_name,
@@ -196,7 +196,7 @@ class VoiceCog(commands.Cog):
         if self._transcriber is None:
             self._transcriber = build_transcriber(settings)
         return VoiceListener(
-            queue=self.bot.runtime.queue, transcriber=self._transcriber,
+            ingest=self.bot.memory.ingest, transcriber=self._transcriber,
             guild_id=str(channel.guild.id), channel_id=str(channel.id),
             speaker=partial(member_author, channel.guild), on_heard=partial(self.heard, channel),
             vad_factory=partial(WebRtcVad, settings.voice_vad_aggressiveness),

@@ -1,7 +1,7 @@
 """The extraction step of the ingest queue: messages in, candidate facts out.
 
 The queue only knows the ``Extractor`` protocol; which extractor runs is the caller's choice
-(``bot.runtime.build_extractor``). Every candidate then passes ``memory.fact_filter`` before it
+(``memory.runtime.build_extractor``). Every candidate then passes ``memory.fact_filter`` before it
 is stored, whatever produced it.
 
 Subjects: an extractor proposes facts about the speaker (``author_id``), about a member the

@@ -1,0 +1,301 @@
+"""One ``Memory`` for every entry point — the bot, the API, the CLI and voice.
+
+``open_memory`` opens the store, starts the journals, the ingest queue and the fact
+embedder, and closes them in order. ``Memory`` owns every operation with side effects beyond
+its own table: storing lore refreshes ``MEMORY.md`` and embeds the new fact; forgetting
+removes daily-log lines and drops queued work; an import ends with the facts embedded and
+the journals written. Each of those happens here and nowhere else, and callers never reach
+into the parts (store, queue, journals) behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from memory import forgetting
+from memory.embeddings import build_embedder
+from memory.export_import import ExportImporter, ProgressCallback
+from memory.extraction import Extractor, NoopExtractor
+from memory.forgetting import EditSummary, ForgetSummary
+from memory.ingest import IngestHandle, IngestQueue
+from memory.lock import DataDirLock
+from memory.models import CandidateFact, Fact, GuildStats, IngestItem, StoredMessage
+from memory.retrieval import RELEVANT_MESSAGES, FactHit, MemorySlice, MessageHit, Retriever
+from memory.semantic import Semantic
+from memory.settings import Settings
+from memory.store import Store
+from memory_journals import Journals
+
+
+def extractor_choice(settings: Settings) -> str:
+    """``offline``, ``llm`` or ``none``: ``auto`` is ``llm`` when a model is configured, else
+    ``offline`` (``heuristic``, the old name, is ``offline`` too)."""
+    if settings.extractor == "auto":
+        return "llm" if settings.llm_model else "offline"
+    return "offline" if settings.extractor == "heuristic" else settings.extractor
+
+
+def build_extractor(settings: Settings) -> Extractor:
+    """The extraction step the queue runs, as the settings choose it."""
+    choice = extractor_choice(settings)
+    if choice == "none":
+        return NoopExtractor()
+    if choice == "offline":
+        from memory.extraction.offline import OfflineExtractor
+
+        return OfflineExtractor()
+    from memory.llm_extractor import LLMExtractor  # imports openai: only when it is used
+
+    return LLMExtractor.from_settings(settings)
+
+
+class Memory:
+    """What a community told the bot, and every way to add to it, read it and forget it."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        journals: Journals,
+        queue: IngestQueue,
+        semantic: Semantic,
+    ) -> None:
+        self.settings = settings
+        self._store = store
+        self._journals = journals
+        self._queue = queue
+        self._semantic = semantic
+        self._retriever = Retriever(store, semantic)  # one: it caches names and index profiles
+
+    # --- what members say ------------------------------------------------------------------
+
+    async def ingest(self, item: IngestItem) -> IngestHandle:
+        """Queue a message (text or a voice transcript): stored, journaled and extracted."""
+        return await self._queue.submit(item)
+
+    async def record_guild(self, guild_id: str, name: str) -> None:
+        await self._store.record_guild(guild_id, name)
+
+    async def remember(
+        self,
+        guild_id: str,
+        line: str,
+        *,
+        channel_id: str = "",
+        source_message_id: str = "",
+        said_at: str | None = None,
+    ) -> CandidateFact:
+        """Store ``line`` as guild lore (``/memory remember``, a reply's memory line); it
+        reaches ``MEMORY.md`` and gets its vector. Raises ``InvalidMessageError`` for an
+        empty, instruction-like or secret line."""
+        fact = await self._store.remember_line(
+            guild_id, line, channel_id=channel_id, source_message_id=source_message_id,
+            said_at=said_at,
+        )  # fmt: skip
+        self._journals.guild_changed(guild_id)
+        self._semantic.facts.wake(guild_id)
+        return fact
+
+    async def edit_message(self, guild_id: str, message_id: str, content: str) -> EditSummary:
+        """A message edited on Discord: new text stored, old facts gone, extracted again."""
+        return await forgetting.edit_message(
+            self._store, self._journals, self._queue, guild_id, message_id, content
+        )
+
+    async def delete_message(self, guild_id: str, message_id: str) -> ForgetSummary:
+        """A message deleted on Discord: it, its facts and its daily-log line go."""
+        return await forgetting.delete_message(
+            self._store, self._journals, guild_id, message_id, queue=self._queue
+        )
+
+    async def forget_member(self, guild_id: str, user_id: str) -> ForgetSummary:
+        """Everything kept of a member in a guild: messages, facts, vectors, log lines."""
+        return await forgetting.forget_member(
+            self._store, self._journals, guild_id, user_id, queue=self._queue
+        )
+
+    # --- imports and upkeep ----------------------------------------------------------------
+
+    def importer(self, on_progress: ProgressCallback | None = None) -> ExportImporter:
+        """An importer of DiscordChatExporter files into this memory."""
+        return ExportImporter(self._queue, on_progress=on_progress)
+
+    async def join(self) -> None:
+        """Wait until every queued message is stored, extracted and journaled."""
+        await self._queue.join()
+
+    async def settle(self) -> None:
+        """After an import: wait for the queue, embed the new facts, write every journal
+        (which also indexes the messages for search)."""
+        await self._queue.join()
+        await self._semantic.facts.join()
+        await self._journals.refresh_all()
+
+    async def requeue(self, guild_id: str, statuses: Sequence[str]) -> int:
+        """Set the guild's jobs of those statuses pending again; return how many."""
+        return await self._queue.requeue(guild_id, statuses)
+
+    async def embed_missing(
+        self, guild_id: str, progress: Callable[[int], None] | None = None
+    ) -> int:
+        """Embed every active fact of the guild without a vector of the current model."""
+        return await self._semantic.facts.backfill(guild_id, progress)
+
+    async def journal_backlog(self) -> int:
+        """Write the daily-log lines of messages stored but not journaled; return how many."""
+        return await self._queue.journal_backlog()
+
+    async def refresh(self, guild_id: str) -> str:
+        """Rewrite the guild's ``MEMORY.md``; return its text."""
+        return await self._journals.refresh(guild_id)
+
+    async def refresh_all(self) -> list[str]:
+        """Rewrite every guild's ``MEMORY.md`` and the index; return the guilds."""
+        return await self._journals.refresh_all()
+
+    async def flush_journals(self) -> None:
+        """Write the snapshots that wait for their debounce, now."""
+        await self._journals.flush()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    async def search(
+        self,
+        guild_id: str,
+        query: str,
+        *,
+        channel_id: str | None = None,
+        limit: int = 10,
+        strict: bool = True,
+        subjects: Sequence[str] | None = None,
+    ) -> list[FactHit]:
+        """The guild's facts for ``query``, best first (``strict``: relevance-gated)."""
+        return await self._retriever.search(
+            guild_id, query, channel_id=channel_id, limit=limit, strict=strict, subjects=subjects
+        )
+
+    async def slice(
+        self, guild_id: str, query: str, *, channel_id: str | None = None,
+        user_id: str | None = None,
+    ) -> MemorySlice:  # fmt: skip
+        """What a reply to ``query`` sees of memory."""
+        return await self._retriever.slice(guild_id, query, channel_id=channel_id, user_id=user_id)
+
+    async def messages(
+        self, guild_id: str, query: str, *, channel_id: str | None = None,
+        limit: int = RELEVANT_MESSAGES,
+    ) -> list[MessageHit]:  # fmt: skip
+        """Stored messages for ``query``, each with its neighbouring turns."""
+        return await self._retriever.messages(guild_id, query, channel_id=channel_id, limit=limit)
+
+    async def recent_messages(
+        self, guild_id: str, channel_id: str, limit: int, *, before: str | None = None
+    ) -> list[StoredMessage]:
+        return await self._store.recent_messages(guild_id, channel_id, limit, before=before)
+
+    async def message(self, guild_id: str, message_id: str) -> StoredMessage | None:
+        return await self._store.get_message(guild_id, message_id)
+
+    async def active_facts(self, guild_id: str) -> list[Fact]:
+        return await self._store.active_facts(guild_id)
+
+    async def stats(self, guild_id: str) -> GuildStats:
+        return await self._store.stats(guild_id)
+
+    async def guild_ids(self) -> list[str]:
+        return await self._store.guild_ids()
+
+    async def guild_name(self, guild_id: str) -> str:
+        return await self._store.guild_name(guild_id)
+
+    async def pending_jobs(self, guild_id: str) -> int:
+        return await self._store.pending_count(guild_id)
+
+    async def missing_vectors(self, guild_id: str) -> int:
+        """Active facts of the guild without a vector of the current embedding model."""
+        return await self._store.count_missing_vectors(guild_id, self.embedding_model)
+
+    async def versions(self) -> dict[str, str]:
+        """SQLite's, sqlite-vec's and FTS5's versions."""
+        return await self._store.versions()
+
+    def snapshot_path(self, guild_id: str) -> Path:
+        return self._journals.snapshot_path(guild_id)
+
+    @property
+    def embedding_model(self) -> str:
+        return self._semantic.embedder.model_key
+
+    @property
+    def data_version(self) -> tuple[int, int, int]:
+        """Moves whenever what a search or a slice could return changes (a cache key)."""
+        return self._store.data_version
+
+    @property
+    def queue_depth(self) -> int:
+        return self._queue.depth
+
+    @property
+    def dropped(self) -> int:
+        """Live messages dropped because the queue was full (DESIGN "Ingest queue")."""
+        return self._queue.dropped
+
+
+@asynccontextmanager
+async def open_memory(
+    settings: Settings, *, start_queue: bool = True, extractor: Extractor | None = None
+) -> AsyncIterator[Memory]:
+    """Open the store, start the journals and (optionally) the queue and the fact embedder;
+    drain and close them on exit.
+
+    Holds the data directory's lock throughout: one writing process per data directory.
+    """
+    lock = DataDirLock(settings.data_dir)
+    lock.acquire()
+    try:
+        async with _opened(settings, start_queue=start_queue, extractor=extractor) as memory:
+            yield memory
+    finally:
+        lock.release()
+
+
+@asynccontextmanager
+async def _opened(
+    settings: Settings, *, start_queue: bool, extractor: Extractor | None
+) -> AsyncIterator[Memory]:
+    owned = extractor is None
+    extractor = extractor or build_extractor(settings)  # a bad LLM setting fails before opening
+    store = await Store.open(settings.db_path)
+    journals = Journals(
+        settings.journals_dir,
+        store,
+        debounce=settings.journal_debounce,
+        refresh_interval=settings.journal_refresh_interval,
+    )
+    semantic = Semantic(store, build_embedder(settings))
+    queue = IngestQueue(
+        store,
+        extractor=extractor,
+        journal=journals,
+        max_queue=settings.max_queue,
+        drain_timeout=settings.drain_timeout,
+        on_facts=semantic.facts.wake,
+    )
+    try:
+        await journals.start()
+        if start_queue:
+            await queue.start()
+            semantic.facts.start()
+        yield Memory(settings, store, journals, queue, semantic)
+    finally:
+        try:
+            await queue.close()
+            await semantic.facts.close()
+            await semantic.embedder.aclose()
+            await journals.close()
+        finally:
+            await store.close()
+            if owned:
+                await extractor.aclose()
