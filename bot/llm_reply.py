@@ -36,7 +36,8 @@ from openai.types.shared_params import ResponseFormatJSONSchema
 
 from bot.replies import defuse, fit
 from memory.errors import ConfigError, MemorybotError
-from memory.llm_retry import OpenAIEndpoint, json_kind, llm_options, loads_tolerant
+from memory.llm.answers import json_kind, loads_tolerant
+from memory.llm_retry import OpenAIEndpoint, llm_options
 from memory.models import parse_iso
 from memory.retrieval import FactHit, MemorySlice, MessageHit
 from memory.settings import Settings

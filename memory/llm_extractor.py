@@ -44,7 +44,8 @@ from memory.extraction import (
     SourceMessage,
     contexts,
 )
-from memory.llm_retry import OpenAIEndpoint, json_kind, llm_options, loads_tolerant
+from memory.llm.answers import json_kind, loads_tolerant
+from memory.llm_retry import OpenAIEndpoint, llm_options
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import Settings
 

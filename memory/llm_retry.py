@@ -26,7 +26,6 @@ import logging
 import math
 import os
 import random
-import re
 import time
 import urllib.parse
 from collections.abc import Awaitable, Callable, Mapping
@@ -37,6 +36,7 @@ import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
 from memory.errors import ConfigError, MemorybotError
+from memory.llm.answers import read_answer, reply_as
 from memory.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -346,14 +346,10 @@ class OpenAIEndpoint:
             )
         except LLMRequestError as exc:
             raise error(str(exc)) from exc
-        content = self._chat_content(completion, error)
         try:
-            return parse(content)
+            return read_answer(completion, parse)
         except ValueError as exc:
-            reason = str(exc)
-            if finish_reason(completion) == "length":
-                reason += " (cut off at the token limit)"
-            raise error(f"{self._what}: {reason}") from None
+            raise error(f"{self._what}: {exc}") from None
 
     async def _create_chat(
         self,
@@ -374,26 +370,10 @@ class OpenAIEndpoint:
             raise error(
                 f"{self._what}: the server's reply was malformed JSON ({exc.msg})"
             ) from None
-        if not isinstance(completion, ChatCompletion):
-            shown = snippet(completion) if isinstance(completion, str) else type(completion)
-            raise error(f"{self._what}: the server's reply was not a chat completion: {shown}")
-        return completion
-
-    def _chat_content(self, completion: ChatCompletion, error: type[MemorybotError]) -> str:
-        """The answer text of ``completion``; raises ``error`` when there is none or a refusal."""
-        choices = getattr(completion, "choices", None)
-        if not isinstance(choices, list) or not choices:
-            raise error(f"{self._what}: the reply had no choices")
-        message = getattr(choices[0], "message", None)
-        refusal = getattr(message, "refusal", None)
-        if refusal:
-            raise error(f"{self._what}: the model refused: {snippet(str(refusal))}")
-        content = getattr(message, "content", None)
-        if not isinstance(content, str) or not content.strip():
-            finish = finish_reason(completion)
-            shown = f" (finish_reason {finish})" if finish else ""
-            raise error(f"{self._what}: the answer was empty{shown}")
-        return content
+        try:
+            return reply_as(completion, ChatCompletion, "a chat completion")
+        except ValueError as exc:
+            raise error(f"{self._what}: {exc}") from None
 
     async def aclose(self) -> None:
         """Close the HTTP client (when this object built it)."""
@@ -402,53 +382,3 @@ class OpenAIEndpoint:
         self._closed = True
         if self._owns_client:
             await self._client.close()
-
-
-# --- answers ----------------------------------------------------------------------------------
-
-_FENCE = re.compile(r"```[ \t]*(?:[A-Za-z0-9_-]+)?[ \t]*\r?\n?(.*?)```", re.DOTALL)
-
-
-def loads_tolerant(content: str) -> Any:
-    """An answer as JSON: the raw text, else its first fenced code block, else the text from
-    the first ``{`` to the last ``}``; ``ValueError`` when none of them parses."""
-    candidates = [content]
-    fenced = _FENCE.search(content)
-    if fenced:
-        candidates.append(fenced.group(1))
-    start, end = content.find("{"), content.rfind("}")
-    if 0 <= start < end:
-        candidates.append(content[start : end + 1])
-    for candidate in candidates:
-        try:
-            return json.loads(candidate)
-        except (ValueError, RecursionError):  # not JSON, or nested beyond the parser
-            continue
-    raise ValueError(f"answer was not JSON: {snippet(content)}")
-
-
-def json_kind(value: Any) -> str:
-    """The JSON type name of a parsed value, for error messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
-def snippet(text: str, limit: int = 80) -> str:
-    """``text`` on one line, at most ``limit`` characters, quoted."""
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= limit else flat[: limit - 1] + "…")
-
-
-def finish_reason(completion: ChatCompletion) -> str | None:
-    try:
-        reason = completion.choices[0].finish_reason
-    except (AttributeError, IndexError, TypeError):
-        return None
-    return reason if isinstance(reason, str) else None
