@@ -206,8 +206,6 @@ async def fake() -> AsyncIterator[FakeOpenAI]:
 
 
 def remote(fake: FakeOpenAI, **options: Any) -> OpenAIEmbedder:
-    options.setdefault("backoff_base", 0.001)
-    options.setdefault("backoff_cap", 0.01)
     return OpenAIEmbedder(
         options.pop("model", MODEL), base_url=fake.base_url, api_key="test-key", **options
     )
@@ -415,8 +413,6 @@ async def test_remote_connection_refused_is_one_line() -> None:
         base_url=f"http://127.0.0.1:{unused_port()}/v1",
         api_key="k",
         max_retries=1,
-        backoff_base=0.001,
-        backoff_cap=0.01,
     )
     try:
         with pytest.raises(EmbeddingError, match="connection refused"):

@@ -82,8 +82,6 @@ def llm(server_url: str, **overrides: Any) -> LLMExtractor:
         "timeout": 0.5,
         "max_retries": 2,
         "batch_gap": 0.0,
-        "backoff_base": 0.01,
-        "backoff_cap": 0.05,
     }
     options.update(overrides)
     return LLMExtractor(**options)
