@@ -262,6 +262,7 @@ async def test_remote_blank_texts_and_no_texts(fake: FakeOpenAI) -> None:
     assert blobs[0] == blobs[1] != blobs[2]
 
 
+@pytest.mark.slow
 async def test_remote_retries_server_errors(fake: FakeOpenAI) -> None:
     fake.script(status(500), status(503), endpoint="embeddings")
     embedder = remote(fake, max_retries=3, dimensions=16)
@@ -273,6 +274,7 @@ async def test_remote_retries_server_errors(fake: FakeOpenAI) -> None:
     assert len(blobs) == 2
 
 
+@pytest.mark.slow
 async def test_remote_gives_up_after_retries(fake: FakeOpenAI) -> None:
     fake.script(status(500), status(500), status(500), endpoint="embeddings")
     embedder = remote(fake, max_retries=2)
@@ -405,6 +407,7 @@ async def test_remote_wrong_dimensions(fake: FakeOpenAI) -> None:
         await embedder.aclose()
 
 
+@pytest.mark.slow
 async def test_remote_connection_refused_is_one_line() -> None:
     from tests.fake_openai import unused_port
 

@@ -427,6 +427,7 @@ async def test_extra_fields_and_single_bad_facts_are_tolerated(
     assert [f.fact for f in await store.active_facts(GUILD_A)] == ["Sarah works as a nurse."]
 
 
+@pytest.mark.slow
 async def test_connection_refused_fails_the_job_with_a_clear_error(
     store: Store, journals: Journals
 ) -> None:

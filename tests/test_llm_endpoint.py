@@ -1,7 +1,8 @@
 """Faults on the way to an LLM endpoint, one test per kind: the openai client's own retries and
 timeouts, then our one-line error (``memory.llm``). The real client talks HTTP to the local
 fake server (``tests/fake_openai.py``); the endpoint driven is the LLM replier (the extractor
-and the embedder share its code). Waits are never asserted: the requests the server saw are."""
+and the embedder share its code). Waits are never asserted: the requests the server saw are.
+Tests that wait for the client's own backoff (0.5 s and up) or a timeout are marked slow."""
 
 from __future__ import annotations
 
@@ -124,6 +125,7 @@ async def test_429_asking_for_a_longer_wait_than_the_client_allows_is_not_retrie
 # --- 500 ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_500_is_retried_then_answers(fake: FakeOpenAI, make_replier: MakeReplier) -> None:
     fake.script(status(500), reply(ANSWER))
     answer = await ask(make_replier())
@@ -131,6 +133,7 @@ async def test_500_is_retried_then_answers(fake: FakeOpenAI, make_replier: MakeR
     assert retry_counts(fake) == ["0", "1"]
 
 
+@pytest.mark.slow
 async def test_500_until_out_of_retries_names_the_endpoint_status_and_attempts(
     fake: FakeOpenAI, make_replier: MakeReplier
 ) -> None:
@@ -144,6 +147,7 @@ async def test_500_until_out_of_retries_names_the_endpoint_status_and_attempts(
     assert fake.pending() == 1  # the answer after the retries was never asked for
 
 
+@pytest.mark.slow
 async def test_500_until_out_of_retries_answers_offline(
     fake: FakeOpenAI, make_replier: MakeReplier, tmp_path: Path
 ) -> None:
@@ -210,6 +214,7 @@ async def test_wrong_key_is_not_retried(fake: FakeOpenAI, make_replier: MakeRepl
 # --- timeouts -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_timeout_is_retried_then_a_clear_error(
     fake: FakeOpenAI, make_replier: MakeReplier
 ) -> None:
@@ -220,6 +225,7 @@ async def test_timeout_is_retried_then_a_clear_error(
     assert len(fake.chat_requests) == 2
 
 
+@pytest.mark.slow
 async def test_timeout_then_answer(fake: FakeOpenAI, make_replier: MakeReplier) -> None:
     fake.script(delay(5), reply(ANSWER))
     answer = await ask(make_replier(timeout=0.2))
@@ -230,6 +236,7 @@ async def test_timeout_then_answer(fake: FakeOpenAI, make_replier: MakeReplier) 
 # --- connections --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_connection_reset_is_retried_then_answers(
     fake: FakeOpenAI, make_replier: MakeReplier
 ) -> None:
@@ -239,6 +246,7 @@ async def test_connection_reset_is_retried_then_answers(
     assert retry_counts(fake) == ["0", "1"]
 
 
+@pytest.mark.slow
 async def test_connection_reset_until_out_of_retries(
     fake: FakeOpenAI, make_replier: MakeReplier
 ) -> None:
@@ -252,6 +260,7 @@ async def test_connection_reset_until_out_of_retries(
     assert len(fake.chat_requests) == 2
 
 
+@pytest.mark.slow
 async def test_connection_refused(make_replier: MakeReplier) -> None:
     base_url = f"http://127.0.0.1:{unused_port()}/v1"
     message, cause = await failure(make_replier(base_url=base_url, max_retries=1))
