@@ -36,7 +36,8 @@ from openai.types.shared_params import ResponseFormatJSONSchema
 
 from bot.replies import defuse, fit
 from memory.errors import ConfigError, MemorybotError
-from memory.llm_retry import OpenAIEndpoint, json_kind, llm_options, loads_tolerant
+from memory.llm.answers import json_kind, loads_tolerant
+from memory.llm.endpoint import OpenAIEndpoint, llm_options
 from memory.models import parse_iso
 from memory.retrieval import FactHit, MemorySlice, MessageHit
 from memory.settings import Settings
@@ -316,8 +317,6 @@ class LLMReplier(OpenAIEndpoint):
         timeout: float = 30.0,
         max_retries: int = 4,
         client: openai.AsyncOpenAI | None = None,
-        backoff_base: float = 0.5,
-        backoff_cap: float = 20.0,
     ) -> None:
         if not model:
             raise ConfigError("LLM replies need a model (MEMORYBOT_LLM_MODEL)")
@@ -329,8 +328,6 @@ class LLMReplier(OpenAIEndpoint):
             api_key=api_key,
             timeout=timeout,
             max_retries=max_retries,
-            backoff_base=backoff_base,
-            backoff_cap=backoff_cap,
         )
 
     @classmethod

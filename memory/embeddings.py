@@ -11,9 +11,9 @@ switching models never mixes vectors of different spaces.
   worker thread, from the package directory with downloads disabled: nothing is fetched at
   run time.
 * :class:`OpenAIEmbedder`: any OpenAI-compatible ``/embeddings`` endpoint. Inputs go in
-  batches of ``batch_size``; retries (429, 5xx, timeouts, connection errors) follow
-  ``memory.llm_retry``; every answer is checked (count, ``index`` order, equal lengths,
-  finite numbers) and a bad one raises :class:`EmbeddingError`.
+  batches of ``batch_size``; retries (429, 5xx, timeouts, connection errors) are the openai
+  client's (``memory.llm.endpoint``); every answer is checked (count, ``index`` order, equal
+  lengths, finite numbers) and a bad one raises :class:`EmbeddingError`.
 
 Blank texts (empty or only whitespace) are embedded as a single space by both embedders, so
 every input gets a real vector and positions always line up. A vector of length zero (which

@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
-import json
 import logging
 import math
 from collections.abc import Sequence
@@ -28,7 +27,8 @@ from memory.embeddings import (
     _prepared,
 )
 from memory.errors import ConfigError
-from memory.llm_retry import LLMRequestError, OpenAIEndpoint
+from memory.llm.endpoint import OpenAIEndpoint
+from memory.llm.errors import LLMRequestError
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,9 @@ class OpenAIEmbedder(OpenAIEndpoint):
     ``OPENAI_API_KEY``; no key anywhere: a placeholder, for local servers without auth.
     ``dimensions`` is sent with every request (models that can shorten their vectors) and
     required of the answer. The model key is the model name, plus ``@<dimensions>`` when
-    set. ``timeout`` is per request; ``max_retries`` counts retries after the first request
-    (see ``memory.llm_retry``). A ``client`` passed in is used with this embedder's timeout
-    and no retries of its own, and stays the caller's to close.
+    set. ``timeout`` is per request; ``max_retries`` counts the client's retries after the
+    first request (see ``memory.llm.endpoint``). A ``client`` passed in is used with this
+    embedder's timeout and retries, and stays the caller's to close.
     """
 
     def __init__(
@@ -56,8 +56,6 @@ class OpenAIEmbedder(OpenAIEndpoint):
         max_retries: int = 4,
         batch_size: int = DEFAULT_BATCH_SIZE,
         client: openai.AsyncOpenAI | None = None,
-        backoff_base: float = 0.5,
-        backoff_cap: float = 20.0,
     ) -> None:
         if not model or not model.strip():
             raise ConfigError("a remote embedding model needs a name (MEMORYBOT_EMBEDDING_MODEL)")
@@ -76,8 +74,6 @@ class OpenAIEmbedder(OpenAIEndpoint):
             api_key=api_key,
             timeout=timeout,
             max_retries=max_retries,
-            backoff_base=backoff_base,
-            backoff_cap=backoff_cap,
         )
         self.batch_size = batch_size
 
@@ -88,7 +84,11 @@ class OpenAIEmbedder(OpenAIEndpoint):
         for start in range(0, len(prepared), self.batch_size):
             batch = prepared[start : start + self.batch_size]
             try:
-                response = await self._retried(functools.partial(self._request, batch))
+                response = await self._send(
+                    functools.partial(self._request, batch),
+                    CreateEmbeddingResponse,
+                    "an embeddings list",
+                )
             except LLMRequestError as exc:
                 raise EmbeddingError(str(exc)) from exc
             matrix = self._vectors(response, len(batch))
@@ -97,30 +97,15 @@ class OpenAIEmbedder(OpenAIEndpoint):
             blobs += _blobs(matrix)
         return blobs
 
-    async def _request(self, batch: list[str]) -> CreateEmbeddingResponse:
-        """One request, no retries; a reply that is not an embeddings list raises."""
-        try:
-            if self.dimensions is None:
-                response: object = await self._client.embeddings.create(
-                    model=self.model, input=batch, encoding_format="base64"
-                )
-            else:
-                response = await self._client.embeddings.create(
-                    model=self.model,
-                    input=batch,
-                    encoding_format="base64",
-                    dimensions=self.dimensions,
-                )
-        except json.JSONDecodeError as exc:
-            raise EmbeddingError(
-                f"{self._what}: the server's reply was malformed JSON ({exc.msg})"
-            ) from None
-        if not isinstance(response, CreateEmbeddingResponse):
-            raise EmbeddingError(
-                f"{self._what}: the server's reply was not an embeddings list "
-                f"({type(response).__name__})"
+    async def _request(self, batch: list[str]) -> object:
+        """One request (the client retries it); what the client made of the answer."""
+        if self.dimensions is None:
+            return await self._client.embeddings.create(
+                model=self.model, input=batch, encoding_format="base64"
             )
-        return response
+        return await self._client.embeddings.create(
+            model=self.model, input=batch, encoding_format="base64", dimensions=self.dimensions
+        )
 
     def _vectors(self, response: CreateEmbeddingResponse, count: int) -> NDArray[np.float64]:
         """The answer's vectors as a ``(count, dims)`` matrix in input order, or raise."""

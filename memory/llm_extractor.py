@@ -18,9 +18,9 @@ wire contract is fixed so that every backend and every test double can speak it:
 
 The answer is parsed tolerantly (raw JSON, a fenced code block, or the text between the first
 ``{`` and the last ``}``); single malformed facts are skipped, a malformed answer fails the
-batch with :class:`ExtractionError`. Retries (429, 5xx, timeouts, connection errors) follow
-``memory.llm_retry``; an unparseable answer is never retried. Grounding and safety filters are
-the queue's job, not this module's.
+batch with :class:`ExtractionError`. Retries (429, 5xx, timeouts, connection errors) are the
+openai client's (``memory.llm.endpoint``); an unparseable answer is never retried. Grounding
+and safety filters are the queue's job, not this module's.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ from memory.extraction import (
     SourceMessage,
     contexts,
 )
-from memory.llm_retry import OpenAIEndpoint, json_kind, llm_options, loads_tolerant
+from memory.llm.answers import json_kind, loads_tolerant
+from memory.llm.endpoint import OpenAIEndpoint, llm_options
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import Settings
 
@@ -416,9 +417,9 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
 
     ``base_url`` / ``api_key`` unset: the openai client's ``OPENAI_BASE_URL`` /
     ``OPENAI_API_KEY``; no key anywhere: a placeholder, for local servers without auth.
-    ``timeout`` is per request; ``max_retries`` counts retries after the first request (see
-    ``memory.llm_retry``). A ``client`` passed in is used with this extractor's timeout and no
-    retries of its own, and stays the caller's to close.
+    ``timeout`` is per request; ``max_retries`` counts the client's retries after the first
+    request (see ``memory.llm.endpoint``). A ``client`` passed in is used with this extractor's
+    timeout and retries, and stays the caller's to close.
     """
 
     name = "llm"
@@ -434,8 +435,6 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
         batch_size: int = 8,
         batch_gap: float = 3.0,
         client: openai.AsyncOpenAI | None = None,
-        backoff_base: float = 0.5,
-        backoff_cap: float = 20.0,
     ) -> None:
         if not model:
             raise ConfigError("the llm extractor needs a model (MEMORYBOT_LLM_MODEL)")
@@ -447,8 +446,6 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
             api_key=api_key,
             timeout=timeout,
             max_retries=max_retries,
-            backoff_base=backoff_base,
-            backoff_cap=backoff_cap,
         )
         self.batch_size = batch_size
         self.batch_gap = batch_gap

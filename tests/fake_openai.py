@@ -10,9 +10,9 @@
         assert len(fake.chat_requests) == 2
 
 Each request takes the next behaviour of its endpoint's script (:func:`reply`,
-:func:`status`, :func:`delay`, :func:`raw`); when the script is empty the endpoint's handler
-answers: for chat a callable ``(request_json) -> content`` (sync or async; default
-``{"facts": []}``), for embeddings ``(request_json) -> list of vectors`` (default:
+:func:`status`, :func:`delay`, :func:`raw`, :func:`reset`); when the script is empty the
+endpoint's handler answers: for chat a callable ``(request_json) -> content`` (sync or async;
+default ``{"facts": []}``), for embeddings ``(request_json) -> list of vectors`` (default:
 deterministic unit vectors from a hash of each input, ``dimensions`` honoured). Every request
 is recorded in ``.requests`` (method, path, headers, parsed JSON body, arrival time).
 """
@@ -85,7 +85,12 @@ class Raw:
     code: int = 200
 
 
-Behaviour = Reply | Status | Delay | Raw
+@dataclass(frozen=True)
+class Reset:
+    """Hang up without an answer: the connection is reset (RST), a connection error."""
+
+
+Behaviour = Reply | Status | Delay | Raw | Reset
 
 
 def reply(content: str | None, *, refusal: str | None = None, finish_reason: str = "stop") -> Reply:
@@ -102,6 +107,10 @@ def delay(seconds: float, then: Behaviour | None = None) -> Delay:
 
 def raw(body: bytes, content_type: str = "application/json", code: int = 200) -> Raw:
     return Raw(body, content_type, code)
+
+
+def reset() -> Reset:
+    return Reset()
 
 
 # --- recorded requests --------------------------------------------------------------------
@@ -279,7 +288,7 @@ class FakeOpenAI:
         if denied is not None:
             return denied
         behaviour = self._next("chat")
-        return await self._perform(behaviour, recorded, self._chat_default)
+        return await self._perform(behaviour, request, recorded, self._chat_default)
 
     async def _embeddings(self, request: web.Request) -> web.StreamResponse:
         recorded = await self._record(request)
@@ -287,7 +296,7 @@ class FakeOpenAI:
         if denied is not None:
             return denied
         behaviour = self._next("embeddings")
-        return await self._perform(behaviour, recorded, self._embeddings_default)
+        return await self._perform(behaviour, request, recorded, self._embeddings_default)
 
     def _next(self, endpoint: Endpoint) -> Behaviour | None:
         script = self._scripts[endpoint]
@@ -296,6 +305,7 @@ class FakeOpenAI:
     async def _perform(
         self,
         behaviour: Behaviour | None,
+        request: web.Request,
         recorded: RecordedRequest,
         default: Callable[[RecordedRequest], Awaitable[web.StreamResponse]],
     ) -> web.StreamResponse:
@@ -319,6 +329,8 @@ class FakeOpenAI:
             return _json_response(body)
         if isinstance(behaviour, Status):
             return _error_response(behaviour)
+        if isinstance(behaviour, Reset):
+            return _reset(request)
         return web.Response(
             status=behaviour.code,
             body=behaviour.body,
@@ -382,6 +394,18 @@ def _model(recorded: RecordedRequest) -> str:
 
 def _prompt_tokens(recorded: RecordedRequest) -> int:
     return len(json.dumps(recorded.json)) // 4
+
+
+def _reset(request: web.Request) -> web.Response:
+    """Reset the connection (``SO_LINGER`` 0, then abort): the response returned is never
+    sent."""
+    transport = request.transport
+    if transport is not None:
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        transport.abort()
+    return web.Response(status=500, text="reset")
 
 
 def _json_response(body: Any) -> web.Response:

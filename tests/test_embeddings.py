@@ -207,8 +207,6 @@ async def fake() -> AsyncIterator[FakeOpenAI]:
 
 
 def remote(fake: FakeOpenAI, **options: Any) -> OpenAIEmbedder:
-    options.setdefault("backoff_base", 0.001)
-    options.setdefault("backoff_cap", 0.01)
     return OpenAIEmbedder(
         options.pop("model", MODEL), base_url=fake.base_url, api_key="test-key", **options
     )
@@ -265,6 +263,7 @@ async def test_remote_blank_texts_and_no_texts(fake: FakeOpenAI) -> None:
     assert blobs[0] == blobs[1] != blobs[2]
 
 
+@pytest.mark.slow
 async def test_remote_retries_server_errors(fake: FakeOpenAI) -> None:
     fake.script(status(500), status(503), endpoint="embeddings")
     embedder = remote(fake, max_retries=3, dimensions=16)
@@ -276,6 +275,7 @@ async def test_remote_retries_server_errors(fake: FakeOpenAI) -> None:
     assert len(blobs) == 2
 
 
+@pytest.mark.slow
 async def test_remote_gives_up_after_retries(fake: FakeOpenAI) -> None:
     fake.script(status(500), status(500), status(500), endpoint="embeddings")
     embedder = remote(fake, max_retries=2)
@@ -408,6 +408,7 @@ async def test_remote_wrong_dimensions(fake: FakeOpenAI) -> None:
         await embedder.aclose()
 
 
+@pytest.mark.slow
 async def test_remote_connection_refused_is_one_line() -> None:
     from tests.fake_openai import unused_port
 
@@ -416,8 +417,6 @@ async def test_remote_connection_refused_is_one_line() -> None:
         base_url=f"http://127.0.0.1:{unused_port()}/v1",
         api_key="k",
         max_retries=1,
-        backoff_base=0.001,
-        backoff_cap=0.01,
     )
     try:
         with pytest.raises(EmbeddingError, match="connection refused"):

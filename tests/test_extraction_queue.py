@@ -83,8 +83,6 @@ def llm(server_url: str, **overrides: Any) -> LLMExtractor:
         "timeout": 0.5,
         "max_retries": 2,
         "batch_gap": 0.0,
-        "backoff_base": 0.01,
-        "backoff_cap": 0.05,
     }
     options.update(overrides)
     return LLMExtractor(**options)
@@ -432,6 +430,7 @@ async def test_extra_fields_and_single_bad_facts_are_tolerated(
     assert [f.fact for f in await store.active_facts(GUILD_A)] == ["Sarah works as a nurse."]
 
 
+@pytest.mark.slow
 async def test_connection_refused_fails_the_job_with_a_clear_error(
     store: Store, journals: Journals
 ) -> None:

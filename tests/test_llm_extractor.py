@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import base64
 import json
-import logging
 import struct
 from collections.abc import AsyncIterator, Callable
-from datetime import UTC, datetime, timedelta
-from email.utils import format_datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import openai
@@ -32,10 +30,9 @@ from memory.llm_extractor import (
     ExtractionError,
     LLMExtractor,
 )
-from memory.llm_retry import backoff_delay, parse_retry_after
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import load_settings
-from tests.fake_openai import FakeOpenAI, delay, raw, reply, status, unused_port
+from tests.fake_openai import FakeOpenAI, raw, reply, unused_port
 from tests.helpers import CHANNEL_A, GUILD_A, MIKE, SARAH
 
 API_KEY = "test-key"
@@ -115,7 +112,7 @@ async def fake() -> AsyncIterator[FakeOpenAI]:
 
 @pytest.fixture
 async def make_extractor(fake: FakeOpenAI) -> AsyncIterator[MakeExtractor]:
-    """Builds extractors on the fake (tiny backoff, 2 retries) and closes them afterwards."""
+    """Builds extractors on the fake (2 retries) and closes them afterwards."""
     built: list[LLMExtractor] = []
 
     def make(**overrides: Any) -> LLMExtractor:
@@ -124,8 +121,6 @@ async def make_extractor(fake: FakeOpenAI) -> AsyncIterator[MakeExtractor]:
             "base_url": fake.base_url,
             "api_key": API_KEY,
             "max_retries": 2,
-            "backoff_base": 0.01,
-            "backoff_cap": 0.05,
             **overrides,
         }
         extractor = LLMExtractor(**options)
@@ -634,108 +629,6 @@ async def test_unusable_reply_is_an_error_without_retry(
     assert len(fake.requests) == 1
 
 
-# --- retries ------------------------------------------------------------------------------
-
-
-async def test_server_error_then_success(
-    fake: FakeOpenAI, make_extractor: MakeExtractor, caplog: pytest.LogCaptureFixture
-) -> None:
-    fake.script(status(500), status(503), reply(ONE_FACT))
-    with caplog.at_level(logging.WARNING, logger="memory.llm_retry"):
-        facts = await make_extractor().extract([SARAH_MSG])
-    assert [f.subject for f in facts] == [SARAH.id]
-    assert len(fake.requests) == 3
-    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-    assert len(warnings) == 2
-    assert "HTTP 500" in warnings[0] and "retrying" in warnings[0]
-    assert "HTTP 503" in warnings[1]
-
-
-@pytest.mark.parametrize(
-    ("headers", "wait"),
-    [
-        pytest.param({"Retry-After": "0.3"}, 0.3, id="retry-after-seconds"),
-        pytest.param({"retry-after-ms": "250"}, 0.25, id="retry-after-ms"),
-    ],
-)
-@pytest.mark.slow
-async def test_rate_limit_honours_retry_after(
-    fake: FakeOpenAI, make_extractor: MakeExtractor, headers: dict[str, str], wait: float
-) -> None:
-    fake.script(status(429, headers=headers), reply(ONE_FACT))
-    facts = await make_extractor().extract([SARAH_MSG])
-    assert len(facts) == 1
-    first, second = fake.requests
-    assert second.at - first.at >= wait
-
-
-async def test_rate_limit_forever(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
-    fake.script(*[status(429, {"error": {"message": "Rate limit reached"}})] * 10)
-    with pytest.raises(ExtractionError, match="after 3 attempts: HTTP 429: Rate limit reached"):
-        await make_extractor(max_retries=2).extract([SARAH_MSG])
-    assert len(fake.requests) == 3
-
-
-async def test_no_retries_configured(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
-    fake.script(status(502), reply(ONE_FACT))
-    with pytest.raises(ExtractionError, match="HTTP 502"):
-        await make_extractor(max_retries=0).extract([SARAH_MSG])
-    assert len(fake.requests) == 1
-
-
-async def test_retry_after_beyond_a_minute_is_not_awaited(
-    fake: FakeOpenAI, make_extractor: MakeExtractor
-) -> None:
-    fake.script(status(429, headers={"Retry-After": "3600"}), reply(ONE_FACT))
-    with pytest.raises(ExtractionError, match="retry after 3600 s"):
-        await make_extractor().extract([SARAH_MSG])
-    assert len(fake.requests) == 1
-
-
-@pytest.mark.parametrize("code", [400, 401, 403, 404, 422])
-async def test_client_errors_are_not_retried(
-    fake: FakeOpenAI, make_extractor: MakeExtractor, code: int
-) -> None:
-    fake.script(status(code, {"error": {"message": f"nope {code}"}}), reply(ONE_FACT))
-    with pytest.raises(ExtractionError, match=f"HTTP {code}: nope {code}") as caught:
-        await make_extractor().extract([SARAH_MSG])
-    assert "attempts" not in str(caught.value)
-    assert len(fake.requests) == 1
-
-
-async def test_wrong_key_is_not_retried(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
-    with pytest.raises(ExtractionError, match="HTTP 401: Incorrect API key"):
-        await make_extractor(api_key="wrong").extract([SARAH_MSG])
-    assert len(fake.requests) == 1
-
-
-@pytest.mark.slow
-async def test_timeout_retried_then_error(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
-    fake.script(*[delay(5, reply(ONE_FACT))] * 3)
-    extractor = make_extractor(timeout=0.2, max_retries=1)
-    with pytest.raises(ExtractionError, match=r"after 2 attempts: timed out after 0\.2 s"):
-        await extractor.extract([SARAH_MSG])
-    assert len(fake.requests) == 2
-
-
-async def test_timeout_then_success(fake: FakeOpenAI, make_extractor: MakeExtractor) -> None:
-    fake.script(delay(5), reply(ONE_FACT))
-    facts = await make_extractor(timeout=0.2).extract([SARAH_MSG])
-    assert len(facts) == 1
-    assert len(fake.requests) == 2
-
-
-async def test_connection_refused(make_extractor: MakeExtractor) -> None:
-    base_url = f"http://127.0.0.1:{unused_port()}/v1"
-    extractor = make_extractor(base_url=base_url, max_retries=1)
-    with pytest.raises(ExtractionError) as caught:
-        await extractor.extract([SARAH_MSG])
-    message = str(caught.value)
-    assert "after 2 attempts: connection refused" in message
-    assert base_url in message
-    assert "\n" not in message
-
-
 # --- construction -------------------------------------------------------------------------
 
 
@@ -799,52 +692,11 @@ def test_from_settings_needs_a_model() -> None:
         LLMExtractor.from_settings(load_settings())
 
 
-async def test_injected_client_is_used_without_its_retries_and_left_open(
-    fake: FakeOpenAI,
-) -> None:
-    client = openai.AsyncOpenAI(api_key=API_KEY, base_url=fake.base_url, max_retries=5)
-    try:
-        extractor = LLMExtractor(
-            model="m", client=client, max_retries=1, backoff_base=0.01, backoff_cap=0.05
-        )
-        fake.script(*[status(500)] * 10)
-        with pytest.raises(ExtractionError, match="after 2 attempts: HTTP 500"):
-            await extractor.extract([SARAH_MSG])
-        assert len(fake.requests) == 2  # our policy, not the client's 5 retries
-        await extractor.aclose()
-        assert not client.is_closed()
-    finally:
-        await client.close()
-
-
 async def test_aclose_closes_own_client(make_extractor: MakeExtractor) -> None:
     extractor = make_extractor()
     await extractor.aclose()
     assert extractor._client.is_closed()
     await extractor.aclose()  # idempotent
-
-
-# --- the retry policy's pieces ------------------------------------------------------------
-
-
-def test_parse_retry_after() -> None:
-    now = datetime(2026, 10, 12, 18, 0, 0, tzinfo=UTC)
-    later = format_datetime(now + timedelta(seconds=30), usegmt=True)
-    assert parse_retry_after({"retry-after": later}, now=now.timestamp()) == 30.0
-    assert parse_retry_after({"retry-after": "2"}) == 2.0
-    assert parse_retry_after({"retry-after": "0.5"}) == 0.5
-    assert parse_retry_after({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5
-    assert parse_retry_after({"retry-after": "-4"}) == 0.0
-    assert parse_retry_after({"retry-after": "soon"}) is None
-    assert parse_retry_after({}) is None
-
-
-def test_backoff_is_exponential_capped_and_jittered() -> None:
-    delays = [backoff_delay(n, base=0.5, cap=20.0) for n in range(10)]
-    for n, wait in enumerate(delays):
-        ceiling = min(20.0, 0.5 * 2**n)
-        assert ceiling / 2 <= wait <= ceiling
-    assert backoff_delay(10_000, base=0.5, cap=20.0) <= 20.0
 
 
 # --- the fake's embeddings endpoint (used by a later embeddings client) -------------------

@@ -33,7 +33,7 @@ from memory.retrieval import MemorySlice
 from memory.runtime import Memory, open_memory
 from memory.settings import load_settings
 from memory.store import Store
-from tests.fake_openai import FakeOpenAI, delay, raw, reply, status, unused_port
+from tests.fake_openai import FakeOpenAI, delay, raw, reply, reset, status, unused_port
 from tests.helpers import CHANNEL_A, GUILD_A, MIKE, SARAH, add_fact, item, seed_store
 
 API_KEY = "test-key"
@@ -64,7 +64,7 @@ async def fake() -> AsyncIterator[FakeOpenAI]:
 
 @pytest.fixture
 async def make_replier(fake: FakeOpenAI) -> AsyncIterator[MakeReplier]:
-    """Builds repliers on the fake (tiny backoff, one retry) and closes them afterwards."""
+    """Builds repliers on the fake (one retry) and closes them afterwards."""
     built: list[LLMReplier] = []
 
     def make(**overrides: Any) -> LLMReplier:
@@ -73,8 +73,6 @@ async def make_replier(fake: FakeOpenAI) -> AsyncIterator[MakeReplier]:
             "base_url": fake.base_url,
             "api_key": API_KEY,
             "max_retries": 1,
-            "backoff_base": 0.01,
-            "backoff_cap": 0.05,
             **overrides,
         }
         replier = LLMReplier(**options)
@@ -464,6 +462,7 @@ FAILURES = [
     pytest.param([status(500), status(503)], "after 2 attempts: HTTP 503", id="server-errors"),
     pytest.param([status(401)], "HTTP 401", id="unauthorized"),
     pytest.param([delay(2.0), delay(2.0)], "timed out", id="timeouts"),
+    pytest.param([reset(), reset()], "connection failed", id="connection-resets"),
 ]
 
 

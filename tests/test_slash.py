@@ -183,8 +183,13 @@ async def test_about_defaults_to_the_caller(world: World) -> None:
 
 async def test_about_says_the_day_each_fact_was_said(world: World) -> None:
     async with side_store(world.bot.settings) as store:
-        await add_fact(store, str(world.sarah.id), "Sarah ran a marathon in May.",
-                       guild=str(world.guild.id), said_at="2023-05-07T21:30:00.000+00:00")  # fmt: skip
+        await add_fact(
+            store,
+            str(world.sarah.id),
+            "Sarah ran a marathon in May.",
+            guild=str(world.guild.id),
+            said_at="2023-05-07T21:30:00.000+00:00",
+        )
     asking = world.interaction(world.sarah)
     await world.run("about", asking, None)
     (text,) = asking.texts

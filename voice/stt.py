@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import openai
 
-from memory.llm_retry import openai_client
+from memory.llm.endpoint import openai_client
 from memory.settings import LOCAL_STT, Settings
 from voice.audio import to_wav
 
@@ -128,9 +128,14 @@ def build_transcriber(settings: Settings) -> Transcriber:
     ``MEMORYBOT_LLM_API_KEY``, falling back to ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``)."""
     if settings.stt_model == LOCAL_STT:
         return PocketSphinxTranscriber()
-    client = openai_client(None, settings.endpoint_url, settings.endpoint_key, settings.llm_timeout)
+    client = openai_client(
+        settings.endpoint_url,
+        settings.endpoint_key,
+        timeout=settings.llm_timeout,
+        max_retries=STT_RETRIES,
+    )
     return OpenAITranscriber(
-        client.with_options(max_retries=STT_RETRIES),
+        client,
         settings.stt_model,
         language=settings.stt_language,
     )
