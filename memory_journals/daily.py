@@ -88,9 +88,12 @@ class DailyLogWriter:
         if not lines:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or path.stat().st_size == 0:
+            # A new day's log appears whole, header and lines: a kill cannot leave it empty.
+            # (No flush to the device: an import of years of history starts a log per day.)
+            write_atomic(path, daily_header(path.stem) + "".join(lines), sync=False)
+            return
         with open(path, "a", encoding="utf-8", newline="\n") as handle:
-            if handle.tell() == 0:
-                handle.write(daily_header(path.stem))
             handle.write("".join(lines))
 
     def rewrite(

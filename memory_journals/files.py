@@ -31,8 +31,9 @@ def daily_logs(folder: Path) -> list[Path]:
     return sorted((p for p in folder.iterdir() if DATE_FILE.match(p.name)), reverse=True)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a reader sees the old or the new file, never half.
+def write_atomic(path: Path, text: str, *, sync: bool = True) -> None:
+    """Replace ``path`` with ``text`` so that a reader sees the old or the new file, never half
+    (``sync``: on disk before it replaces the old one, which costs a flush to the device).
 
     Each write has a temporary file of its own: writes of one path that overlap (a cancelled
     rewrite's thread still running beside the next one) cannot take each other's file.
@@ -42,8 +43,9 @@ def write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
