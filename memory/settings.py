@@ -95,7 +95,11 @@ class Settings(BaseSettings):
     )
     llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds per LLM request.")
     llm_max_retries: int = Field(
-        4, ge=0, le=20, description="Retries of an LLM request on 429, 5xx and timeouts."
+        4,
+        ge=0,
+        le=20,
+        description="Retries of an LLM request (the openai client's) on 408, 409, 429, 5xx, "
+        "timeouts and connection errors.",
     )
     extraction_batch_gap: float = Field(
         3.0,
