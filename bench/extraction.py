@@ -6,7 +6,7 @@
 
 ``--extractor`` defaults to what ``memory.runtime.build_extractor(load_settings())`` picks
 (``heuristic`` is the offline extractor's old name). Every figure is about facts as
-they are stored: candidates pass ``memory.fact_filter.check_fact`` and the queue's cap of
+they are stored: candidates pass ``memory.extraction.fact_filter.check_fact`` and the queue's cap of
 ``MAX_FACTS_PER_MESSAGE`` per message.
 
 LoCoMo (``--dev``, the exports of /work/shared/data/locomo-dev): the exports are imported
@@ -123,9 +123,9 @@ from memory.extraction import (  # noqa: E402
     Mention,
     SourceMessage,
 )
-from memory.fact_filter import check_fact  # noqa: E402
+from memory.extraction.fact_filter import check_fact  # noqa: E402
+from memory.extraction.safety import fold  # noqa: E402
 from memory.models import CandidateFact, canonical_time  # noqa: E402
-from memory.safety import fold  # noqa: E402
 
 DATA = REPO / "bench" / "data"
 DEFAULT_SETS = [DATA / "extraction_set.jsonl", DATA / "extraction_holdout.jsonl"]
@@ -1101,8 +1101,8 @@ def set_summary(path: Path, score: SetScore) -> dict[str, Any]:
 
 async def count_llm_calls(dev: Path) -> dict[str, Any]:
     """Import every export of ``dev`` with the LLM extractor against a local fake server."""
+    from memory.extraction.llm import LLMExtractor
     from memory.extraction.offline import OfflineExtractor
-    from memory.llm_extractor import LLMExtractor
     from memory.runtime import open_memory
     from memory.settings import load_settings
     from tests.fake_openai import FakeOpenAI

@@ -20,7 +20,7 @@ from rich.progress import (
 )
 
 from memory.errors import ExportError
-from memory.export_import import ImportSummary, find_export_files
+from memory.imports.importer import ImportSummary, find_export_files
 from memory.runtime import Memory, open_memory
 from memory.settings import Settings
 

@@ -303,7 +303,7 @@ def memory_line(line: str | None) -> str | None:
 class LLMReplier(OpenAIEndpoint):
     """Answers a mention with one chat completion over the memory slice.
 
-    Endpoint, key, timeout and retries as :class:`memory.llm_extractor.LLMExtractor` has
+    Endpoint, key, timeout and retries as :class:`memory.extraction.llm.LLMExtractor` has
     them: ``base_url`` / ``api_key`` unset fall back to ``OPENAI_BASE_URL`` /
     ``OPENAI_API_KEY``; a ``client`` passed in stays the caller's to close.
     """

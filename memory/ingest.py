@@ -31,7 +31,7 @@ from memory.extraction import (
     NoopExtractor,
     SourceMessage,
 )
-from memory.fact_filter import filter_fact
+from memory.extraction.fact_filter import filter_fact
 from memory.forget_sql import EditOutcome
 from memory.ingest_sql import Closed
 from memory.models import CandidateFact, IngestItem, Job, StoredMessage, canonical_time

@@ -12,8 +12,8 @@ import re
 from typing import NamedTuple
 
 from memory.errors import InvalidMessageError
+from memory.extraction.safety import unsafe_reason
 from memory.models import LORE_SUBJECT, CandidateFact
-from memory.safety import unsafe_reason
 from memory.text import clean_text
 
 LORE_CONFIDENCE = 0.72

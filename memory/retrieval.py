@@ -19,10 +19,10 @@ from datetime import UTC, datetime
 from typing import NamedTuple
 
 from memory import lexical
+from memory.extraction.safety import fold
 from memory.fts import query_tokens, quote, stem, term_groups
 from memory.ids import MENTION
 from memory.models import LORE_SUBJECT, Fact, StoredMessage, parse_iso
-from memory.safety import fold
 from memory.semantic import Semantic
 from memory.store import Store
 

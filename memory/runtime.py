@@ -16,9 +16,9 @@ from pathlib import Path
 
 from memory import forgetting
 from memory.embeddings import build_embedder
-from memory.export_import import ExportImporter, ProgressCallback
 from memory.extraction import Extractor, NoopExtractor
 from memory.forgetting import EditSummary, ForgetSummary
+from memory.imports.importer import ExportImporter, ProgressCallback
 from memory.ingest import IngestHandle, IngestQueue
 from memory.lock import DataDirLock
 from memory.models import CandidateFact, Fact, GuildStats, IngestItem, StoredMessage
@@ -46,7 +46,7 @@ def build_extractor(settings: Settings) -> Extractor:
         from memory.extraction.offline import OfflineExtractor
 
         return OfflineExtractor()
-    from memory.llm_extractor import LLMExtractor  # imports openai: only when it is used
+    from memory.extraction.llm import LLMExtractor  # imports openai: only when it is used
 
     return LLMExtractor.from_settings(settings)
 

@@ -17,9 +17,9 @@ import pytest
 
 from memory.db import connect_sync
 from memory.extraction import ContextTurn, NoopExtractor, SourceMessage
+from memory.extraction.llm import LLMExtractor
 from memory.extraction.offline import CHILD_MIN_BATCH, CHILD_PROCESSES, OfflineExtractor
 from memory.ingest import IngestQueue
-from memory.llm_extractor import LLMExtractor
 from memory.models import Author, IngestItem
 from memory.runtime import build_extractor, open_memory
 from memory.settings import load_settings

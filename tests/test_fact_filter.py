@@ -15,8 +15,7 @@ import pytest
 
 from memory.errors import InvalidMessageError
 from memory.extraction import Mention, SourceMessage
-from memory.extraction.offline import OfflineExtractor
-from memory.fact_filter import (
+from memory.extraction.fact_filter import (
     MAX_EVIDENCE_CHARS,
     MAX_FACT_CHARS,
     Verdict,
@@ -25,9 +24,10 @@ from memory.fact_filter import (
     normalise_fact,
     normalise_type,
 )
+from memory.extraction.offline import OfflineExtractor
+from memory.extraction.safety import fold, instruction_reason, secret_reason, unsafe_reason
 from memory.lore import LORE_CONFIDENCE, lore_fact
 from memory.models import LORE_SUBJECT, CandidateFact
-from memory.safety import fold, instruction_reason, secret_reason, unsafe_reason
 
 DATA = Path(__file__).parent / "data"
 GUILD = "111111111111111111"

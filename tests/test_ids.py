@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from memory.errors import ConfigError
-from memory.export_format import to_row
 from memory.ids import MENTION, is_discord_id
+from memory.imports.format import to_row
 from memory.settings import load_settings
 from tests.helpers import SARAH, export_message
 

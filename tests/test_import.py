@@ -21,8 +21,8 @@ from bench.gen_export import write_export as write_export_of_size
 from bot.commands_import import IMPORT_GC_THRESHOLD, _fewer_collections
 from memory.db import connect_sync
 from memory.errors import ExportError, NotAnExportError
-from memory.export_import import ExportImporter, ImportSummary, find_export_files
-from memory.export_reader import read_batches
+from memory.imports.importer import ExportImporter, ImportSummary, find_export_files
+from memory.imports.reader import read_batches
 from memory.ingest import IngestQueue
 from memory.models import Author
 from memory.store import Store
@@ -254,7 +254,7 @@ def reader_children() -> list[int]:
         with contextlib.suppress(FileNotFoundError):
             stat = Path(f"/proc/{pid}/stat").read_text()
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            if stat.rsplit(")", 1)[1].split()[0] != "Z" and b"memory.export_child" in cmdline:
+            if stat.rsplit(")", 1)[1].split()[0] != "Z" and b"memory.imports.child" in cmdline:
                 alive.append(pid)
     return alive
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from memory.errors import ExportError
-from memory.export_format import iter_raw_messages
-from memory.json_stream import JSONStream, JSONStreamError, iter_object
+from memory.imports.format import iter_raw_messages
+from memory.imports.json_stream import JSONStream, JSONStreamError, iter_object
 
 DOC = {
     "guild": {"id": "1", "name": 'tricky "[{" \\ ]]}}'},

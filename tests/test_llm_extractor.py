@@ -21,8 +21,8 @@ from memory.extraction import (
     Mention,
     SourceMessage,
 )
-from memory.fact_filter import check_fact
-from memory.llm_extractor import (
+from memory.extraction.fact_filter import check_fact
+from memory.extraction.llm import (
     EXAMPLE_ANSWER,
     EXAMPLE_REQUEST,
     MAX_ANSWER_CHARS,

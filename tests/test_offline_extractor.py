@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from memory.extraction import ContextTurn, SourceMessage
+from memory.extraction.fact_filter import check_fact
 from memory.extraction.offline import OfflineExtractor
 from memory.extraction.offline.dates import resolve
-from memory.fact_filter import check_fact
 from memory.models import CandidateFact
 
 MONDAY = "2023-05-08T13:58:00.000+00:00"  # Monday 8 May 2023

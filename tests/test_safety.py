@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.safety import INSTRUCTION_RULES, SECRET_RULES, Rule, first_match, fold
+from memory.extraction.safety import INSTRUCTION_RULES, SECRET_RULES, Rule, first_match, fold
 
 DATA = Path(__file__).parent / "data"
 

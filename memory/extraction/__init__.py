@@ -1,8 +1,9 @@
-"""The extraction step of the ingest queue: messages in, candidate facts out.
+"""Extraction: messages in, candidate facts out — the offline and LLM extractors, and the
+filters (grounding, safety) every candidate passes.
 
 The queue only knows the ``Extractor`` protocol; which extractor runs is the caller's choice
-(``memory.runtime.build_extractor``). Every candidate then passes ``memory.fact_filter`` before it
-is stored, whatever produced it.
+(``memory.runtime.build_extractor``). Every candidate then passes
+``memory.extraction.fact_filter`` before it is stored, whatever produced it.
 
 Subjects: an extractor proposes facts about the speaker (``author_id``), about a member the
 message mentions (that member's id) or about the guild (``LORE_SUBJECT``); anything else is
@@ -83,7 +84,7 @@ class Extractor(Protocol):
     how long (seconds) a channel must be quiet before its waiting messages are extracted
     together (0: at once); ``proposes_facts`` False says it never proposes any (the queue
     then closes jobs without building its input); ``prefiltered`` True says its candidates
-    passed ``memory.fact_filter.filter_fact`` already (a queue with that filter does not
+    passed ``memory.extraction.fact_filter.filter_fact`` already (a queue with that filter does not
     apply it again). A raised exception fails the jobs of that batch (they can be re-run
     with ``memorybot backfill --extraction``).
     """

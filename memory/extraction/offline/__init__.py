@@ -35,12 +35,12 @@ from memory.extraction import (
     contexts,
     turn_of,
 )
+from memory.extraction.fact_filter import filter_fact
 from memory.extraction.offline import skipping
 from memory.extraction.offline.child import ChildDied, ExtractionChild
 from memory.extraction.offline.drafts import Draft, Speaker
 from memory.extraction.offline.rewriting import rewrite
 from memory.extraction.offline.sentences import clauses
-from memory.fact_filter import filter_fact
 from memory.models import CandidateFact, parse_iso
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@
 In order (DESIGN "Extraction"): the subject must be the speaker, a member the message
 mentions, or lore; the fact is normalised (whitespace collapsed, 4..190 characters, end
 punctuation) and its type mapped; fact and evidence must be grounded in the source message;
-neither may read as an instruction to the bot or hold a secret (``memory.safety``).
+neither may read as an instruction to the bot or hold a secret (``memory.extraction.safety``).
 
 Grounding compares word tokens, never raw substrings: "Pizza!" is not grounded in "pizzas
 are good". A fact is grounded when its normalised text occurs in the source on word
@@ -27,8 +27,8 @@ import re
 from typing import NamedTuple
 
 from memory.extraction import SourceMessage
+from memory.extraction.safety import fold, unsafe_reason
 from memory.models import LORE_SUBJECT, CandidateFact
-from memory.safety import fold, unsafe_reason
 from memory.text import clean_text
 
 log = logging.getLogger(__name__)

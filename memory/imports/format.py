@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from memory import ids
 from memory.errors import ExportError, NotAnExportError
-from memory.json_stream import JSONStream, JSONStreamError, iter_object
+from memory.imports.json_stream import JSONStream, JSONStreamError, iter_object
 from memory.models import canonical_time
 from memory.text import clean_text, is_meaningful
 

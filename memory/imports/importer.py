@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from memory.errors import ExportError, NotAnExportError
-from memory.export_format import ExportHeader, Member, ParsedBatch, read_header
-from memory.export_reader import read_batches
+from memory.imports.format import ExportHeader, Member, ParsedBatch, read_header
+from memory.imports.reader import read_batches
 from memory.ingest import BulkOutcome, IngestQueue
 from memory.models import Author, IngestItem
 

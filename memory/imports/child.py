@@ -1,6 +1,6 @@
 """The export reader child process: parse one export, stream its batches to stdout.
 
-``memory.export_reader`` starts it as ``python -c CHILD_CODE ROOT PATH BATCH_SIZE``: a
+``memory.imports.reader`` starts it as ``python -c CHILD_CODE ROOT PATH BATCH_SIZE``: a
 fresh interpreter that imports the parser and nothing else (a ``multiprocessing`` child
 would first re-run the whole CLI's imports). Each frame (``memory.frames``) on stdout is
 ``("batch", ParsedBatch)``; the last is ``("end", None)``, or
@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import IO
 
 from memory.errors import ExportError
-from memory.export_format import parse_batches
 from memory.frames import frame
+from memory.imports.format import parse_batches
 
 #: Run with ``-c``: puts the project on ``sys.path`` (argv[1]), then calls ``main``.
 CHILD_CODE = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from memory.export_child import main; sys.exit(main(sys.argv[2:]))"
+    "from memory.imports.child import main; sys.exit(main(sys.argv[2:]))"
 )
 
 

@@ -1,7 +1,7 @@
 """Batches of a parsed export, from this process or from a reader child process.
 
 Parsing JSON costs about as much as storing it. For a large export the parser runs in
-a child process (``memory.export_child``: its own interpreter, on another core) that
+a child process (``memory.imports.child``: its own interpreter, on another core) that
 streams compact batches over a pipe, read by the event loop while the importer stores the
 batch before. The pipe's capacity (and the stream reader's buffer) is the back-pressure:
 the child blocks while the importer is busy. If the importer dies, the pipe breaks and
@@ -17,13 +17,13 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
 
 from memory.errors import ExportError
-from memory.export_child import CHILD_CODE
-from memory.export_format import ParsedBatch, parse_batches
 from memory.frames import read_frame
+from memory.imports.child import CHILD_CODE
+from memory.imports.format import ParsedBatch, parse_batches
 
 CHILD_MIN_BYTES = 4 * 1024 * 1024  # below this a child's start-up costs more than it saves
 READ_LIMIT = 256 * 1024  # the loop buffers up to twice this of the child's output
-PROJECT_ROOT = str(Path(__file__).resolve().parent.parent)  # where the child finds memory/
+PROJECT_ROOT = str(Path(__file__).resolve().parents[2])  # where the child finds memory/
 
 
 async def read_batches(
