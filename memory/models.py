@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple, Protocol
 
+from memory.errors import InvalidMessageError
+
 Source = Literal["text", "voice", "import", "bot"]
 JobStatus = Literal["pending", "done", "dropped", "failed"]
 SOURCES: tuple[Source, ...] = ("text", "voice", "import", "bot")
@@ -74,6 +76,29 @@ class IngestItem(NamedTuple):
     @property
     def key(self) -> tuple[str, str]:
         return (self.guild_id, self.message_id)
+
+    def validated(self) -> IngestItem:
+        """This item, with its time in the stored format; ``InvalidMessageError`` for what
+        the store could not keep (no id, text that is no string, a time that is none)."""
+        if not isinstance(self.message_id, str) or not self.message_id:
+            raise InvalidMessageError(f"message has no id: {self.message_id!r}")
+        if not isinstance(self.content, str):
+            raise InvalidMessageError(f"message {self.message_id}: content is not text")
+        try:
+            created_at = canonical_time(self.created_at)
+        except (ValueError, TypeError, AttributeError):
+            raise InvalidMessageError(
+                f"message {self.message_id}: created_at is not an ISO 8601 time: "
+                f"{str(self.created_at)[:40]!r}"
+            ) from None
+        return self if created_at == self.created_at else self._replace(created_at=created_at)
+
+    def stored(self, row_id: int) -> StoredMessage:
+        """The row of this (validated) item, stored as ``row_id``."""
+        return StoredMessage(
+            row_id, self.guild_id, self.channel_id, self.message_id, self.author.id,
+            self.author.name, self.content, self.source, self.created_at,
+        )  # fmt: skip
 
 
 class StoredMessage(NamedTuple):

@@ -348,7 +348,6 @@ async def test_a_bulk_submit_waiting_for_room_when_the_queue_closes_stores_nothi
         await shared
     assert sorted(job_rows(data_dir)) == [str(n) for n in range(6)]  # stays, pending
     assert set(job_rows(data_dir).values()) == {"pending"}
-    assert queue._submitting == {}
 
 
 async def test_journal_lines_missing_after_a_crash_are_written_on_start(

@@ -1,0 +1,189 @@
+"""The jobs this process knows are pending, in submit order, and who waits for each: the
+book the queue fills and the extraction worker empties.
+
+The database is the truth; the book holds what this process submitted (at most
+``max_queue`` jobs) so the worker need not read back what it has just written. Jobs left
+by an earlier run, or set pending again by a requeue or an edit, are known only by key
+(``Entry.job`` is None) and read from the database (``claim_from_db``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Generator, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from memory.models import Job
+
+Key = tuple[str, str]
+JOB_BATCH = 512
+
+
+class IngestHandle:
+    """The result of a submit: ``await handle`` → True (facts processed) / False."""
+
+    __slots__ = ("_future", "key", "stored")
+
+    def __init__(self, key: Key, future: asyncio.Future[bool], *, stored: bool) -> None:
+        self.key = key
+        self._future = future
+        #: True when this submit wrote the message; False when it was already there.
+        self.stored = stored
+
+    def __await__(self) -> Generator[Any, None, bool]:
+        return asyncio.shield(self._future).__await__()
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def result(self) -> bool:
+        return self._future.result()
+
+
+@dataclass(slots=True)
+class Entry:
+    future: asyncio.Future[bool] | None  # made when someone waits for this job
+    live: bool
+    job: Job | None  # None: not in memory (resumed or requeued), read from the database
+    arrived: float = 0.0  # loop time of the submit (0: long ago), for the quiet gap
+
+
+class JobBook:
+    """Pending jobs by key (in submit order: dicts keep insertion order), the messages being
+    written, the jobs being processed or dropped, edits under way, and the events the queue
+    and the worker signal each other with."""
+
+    def __init__(self, max_queue: int) -> None:
+        self.max_queue = max_queue
+        self.pending: dict[Key, Entry] = {}
+        self.submitting: dict[Key, asyncio.Future[bool] | None] = {}
+        self.in_progress: set[Key] = set()
+        self.dropping: set[Key] = set()
+        # Messages edited while this process runs -> their newest text: an extraction of
+        # any other text (under way when the edit came) must not close the job.
+        self.edits: dict[Key, str] = {}
+        self.claim_from_db = True
+        self.closing = False
+        self.wake = asyncio.Event()  # work for the worker
+        self.idle = asyncio.Event()  # the worker found nothing to do
+        self.room = asyncio.Event()  # bulk submits may go on
+
+    @property
+    def bulk_room(self) -> int:
+        """Pending jobs bulk submits may fill; the last quarter of the bound stays for live."""
+        return max(1, self.max_queue - self.max_queue // 4)
+
+    @property
+    def step_jobs(self) -> int:
+        """The most jobs a worker step takes from memory, and a bulk submit stores at once:
+        half the bulk room, so one half is extracted while the other is written or filled."""
+        return max(1, min(JOB_BATCH, self.bulk_room // 2))
+
+    def future_for(self, key: Key) -> asyncio.Future[bool]:
+        """The shared future of a message being submitted or pending (made on first ask)."""
+        entry = self.pending.get(key)
+        future = entry.future if entry is not None else self.submitting.get(key)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            if entry is not None:
+                entry.future = future
+            else:
+                self.submitting[key] = future
+        return future
+
+    def wake_worker(self) -> None:
+        self.idle.clear()
+        self.wake.set()
+
+    def reclaim(self) -> None:
+        """Jobs were set pending in the database: the worker reads them from there."""
+        self.claim_from_db = True
+        self.wake_worker()
+
+    def signal_room(self) -> None:
+        if len(self.pending) < self.bulk_room:
+            self.room.set()
+
+    def close(self, key: Key, value: bool) -> None:
+        """The job is over (``value``: its facts were processed): its waiters are told."""
+        entry = self.pending.pop(key, None)
+        if entry is not None:
+            settle(entry.future, value)
+
+    def discard(self, keys: Iterable[Key]) -> None:
+        """Messages deleted from the store: their jobs go (their handles resolve False)."""
+        for key in keys:
+            self.edits.pop(key, None)
+            self.close(key, False)
+        self.signal_room()
+
+    def drop_oldest_live(self, excess: int) -> list[Key]:
+        """Overflow: close the oldest ``excess`` live jobs not being processed; their keys."""
+        victims: list[Key] = []
+        for key, entry in self.pending.items():
+            if len(victims) >= excess:
+                break
+            if entry.live and key not in self.in_progress:
+                victims.append(key)
+        for key in victims:
+            self.close(key, False)
+            self.edits.pop(key, None)
+        return victims
+
+    def undo_edit(self, key: Key, previous: str | None) -> None:
+        """An edit that changed nothing: the newest text is the one before it again."""
+        if previous is None:
+            self.edits.pop(key, None)
+        else:
+            self.edits[key] = previous
+
+    def forget_stale(self) -> None:
+        """Entries known only by key whose job is no longer pending in the database."""
+        for key in [k for k, e in self.pending.items() if e.job is None]:
+            self.close(key, False)
+
+    def settle_all(self) -> None:
+        """Closing: every waiter is told False (the jobs stay pending in the database)."""
+        for entry in self.pending.values():
+            settle(entry.future, False)
+        self.pending.clear()
+        self.room.set()
+
+    def in_memory(self) -> list[Job] | None:
+        """Up to a step of the oldest jobs not being processed, or None if one of them is
+        only in the database."""
+        batch: list[Job] = []
+        for key, entry in self.pending.items():
+            if len(batch) == self.step_jobs:
+                break
+            if key in self.dropping or key in self.in_progress:
+                continue
+            if entry.job is None:
+                return batch or None
+            batch.append(entry.job)
+        return batch
+
+
+def job_key(job: Job) -> Key:
+    return (job.message.guild_id, job.message.message_id)
+
+
+def settle(future: asyncio.Future[bool] | None, value: bool) -> None:
+    if future is not None and not future.done():
+        future.set_result(value)
+
+
+def resolved(loop: asyncio.AbstractEventLoop, value: bool) -> asyncio.Future[bool]:
+    future: asyncio.Future[bool] = loop.create_future()
+    future.set_result(value)
+    return future
+
+
+LINGER_BELOW = 64  # with this much work waiting, a step starts at once
+
+
+async def linger(seconds: float, waiting: int, *, closing: bool) -> None:
+    """Let more work arrive before a small step (not while closing: drain at once)."""
+    if not closing and waiting < LINGER_BELOW:
+        await asyncio.sleep(seconds)
