@@ -10,11 +10,11 @@ by an earlier run, or set pending again by a requeue or an edit, are known only 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memory.models import Job
+from memory.models import IngestItem, Job
 
 Key = tuple[str, str]
 JOB_BATCH = 512
@@ -92,6 +92,13 @@ class JobBook:
                 self.submitting[key] = future
         return future
 
+    def resume(self, keys: Iterable[tuple[str, str, bool]]) -> int:
+        """Jobs a previous run left pending (``guild_id, message_id, live``): known by key,
+        read from the database when their turn comes; return how many."""
+        for guild_id, message_id, live in keys:
+            self.pending[(guild_id, message_id)] = Entry(None, live, None)
+        return len(self.pending)
+
     def wake_worker(self) -> None:
         self.idle.clear()
         self.wake.set()
@@ -117,6 +124,14 @@ class JobBook:
             self.edits.pop(key, None)
             self.close(key, False)
         self.signal_room()
+
+    def abandon(self, items: Sequence[IngestItem], exc: BaseException) -> None:
+        """These items will not be written: whoever waits for one of them gets ``exc``."""
+        for item in items:
+            future = self.submitting.pop(item.key, None)
+            if future is not None and not future.done():
+                future.set_exception(exc)
+                future.exception()  # retrieved here: the caller sees the raised error
 
     def drop_oldest_live(self, excess: int) -> list[Key]:
         """Overflow: close the oldest ``excess`` live jobs not being processed; their keys."""

@@ -18,7 +18,7 @@ from memory.extraction.fact_filter import filter_fact
 from memory.forget_sql import EditOutcome
 from memory.ingest.jobs import Entry, IngestHandle, JobBook, Key, resolved
 from memory.ingest.journal import JournalFollower, JournalSink
-from memory.ingest.worker import ExtractionWorker, FactFilter, extractable
+from memory.ingest.worker import ExtractionWorker, FactFilter, closed_at_write
 from memory.ingest_sql import Closed
 from memory.models import IngestItem, Job
 from memory.store import Store
@@ -41,6 +41,39 @@ class BulkOutcome:
     new_keys: set[tuple[str, str]] = field(default_factory=set, repr=False)  # live only
 
 
+class ChangeNotices:
+    """Tells who needs to know that a guild's memory changed: the journal (its MEMORY.md is
+    refreshed) and ``on_facts`` when its facts did (embedding). While imports run, the
+    notices wait for the last one to end: facts that the caps archive during an import
+    are never embedded, and a snapshot is written once, not every step."""
+
+    def __init__(self, journal: JournalSink | None, on_facts: Callable[[str], None] | None):
+        self.journal = journal
+        self.on_facts = on_facts
+        self.imports = 0  # bulk sessions under way
+        self._guilds: set[str] = set()
+        self._facts: set[str] = set()
+
+    def changed(self, guild_id: str, facts: bool) -> None:
+        if self.imports:
+            self._guilds.add(guild_id)
+            if facts:
+                self._facts.add(guild_id)
+            return
+        if self.journal is not None:
+            self.journal.guild_changed(guild_id)
+        if facts and self.on_facts is not None:
+            self.on_facts(guild_id)
+
+    def import_ended(self) -> None:
+        self.imports -= 1
+        if not self.imports:
+            for guild_id in sorted(self._guilds):
+                self.changed(guild_id, guild_id in self._facts)
+            self._guilds.clear()
+            self._facts.clear()
+
+
 class IngestQueue:
     """Submits in, durable jobs out: the book of pending jobs, their worker and the journal."""
 
@@ -56,31 +89,24 @@ class IngestQueue:
         on_facts: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
-        #: Called with a guild id after facts of that guild were stored (embedding wakes).
-        self.on_facts = on_facts
+        self.notices = ChangeNotices(journal, on_facts)
         self.extractor: Extractor = extractor or NoopExtractor()
-        self.journal = journal
         self.max_queue = max_queue
         self.drain_timeout = drain_timeout
         self.dropped = 0
         self._book = JobBook(max_queue)
         self._worker = ExtractionWorker(
-            self._book, store, self.extractor, fact_filter=fact_filter, changed=self._changed
+            self._book, store, self.extractor, fact_filter=fact_filter, changed=self.notices.changed
         )
         self._journaler = JournalFollower(
             store,
             journal,
-            changed=lambda guild_id: self._changed(guild_id, False),
-            holding=lambda: self._bulk_sessions > 0 and not self._joining and not self.closing,
+            changed=lambda guild_id: self.notices.changed(guild_id, False),
+            holding=lambda: self.notices.imports > 0 and not self._joining and not self.closing,
             closing=lambda: self.closing,
         )
         self._live_buffer: list[tuple[IngestItem, asyncio.Future[bool]]] = []
         self._live_writer: asyncio.Task[None] | None = None
-        self._bulk_sessions = 0
-        # Guilds changed during an import: their snapshots are refreshed when it ends, and
-        # ``on_facts`` called for those whose facts changed.
-        self._bulk_guilds: set[str] = set()
-        self._bulk_facts: set[str] = set()
         self._joining = 0
 
     # --- lifecycle ----------------------------------------------------------------------
@@ -92,10 +118,8 @@ class IngestQueue:
     async def start(self) -> None:
         """Resume the pending jobs a previous run left, then start the worker."""
         await self._journaler.start()
-        for guild_id, message_id, live in await self.store.pending_keys():
-            self._book.pending[(guild_id, message_id)] = Entry(None, live, None)
-        if self._book.pending:
-            log.info("resuming %d pending ingest jobs", len(self._book.pending))
+        if resumed := self._book.resume(await self.store.pending_keys()):
+            log.info("resuming %d pending ingest jobs", resumed)
         self._worker.start()
 
     async def close(self, timeout: float | None = None) -> None:  # noqa: ASYNC109
@@ -231,35 +255,14 @@ class IngestQueue:
 
     @contextlib.asynccontextmanager
     async def bulk(self) -> AsyncIterator[None]:
-        """A bulk import is under way: the journal writes in full steps; whatever waits is
-        written when it ends. The MEMORY.md snapshots of the guilds it journals are
-        refreshed, and ``on_facts`` called for the guilds whose facts it changed, when it
-        ends, not every step while it runs: facts that the caps archive during an import are
-        never embedded."""
-        self._bulk_sessions += 1
+        """A bulk import is under way: the journal writes in full steps, whatever waits is
+        written when it ends, and guilds' change notices wait for it (``ChangeNotices``)."""
+        self.notices.imports += 1
         try:
             yield
         finally:
-            self._bulk_sessions -= 1
             self._journaler.wake()
-            if not self._bulk_sessions:
-                for guild_id in sorted(self._bulk_guilds):
-                    self._changed(guild_id, guild_id in self._bulk_facts)
-                self._bulk_guilds.clear()
-                self._bulk_facts.clear()
-
-    def _changed(self, guild_id: str, facts: bool) -> None:
-        """The guild's memory changed (its facts too when ``facts``): its MEMORY.md is
-        refreshed and, for facts, ``on_facts`` is called; after the imports under way."""
-        if self._bulk_sessions:
-            self._bulk_guilds.add(guild_id)
-            if facts:
-                self._bulk_facts.add(guild_id)
-            return
-        if self.journal is not None:
-            self.journal.guild_changed(guild_id)
-        if facts and self.on_facts is not None:
-            self.on_facts(guild_id)
+            self.notices.import_ended()
 
     async def submit_many(self, items: Sequence[IngestItem]) -> BulkOutcome:
         """Store a batch (bulk import): waits for room in the queue instead of dropping.
@@ -294,7 +297,7 @@ class IngestQueue:
             else:
                 book.submitting[key] = None  # a submit of the same id meanwhile shares it
                 fresh.append(item)
-        closed = self._closed_at_write(fresh)
+        closed = closed_at_write(self.extractor, fresh)
         opening = 0 if closed == "all" else len(fresh) - len(closed)
         try:
             while book.pending and len(book.pending) + opening > book.bulk_room:
@@ -304,7 +307,7 @@ class IngestQueue:
             if self.closing:
                 raise QueueClosedError("the ingest queue is shutting down")
         except BaseException as exc:
-            self._abandon(fresh, exc)
+            self._book.abandon(fresh, exc)
             raise
         outcome = (
             await self._store_fresh(fresh, live=False, closed=closed) if fresh else BulkOutcome()
@@ -313,28 +316,12 @@ class IngestQueue:
         outcome.empty += empty
         return outcome
 
-    def _abandon(self, items: Sequence[IngestItem], exc: BaseException) -> None:
-        """These items will not be written: whoever waits for one of them gets ``exc``."""
-        for item in items:
-            future = self._book.submitting.pop(item.key, None)
-            if future is not None and not future.done():
-                future.set_exception(exc)
-                future.exception()  # retrieved here: the caller sees the raised error
-
-    def _closed_at_write(self, items: Sequence[IngestItem]) -> Closed:
-        """The messages whose jobs have nothing to extract (no extractor proposes facts, or
-        the text is too short or has no guild): written closed, the worker never sees them.
-        Their daily-log lines and full-text rows follow the journal cursor, like any other."""
-        if not self.extractor.proposes_facts:
-            return "all"
-        return {item.key for item in items if not extractable(item.guild_id, item.content)}
-
     async def _store_fresh(
         self, fresh: list[IngestItem], *, live: bool, closed: Closed | None = None
     ) -> BulkOutcome:
         book = self._book
         if closed is None:
-            closed = self._closed_at_write(fresh)
+            closed = closed_at_write(self.extractor, fresh)
         every = closed == "all"
         try:
             outcome = await self.store.insert_messages(fresh, live=live, closed=closed)
@@ -343,7 +330,7 @@ class IngestQueue:
             # it may still have committed: the worker looks for such jobs in the database.
             book.claim_from_db = True
             book.wake.set()
-            self._abandon(fresh, exc)
+            self._book.abandon(fresh, exc)
             raise
         result = BulkOutcome()
         now = asyncio.get_running_loop().time()
@@ -380,20 +367,22 @@ class IngestQueue:
             self._journaler.add(message)
         if opened:
             if live:
-                await self._drop_overflow()
+                self.dropped += await _drop_overflow(self.store, book)
             book.wake_worker()  # the worker before the journal: its write keeps the db busy
         self._journaler.wake()
         return result
 
-    async def _drop_overflow(self) -> None:
-        book = self._book
-        victims = book.drop_oldest_live(len(book.pending) - self.max_queue)
-        if not victims:
-            return
-        self.dropped += len(victims)
-        log.warning("ingest queue full: dropped %d oldest job(s)", len(victims))
-        book.dropping.update(victims)
-        try:
-            await self.store.drop_jobs(victims, DROP_REASON)
-        finally:
-            book.dropping.difference_update(victims)
+
+async def _drop_overflow(store: Store, book: JobBook) -> int:
+    """Live overflow: the oldest live jobs beyond the bound are dropped (their messages stay,
+    their job rows say why); return how many."""
+    victims = book.drop_oldest_live(len(book.pending) - book.max_queue)
+    if not victims:
+        return 0
+    log.warning("ingest queue full: dropped %d oldest job(s)", len(victims))
+    book.dropping.update(victims)
+    try:
+        await store.drop_jobs(victims, DROP_REASON)
+    finally:
+        book.dropping.difference_update(victims)
+    return len(victims)

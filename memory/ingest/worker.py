@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol
 
 from memory.extraction import (
@@ -26,7 +26,8 @@ from memory.extraction import (
 )
 from memory.extraction.fact_filter import filter_fact
 from memory.ingest.jobs import JOB_BATCH, Entry, JobBook, Key, job_key, linger
-from memory.models import CandidateFact, Job, StoredMessage
+from memory.ingest_sql import Closed
+from memory.models import CandidateFact, IngestItem, Job, StoredMessage
 from memory.store import Store
 from memory.text import clean_text
 
@@ -344,6 +345,15 @@ class ExtractionWorker:
                 kept.append((message, fact))
                 per_message[message.message_id] = per_message.get(message.message_id, 0) + 1
         return kept
+
+
+def closed_at_write(extractor: Extractor, items: Sequence[IngestItem]) -> Closed:
+    """The messages whose jobs have nothing to extract (no extractor proposes facts, or the
+    text is too short or has no guild): written closed, the worker never sees them. Their
+    daily-log lines and full-text rows follow the journal cursor, like any other."""
+    if not extractor.proposes_facts:
+        return "all"
+    return {item.key for item in items if not extractable(item.guild_id, item.content)}
 
 
 def extractable(guild_id: str, content: str) -> bool:
