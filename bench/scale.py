@@ -219,7 +219,7 @@ def _pct(values: list[float], q: float) -> float:
 
 async def measure(db: Path, queries: int) -> dict[str, Any]:
     from memory.embeddings import LocalEmbedder
-    from memory.retrieval import Retriever
+    from memory.search.retriever import Retriever
     from memory.semantic import Semantic
     from memory.store import Store
 

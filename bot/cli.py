@@ -22,7 +22,7 @@ from memory.errors import ConfigError, MemorybotError
 from memory.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from memory.retrieval import Retriever
+    from memory.search.retriever import Retriever
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -209,7 +209,7 @@ async def _retriever(state: CliState, guild_id: str | None) -> AsyncIterator[tup
     """A retriever with the configured embedder over the store (read beside a running bot:
     no data-directory lock), and the guild asked for or the only one."""
     from memory.embeddings import build_embedder
-    from memory.retrieval import Retriever
+    from memory.search.retriever import Retriever
     from memory.semantic import Semantic
     from memory.store import Store
 

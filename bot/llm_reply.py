@@ -39,7 +39,7 @@ from memory.errors import ConfigError, MemorybotError
 from memory.llm.answers import json_kind, loads_tolerant
 from memory.llm.endpoint import OpenAIEndpoint, llm_options
 from memory.models import parse_iso
-from memory.retrieval import FactHit, MemorySlice, MessageHit
+from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.settings import Settings
 from memory.text import cap, strip_invisible
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from memory.retrieval import FactHit, MemorySlice
+from memory.search.results import FactHit, MemorySlice
 
 DISCORD_LIMIT = 2000
 OFFLINE_FACTS = 6

@@ -22,7 +22,8 @@ from memory.imports.importer import ExportImporter, ProgressCallback
 from memory.ingest import IngestHandle, IngestQueue
 from memory.lock import DataDirLock
 from memory.models import CandidateFact, Fact, GuildStats, IngestItem, StoredMessage
-from memory.retrieval import RELEVANT_MESSAGES, FactHit, MemorySlice, MessageHit, Retriever
+from memory.search.results import FactHit, MemorySlice, MessageHit
+from memory.search.retriever import RELEVANT_MESSAGES, Retriever
 from memory.semantic import Semantic
 from memory.settings import Settings
 from memory.store import Store

@@ -12,9 +12,8 @@ import pytest
 
 from bot.client import MemoryBot, memory_intents
 from bot.replies import defuse, fit, offline_answer
-from memory.retrieval import MemorySlice
 from memory.runtime import open_memory
-from memory.search.results import slice_json
+from memory.search.results import MemorySlice, slice_json
 from memory.settings import load_settings
 from tests.helpers import add_fact, dpytest_bot, side_store
 

@@ -24,8 +24,8 @@ from memory.forgetting import (
 )
 from memory.ingest import IngestQueue, keep_fact
 from memory.models import IngestItem, StoredMessage
-from memory.retrieval import Retriever
 from memory.search.results import fact_json, slice_json
+from memory.search.retriever import Retriever
 from memory.store import Store
 from memory.vectors_sql import fact_embedding_text
 from memory_journals import Journals

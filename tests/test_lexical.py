@@ -1,5 +1,5 @@
-"""Full-text windows, document-frequency estimates and BM25 ranking (``memory.lexical``) on a
-real store, and the word forms a query token stands for (``memory.fts``)."""
+"""Full-text windows, document-frequency estimates and BM25 ranking (``memory.search.lexical``) on a
+real store, and the word forms a query token stands for (``memory.search.fts``)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from memory import lexical
 from memory.db import connect_sync
-from memory.fts import fts_words, query_tokens, term_groups, word_forms
-from memory.lexical import GuildProfile
 from memory.migrations import M001_CORE
 from memory.models import Author
+from memory.search import lexical
+from memory.search.fts import fts_words, query_tokens, term_groups, word_forms
+from memory.search.lexical import GuildProfile
 from memory.store import Store
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
 

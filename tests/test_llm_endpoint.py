@@ -18,8 +18,8 @@ from bot.answer import Answer, compose_answer
 from bot.llm_reply import LLMReplier, Reply, ReplyError
 from bot.replies import offline_answer
 from memory.llm.errors import LLMRequestError
-from memory.retrieval import MemorySlice
 from memory.runtime import open_memory
+from memory.search.results import MemorySlice
 from memory.settings import load_settings
 from tests.fake_openai import FakeOpenAI, delay, raw, reply, reset, status, unused_port
 from tests.helpers import CHANNEL_A, GUILD_A, SARAH

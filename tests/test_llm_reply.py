@@ -29,8 +29,8 @@ from bot.llm_reply import (
 from bot.replies import DISCORD_LIMIT, offline_answer
 from memory.errors import ConfigError, MemorybotError
 from memory.models import LORE_SUBJECT, Fact
-from memory.retrieval import MemorySlice
 from memory.runtime import Memory, open_memory
+from memory.search.results import MemorySlice
 from memory.settings import load_settings
 from memory.store import Store
 from tests.fake_openai import FakeOpenAI, delay, raw, reply, reset, status, unused_port

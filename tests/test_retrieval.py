@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from memory import lexical
-from memory.fts import query_tokens, term_groups
 from memory.models import Fact
-from memory.retrieval import Retriever, combine, lexical_score, score_fact
+from memory.search import lexical
+from memory.search.fts import query_tokens, term_groups
 from memory.search.results import fact_json
+from memory.search.retriever import Retriever
+from memory.search.scoring import combine, lexical_score, score_fact
 from memory.store import Store
 from tests.helpers import (
     CHANNEL_A,

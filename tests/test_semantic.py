@@ -15,8 +15,8 @@ from memory.embeddings import LOCAL_MODEL_KEY, LocalEmbedder, to_blob
 from memory.embeddings_openai import OpenAIEmbedder
 from memory.lore import Origin
 from memory.models import CandidateFact
-from memory.retrieval import Retriever
 from memory.runtime import open_memory
+from memory.search.retriever import Retriever
 from memory.semantic import Semantic
 from memory.settings import load_settings
 from memory.store import Store

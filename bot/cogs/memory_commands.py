@@ -18,7 +18,7 @@ from bot.cogs.slash import answer_error, forget_after_confirming, say, where
 from bot.cogs.voice import VoiceCog, VoiceError
 from bot.replies import defuse, fit, said
 from memory.errors import InvalidMessageError
-from memory.retrieval import FactHit
+from memory.search.results import FactHit
 
 if TYPE_CHECKING:
     from bot.client import MemoryBot

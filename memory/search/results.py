@@ -1,5 +1,6 @@
-"""The JSON shape of what search and the slice find, one for every caller: the HTTP API
-(DESIGN "HTTP API"), ``memorybot search`` / ``slice --json`` and the benches.
+"""What search and the slice find (``FactHit``, ``MessageHit``, ``MemorySlice``) and its
+JSON shape, one for every caller: the HTTP API (DESIGN "HTTP API"), ``memorybot search`` /
+``slice --json`` and the benches.
 
 A fact: ``{id, subject, subjectName, fact, type, evidence, sourceMessageId, channelId,
 confidence, createdAt, saidAt, score, semanticScore, lexicalScore, recencyScore,
@@ -11,8 +12,50 @@ the slice found adds ``score`` and ``context`` (the turns around it, itself incl
 
 from __future__ import annotations
 
-from memory.models import StoredMessage
-from memory.retrieval import FactHit, MemorySlice, MessageHit
+from dataclasses import dataclass, field
+
+from memory.models import Fact, StoredMessage
+from memory.search.scoring import FactScores
+
+
+@dataclass(frozen=True, slots=True)
+class FactHit:
+    fact: Fact
+    subject_name: str
+    scores: FactScores
+
+
+@dataclass(frozen=True, slots=True)
+class MessageHit:
+    """A message found by full text, with its neighbouring turns (``context``, in order)."""
+
+    message: StoredMessage
+    score: float
+    context: tuple[StoredMessage, ...]
+
+    @property
+    def message_ids(self) -> list[str]:
+        return [m.message_id for m in self.context]
+
+
+@dataclass(slots=True)
+class MemorySlice:
+    """What a reply sees of memory."""
+
+    user_facts: list[FactHit] = field(default_factory=list)
+    relevant_facts: list[FactHit] = field(default_factory=list)
+    relevant_messages: list[MessageHit] = field(default_factory=list)
+
+    def item_count(self) -> int:
+        return len(self.user_facts) + len(self.relevant_facts) + len(self.relevant_messages)
+
+    def message_ids(self) -> set[str]:
+        """Every message the slice points to through provenance."""
+        ids = {h.fact.source_message_id for h in self.user_facts + self.relevant_facts}
+        for hit in self.relevant_messages:
+            ids.update(hit.message_ids)
+        ids.discard(None)
+        return {i for i in ids if i}
 
 
 def _rounded(value: float | None) -> float | None:

@@ -1,32 +1,29 @@
 """Hybrid search over durable facts and the prompt memory slice (DESIGN "Retrieval").
 
-Facts are scored by the peer design's formula — semantic (when vectors exist), lexical,
-confidence, recency (from when the fact was said, not when it was stored), channel — and
-gated for relevance; ``search`` is strict (nothing when nothing passes), the slice falls back
-to the ungated ranking. Messages are found by full text (BM25), fused over the guild, the
-current channel and the members the query names, and each comes with its neighbouring turns.
-Every item carries its provenance.
+Facts are scored (``scoring.py``) and gated for relevance; ``search`` is strict (nothing when
+nothing passes), the slice falls back to the ungated ranking. Messages are found by full text
+(BM25), fused over the guild, the current channel and the members the query names, and each
+comes with its neighbouring turns. Every item carries its provenance.
 """
 
 from __future__ import annotations
 
-import functools
 import heapq
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import NamedTuple
 
-from memory import lexical
 from memory.extraction.safety import fold
-from memory.fts import query_tokens, quote, stem, term_groups
 from memory.ids import MENTION
-from memory.models import LORE_SUBJECT, Fact, StoredMessage, parse_iso
+from memory.models import LORE_SUBJECT
+from memory.search import lexical
+from memory.search.fts import query_tokens, quote, term_groups
+from memory.search.results import FactHit, MemorySlice, MessageHit
+from memory.search.scoring import score_fact
 from memory.semantic import Semantic
 from memory.store import Store
 
-RECENCY_DAYS = 45.0
 USER_FACTS = 8
 RELEVANT_FACTS = 10
 RELEVANT_MESSAGES = 8
@@ -36,147 +33,9 @@ RRF_K = 10
 _WORD = re.compile(r"\w+")
 
 
-class FactScores(NamedTuple):
-    """A fact's component scores, the combined score and whether it passed the gate."""
-
-    semantic: float | None
-    lexical: float
-    confidence: float
-    recency: float
-    channel: float
-    combined: float
-    passed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class FactHit:
-    fact: Fact
-    subject_name: str
-    scores: FactScores
-
-
-@dataclass(frozen=True, slots=True)
-class MessageHit:
-    """A message found by full text, with its neighbouring turns (``context``, in order)."""
-
-    message: StoredMessage
-    score: float
-    context: tuple[StoredMessage, ...]
-
-    @property
-    def message_ids(self) -> list[str]:
-        return [m.message_id for m in self.context]
-
-
-@dataclass(slots=True)
-class MemorySlice:
-    """What a reply sees of memory."""
-
-    user_facts: list[FactHit] = field(default_factory=list)
-    relevant_facts: list[FactHit] = field(default_factory=list)
-    relevant_messages: list[MessageHit] = field(default_factory=list)
-
-    def item_count(self) -> int:
-        return len(self.user_facts) + len(self.relevant_facts) + len(self.relevant_messages)
-
-    def message_ids(self) -> set[str]:
-        """Every message the slice points to through provenance."""
-        ids = {h.fact.source_message_id for h in self.user_facts + self.relevant_facts}
-        for hit in self.relevant_messages:
-            ids.update(hit.message_ids)
-        ids.discard(None)
-        return {i for i in ids if i}
-
-
-# --- scoring ----------------------------------------------------------------------------------
-
-
 def _norm(text: str) -> str:
     """Folded words (look-alike letters, accents, invisible characters): for names."""
     return " ".join(_WORD.findall(fold(text)))
-
-
-@functools.lru_cache(maxsize=65536)
-def _words(text: str) -> str:
-    """Case-folded words, space-separated and padded with a space on each side."""
-    return " " + " ".join(_WORD.findall(text.casefold())) + " "
-
-
-@functools.lru_cache(maxsize=256)
-def _probes(tokens: tuple[str, ...]) -> tuple[str, ...]:
-    """What to look for in padded words for each token: the token as a word, or (stem of 4+
-    letters) a word starting with the stem — "studies" ~ "studying"."""
-    probes = []
-    for token in tokens:
-        root = stem(token)
-        probes.append(f" {root}" if len(root) >= 4 else f" {token} ")
-    return tuple(probes)
-
-
-def lexical_score(query: str, tokens: Sequence[str], text: str) -> float:
-    """1 if the normalised query is in ``text``, else the share of query tokens present."""
-    words = _words(text)
-    query_words = _words(query)
-    if len(query_words) > 2 and query_words in words:
-        return 1.0
-    if not tokens:
-        return 0.0
-    hits = sum(1 for probe in _probes(tuple(tokens)) if probe in words)
-    return hits / len(tokens)
-
-
-@functools.lru_cache(maxsize=65536)
-def _timestamp(when: str) -> float | None:
-    try:
-        return parse_iso(when).timestamp()
-    except ValueError:
-        return None
-
-
-def recency_score(when: str, now: datetime) -> float:
-    """1 / (1 + age in days / 45), the age counted from ``when`` (a fact's ``said_at``)."""
-    moment = _timestamp(when)
-    if moment is None:
-        return 0.0
-    age_days = max(0.0, (now.timestamp() - moment) / 86_400)
-    return 1.0 / (1.0 + age_days / RECENCY_DAYS)
-
-
-def channel_score(fact_channel: str | None, channel_id: str | None) -> float:
-    if not fact_channel:
-        return 0.25
-    return 1.0 if channel_id and fact_channel == channel_id else 0.0
-
-
-def combine(
-    semantic: float | None, lexical: float, confidence: float, recency: float, channel: float
-) -> tuple[float, bool]:
-    """The peer formula and its relevance gate."""
-    if semantic is not None:
-        combined = 0.50 * semantic + 0.28 * lexical + 0.10 * confidence + 0.07 * recency
-        combined += 0.05 * channel
-        passed = semantic >= 0.2 or lexical >= 0.22
-        passed = passed or (combined >= 0.52 and (semantic >= 0.08 or lexical >= 0.1))
-        return combined, passed
-    combined = 0.75 * lexical + 0.10 * confidence + 0.10 * recency + 0.05 * channel
-    return combined, lexical >= 0.24 or combined >= 0.62
-
-
-def score_fact(
-    fact: Fact,
-    query: str,
-    tokens: Sequence[str],
-    *,
-    semantic: float | None,
-    channel_id: str | None,
-    now: datetime,
-) -> FactScores:
-    lexical = lexical_score(query, tokens, f"{fact.fact} {fact.evidence}")
-    recency = recency_score(fact.said_at, now)
-    channel = channel_score(fact.channel_id, channel_id)
-    sem = max(0.0, semantic) if semantic is not None else None
-    combined, passed = combine(sem, lexical, fact.confidence, recency, channel)
-    return FactScores(sem, lexical, fact.confidence, recency, channel, combined, passed)
 
 
 @dataclass(slots=True)

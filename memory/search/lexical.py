@@ -5,7 +5,7 @@ index (all guilds): a common word costs tens of milliseconds. So the index is on
 for *windows* — a guild's most recent matches of one term group, newest first, which FTS5
 reads straight off the end of the term's doclist — and the ranking is done here:
 
-1. one window per query term group (the token and its word forms, ``memory.fts``) and any
+1. one window per query term group (the token and its word forms, ``memory.search.fts``) and any
    caller's extra windows (a channel, some authors), all in one round trip, plus (every
    ``PROFILE_TTL`` seconds) a probe of the guild's own newest documents. No ``AND`` window:
    on a big guild, finding the few documents that hold two common words walks most of
@@ -30,8 +30,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from memory.fts import TermGroup, fts_words
 from memory.ids import is_discord_id
+from memory.search.fts import TermGroup, fts_words
 from memory.store import Store
 
 GUILD_PROBE = 1000  # the guild's newest documents, to estimate its size and density
@@ -121,7 +121,7 @@ async def candidates(
 ) -> Candidates:
     """The guild's documents matching any of ``groups``, best ``limit`` first by summed IDF;
     ``extra`` names FTS5 filters (``"channel": 'channel_id:"…"'``, built with
-    ``memory.fts.quote``) whose newest matches of any group are returned as well."""
+    ``memory.search.fts.quote``) whose newest matches of any group are returned as well."""
     if not groups:
         return Candidates([], {})
     ids = any(is_discord_id(f) for g in groups for f in g.forms)
@@ -173,7 +173,7 @@ class Profiles:
 
 @functools.lru_cache(maxsize=16384)
 def _cached_words(text: str) -> tuple[str, ...]:
-    """:func:`memory.fts.fts_words`, remembered: recent messages come back query after query."""
+    """:func:`memory.search.fts.fts_words`, remembered: recent messages come back again."""
     return tuple(fts_words(text))
 
 
