@@ -1,16 +1,15 @@
 """Scale benchmark: search and slice latency on a large guild, in-process, local embedder.
 
     python bench/scale.py [--facts 100000] [--messages 1000000] [--small-guilds 20]
-                          [--queries 200] [--exact] [--db PATH] [--json]
+                          [--queries 200] [--db PATH] [--json]
     python bench/scale.py --many-guilds 1000 [--many-facts 1000] [--db PATH] [--json]
 
 Builds (or reuses, with ``--db``) a store with one generated guild of ``--facts`` active facts
 (each with a bundled-model vector) and ``--messages`` messages (full-text indexed), plus
 ``--small-guilds`` small guilds; then times ``Retriever.search`` and ``Retriever.slice`` for
 ``--queries`` generated questions after one warm-up query. Reports p50 / p95 latency, the
-peak RSS of the process, and how many of the exact nearest facts by meaning (an exact k-NN
-over every vector) the search's k-NN finds (``nearest_overlap``). ``--exact``: the search's
-k-NN is the exact one too (no coarse pass).
+peak RSS of the process, and how many of the exact nearest facts by meaning (every vector
+scored, after the peak RSS was read) the search's k-NN finds (``nearest_overlap``).
 
 ``--many-guilds N``: instead, a store of N guilds of ``--many-facts`` facts each (texts drawn
 from a pool of 20,000, embedded once) and 20 messages each; one slice per guild, then the
@@ -223,7 +222,7 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def measure(db: Path, queries: int, exact: bool = False) -> dict[str, Any]:
+async def measure(db: Path, queries: int) -> dict[str, Any]:
     from memory.embeddings import LocalEmbedder
     from memory.retrieval import Retriever
     from memory.semantic import Semantic
@@ -231,14 +230,12 @@ async def measure(db: Path, queries: int, exact: bool = False) -> dict[str, Any]
 
     store = await Store.open(db)
     retriever = Retriever(store, Semantic(store, LocalEmbedder()))
-    if exact:
-        retriever.semantic.index.exact = True  # type: ignore[union-attr]
     started = time.perf_counter()
     await retriever.slice(BIG_GUILD, "warm up: who likes pizza?", channel_id=BIG_CHANNELS[0])
     warm = time.perf_counter() - started
     search_ms: list[float] = []
     slice_ms: list[float] = []
-    overlap: list[float] = []
+    found: list[tuple[bytes, set[int]]] = []
     semantic = retriever.semantic
     assert semantic is not None
     model = semantic.embedder.model_key
@@ -251,10 +248,13 @@ async def measure(db: Path, queries: int, exact: bool = False) -> dict[str, Any]
         t2 = time.perf_counter()
         search_ms.append(1000 * (t1 - t0))
         slice_ms.append(1000 * (t2 - t1))
-        overlap.append(await _nearest_overlap(semantic, model, query))
+        (blob,) = await semantic.embedder.embed([query])
+        nearest = await semantic.index.similarities(BIG_GUILD, model, blob)
+        found.append((blob, set(nearest.nearest)))
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    overlap = await _nearest_overlap(store, model, found)
     big = await store.stats(BIG_GUILD)
     await store.close()
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {
         "queries": queries,
         "warmup_s": round(warm, 2),
@@ -262,19 +262,27 @@ async def measure(db: Path, queries: int, exact: bool = False) -> dict[str, Any]
                       "p95": round(_pct(search_ms, 0.95), 1)},
         "slice_ms": {"p50": round(statistics.median(slice_ms), 1),
                      "p95": round(_pct(slice_ms, 0.95), 1)},
-        "nearest_overlap": round(statistics.mean(overlap), 3),
+        "nearest_overlap": round(overlap, 3),
         "peak_rss_mb": round(peak_mb, 1),
         "big_guild": {"facts": big.active_facts, "messages": big.messages},
     }  # fmt: skip
 
 
-async def _nearest_overlap(semantic: Any, model: str, query: str) -> float:
-    """Share of the exact nearest facts (a k-NN over every vector) that search's finds too."""
-    (blob,) = await semantic.embedder.embed([query])
-    found = await semantic.index.similarities(BIG_GUILD, model, blob)
-    top = len(found.nearest)
-    exact = await semantic.store.nearest_facts(BIG_GUILD, model, blob, top, exact=True)
-    return len(set(exact.similarities) & set(found.nearest)) / max(len(exact.similarities), 1)
+async def _nearest_overlap(store: Any, model: str, found: list[tuple[bytes, set[int]]]) -> float:
+    """Mean share of the exact nearest facts (every vector scored, here, after the peak RSS
+    was read) that the k-NN found, over the queries."""
+    import numpy as np
+
+    from memory.embeddings import from_blob, matrix_from_blobs
+
+    rows = await store.fact_vectors(BIG_GUILD, model)
+    ids = np.array([fact_id for fact_id, _ in rows])
+    matrix = matrix_from_blobs([blob for _, blob in rows])
+    shares = []
+    for blob, nearest in found:
+        exact = set(ids[np.argsort(matrix @ from_blob(blob))[-len(nearest) :]].tolist())
+        shares.append(len(exact & nearest) / max(len(exact), 1))
+    return float(np.mean(shares))
 
 
 MANY_GUILD = 720000000000000000
@@ -409,7 +417,6 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=1_000_000)
     parser.add_argument("--small-guilds", type=int, default=20)
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--exact", action="store_true", help="no coarse pass in the k-NN")
     parser.add_argument("--many-guilds", type=int, help="N guilds instead (RSS after each)")
     parser.add_argument("--many-facts", type=int, default=1000)
     parser.add_argument("--db", type=Path, help="reuse (or build once) this database")
@@ -431,7 +438,7 @@ def main() -> None:
         if args.many_guilds:
             result = asyncio.run(measure_many(db, args.many_guilds))
         else:
-            result = asyncio.run(measure(db, args.queries, args.exact))
+            result = asyncio.run(measure(db, args.queries))
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))
 
 

@@ -125,9 +125,8 @@ class VectorIndex:
     Nothing of a guild's vectors is held here: per (guild, model) only the Hamming bound its
     next coarse pass starts from, for the ``BOUNDS`` most recently searched."""
 
-    def __init__(self, store: Store, *, exact: bool = False) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        self.exact = exact  # no coarse pass: a k-NN over every float vector (slower)
         self._bounds: OrderedDict[tuple[str, str], int] = OrderedDict()
 
     async def similarities(
@@ -142,7 +141,8 @@ class VectorIndex:
         """Cosine similarity of the query vector to the guild's ``top`` nearest active facts;
         ``missing``: the guild's active facts without a vector (None: too many to list)."""
         key = (guild_id, model)
-        nearest = await self.store.nearest_facts(guild_id, model, query, top, self._bounds.get(key))
+        bound = self._bounds.get(key)
+        nearest = await self.store.nearest_facts(guild_id, model, query, top, bound)
         if nearest.bound is not None:
             self._bounds[key] = nearest.bound
             self._bounds.move_to_end(key)

@@ -13,8 +13,12 @@ Its rows::
     rowid      the fact's id
     guild_id   partition key: a guild's vectors are stored (and searched) apart
     is_active  metadata column, the fact's: the k-NN leaves archived facts out
-    embedding  float[dims], cosine distance: the vector as the embedder gave it
-    coarse     bit[dims] (when dims is a multiple of 8): its signs, for the coarse pass
+    coarse     bit[dims]: the vector's signs, the column the k-NN runs on
+    embedding  auxiliary column: the float32 vector as the embedder gave it, read only for
+               the k-NN's candidates
+
+(a width that is no whole number of bytes has no ``coarse``: ``embedding`` is then a
+``float[dims]`` column with cosine distance, and the k-NN runs on it, exactly).
 
 Triggers made with the table keep it following ``memory_facts``: archiving or restoring a
 fact sets ``is_active``; deleting a fact deletes its vectors (a virtual table has no foreign
@@ -25,8 +29,11 @@ The nearest facts (:func:`nearest_facts`): a k-NN on the coarse column (Hamming 
 the signs) keeps ``COARSE`` × k candidates within a distance bound, and those are re-scored
 exactly on their float vectors. The bound keeps sqlite-vec's per-chunk selection (which
 costs k × chunk size per chunk) to the few vectors under it; it starts where the guild's
-last query found its candidates and widens until enough pass (see ``bench/README.md``).
-A table without a coarse column is searched exactly.
+last query found its candidates and widens until enough pass. An exact k-NN over float
+vectors measured 3-5x slower on 100k facts (``bench/README.md``): cosine distance over
+every float is what costs, the signs' Hamming distance is cheap. Reading a candidate's float
+vector from an auxiliary column (its own row) costs a few microseconds; from a float vector
+column (inside a chunk's blob) several times that.
 
 The embedding cache (``embedding_cache``) is content-addressed (``sha256`` of model key and
 text, see ``memory.embeddings.content_hash``) and holds no guild data beyond the vector.
@@ -46,10 +53,11 @@ from typing import Any, NamedTuple
 from memory.ingest_sql import chunks, marks, transaction
 
 FLOAT32_BYTES = 4
-CHUNK_SIZE = 256  # vectors per vec0 chunk: a guild's first chunk is allocated whole
+CHUNK_SIZE = 1024  # vectors per vec0 chunk (sqlite-vec's default); allocated whole
 COARSE = 8  # candidates the coarse pass keeps per wanted neighbour
 BOUND_START = 0.34  # first Hamming bound of a guild, as a share of the bits
 BOUND_STEP = 0.03  # how much it widens when too few candidates pass
+ENOUGH = 0.5  # share of the wanted candidates that is enough to stop widening
 
 UPSERT_CACHE = """
 INSERT INTO embedding_cache (sha256, model, dims, embedding) VALUES (?, ?, ?, ?)
@@ -64,10 +72,14 @@ CREATE_TABLE = """
 CREATE VIRTUAL TABLE {name} USING vec0(
     guild_id  text partition key,
     is_active boolean,
-    embedding float[{dims}] distance_metric=cosine,
-    {coarse}chunk_size={chunk}
+    {vectors},
+    chunk_size={chunk}
 )
 """
+# The k-NN column and the float vector: the signs, with the vector beside them (read only
+# for the candidates); or, for a width that is no whole number of bytes, the float vector.
+COARSE_COLUMNS = "coarse bit[{dims}],\n    +embedding blob"
+EXACT_COLUMNS = "embedding float[{dims}] distance_metric=cosine"
 # The fact must exist, belong to the guild and be active: a fact deleted or archived since
 # it was read is skipped instead of failing the batch (or filing a vector under a guild the
 # fact does not belong to).
@@ -89,10 +101,15 @@ SELECT f.id, v.embedding FROM memory_facts f JOIN {name} v ON v.rowid = f.id
 WHERE f.guild_id = ? AND f.is_active = 1 AND v.guild_id = f.guild_id
 ORDER BY f.id
 """
-# Exact: cosine distance over the guild's active vectors.
+# Exact, without a coarse column: a k-NN by cosine distance over the float vectors.
 NEAREST_EXACT = """
 SELECT rowid, 1.0 - distance FROM {name}
 WHERE embedding MATCH ?1 AND k = ?2 AND guild_id = ?3 AND is_active = 1
+"""
+# Exact, with one: every vector of the guild scored (slow: for checks, not for search).
+SCORE_ALL = """
+SELECT rowid, 1.0 - vec_distance_cosine(embedding, ?1) FROM {name}
+WHERE guild_id = ?2 AND is_active = 1
 """
 # Coarse: the candidates by Hamming distance of the signs (within ``?4`` bits), each
 # re-scored on its float vector.
@@ -144,8 +161,8 @@ def create_vector_table(conn: Any, model: str, dims: int) -> VectorTable:
     coarse = dims % 8 == 0
     (table_id,) = conn.execute(INSERT_TABLE, (model, dims, int(coarse))).fetchone()
     table = _table((table_id, dims, coarse))
-    column = f"coarse bit[{dims}],\n    " if coarse else ""
-    conn.execute(CREATE_TABLE.format(name=table.name, dims=dims, coarse=column, chunk=CHUNK_SIZE))
+    vectors = (COARSE_COLUMNS if coarse else EXACT_COLUMNS).format(dims=dims)
+    conn.execute(CREATE_TABLE.format(name=table.name, vectors=vectors, chunk=CHUNK_SIZE))
     for sql in vector_table_triggers(table.name):
         conn.execute(sql)
     return table
@@ -324,16 +341,21 @@ def nearest_facts(
     exact: bool = False,
 ) -> Nearest:
     """The ``k`` active facts of the guild whose ``model`` vectors are nearest to ``query``
-    (by a coarse pass and exact re-scoring, or ``exact``-ly: a k-NN over every float vector,
-    as for a table without a coarse column), starting the coarse pass at Hamming distance
-    ``bound``. A query of another width than the model's finds nothing."""
+    (by a coarse pass and exact re-scoring, starting at Hamming distance ``bound``; or
+    ``exact``-ly, every vector scored, as a table without a coarse column always is). A
+    query of another width than the model's finds nothing."""
     table = vector_table(conn, model)
     if table is None or len(query) != table.dims * FLOAT32_BYTES or k <= 0:
         return Nearest({}, bound)
-    if exact or not table.coarse:
+    if not table.coarse:
         rows = conn.execute(NEAREST_EXACT.format(name=table.name), (query, k, guild_id))
         return Nearest({int(f): float(s) for f, s in rows}, None)
-    want, enough = COARSE * k, COARSE * k // 2
+    if exact:
+        scored = conn.execute(SCORE_ALL.format(name=table.name), (query, guild_id)).fetchall()
+        scored.sort(key=lambda row: row[1], reverse=True)
+        return Nearest({int(f): float(s) for f, s in scored[:k]}, bound)
+    want = COARSE * k
+    enough = max(1, round(want * ENOUGH))
     step = max(1, round(BOUND_STEP * table.dims))
     if bound is None:
         bound = round(BOUND_START * table.dims)
