@@ -29,7 +29,9 @@ The nearest facts (:func:`nearest_facts`): a k-NN on the coarse column (Hamming 
 the signs) keeps ``COARSE`` × k candidates within a distance bound, and those are re-scored
 exactly on their float vectors. The bound keeps sqlite-vec's per-chunk selection (which
 costs k × chunk size per chunk) to the few vectors under it; it starts where the guild's
-last query found its candidates and widens until enough pass. An exact k-NN over float
+last query found its candidates and widens until enough pass. A guild's first query has
+no bound (on 100k facts a one-off ~0.15 s); nor does a guild with fewer vectors than the
+candidates wanted, whose every vector is re-scored: exact. An exact k-NN over float
 vectors measured 3-5x slower on 100k facts (``bench/README.md``): cosine distance over
 every float is what costs, the signs' Hamming distance is cheap. Reading a candidate's float
 vector from an auxiliary column (its own row) costs a few microseconds; from a float vector
@@ -55,7 +57,6 @@ from memory.ingest_sql import chunks, marks, transaction
 FLOAT32_BYTES = 4
 CHUNK_SIZE = 1024  # vectors per vec0 chunk (sqlite-vec's default); allocated whole
 COARSE = 8  # candidates the coarse pass keeps per wanted neighbour
-BOUND_START = 0.34  # first Hamming bound of a guild, as a share of the bits
 BOUND_STEP = 0.03  # how much it widens when too few candidates pass
 ENOUGH = 0.5  # share of the wanted candidates that is enough to stop widening
 
@@ -357,8 +358,8 @@ def nearest_facts(
     want = COARSE * k
     enough = max(1, round(want * ENOUGH))
     step = max(1, round(BOUND_STEP * table.dims))
-    if bound is None:
-        bound = round(BOUND_START * table.dims)
+    if bound is None:  # a guild's first query: no bound (it sets the next one's)
+        bound = table.dims
     params: tuple[Any, ...]
     while True:
         if bound * 2 >= table.dims:  # past half the bits: every vector, no bound
