@@ -33,9 +33,9 @@ last query found its candidates and widens until enough pass. A guild's first qu
 no bound (on 100k facts a one-off ~0.15 s); nor does a guild with fewer vectors than the
 candidates wanted, whose every vector is re-scored: exact. An exact k-NN over float
 vectors measured 3-5x slower on 100k facts (``bench/README.md``): cosine distance over
-every float is what costs, the signs' Hamming distance is cheap. Reading a candidate's float
-vector from an auxiliary column (its own row) costs a few microseconds; from a float vector
-column (inside a chunk's blob) several times that.
+every float is what costs, the signs' Hamming distance is cheap. A candidate's float vector
+is read from the auxiliary column's own row (``RESCORE``) in about a microsecond; from a
+float vector column (inside a chunk's blob) it took ~30.
 
 The embedding cache (``embedding_cache``) is content-addressed (``sha256`` of model key and
 text, see ``memory.embeddings.content_hash``) and holds no guild data beyond the vector.
@@ -49,6 +49,7 @@ the evidence part left out when it is empty or says the same as the fact.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -112,13 +113,19 @@ SCORE_ALL = """
 SELECT rowid, 1.0 - vec_distance_cosine(embedding, ?1) FROM {name}
 WHERE guild_id = ?2 AND is_active = 1
 """
-# Coarse: the candidates by Hamming distance of the signs (within ``?4`` bits), each
-# re-scored on its float vector.
+# Coarse: the candidates by Hamming distance of the signs (within ``?4`` bits) ...
 NEAREST_COARSE = """
-SELECT rowid, 1.0 - vec_distance_cosine(embedding, ?1), distance FROM {name}
+SELECT rowid, distance FROM {name}
 WHERE coarse MATCH vec_quantize_binary(?1) AND k = ?2 AND guild_id = ?3 AND is_active = 1
 """
 WITHIN_BOUND = " AND distance <= ?4"
+# ... then re-scored on their float vectors, read in one statement from the table's
+# ``_auxiliary`` shadow table (``valueNN`` columns, see sqlite-vec's ARCHITECTURE.md): the
+# virtual table reads an auxiliary value with a statement prepared for each (7 us a row).
+RESCORE = """
+SELECT rowid, 1.0 - vec_distance_cosine(value00, ?1) FROM {name}_auxiliary
+WHERE rowid IN (SELECT value FROM json_each(?2))
+"""
 
 
 class VectorTable(NamedTuple):
@@ -372,9 +379,11 @@ def nearest_facts(
         bound += step
     # Full: the next query starts where this one's last candidate was (rows come nearest
     # first), else where enough passed.
-    following = int(rows[-1][2]) if len(rows) == want else bound
-    rows.sort(key=lambda row: row[1], reverse=True)
-    return Nearest({int(f): float(s) for f, s, _ in rows[:k]}, following)
+    following = int(rows[-1][1]) if len(rows) == want else bound
+    candidates = json.dumps([rowid for rowid, _ in rows])
+    scored = conn.execute(RESCORE.format(name=table.name), (query, candidates)).fetchall()
+    scored.sort(key=lambda row: row[1], reverse=True)
+    return Nearest({int(f): float(s) for f, s in scored[:k]}, following)
 
 
 def _dims(blob: bytes) -> int:
