@@ -1,8 +1,8 @@
 """SQL of fact vectors and the embedding cache, run whole on the database thread.
 
 Each function takes the raw DB-API connection (``Store._call`` passes it); each one that
-writes runs its own transaction (``create_vector_table`` and ``move_vectors`` run in the
-caller's). Every function here is scoped to one guild (and, for vectors, one model).
+writes runs its own transaction (``create_vector_table`` and ``delete_fact_vectors`` run in
+the caller's). Every function that reads or writes vectors is scoped to one guild.
 
 Fact vectors live in sqlite-vec ``vec0`` tables, one per embedding model (``model`` is the
 embedder's ``model_key``): a vec0 column has one fixed dimension, and the bundled model and
