@@ -2,13 +2,18 @@
 
     python bench/scale.py [--facts 100000] [--messages 1000000] [--small-guilds 20]
                           [--queries 200] [--db PATH] [--json]
+    python bench/scale.py --many-guilds 1000 [--many-facts 1000] [--db PATH] [--json]
 
 Builds (or reuses, with ``--db``) a store with one generated guild of ``--facts`` active facts
 (each with a bundled-model vector) and ``--messages`` messages (full-text indexed), plus
 ``--small-guilds`` small guilds; then times ``Retriever.search`` and ``Retriever.slice`` for
-``--queries`` generated questions after one warm-up query (which loads the guild's vectors
-into memory). Reports p50 / p95 latency, the peak RSS of the process, and how many of the
-exact nearest facts by meaning the cut-down vector scan finds (``nearest_overlap``).
+``--queries`` generated questions after one warm-up query. Reports p50 / p95 latency, the
+peak RSS of the process, and how many of the exact nearest facts by meaning (every vector
+scored, after the peak RSS was read) the search's k-NN finds (``nearest_overlap``).
+
+``--many-guilds N``: instead, a store of N guilds of ``--many-facts`` facts each (texts drawn
+from a pool of 20,000, embedded once) and 20 messages each; one slice per guild, then the
+RSS of the process (``rss_mb``: what stays with it after every guild was queried once).
 """
 
 from __future__ import annotations
@@ -230,7 +235,7 @@ async def measure(db: Path, queries: int) -> dict[str, Any]:
     warm = time.perf_counter() - started
     search_ms: list[float] = []
     slice_ms: list[float] = []
-    overlap: list[float] = []
+    found: list[tuple[bytes, set[int]]] = []
     semantic = retriever.semantic
     assert semantic is not None
     model = semantic.embedder.model_key
@@ -243,10 +248,13 @@ async def measure(db: Path, queries: int) -> dict[str, Any]:
         t2 = time.perf_counter()
         search_ms.append(1000 * (t1 - t0))
         slice_ms.append(1000 * (t2 - t1))
-        overlap.append(await _nearest_overlap(semantic, model, query))
+        (blob,) = await semantic.embedder.embed([query])
+        nearest = await semantic.index.similarities(BIG_GUILD, model, blob)
+        found.append((blob, set(nearest.nearest)))
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    overlap = await _nearest_overlap(store, model, found)
     big = await store.stats(BIG_GUILD)
     await store.close()
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {
         "queries": queries,
         "warmup_s": round(warm, 2),
@@ -254,23 +262,133 @@ async def measure(db: Path, queries: int) -> dict[str, Any]:
                       "p95": round(_pct(search_ms, 0.95), 1)},
         "slice_ms": {"p50": round(statistics.median(slice_ms), 1),
                      "p95": round(_pct(slice_ms, 0.95), 1)},
-        "nearest_overlap": round(statistics.mean(overlap), 3),
+        "nearest_overlap": round(overlap, 3),
         "peak_rss_mb": round(peak_mb, 1),
         "big_guild": {"facts": big.active_facts, "messages": big.messages},
     }  # fmt: skip
 
 
-async def _nearest_overlap(semantic: Any, model: str, query: str) -> float:
-    """Share of the exact nearest facts (full scan) that the cut-down scan finds too."""
+async def _nearest_overlap(store: Any, model: str, found: list[tuple[bytes, set[int]]]) -> float:
+    """Mean share of the exact nearest facts (every vector scored, here, after the peak RSS
+    was read) that the k-NN found, over the queries."""
     import numpy as np
 
-    from memory.embeddings import from_blob
+    from memory.embeddings import from_blob, matrix_from_blobs
 
-    (blob,) = await semantic.embedder.embed([query])
-    found = await semantic.index.similarities(BIG_GUILD, model, blob)
-    ids, matrix = await semantic.index.matrix(BIG_GUILD, model)
-    exact = set(ids[np.argsort(matrix @ from_blob(blob))[-len(found.nearest) :]].tolist())
-    return len(exact & set(found.nearest)) / max(len(exact), 1)
+    rows = await store.fact_vectors(BIG_GUILD, model)
+    ids = np.array([fact_id for fact_id, _ in rows])
+    matrix = matrix_from_blobs([blob for _, blob in rows])
+    shares = []
+    for blob, nearest in found:
+        exact = set(ids[np.argsort(matrix @ from_blob(blob))[-len(nearest) :]].tolist())
+        shares.append(len(exact & nearest) / max(len(exact), 1))
+    return float(np.mean(shares))
+
+
+MANY_GUILD = 720000000000000000
+MESSAGES_EACH = 20
+
+
+async def build_many(db: Path, guilds: int, facts: int) -> None:
+    """``guilds`` guilds of ``facts`` facts each (their texts drawn from one pool of 20,000,
+    embedded once; every fact with a bundled-model vector) and 20 messages each."""
+    from memory.db import connect_sync
+    from memory.embeddings import LocalEmbedder
+    from memory.store import Store
+
+    rng = random.Random(13)
+    pool = sorted({text for text in (_fact_text(rng, n)[1] for n in range(20_000))})
+    embedder = LocalEmbedder()
+    started = time.perf_counter()
+    blobs = await embedder.embed([f"other: {text}" for text in pool])
+    vector_of = dict(zip(pool, blobs, strict=True))
+    print(f"  embedded {len(pool)} texts ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
+    store = await Store.open(db)
+    await store.close()
+    conn = connect_sync(db)
+    conn.isolation_level = None
+    now = "2026-11-01T12:00:00.000+00:00"
+    next_message = 1_400_000_000_000_000_000
+    for g in range(guilds):
+        guild = str(MANY_GUILD + g)
+        conn.execute("BEGIN")
+        conn.execute("INSERT INTO guilds (guild_id, name, updated_at) VALUES (?, ?, ?)",
+                     (guild, f"guild {g}", now))  # fmt: skip
+        rows = []
+        for _ in range(MESSAGES_EACH):
+            next_message += 1
+            author = rng.randrange(facts)
+            name = f"{NAMES[author % 20]}{author}"
+            rows.append((guild, BIG_CHANNELS[0], str(next_message), _member_id(author), name,
+                         _message_text(rng), "import", now))  # fmt: skip
+        _insert_messages(conn, rows)
+        conn.executemany(
+            "INSERT OR IGNORE INTO memory_facts (guild_id, channel_id, subject, fact, fact_type, "
+            "evidence_text, source_message_id, confidence, is_active, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, 'other', ?, ?, 0.9, 1, ?, ?)",
+            [(guild, BIG_CHANNELS[0], _member_id(n % 100), text, text, str(n), now, now)
+             for n, text in enumerate(rng.sample(pool, facts))],
+        )  # fmt: skip
+        conn.execute("COMMIT")
+    conn.execute("BEGIN")
+    conn.execute(
+        "INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id) "
+        "SELECT id, content, guild_id, channel_id, author_id FROM messages"
+    )
+    conn.execute("UPDATE journal_cursor SET journaled_through = (SELECT max(id) FROM messages)")
+    conn.execute("COMMIT")
+    conn.close()
+    store = await Store.open(db)
+    started = time.perf_counter()
+    for g in range(guilds):
+        guild = str(MANY_GUILD + g)
+        rows = [(f.id, len(vector_of[f.fact]) // 4, vector_of[f.fact])
+                for f in await store.active_facts(guild)]  # fmt: skip
+        await store.store_fact_vectors(guild, embedder.model_key, rows)
+    print(f"  stored the vectors of {guilds} guilds ({time.perf_counter() - started:.1f} s)",
+          file=sys.stderr)  # fmt: skip
+    await store.close()
+
+
+async def measure_many(db: Path, guilds: int) -> dict[str, Any]:
+    """One slice per guild (each a different question); then the RSS of the process."""
+    from memory.embeddings import LocalEmbedder
+    from memory.retrieval import Retriever
+    from memory.semantic import Semantic
+    from memory.store import Store
+
+    store = await Store.open(db)
+    retriever = Retriever(store, Semantic(store, LocalEmbedder()))
+    questions = _queries(guilds)
+    await retriever.slice(str(MANY_GUILD), "warm up: who likes pizza?")
+    slice_ms = []
+    for g, query in enumerate(questions):
+        started = time.perf_counter()
+        await retriever.slice(str(MANY_GUILD + g), query, user_id=_member_id(g % 100))
+        slice_ms.append(1000 * (time.perf_counter() - started))
+    facts = (await store.stats(str(MANY_GUILD))).active_facts
+    rss_mb = _rss_mb()
+    await store.close()
+    return {
+        "guilds": guilds,
+        "facts_per_guild": facts,
+        "slice_ms": {"p50": round(statistics.median(slice_ms), 1),
+                     "p95": round(_pct(slice_ms, 0.95), 1)},
+        "rss_mb": round(rss_mb, 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }  # fmt: skip
+
+
+def _rss_mb() -> float:
+    """The resident set size of this process now (Linux), in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _build_many(db: Path, guilds: int, facts: int) -> None:
+    asyncio.run(build_many(db, guilds, facts))
 
 
 def _build(db: Path, facts: int, messages: int, small: int) -> None:
@@ -299,6 +417,8 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=1_000_000)
     parser.add_argument("--small-guilds", type=int, default=20)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--many-guilds", type=int, help="N guilds instead (RSS after each)")
+    parser.add_argument("--many-facts", type=int, default=1000)
     parser.add_argument("--db", type=Path, help="reuse (or build once) this database")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -306,15 +426,19 @@ def main() -> None:
         db = args.db or Path(tmp) / "memory.db"
         if not db.exists():  # in a child process: the peak RSS reported is the queries' own
             started = time.perf_counter()
-            child = multiprocessing.get_context("spawn").Process(
-                target=_build, args=(db, args.facts, args.messages, args.small_guilds)
-            )
+            target, build_args = _build, (db, args.facts, args.messages, args.small_guilds)
+            if args.many_guilds:
+                target, build_args = _build_many, (db, args.many_guilds, args.many_facts)
+            child = multiprocessing.get_context("spawn").Process(target=target, args=build_args)
             child.start()
             child.join()
             if child.exitcode != 0:
                 raise SystemExit(f"building {db} failed (exit code {child.exitcode})")
             print(f"built {db} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-        result = asyncio.run(measure(db, args.queries))
+        if args.many_guilds:
+            result = asyncio.run(measure_many(db, args.many_guilds))
+        else:
+            result = asyncio.run(measure(db, args.queries))
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,7 +13,7 @@ from typing import Any
 import aiosqlite
 
 from memory.errors import StoreError
-from memory.migrations import MIGRATIONS
+from memory.migrations import MIGRATIONS, Step
 
 log = logging.getLogger(__name__)
 
@@ -122,14 +122,18 @@ async def apply_migrations(db: aiosqlite.Connection) -> list[str]:
     return [name for name, _ in pending]
 
 
-async def _apply(db: aiosqlite.Connection, name: str, statements: list[str]) -> None:
-    """One migration in one transaction, recorded in ``_migrations``."""
+async def _apply(db: aiosqlite.Connection, name: str, statements: Sequence[Step]) -> None:
+    """One migration in one transaction, recorded in ``_migrations``. A step that is a
+    function runs with the raw connection on its thread (as ``Store._call`` does)."""
     # Some rebuild an index over every stored message: on a big database, a while.
     log.info("applying migration %s", name)
     await db.execute("BEGIN IMMEDIATE")
     try:
-        for sql in statements:
-            await db.execute(sql)
+        for step in statements:
+            if callable(step):
+                await db._execute(step, db._conn)  # type: ignore[no-untyped-call]
+            else:
+                await db.execute(step)
         broken = list(await db.execute_fetchall("PRAGMA foreign_key_check"))
         if broken:
             raise StoreError(f"migration {name} would break {len(broken)} reference(s)")

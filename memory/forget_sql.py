@@ -18,7 +18,7 @@ from typing import Any
 from memory.embeddings import content_hash
 from memory.ingest_sql import chunks, marks, transaction
 from memory.models import StoredMessage
-from memory.vectors_sql import fact_embedding_text
+from memory.vectors_sql import delete_fact_vectors, fact_embedding_text, fact_vector_models
 
 MESSAGE_COLS = (
     "id, guild_id, channel_id, message_id, author_id, author_name, content, source, created_at"
@@ -209,19 +209,12 @@ def _drop_facts(conn: Any, guild_id: str, fact_ids: Sequence[int]) -> _Dropped:
         ).fetchall()
         texts = {row[0]: fact_embedding_text(row[2], row[3], row[4]) for row in rows}
         dropped.subjects.update(row[1] for row in rows)
-        vector_where = f"guild_id = ? AND fact_id IN ({marks(part)})"
-        models = conn.execute(
-            f"SELECT fact_id, model FROM memory_fact_vectors WHERE {vector_where}",
-            (guild_id, *part),
-        ).fetchall()
+        models = fact_vector_models(conn, guild_id, part)
         conn.executemany(
             "DELETE FROM embedding_cache WHERE sha256 = ? AND model = ?",
             [(content_hash(model, texts[fid]), model) for fid, model in models if fid in texts],
         )
-        cursor = conn.execute(
-            f"DELETE FROM memory_fact_vectors WHERE {vector_where}", (guild_id, *part)
-        )
-        dropped.vectors += max(0, cursor.rowcount)
+        dropped.vectors += delete_fact_vectors(conn, guild_id, part)
         cursor = conn.execute(f"DELETE FROM memory_facts WHERE {where}", (guild_id, *part))
         dropped.facts += max(0, cursor.rowcount)
     return dropped

@@ -1,9 +1,16 @@
 """Append-only schema migrations, applied in order on open and recorded in ``_migrations``.
 
-Never edit a migration that has shipped: add a new one. Every table carries ``guild_id``.
+Never edit a migration that has shipped: add a new one. Every table of guild data carries
+``guild_id``. A step is SQL, or (where the schema depends on the data) a function.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+#: A migration step: SQL, or a function run with the raw connection (same transaction).
+Step = str | Callable[[Any], None]
 
 # Job statuses that stay until someone acts (backfill): indexed per guild. Queries name them
 # with this exact text, or SQLite cannot tell that the partial index covers them.
@@ -330,10 +337,51 @@ M005_FACTS_BY_RECENCY = [
     """,
 ]
 
-MIGRATIONS: list[tuple[str, list[str]]] = [
+
+def _move_vectors_to_vec0(conn: Any) -> None:
+    """Each model's vectors into its new vec0 table (``memory.vectors_sql``), with their
+    facts' guild and state; a model's vectors of another width than most of its own are
+    left behind (no table of it could hold them)."""
+    from memory import vectors_sql  # it imports ingest_sql, which imports this module
+
+    widths = conn.execute(
+        "SELECT model, dims FROM memory_fact_vectors GROUP BY model, dims "
+        "ORDER BY model, count(*) DESC, dims"
+    ).fetchall()
+    for model, dims in widths:
+        if vectors_sql.vector_table(conn, model) is None:
+            table = vectors_sql.create_vector_table(conn, model, int(dims))
+            conn.execute(MOVE_VECTORS.format(**vectors_sql.insert_columns(table)), (model, dims))
+
+
+MOVE_VECTORS = """
+    INSERT INTO {name} (rowid, guild_id, is_active, embedding{coarse_col})
+    SELECT v.fact_id, f.guild_id, f.is_active, v.embedding{coarse_of_embedding}
+    FROM memory_fact_vectors v JOIN memory_facts f ON f.id = v.fact_id AND f.guild_id = v.guild_id
+    WHERE v.model = ? AND v.dims = ?
+    """
+
+# Fact vectors live in sqlite-vec: one vec0 table per model, the guild its partition key,
+# searched by k-NN (``memory.vectors_sql``). Each model with vectors gets its table here,
+# filled with them; the old table goes.
+M006_VECTORS_IN_VEC0: list[Step] = [
+    """
+    CREATE TABLE memory_vector_tables (
+        id     INTEGER PRIMARY KEY,
+        model  TEXT NOT NULL UNIQUE,
+        dims   INTEGER NOT NULL,
+        coarse INTEGER NOT NULL
+    )
+    """,
+    _move_vectors_to_vec0,
+    "DROP TABLE memory_fact_vectors",
+]
+
+MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
     ("m003_leaner_writes", M003_LEANER_WRITES),
     ("m004_facts_said_at", M004_FACTS_SAID_AT),
     ("m005_facts_by_recency", M005_FACTS_BY_RECENCY),
+    ("m006_vectors_in_vec0", M006_VECTORS_IN_VEC0),
 ]

@@ -1,4 +1,4 @@
-"""Vectors for facts: embedded in the background, searched in memory.
+"""Vectors for facts: embedded in the background, searched with sqlite-vec.
 
 ``FactEmbedder`` embeds the facts that have no vector for the current model — after ingest
 stores facts (woken per guild), per query (up to 8), or all of them (``backfill``). It never
@@ -6,12 +6,10 @@ blocks or fails ingest: an embedding error is logged and retried on the next wak
 then search is lexical. Vectors are keyed (fact, model), so switching the model never mixes
 them; the facts simply lack vectors of the new model until they are embedded again.
 
-``VectorIndex`` keeps one unit-vector matrix per (guild, model) in memory, rebuilt when the
-store's ``vector_version`` moves, so a query's cosine similarities are one matrix product.
-A big guild's product is cut down: its first quarter of dimensions (renormalised) ranks
-every fact, and only the best ``PREFILTER`` × top are scored on all dimensions. Embedding
-models trained Matryoshka-style (the bundled WordLlama, OpenAI's text-embedding-3) put the
-most information first, and the exact re-scoring makes the final order exact among those.
+``VectorIndex`` asks the store for a guild's ``TOP_K`` nearest active facts: a k-NN over
+the guild's partition of the model's vec0 table, a coarse pass on the vectors' signs and
+exact re-scoring of its candidates (``memory.vectors_sql``). No guild's vectors are held in
+memory; only, per guild, where its next coarse pass starts.
 """
 
 from __future__ import annotations
@@ -22,15 +20,9 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING
 
-from memory.embeddings import Embedder, embed_cached, from_blob
+from memory.embeddings import Embedder, embed_cached
 from memory.store import Store
-from memory.vectors_sql import VectorRows
-
-if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +31,8 @@ PER_QUERY = 8  # DESIGN: up to 8 facts missing a vector are embedded per query
 RETRY_SECONDS = 30.0
 TOP_K = 120  # nearest facts by meaning that a query considers
 QUERY_CACHE = 1024  # query vectors kept in memory
-PREFILTER_FROM = 20_000  # facts with vectors from which a guild's scan is cut down
-PREFILTER = 8  # the cut keeps this many times the wanted nearest facts
+BOUNDS = 4096  # guilds whose coarse-pass bound is remembered
+MISSING_LISTED = 4096  # facts without a vector that a query lists (more: mid-backfill)
 
 Progress = Callable[[int], None]
 
@@ -127,136 +119,55 @@ class FactEmbedder:
                 self._idle.set()
 
 
-class _Loaded:
-    """One (guild, model)'s vectors in memory, with room to grow in place."""
-
-    def __init__(self, rows: VectorRows, version: int) -> None:
-        self.version = version
-        self.last_row = rows.last_row
-        self.size = len(rows.ids)
-        self.ids = rows.ids  # no spare room yet: a big guild's matrix is never held twice
-        self.rows = rows.matrix
-        self.id_set = set(rows.ids.tolist())
-        self.head: NDArray[np.float32] | None = None
-        if self.size >= PREFILTER_FROM and self.rows.shape[1] >= 64:
-            self.head = _unit_rows(self.rows[:, : self.rows.shape[1] // 4])
-
-    def append(self, rows: VectorRows) -> bool:
-        """Add newly stored vectors; False when they do not fit this index (other width)."""
-        added = len(rows.ids)
-        if added and rows.matrix.shape[1] != self.rows.shape[1]:
-            return False
-        if self.size + added > len(self.ids):  # grow by a quarter: appends stay amortised
-            import numpy as np
-
-            capacity = (self.size + added) * 5 // 4 + 64
-            self.ids = np.resize(self.ids, capacity)
-            self.rows = _grown(self.rows, self.size, capacity)
-            if self.head is not None:
-                self.head = _grown(self.head, self.size, capacity)
-        end = self.size + added
-        self.ids[self.size : end] = rows.ids
-        self.rows[self.size : end] = rows.matrix
-        if self.head is not None and added:
-            self.head[self.size : end] = _unit_rows(rows.matrix[:, : self.head.shape[1]])
-        self.size = end
-        self.id_set.update(rows.ids.tolist())
-        self.last_row = max(self.last_row, rows.last_row)
-        return True
-
-
 class VectorIndex:
-    """Per (guild, model): fact ids and their unit vectors as one matrix in memory.
+    """The nearest facts of a guild by sqlite-vec's k-NN (``vectors_sql.nearest_facts``).
 
-    When the store's ``vector_version`` moves, only the vectors stored since are read and
-    appended; the whole matrix is read again only when facts with vectors went away
-    (forgotten, archived) — then the guild's count of active vectors no longer adds up."""
+    Nothing of a guild's vectors is held here: per (guild, model) only the Hamming bound its
+    next coarse pass starts from, for the ``BOUNDS`` most recently searched."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._loaded: dict[tuple[str, str], _Loaded] = {}
-
-    async def _index(self, guild_id: str, model: str) -> _Loaded:
-        key = (guild_id, model)
-        version = self.store.vector_version
-        loaded = self._loaded.get(key)
-        if loaded is not None and loaded.version == version:
-            return loaded
-        if loaded is not None:
-            fresh = await self.store.fact_vectors_since(guild_id, model, loaded.last_row)
-            if fresh.active == loaded.size + len(fresh.ids) and loaded.append(fresh):
-                loaded.version = version
-                return loaded
-        self._loaded.pop(key, None)  # the old matrix goes before the new one is read
-        loaded = self._loaded[key] = _Loaded(
-            await self.store.fact_vectors_since(guild_id, model, 0), version
-        )
-        return loaded
-
-    async def matrix(
-        self, guild_id: str, model: str
-    ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
-        """The guild's fact ids and their vectors (views of the index: do not modify)."""
-        loaded = await self._index(guild_id, model)
-        return loaded.ids[: loaded.size], loaded.rows[: loaded.size]
+        self._bounds: OrderedDict[tuple[str, str], int] = OrderedDict()
 
     async def similarities(
-        self, guild_id: str, model: str, query: bytes, *, top: int = TOP_K
+        self,
+        guild_id: str,
+        model: str,
+        query: bytes,
+        *,
+        top: int = TOP_K,
+        missing: AbstractSet[int] | None = frozenset(),
     ) -> Similarities:
-        """Cosine similarity of the query vector to the guild's ``top`` nearest facts."""
-        import numpy as np
-
-        loaded = await self._index(guild_id, model)
-        ids, matrix = loaded.ids[: loaded.size], loaded.rows[: loaded.size]
-        vector = from_blob(query)
-        if not len(ids) or matrix.shape[1] != vector.shape[0]:
-            return Similarities({}, frozenset())
-        head = loaded.head[: loaded.size] if loaded.head is not None else None
-        if head is not None and len(ids) > PREFILTER * top:
-            rough = head @ _unit_rows(vector[None, : head.shape[1]])[0]
-            keep = np.argpartition(rough, -PREFILTER * top)[-PREFILTER * top :]
-            ids, scores = ids[keep], matrix[keep] @ vector
-        else:
-            scores = matrix @ vector
-        if len(scores) > top:
-            best = np.argpartition(scores, -top)[-top:]
-            nearest = dict(zip(ids[best].tolist(), scores[best].tolist(), strict=True))
-        else:
-            nearest = dict(zip(ids.tolist(), scores.tolist(), strict=True))
-        return Similarities(nearest, loaded.id_set)
-
-
-def _grown(matrix: NDArray[np.float32], used: int, capacity: int) -> NDArray[np.float32]:
-    import numpy as np
-
-    grown = np.zeros((capacity, matrix.shape[1]), dtype=np.float32)
-    grown[:used] = matrix[:used]
-    return grown
-
-
-def _unit_rows(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
-    """A contiguous copy of ``matrix`` with unit rows (zero rows stay zero)."""
-    import numpy as np
-
-    rows = np.array(matrix, dtype=np.float32, order="C")
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    rows /= norms
-    return rows
+        """Cosine similarity of the query vector to the guild's ``top`` nearest active facts;
+        ``missing``: the guild's active facts without a vector (None: too many to list)."""
+        key = (guild_id, model)
+        bound = self._bounds.get(key)
+        nearest = await self.store.nearest_facts(guild_id, model, query, top, bound)
+        if nearest.bound is not None:
+            self._bounds[key] = nearest.bound
+            self._bounds.move_to_end(key)
+            if len(self._bounds) > BOUNDS:
+                self._bounds.popitem(last=False)
+        return Similarities(nearest.similarities, missing)
 
 
 class Similarities(Mapping[int, float]):
-    """The nearest facts' similarities; a fact with a vector that is not among them counts as
-    0 (far), a fact without a vector is absent (search is lexical for it)."""
+    """The nearest facts' similarities, asked about the guild's active facts: one with a
+    vector that is not among them counts as 0 (far), one without a vector is absent (search
+    is lexical for it). ``missing`` lists those without; None when there were too many to
+    list (mid-backfill): then only the nearest count."""
 
-    def __init__(self, nearest: dict[int, float], with_vector: AbstractSet[int]) -> None:
+    def __init__(self, nearest: dict[int, float], missing: AbstractSet[int] | None) -> None:
         self.nearest = nearest
-        self.with_vector = with_vector
+        self.missing = missing
+
+    def _has_vector(self, fact_id: object) -> bool:
+        return self.missing is not None and fact_id not in self.missing
 
     def __getitem__(self, fact_id: int) -> float:
         if fact_id in self.nearest:
             return self.nearest[fact_id]
-        if fact_id in self.with_vector:
+        if self._has_vector(fact_id):
             return 0.0
         raise KeyError(fact_id)
 
@@ -267,7 +178,7 @@ class Similarities(Mapping[int, float]):
         return len(self.nearest)
 
     def __contains__(self, fact_id: object) -> bool:
-        return fact_id in self.nearest or fact_id in self.with_vector
+        return fact_id in self.nearest or self._has_vector(fact_id)
 
 
 class Semantic:
@@ -290,16 +201,29 @@ class Semantic:
         facts that lack one first), or None when embedding fails: search is then lexical."""
         if len(query.strip()) < 3:
             return None
+        model = self.embedder.model_key
         try:
-            known_complete = self._complete.get(guild_id) == self.store.vector_version
-            if not known_complete and not await self.facts.embed_missing(guild_id, PER_QUERY):
-                # every fact has a vector: no need to look again until facts change
-                self._complete[guild_id] = self.store.vector_version
+            missing = await self._missing(guild_id)
             vector = await self._query_vector(query)
         except Exception as exc:
             log.warning("query embedding failed (%s): lexical search only", exc)
             return None
-        return await self.index.similarities(guild_id, self.embedder.model_key, vector)
+        return await self.index.similarities(guild_id, model, vector, missing=missing)
+
+    async def _missing(self, guild_id: str) -> frozenset[int] | None:
+        """Embed up to 8 facts lacking a vector; return the active facts still without one
+        (None: more than ``MISSING_LISTED``). Once none lack one, nothing is asked again
+        until facts change."""
+        if self._complete.get(guild_id) == self.store.vector_version:
+            return frozenset()
+        model = self.embedder.model_key
+        missing: frozenset[int] | None = frozenset()
+        if await self.facts.embed_missing(guild_id, PER_QUERY):
+            listed = await self.store.missing_vector_ids(guild_id, model, MISSING_LISTED + 1)
+            missing = frozenset(listed) if len(listed) <= MISSING_LISTED else None
+        if missing == frozenset():
+            self._complete[guild_id] = self.store.vector_version
+        return missing
 
     async def _query_vector(self, query: str) -> bytes:
         vector = self._queries.get(query)

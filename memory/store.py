@@ -7,6 +7,7 @@ friends) are named for the queue and return work, never another guild's data to 
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
@@ -566,12 +567,25 @@ class Store:
         """``(fact_id, float32 blob)`` of the guild's active facts with a ``model`` vector."""
         return await self._call(vsql.fact_vectors, guild_id, model)
 
-    async def fact_vectors_since(
-        self, guild_id: str, model: str, after_row: int
-    ) -> vsql.VectorRows:
-        """The guild's ``model`` vectors stored after vector row ``after_row`` (see
-        ``vectors_sql.fact_vectors_since``)."""
-        return await self._call(vsql.fact_vectors_since, guild_id, model, after_row)
+    async def missing_vector_ids(self, guild_id: str, model: str, limit: int) -> list[int]:
+        """Up to ``limit`` ids of the guild's active facts without a ``model`` vector."""
+        return await self._call(vsql.missing_fact_ids, guild_id, model, limit)
+
+    async def nearest_facts(
+        self,
+        guild_id: str,
+        model: str,
+        query: bytes,
+        k: int,
+        bound: int | None = None,
+        *,
+        exact: bool = False,
+    ) -> vsql.Nearest:
+        """The guild's ``k`` active facts nearest to ``query`` by their ``model`` vectors
+        (see ``vectors_sql.nearest_facts``)."""
+        return await self._call(
+            functools.partial(vsql.nearest_facts, exact=exact), guild_id, model, query, k, bound
+        )
 
     # --- stats --------------------------------------------------------------------------
 

@@ -540,7 +540,9 @@ def test_missing_vectors_store_and_read_back(conn: Any) -> None:
         (tea, vec(1, 1)),
     ]
     assert vectors_sql.count_missing(conn, GUILD_A, "m") == 0
-    (rows,) = conn.execute("SELECT count(*) FROM memory_fact_vectors").fetchone()
+    table = vectors_sql.vector_table(conn, "m")
+    assert table is not None and table.dims == 2
+    (rows,) = conn.execute(f"SELECT count(*) FROM {table.name}").fetchone()
     assert rows == 2
 
     # archived facts drop out of the vectors read back
@@ -593,12 +595,18 @@ def test_switching_models_keeps_vectors_apart(conn: Any) -> None:
     vectors_sql.store_fact_vectors(conn, GUILD_A, "model-b", [(facts[0], 3, vec(0, 0, 1))])
     assert vectors_sql.fact_vectors(conn, GUILD_A, "model-a") == [(f, vec(1, 0)) for f in facts]
     assert vectors_sql.fact_vectors(conn, GUILD_A, "model-b") == [(facts[0], vec(0, 0, 1))]
+    # a table per model: another width of the same model is refused
+    tables = vectors_sql.vector_tables(conn)
+    assert {m: t.dims for m, t in tables.items()} == {"model-a": 2, "model-b": 3}
+    with pytest.raises(ValueError, match="model-b has 3 dims"):
+        vectors_sql.store_fact_vectors(conn, GUILD_A, "model-b", [(facts[1], 2, vec(1, 0))])
     # deleting a fact takes all its vectors with it
     conn.execute("DELETE FROM memory_facts WHERE id = ?", (facts[0],))
-    (left,) = conn.execute(
-        "SELECT count(*) FROM memory_fact_vectors WHERE fact_id = ?", (facts[0],)
-    ).fetchone()
-    assert left == 0
+    for table in tables.values():
+        (left,) = conn.execute(
+            f"SELECT count(*) FROM {table.name} WHERE rowid = ?", (facts[0],)
+        ).fetchone()
+        assert left == 0
 
 
 def test_embedding_cache_round_trip(conn: Any) -> None:
@@ -698,22 +706,3 @@ async def test_cache_with_the_local_model(conn: Any, local_blobs: dict[str, byte
     assert first == [local_blobs[t] for t in texts]
     assert await embed_cached(embedder, texts, cache.lookup, cache.store) == first
     assert cache.stores == [2]
-
-
-def test_vector_rows_are_the_same_vectors_read_a_chunk_at_a_time(
-    conn: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(vectors_sql, "MATRIX_CHUNK", 3)
-    facts = [add_fact(conn, GUILD_A, f"Sarah fact {i}.") for i in range(8)]
-    add_fact(conn, GUILD_B, "Sarah fact 0.")
-    rows = [(f, 2, vec(i, 1)) for i, f in enumerate(facts)]
-    vectors_sql.store_fact_vectors(conn, GUILD_A, "m", rows)
-    conn.execute("UPDATE memory_facts SET is_active = 0 WHERE id = ?", (facts[4],))
-    ids, matrix, _last, active = vectors_sql.fact_vectors_since(conn, GUILD_A, "m", 0)
-    assert active == 7
-    expected = vectors_sql.fact_vectors(conn, GUILD_A, "m")
-    assert ids.tolist() == [f for f, _ in expected] and len(ids) == 7
-    assert matrix.dtype == np.float32 and matrix.shape == (7, 2)
-    assert [to_blob(row) for row in matrix] == [blob for _, blob in expected]
-    empty_ids, empty, _last, _active = vectors_sql.fact_vectors_since(conn, GUILD_B, "m", 0)
-    assert len(empty_ids) == 0 and empty.shape[0] == 0

@@ -21,7 +21,7 @@ from memory.semantic import Semantic
 from memory.settings import load_settings
 from memory.store import Store
 from tests.fake_openai import FakeOpenAI, unused_port
-from tests.helpers import CHANNEL_A, GUILD_A, SARAH, item, run_cli
+from tests.helpers import CHANNEL_A, GUILD_A, GUILD_B, SARAH, item, run_cli
 
 FACTS = [
     "Sarah works as a nurse at the children's hospital.",
@@ -102,35 +102,132 @@ def test_backfill_embeddings_after_a_model_switch(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["requeued"] == 0  # the import embedded every fact already
 
 
-async def test_a_big_guild_scan_is_cut_down_and_rescored_exactly(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Above PREFILTER_FROM facts, the first quarter of the dimensions picks PREFILTER × top
-    candidates and those are scored on all of them: the nearest facts are the exact ones."""
-    rng = np.random.default_rng(3)
-    # Matryoshka-like vectors: the leading dimensions carry most of the signal
-    matrix = rng.standard_normal((400, 64)).astype(np.float32) * np.linspace(4, 0.5, 64)
-    matrix = (matrix / np.linalg.norm(matrix, axis=1, keepdims=True)).astype(np.float32)
-    for n in range(400):
+async def add_facts(store: Store, guild_id: str, count: int, start: int = 0) -> list[int]:
+    """``count`` facts of the guild (ten members' worth), their ids in order."""
+    for n in range(start, start + count):
         subject = str(300000000000000100 + n % 10)  # (at most 80 active facts per member)
         fact = CandidateFact(subject, f"Fact number {n}.", "other", 0.9, "", str(n))
-        await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A), fact)])
-    ids = sorted(f.id for f in await store.active_facts(GUILD_A))
-    assert len(ids) == 400
-    rows = [(i, 64, to_blob(v)) for i, v in zip(ids, matrix, strict=True)]
-    await store.store_fact_vectors(GUILD_A, "m", rows)
-    monkeypatch.setattr(semantic_module, "PREFILTER_FROM", 100)
+        await store.finish_jobs([], [], [(Origin(guild_id, CHANNEL_A), fact)])
+    texts = {f"Fact number {n}." for n in range(start, start + count)}
+    return sorted(f.id for f in await store.active_facts(guild_id) if f.fact in texts)
+
+
+def as_rows(ids: list[int], matrix: Any) -> list[tuple[int, int, bytes]]:
+    """``store_fact_vectors`` rows: each fact with its row of ``matrix``."""
+    return [(i, matrix.shape[1], to_blob(v)) for i, v in zip(ids, matrix, strict=True)]
+
+
+def unit_rows(rng: np.random.Generator, count: int, dims: int) -> Any:
+    matrix = rng.standard_normal((count, dims)).astype(np.float32)
+    return (matrix / np.linalg.norm(matrix, axis=1, keepdims=True)).astype(np.float32)
+
+
+async def test_the_k_nn_finds_the_nearest_facts_and_scores_them_exactly(store: Store) -> None:
+    """The coarse pass (signs, Hamming distance) keeps 8 × top candidates, re-scored on the
+    float vectors: the nearest facts are found, with their exact cosines."""
+    rng = np.random.default_rng(3)
+    # 40 topics of 10 facts each: a fact's nearest are (mostly) its topic's
+    matrix = np.repeat(unit_rows(rng, 40, 64), 10, axis=0) + 0.08 * unit_rows(rng, 400, 64)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    ids = await add_facts(store, GUILD_A, 400)
+    await store.store_fact_vectors(GUILD_A, "m", as_rows(ids, matrix))
     index = semantic_module.VectorIndex(store)
-    query = matrix[7] + 0.05 * matrix[8]
-    query /= np.linalg.norm(query)  # embedders give unit vectors
-    found = await index.similarities(GUILD_A, "m", to_blob(query), top=10)
-    exact = matrix @ query
-    ranked = [ids[i] for i in np.argsort(exact)[::-1]]
-    assert set(ranked[:3]) <= set(found.nearest)  # the nearest ones are never cut
-    assert len(set(found.nearest) & set(ranked[:10])) >= 7  # the scale bench measures real ones
-    for fact_id, score in found.nearest.items():  # and the scores are the exact cosines
-        assert score == pytest.approx(float(exact[ids.index(fact_id)]), abs=1e-5)
-    assert found[ids[0]] == found.nearest.get(ids[0], 0.0)  # outside the top: far, not absent
+    exact = await store.nearest_facts(GUILD_A, "m", to_blob(matrix[7]), 10, exact=True)
+    assert list(exact.similarities)[:1] == [ids[7]] and exact.bound is None
+    for n in range(0, 400, 37):
+        query = matrix[n] + 0.05 * matrix[n + 1]
+        query /= np.linalg.norm(query)  # embedders give unit vectors
+        found = await index.similarities(GUILD_A, "m", to_blob(query), top=10)
+        cosines = matrix @ query
+        ranked = [ids[i] for i in np.argsort(cosines)[::-1]]
+        assert set(ranked[:3]) <= set(found.nearest)  # the nearest ones are never missed
+        assert len(set(found.nearest) & set(ranked[:10])) >= 8  # the scale bench: real ones
+        for fact_id, score in found.nearest.items():  # and the scores are the exact cosines
+            assert score == pytest.approx(float(cosines[ids.index(fact_id)]), abs=1e-5)
+    far = next(i for i in ids if i not in found.nearest)
+    assert found[far] == 0.0 and far in found  # outside the top: far, not absent
+    assert index._bounds[(GUILD_A, "m")] < 32  # where the next coarse pass starts
+
+
+async def test_the_k_nn_never_returns_another_guilds_facts(store: Store) -> None:
+    rng = np.random.default_rng(4)
+    matrix = unit_rows(rng, 30, 16)
+    mine = await add_facts(store, GUILD_A, 30)
+    theirs = await add_facts(store, GUILD_B, 30)
+    await store.store_fact_vectors(GUILD_A, "m", as_rows(mine, matrix))
+    # guild B's facts have the very same vectors
+    await store.store_fact_vectors(GUILD_B, "m", as_rows(theirs, matrix))
+    # and a fact of guild B offered under guild A is not stored
+    assert await store.store_fact_vectors(GUILD_A, "m", [(theirs[0], 16, to_blob(matrix[0]))]) == 0
+    for exact in (False, True):
+        found = await store.nearest_facts(GUILD_A, "m", to_blob(matrix[0]), 100, exact=exact)
+        assert set(found.similarities) == set(mine)
+        found = await store.nearest_facts(GUILD_B, "m", to_blob(matrix[0]), 100, exact=exact)
+        assert set(found.similarities) == set(theirs)
+
+
+async def test_archived_and_deleted_facts_never_come_back(store: Store) -> None:
+    rng = np.random.default_rng(5)
+    matrix = unit_rows(rng, 20, 16)
+    ids = await add_facts(store, GUILD_A, 20)
+    await store.store_fact_vectors(GUILD_A, "m", as_rows(ids, matrix))
+    archived, deleted = ids[0], ids[1]
+    await store._fetchall("UPDATE memory_facts SET is_active = 0 WHERE id = ?", (archived,))
+    await store._fetchall("DELETE FROM memory_facts WHERE id = ?", (deleted,))
+    for n in (0, 1):
+        for exact in (False, True):
+            found = await store.nearest_facts(GUILD_A, "m", to_blob(matrix[n]), 50, exact=exact)
+            assert set(found.similarities) == set(ids[2:])
+    assert [f for f, _ in await store.fact_vectors(GUILD_A, "m")] == ids[2:]
+    # the archived fact said again is active again, and so is its vector
+    fact = CandidateFact(str(300000000000000100), "Fact number 0.", "other", 0.9, "", "0")
+    await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A), fact)])
+    found = await store.nearest_facts(GUILD_A, "m", to_blob(matrix[0]), 1)
+    assert list(found.similarities) == [archived]
+
+
+async def test_the_k_nn_never_mixes_models(store: Store) -> None:
+    rng = np.random.default_rng(6)
+    ids = await add_facts(store, GUILD_A, 10)
+    same_width, other_width = unit_rows(rng, 10, 16), unit_rows(rng, 10, 24)
+    await store.store_fact_vectors(GUILD_A, "m", as_rows(ids[:5], same_width[:5]))
+    await store.store_fact_vectors(GUILD_A, "n", as_rows(ids[5:], same_width[:5]))
+    await store.store_fact_vectors(GUILD_A, "w", as_rows(ids, other_width))
+    for exact in (False, True):
+        found = await store.nearest_facts(GUILD_A, "m", to_blob(same_width[7]), 10, exact=exact)
+        assert set(found.similarities) == set(ids[:5])
+        found = await store.nearest_facts(GUILD_A, "n", to_blob(same_width[0]), 10, exact=exact)
+        assert set(found.similarities) == set(ids[5:])
+    assert (await store.nearest_facts(GUILD_A, "w", to_blob(same_width[0]), 10)).similarities == {}
+    assert (await store.nearest_facts(GUILD_A, "x", to_blob(same_width[0]), 10)).similarities == {}
+    assert (
+        len((await store.nearest_facts(GUILD_A, "w", to_blob(other_width[0]), 10)).similarities)
+        == 10
+    )
+
+
+async def test_facts_without_a_vector_are_absent_from_the_similarities(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await seed(store)
+    semantic = Semantic(store, LocalEmbedder())
+    ids = sorted(f.id for f in await store.active_facts(GUILD_A))
+    monkeypatch.setattr(semantic_module, "PER_QUERY", 2)
+    found = await semantic.similarities(GUILD_A, "who has a puppy?")
+    assert found is not None and found.missing == {ids[2]}  # the query embedded two of three
+    assert ids[2] not in found and found.get(ids[2]) is None  # lexical for it
+    assert set(found) == set(ids[:2])
+    found = await semantic.similarities(GUILD_A, "who has a puppy?")  # and now the third
+    assert found is not None and found.missing == frozenset() and set(found) == set(ids)
+    monkeypatch.setattr(semantic_module, "MISSING_LISTED", 0)  # mid-backfill: too many to list
+    for n, text in enumerate(["Sarah sails on weekends.", "Sarah bakes bread."]):
+        fact = CandidateFact(SARAH.id, text, "other", 0.9, "", str(9 + n))
+        await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A), fact)])
+    monkeypatch.setattr(semantic_module, "PER_QUERY", 1)
+    found = await semantic.similarities(GUILD_A, "who has a puppy?")
+    assert found is not None and found.missing is None  # only the nearest count
+    newest = max(f.id for f in await store.active_facts(GUILD_A))
+    assert len(found) == 4 and newest not in found
 
 
 async def test_query_vectors_stay_out_of_the_embedding_cache_table(store: Store) -> None:
@@ -150,41 +247,3 @@ async def test_renamed_members_are_found_by_their_new_name(store: Store) -> None
     await store.record_members(GUILD_A, [(SARAH.id, "Saz", SARAH.username)])
     assert await retriever.named_members(GUILD_A, "what does Saz like?") == {SARAH.id: "Saz"}
     assert await retriever.named_members(GUILD_A, "what does Sarah like?") == {}
-
-
-async def test_the_index_appends_new_vectors_and_rereads_only_after_removals(
-    store: Store,
-) -> None:
-    reads: list[int] = []
-    original = store.fact_vectors_since
-
-    async def recorded(guild_id: str, model: str, after_row: int) -> Any:
-        reads.append(after_row)
-        return await original(guild_id, model, after_row)
-
-    store.fact_vectors_since = recorded  # type: ignore[method-assign]
-    index = semantic_module.VectorIndex(store)
-
-    async def add(n: int) -> int:
-        fact = CandidateFact(SARAH.id, f"Fact number {n}.", "other", 0.9, "", str(n))
-        await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A), fact)])
-        (fact_id,) = [f.id for f in await store.active_facts(GUILD_A) if f.fact == fact.fact]
-        vector = np.zeros(4, dtype=np.float32)
-        vector[n % 4] = 1.0
-        await store.store_fact_vectors(GUILD_A, "m", [(fact_id, 4, to_blob(vector))])
-        return fact_id
-
-    first = [await add(n) for n in range(3)]
-    ids, _ = await index.matrix(GUILD_A, "m")
-    assert sorted(ids.tolist()) == sorted(first) and reads == [0]
-    more = [await add(n) for n in range(3, 80)]  # past the first capacity: it grows
-    ids, matrix = await index.matrix(GUILD_A, "m")
-    assert sorted(ids.tolist()) == sorted(first + more) and matrix.shape == (80, 4)
-    assert reads[0] == 0 and all(after > 0 for after in reads[1:])  # appended, never reread
-    found = await index.similarities(GUILD_A, "m", to_blob(np.array([0, 0, 0, 1.0])), top=5)
-    assert set(found.nearest) <= {f for n, f in enumerate(first + more) if n % 4 == 3}
-    # a fact that goes away makes the index read everything again
-    await store._fetchall("UPDATE memory_facts SET is_active = 0 WHERE id = ?", (more[0],))
-    store.vector_version += 1
-    ids, _ = await index.matrix(GUILD_A, "m")
-    assert more[0] not in ids.tolist() and len(ids) == 79 and reads[-1] == 0

@@ -43,7 +43,7 @@ async def test_every_table_of_the_design_exists(store: Store) -> None:
     assert {
         "messages",
         "memory_facts",
-        "memory_fact_vectors",
+        "memory_vector_tables",
         "ingest_jobs",
         "embedding_cache",
         "members",
@@ -492,3 +492,61 @@ def test_canonical_time_keeps_or_converts_real_times(given: str, stored: str) ->
 def test_canonical_time_refuses_what_is_no_time_even_in_the_stored_shape(given: str) -> None:
     with pytest.raises(ValueError):
         canonical_time(given)
+
+
+# How vectors were stored before m006 (``vectors_sql.UPSERT_FACT_VECTOR`` of m005's code).
+M005_VECTOR = """
+INSERT INTO memory_fact_vectors (fact_id, model, guild_id, dims, embedding)
+SELECT id, ?, guild_id, ?, ? FROM memory_facts WHERE id = ? AND guild_id = ? AND is_active = 1
+"""
+
+
+def _unit(*values: float) -> bytes:
+    norm = sum(v * v for v in values) ** 0.5
+    return struct.pack(f"{len(values)}f", *(v / norm for v in values))
+
+
+async def test_the_vec0_migration_keeps_every_vector_searchable(tmp_path: Path) -> None:
+    """m006 on a database with vectors of two models (8 and 2 dimensions): each model's
+    vectors move into its own vec0 table, with their guild and their fact's state."""
+    path = tmp_path / "memory.db"
+    conn = database_at(path, "m005_facts_by_recency")
+    ids = {}
+    for n in range(12):
+        guild = GUILD_A if n < 10 else GUILD_B
+        cand = CandidateFact(SARAH.id, f"Sarah fact {n}.", "other", 0.9, "", str(n))
+        ingest_sql.finish_jobs(conn, [], [], [(Origin(guild, CHANNEL_A), cand)], STORED)
+        (ids[n],) = conn.execute(
+            "SELECT id FROM memory_facts WHERE fact = ?", (cand.fact,)
+        ).fetchone()
+        vector = _unit(*[1.0 if d == n % 8 else 0.1 for d in range(8)])
+        conn.execute(M005_VECTOR, ("wide", 8, vector, ids[n], guild))
+        conn.execute(M005_VECTOR, ("narrow", 2, struct.pack("2f", n, 1.0), ids[n], guild))
+    archived, deleted = ids[1], ids[2]
+    conn.execute("UPDATE memory_facts SET is_active = 0 WHERE id = ?", (archived,))
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("DELETE FROM memory_facts WHERE id = ?", (deleted,))  # its vectors went too
+    conn.close()
+    async with await Store.open(path) as store:
+        tables = await store._fetchall("SELECT model, dims, coarse FROM memory_vector_tables")
+        assert sorted(tuple(t) for t in tables) == [("narrow", 2, 0), ("wide", 8, 1)]
+        names = {r[0] for r in await store._fetchall("SELECT name FROM sqlite_master")}
+        assert "memory_fact_vectors" not in names
+        kept = [ids[n] for n in range(10) if n not in (1, 2)]
+        narrow = await store.fact_vectors(GUILD_A, "narrow")
+        assert narrow == [(i, struct.pack("2f", n, 1.0)) for n, i in ids.items() if i in kept]
+        assert [f for f, _ in await store.fact_vectors(GUILD_B, "wide")] == [ids[10], ids[11]]
+        assert await store.count_missing_vectors(GUILD_A, "wide") == 0
+        for exact in (False, True):
+            wide = await store.nearest_facts(GUILD_A, "wide", _unit(*[0.1] * 8), 20, exact=exact)
+            assert sorted(wide.similarities) == kept  # not archived, deleted or guild B's
+        query = _unit(*[1.0 if d == 3 else 0.1 for d in range(8)])
+        nearest = await store.nearest_facts(GUILD_A, "wide", query, 1)
+        assert list(nearest.similarities) == [ids[3]]
+        assert nearest.similarities[ids[3]] == pytest.approx(1.0)
+        # the archived fact said again: its vector is found again
+        cand = CandidateFact(SARAH.id, "Sarah fact 1.", "other", 0.9, "", "1")
+        await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A), cand)])
+        query = _unit(*[1.0 if d == 1 else 0.1 for d in range(8)])  # facts 1 and 9
+        found = await store.nearest_facts(GUILD_A, "wide", query, 2)
+        assert sorted(found.similarities) == [archived, ids[9]]
