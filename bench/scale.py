@@ -353,7 +353,7 @@ async def build_many(db: Path, guilds: int, facts: int) -> None:
 async def measure_many(db: Path, guilds: int) -> dict[str, Any]:
     """One slice per guild (each a different question); then the RSS of the process."""
     from memory.embeddings import LocalEmbedder
-    from memory.retrieval import Retriever
+    from memory.search.retriever import Retriever
     from memory.semantic import Semantic
     from memory.store import Store
 
