@@ -118,10 +118,10 @@ def _message_text(rng: random.Random) -> str:
 
 async def build(db: Path, facts: int, messages: int, small: int) -> None:
     """Write the generated guilds straight into a fresh store (bulk SQL, then vectors)."""
-    from memory.db import connect_sync
     from memory.embeddings import LocalEmbedder
     from memory.semantic import Semantic
-    from memory.store import Store
+    from memory.storage.db import connect_sync
+    from memory.storage.store import Store
 
     rng = random.Random(7)
     store = await Store.open(db)
@@ -226,7 +226,7 @@ async def measure(db: Path, queries: int) -> dict[str, Any]:
     from memory.embeddings import LocalEmbedder
     from memory.search.retriever import Retriever
     from memory.semantic import Semantic
-    from memory.store import Store
+    from memory.storage.store import Store
 
     store = await Store.open(db)
     retriever = Retriever(store, Semantic(store, LocalEmbedder()))
@@ -292,9 +292,9 @@ MESSAGES_EACH = 20
 async def build_many(db: Path, guilds: int, facts: int) -> None:
     """``guilds`` guilds of ``facts`` facts each (their texts drawn from one pool of 20,000,
     embedded once; every fact with a bundled-model vector) and 20 messages each."""
-    from memory.db import connect_sync
     from memory.embeddings import LocalEmbedder
-    from memory.store import Store
+    from memory.storage.db import connect_sync
+    from memory.storage.store import Store
 
     rng = random.Random(13)
     pool = sorted({text for text in (_fact_text(rng, n)[1] for n in range(20_000))})
@@ -355,7 +355,7 @@ async def measure_many(db: Path, guilds: int) -> dict[str, Any]:
     from memory.embeddings import LocalEmbedder
     from memory.search.retriever import Retriever
     from memory.semantic import Semantic
-    from memory.store import Store
+    from memory.storage.store import Store
 
     store = await Store.open(db)
     retriever = Retriever(store, Semantic(store, LocalEmbedder()))

@@ -100,7 +100,7 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], defer: bool, as_json: b
 @click.pass_obj
 def stats(state: CliState, guild_id: str | None, as_json: bool) -> None:
     """Per guild: messages, facts, and pending / dropped / failed ingest jobs."""
-    from memory.store import Store
+    from memory.storage.store import Store
 
     async def collect() -> list[dict[str, Any]]:
         # Reads only: no data-directory lock, so it works beside a running import or bot.
@@ -211,7 +211,7 @@ async def _retriever(state: CliState, guild_id: str | None) -> AsyncIterator[tup
     from memory.embeddings import build_embedder
     from memory.search.retriever import Retriever
     from memory.semantic import Semantic
-    from memory.store import Store
+    from memory.storage.store import Store
 
     settings = state.settings()
     async with await Store.open(settings.db_path) as store:
@@ -501,7 +501,7 @@ def demo(state: CliState, port: int | None) -> None:
             summary, errors = await run_import(settings, [path], quiet=True)
         if errors:
             raise MemorybotError("; ".join(errors))
-        from memory.store import Store
+        from memory.storage.store import Store
 
         async with await Store.open(settings.db_path) as store:
             guilds = await store.guild_ids()

@@ -11,7 +11,7 @@ from typing import Any
 
 from memory.errors import MemorybotError
 from memory.settings import Settings, load_settings
-from memory.store import Store
+from memory.storage.store import Store
 
 
 def _check(name: str, ok: bool, detail: str) -> dict[str, Any]:

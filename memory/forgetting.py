@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # memory_journals depends on memory, not the other way round at import
     from memory.ingest import IngestQueue
-    from memory.store import Store
+    from memory.storage.store import Store
     from memory_journals import Journals
 
 log = logging.getLogger(__name__)

@@ -20,13 +20,13 @@ from memory.extraction import Extractor, NoopExtractor
 from memory.forgetting import EditSummary, ForgetSummary
 from memory.imports.importer import ExportImporter, ProgressCallback
 from memory.ingest import IngestHandle, IngestQueue
-from memory.lock import DataDirLock
 from memory.models import CandidateFact, Fact, GuildStats, IngestItem, StoredMessage
 from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.retriever import RELEVANT_MESSAGES, Retriever
 from memory.semantic import Semantic
 from memory.settings import Settings
-from memory.store import Store
+from memory.storage.lock import DataDirLock
+from memory.storage.store import Store
 from memory_journals import Journals
 
 

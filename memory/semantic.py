@@ -8,7 +8,7 @@ them; the facts simply lack vectors of the new model until they are embedded aga
 
 ``VectorIndex`` asks the store for a guild's ``TOP_K`` nearest active facts: a k-NN over
 the guild's partition of the model's vec0 table, a coarse pass on the vectors' signs and
-exact re-scoring of its candidates (``memory.vectors_sql``). No guild's vectors are held in
+exact re-scoring of its candidates (``memory.storage.vectors_sql``). No guild's vectors are held in
 memory; only, per guild, where its next coarse pass starts.
 """
 
@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 
 from memory.embeddings import Embedder, embed_cached
-from memory.store import Store
+from memory.storage.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from memory.ingest import IngestQueue
-from memory.store import Store
+from memory.storage.store import Store
 from memory_journals import Journals
 
 if TYPE_CHECKING:

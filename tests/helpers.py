@@ -67,13 +67,13 @@ async def add_fact(
 
 
 Seed = Callable[[Any], Awaitable[None]]
-"""Writes a test's starting data through the storage layer (``memory.store.Store``)."""
+"""Writes a test's starting data through the storage layer (``memory.storage.store.Store``)."""
 
 
 async def seed_store(db_path: Path, seed: Seed) -> None:
     """Run ``seed`` on the database at ``db_path`` before memory opens on it (memory's own
     parts are never reached into)."""
-    from memory.store import Store
+    from memory.storage.store import Store
 
     db_path.parent.mkdir(parents=True, exist_ok=True)
     async with await Store.open(db_path) as store:
@@ -84,7 +84,7 @@ async def seed_store(db_path: Path, seed: Seed) -> None:
 async def side_store(settings: Any) -> AsyncIterator[Any]:
     """A second connection to the database that memory runs on (WAL: each sees the other's
     commits), to set up what no memory operation makes, such as a fact with a given text."""
-    from memory.store import Store
+    from memory.storage.store import Store
 
     async with await Store.open(settings.db_path) as store:
         yield store

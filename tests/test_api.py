@@ -21,7 +21,7 @@ from memory.errors import ConfigError
 from memory.lore import Origin
 from memory.models import CandidateFact
 from memory.settings import load_settings
-from memory.store import Store
+from memory.storage.store import Store
 from tests.api_helpers import TOKEN, Api, served
 from tests.helpers import (
     CHANNEL_A,

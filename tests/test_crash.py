@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bench.gen_export import write_export as write_export_of_size
-from memory.db import connect_sync
+from memory.storage.db import connect_sync
 from tests.helpers import MEMORYBOT, cli_env, parse_summary, run_cli, stats_json
 
 pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")

@@ -17,8 +17,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memory import vectors_sql
-from memory.db import connect_sync
 from memory.embeddings import (
     LOCAL_MODEL_KEY,
     EmbeddingError,
@@ -34,7 +32,9 @@ from memory.embeddings import (
 from memory.embeddings_openai import OpenAIEmbedder
 from memory.errors import ConfigError
 from memory.settings import load_settings
-from memory.store import Store
+from memory.storage import vectors_sql
+from memory.storage.db import connect_sync
+from memory.storage.store import Store
 from tests.fake_openai import FakeOpenAI, hash_embedding, raw, status
 from tests.helpers import GUILD_A, GUILD_B
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from memory.db import connect_sync
 from memory.extraction import ContextTurn, NoopExtractor, SourceMessage
 from memory.extraction.llm import LLMExtractor
 from memory.extraction.offline import CHILD_MIN_BATCH, CHILD_PROCESSES, OfflineExtractor
@@ -23,7 +22,8 @@ from memory.ingest import IngestQueue
 from memory.models import Author, IngestItem
 from memory.runtime import build_extractor, open_memory
 from memory.settings import load_settings
-from memory.store import Store
+from memory.storage.db import connect_sync
+from memory.storage.store import Store
 from memory_journals import Journals
 from tests.fake_openai import (
     FakeOpenAI,

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from memory.db import connect_sync
 from memory.embeddings import content_hash
 from memory.forgetting import (
     EditSummary,
@@ -26,8 +25,9 @@ from memory.ingest import IngestQueue, keep_fact
 from memory.models import IngestItem, StoredMessage
 from memory.search.results import fact_json, slice_json
 from memory.search.retriever import Retriever
-from memory.store import Store
-from memory.vectors_sql import fact_embedding_text
+from memory.storage.db import connect_sync
+from memory.storage.store import Store
+from memory.storage.vectors_sql import fact_embedding_text
 from memory_journals import Journals
 from tests.helpers import (
     CHANNEL_A,

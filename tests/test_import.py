@@ -19,13 +19,13 @@ import pytest
 
 from bench.gen_export import write_export as write_export_of_size
 from bot.commands_import import IMPORT_GC_THRESHOLD, _fewer_collections
-from memory.db import connect_sync
 from memory.errors import ExportError, NotAnExportError
 from memory.imports.importer import ExportImporter, ImportSummary, find_export_files
 from memory.imports.reader import read_batches
 from memory.ingest import IngestQueue
 from memory.models import Author
-from memory.store import Store
+from memory.storage.db import connect_sync
+from memory.storage.store import Store
 from memory_journals import Journals
 from tests.conftest import SAMPLE_EXPORT
 from tests.helpers import (

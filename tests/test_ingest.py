@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from memory.db import connect_sync
 from memory.errors import InvalidMessageError, QueueClosedError
 from memory.extraction import BaseExtractor, ContextTurn, SourceMessage
 from memory.ingest import JOURNAL_BATCH, IngestQueue, keep_fact
 from memory.models import CandidateFact
-from memory.store import Store
+from memory.storage.db import connect_sync
+from memory.storage.store import Store
 from memory_journals import Journals
 from tests.helpers import CHANNEL_B, GUILD_A, GUILD_B, MIKE, RecordingExtractor, item
 

@@ -10,7 +10,7 @@ import pytest
 
 from memory.ingest import IngestQueue
 from memory.models import Author, StoredMessage
-from memory.store import Store
+from memory.storage.store import Store
 from memory_journals import Journals, snapshot
 from memory_journals.daily import DailyLogWriter
 from tests.helpers import (

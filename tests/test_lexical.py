@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from memory.db import connect_sync
-from memory.migrations import M001_CORE
 from memory.models import Author
 from memory.search import lexical
 from memory.search.fts import fts_words, query_tokens, term_groups, word_forms
 from memory.search.lexical import GuildProfile
-from memory.store import Store
+from memory.storage.db import connect_sync
+from memory.storage.migrations import M001_CORE
+from memory.storage.store import Store
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
 
 

@@ -32,7 +32,7 @@ from memory.models import LORE_SUBJECT, Fact
 from memory.runtime import Memory, open_memory
 from memory.search.results import MemorySlice
 from memory.settings import load_settings
-from memory.store import Store
+from memory.storage.store import Store
 from tests.fake_openai import FakeOpenAI, delay, raw, reply, reset, status, unused_port
 from tests.helpers import CHANNEL_A, GUILD_A, MIKE, SARAH, add_fact, item, seed_store
 

@@ -21,7 +21,7 @@ from playwright.async_api import (
 )
 
 from memory.models import LORE_SUBJECT
-from memory.store import Store
+from memory.storage.store import Store
 from tests.api_helpers import Api, served
 from tests.conftest import REPO
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH

@@ -15,7 +15,7 @@ from memory.search.fts import query_tokens, term_groups
 from memory.search.results import fact_json
 from memory.search.retriever import Retriever
 from memory.search.scoring import combine, lexical_score, score_fact
-from memory.store import Store
+from memory.storage.store import Store
 from tests.helpers import (
     CHANNEL_A,
     CHANNEL_B,

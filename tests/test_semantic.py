@@ -19,7 +19,7 @@ from memory.runtime import open_memory
 from memory.search.retriever import Retriever
 from memory.semantic import Semantic
 from memory.settings import load_settings
-from memory.store import Store
+from memory.storage.store import Store
 from tests.fake_openai import FakeOpenAI, unused_port
 from tests.helpers import CHANNEL_A, GUILD_A, GUILD_B, SARAH, item, run_cli
 

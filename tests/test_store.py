@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from memory import ingest_sql
-from memory.db import connect_sync
 from memory.errors import StoreError
 from memory.lore import Origin
-from memory.migrations import MIGRATIONS
 from memory.models import LORE_SUBJECT, CandidateFact, canonical_time, utc_iso
 from memory.search import lexical
 from memory.search.fts import query_tokens, term_groups
-from memory.store import Store
+from memory.storage import ingest_sql
+from memory.storage.db import connect_sync
+from memory.storage.migrations import MIGRATIONS
+from memory.storage.store import Store
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
 
 LORE_LINE = "Memory line: the kiln club meets on fridays."

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from memory.ingest.jobs import linger
 from memory.models import StoredMessage
-from memory.store import Store
+from memory.storage.store import Store
 
 log = logging.getLogger(__name__)
 

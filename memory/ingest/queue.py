@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from memory.errors import QueueClosedError
 from memory.extraction import Extractor, NoopExtractor
 from memory.extraction.fact_filter import filter_fact
-from memory.forget_sql import EditOutcome
 from memory.ingest.jobs import Entry, IngestHandle, JobBook, Key, resolved
 from memory.ingest.journal import JournalFollower, JournalSink
 from memory.ingest.worker import ExtractionWorker, FactFilter, closed_at_write
-from memory.ingest_sql import Closed
 from memory.models import IngestItem, Job
-from memory.store import Store
+from memory.storage.forget_sql import EditOutcome
+from memory.storage.ingest_sql import Closed
+from memory.storage.store import Store
 from memory.text import is_meaningful
 
 log = logging.getLogger(__name__)

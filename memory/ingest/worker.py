@@ -26,9 +26,9 @@ from memory.extraction import (
 )
 from memory.extraction.fact_filter import filter_fact
 from memory.ingest.jobs import JOB_BATCH, Entry, JobBook, Key, job_key, linger
-from memory.ingest_sql import Closed
 from memory.models import CandidateFact, IngestItem, Job, StoredMessage
-from memory.store import Store
+from memory.storage.ingest_sql import Closed
+from memory.storage.store import Store
 from memory.text import clean_text
 
 log = logging.getLogger(__name__)

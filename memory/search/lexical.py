@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from memory.ids import is_discord_id
 from memory.search.fts import TermGroup, fts_words
-from memory.store import Store
+from memory.storage.store import Store
 
 GUILD_PROBE = 1000  # the guild's newest documents, to estimate its size and density
 TERM_WINDOW = 200  # newest matches of one term group

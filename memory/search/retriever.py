@@ -22,7 +22,7 @@ from memory.search.fts import query_tokens, quote, term_groups
 from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.scoring import score_fact
 from memory.semantic import Semantic
-from memory.store import Store
+from memory.storage.store import Store
 
 USER_FACTS = 8
 RELEVANT_FACTS = 10

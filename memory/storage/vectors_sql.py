@@ -53,7 +53,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from memory.ingest_sql import chunks, marks, transaction
+from memory.storage.ingest_sql import chunks, marks, transaction
 
 FLOAT32_BYTES = 4
 CHUNK_SIZE = 1024  # vectors per vec0 chunk (sqlite-vec's default); allocated whole

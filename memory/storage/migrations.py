@@ -339,10 +339,10 @@ M005_FACTS_BY_RECENCY = [
 
 
 def _move_vectors_to_vec0(conn: Any) -> None:
-    """Each model's vectors into its new vec0 table (``memory.vectors_sql``), with their
+    """Each model's vectors into its new vec0 table (``memory.storage.vectors_sql``), with their
     facts' guild and state; a model's vectors of another width than most of its own are
     left behind (no table of it could hold them)."""
-    from memory import vectors_sql  # it imports ingest_sql, which imports this module
+    from memory.storage import vectors_sql  # it imports ingest_sql, which imports this module
 
     widths = conn.execute(
         "SELECT model, dims FROM memory_fact_vectors GROUP BY model, dims "
@@ -362,7 +362,7 @@ MOVE_VECTORS = """
     """
 
 # Fact vectors live in sqlite-vec: one vec0 table per model, the guild its partition key,
-# searched by k-NN (``memory.vectors_sql``). Each model with vectors gets its table here,
+# searched by k-NN (``memory.storage.vectors_sql``). Each model with vectors gets its table here,
 # filled with them; the old table goes.
 M006_VECTORS_IN_VEC0: list[Step] = [
     """

@@ -15,7 +15,6 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any, Literal, get_args
 
-from memory.migrations import CLOSED
 from memory.models import (
     LORE_SUBJECT,
     CandidateFact,
@@ -24,6 +23,7 @@ from memory.models import (
     JobStatus,
     canonical_time,
 )
+from memory.storage.migrations import CLOSED
 
 SQL_PARAM_CHUNK = 500
 JOB_STATUSES = frozenset(get_args(JobStatus))

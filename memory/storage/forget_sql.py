@@ -5,7 +5,7 @@ them through ``Store._call``.
 Every statement is keyed by ``guild_id``. With a fact go its vectors (every model) and
 the embedding-cache entries of its text for those models: the cache is content-addressed,
 so a kept entry would still answer "was this ever said?". Full-text rows follow their
-messages and facts through the triggers of ``memory.migrations``; ingest jobs cascade
+messages and facts through the triggers of ``memory.storage.migrations``; ingest jobs cascade
 with their messages.
 """
 
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory.embeddings import content_hash
-from memory.ingest_sql import chunks, marks, transaction
 from memory.models import StoredMessage
-from memory.vectors_sql import delete_fact_vectors, fact_embedding_text, fact_vector_models
+from memory.storage.ingest_sql import chunks, marks, transaction
+from memory.storage.vectors_sql import delete_fact_vectors, fact_embedding_text, fact_vector_models
 
 MESSAGE_COLS = (
     "id, guild_id, channel_id, message_id, author_id, author_name, content, source, created_at"

@@ -17,13 +17,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from memory import forget_sql as fsql
 from memory import ids
-from memory import ingest_sql as sql
-from memory import vectors_sql as vsql
-from memory.db import open_connection, sqlite_versions
 from memory.lore import Origin, lore_fact
-from memory.migrations import CLOSED
 from memory.models import (
     CandidateFact,
     Fact,
@@ -35,6 +30,11 @@ from memory.models import (
     canonical_time,
     utc_iso,
 )
+from memory.storage import forget_sql as fsql
+from memory.storage import ingest_sql as sql
+from memory.storage import vectors_sql as vsql
+from memory.storage.db import open_connection, sqlite_versions
+from memory.storage.migrations import CLOSED
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -13,7 +13,7 @@ from typing import Any
 import aiosqlite
 
 from memory.errors import StoreError
-from memory.migrations import MIGRATIONS, Step
+from memory.storage.migrations import MIGRATIONS, Step
 
 log = logging.getLogger(__name__)
 
