@@ -7,7 +7,7 @@ and returns counts a slash command or the CLI can print. Run again after an inte
 Pass the running ``IngestQueue`` when there is one: it then drops the jobs it still holds
 for deleted messages, so their text is not extracted (nor sent to an LLM) after the delete.
 An extraction already under way stores nothing for a deleted message either way
-(``ingest_sql.finish_jobs``).
+(``facts_sql.finish_jobs``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # memory_journals depends on memory, not the other way round at import
     from memory.ingest import IngestQueue
-    from memory.storage.store import Store
+    from memory.storage.protocol import Storage
     from memory_journals import Journals
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ class EditSummary:
 
 
 async def forget_member(
-    store: Store,
+    store: Storage,
     journals: Journals,
     guild_id: str,
     user_id: str,
@@ -108,7 +108,7 @@ async def forget_member(
 
 
 async def delete_message(
-    store: Store,
+    store: Storage,
     journals: Journals,
     guild_id: str,
     message_id: str,
@@ -133,7 +133,7 @@ async def delete_message(
 
 
 async def edit_message(
-    store: Store,
+    store: Storage,
     journals: Journals,
     queue: IngestQueue,
     guild_id: str,

@@ -26,6 +26,7 @@ from memory.search.retriever import RELEVANT_MESSAGES, Retriever
 from memory.semantic import Semantic
 from memory.settings import Settings
 from memory.storage.lock import DataDirLock
+from memory.storage.protocol import Storage
 from memory.storage.store import Store
 from memory_journals import Journals
 
@@ -58,7 +59,7 @@ class Memory:
     def __init__(
         self,
         settings: Settings,
-        store: Store,
+        store: Storage,
         journals: Journals,
         queue: IngestQueue,
         semantic: Semantic,

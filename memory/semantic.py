@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 
 from memory.embeddings import Embedder, embed_cached
-from memory.storage.store import Store
+from memory.storage.protocol import Storage
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ Progress = Callable[[int], None]
 class FactEmbedder:
     """Embeds facts without a vector of ``embedder``'s model, in the background."""
 
-    def __init__(self, store: Store, embedder: Embedder) -> None:
+    def __init__(self, store: Storage, embedder: Embedder) -> None:
         self.store = store
         self.embedder = embedder
         self._waiting: set[str] = set()
@@ -125,7 +125,7 @@ class VectorIndex:
     Nothing of a guild's vectors is held here: per (guild, model) only the Hamming bound its
     next coarse pass starts from, for the ``BOUNDS`` most recently searched."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Storage) -> None:
         self.store = store
         self._bounds: OrderedDict[tuple[str, str], int] = OrderedDict()
 
@@ -185,7 +185,7 @@ class Semantic:
     """What search needs for the semantic part: the embedder, its background fact embedder
     and the in-memory index."""
 
-    def __init__(self, store: Store, embedder: Embedder) -> None:
+    def __init__(self, store: Storage, embedder: Embedder) -> None:
         self.store = store
         self.embedder = embedder
         self.facts = FactEmbedder(store, embedder)

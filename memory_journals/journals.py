@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memory.models import StoredMessage
-from memory.storage.store import Store
+from memory.storage.protocol import Storage
 from memory_journals.daily import DailyLogWriter, format_line
 from memory_journals.files import SNAPSHOT_NAME, guild_dir, write_atomic
 from memory_journals.snapshot import GuildView, render_index, render_snapshot
@@ -30,7 +30,7 @@ class Journals:
     def __init__(
         self,
         root: Path,
-        store: Store,
+        store: Storage,
         *,
         debounce: float = 1.0,
         refresh_interval: float = 300.0,

@@ -15,7 +15,7 @@ from memory.lore import Origin
 from memory.models import LORE_SUBJECT, CandidateFact, canonical_time, utc_iso
 from memory.search import lexical
 from memory.search.fts import query_tokens, term_groups
-from memory.storage import ingest_sql
+from memory.storage import facts_sql, ingest_sql
 from memory.storage.db import connect_sync
 from memory.storage.migrations import MIGRATIONS
 from memory.storage.store import Store
@@ -281,7 +281,7 @@ async def test_the_leaner_writes_migration_keeps_the_index_and_the_job_counts(
     )
     ingest_sql.advance_journal_cursor(conn, 3)  # message 4 is not indexed yet
     ingest_sql.drop_jobs(conn, [(GUILD_A, "1")], "dropped: test", "x")
-    ingest_sql.finish_jobs(conn, [2], [(3, "boom")], [], "x")
+    facts_sql.finish_jobs(conn, [2], [(3, "boom")], [], "x")
     conn.close()
     async with await Store.open(path) as store:
         schema = await store._fetchone("SELECT sql FROM sqlite_master WHERE name = 'messages_fts'")
@@ -515,7 +515,7 @@ async def test_the_vec0_migration_keeps_every_vector_searchable(tmp_path: Path) 
     for n in range(12):
         guild = GUILD_A if n < 10 else GUILD_B
         cand = CandidateFact(SARAH.id, f"Sarah fact {n}.", "other", 0.9, "", str(n))
-        ingest_sql.finish_jobs(conn, [], [], [(Origin(guild, CHANNEL_A), cand)], STORED)
+        facts_sql.finish_jobs(conn, [], [], [(Origin(guild, CHANNEL_A), cand)], STORED)
         (ids[n],) = conn.execute(
             "SELECT id FROM memory_facts WHERE fact = ?", (cand.fact,)
         ).fetchone()

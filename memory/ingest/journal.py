@@ -18,7 +18,7 @@ from typing import Protocol
 
 from memory.ingest.jobs import linger
 from memory.models import StoredMessage
-from memory.storage.store import Store
+from memory.storage.protocol import Storage
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class JournalFollower:
 
     def __init__(
         self,
-        store: Store,
+        store: Storage,
         sink: JournalSink | None,
         *,
         changed: Callable[[str], None],

@@ -21,7 +21,7 @@ from memory.ingest.worker import ExtractionWorker, FactFilter, closed_at_write
 from memory.models import IngestItem, Job
 from memory.storage.forget_sql import EditOutcome
 from memory.storage.ingest_sql import Closed
-from memory.storage.store import Store
+from memory.storage.protocol import Storage
 from memory.text import is_meaningful
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ class IngestQueue:
 
     def __init__(
         self,
-        store: Store,
+        store: Storage,
         *,
         extractor: Extractor | None = None,
         journal: JournalSink | None = None,
@@ -179,7 +179,7 @@ class IngestQueue:
     async def edit_message(
         self, guild_id: str, message_id: str, content: str
     ) -> EditOutcome | None:
-        """A message edited on Discord: ``Store.edit_message`` (new text stored, facts of the
+        """A message edited on Discord: ``Storage.edit_message`` (new text stored, facts of the
         old text deleted, job pending again), then the worker extracts the new text.
 
         An extraction of the old text that is under way when the edit comes stores
@@ -373,7 +373,7 @@ class IngestQueue:
         return result
 
 
-async def _drop_overflow(store: Store, book: JobBook) -> int:
+async def _drop_overflow(store: Storage, book: JobBook) -> int:
     """Live overflow: the oldest live jobs beyond the bound are dropped (their messages stay,
     their job rows say why); return how many."""
     victims = book.drop_oldest_live(len(book.pending) - book.max_queue)

@@ -28,7 +28,7 @@ from memory.extraction.fact_filter import filter_fact
 from memory.ingest.jobs import JOB_BATCH, Entry, JobBook, Key, job_key, linger
 from memory.models import CandidateFact, IngestItem, Job, StoredMessage
 from memory.storage.ingest_sql import Closed
-from memory.storage.store import Store
+from memory.storage.protocol import Storage
 from memory.text import clean_text
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ class ExtractionWorker:
     def __init__(
         self,
         book: JobBook,
-        store: Store,
+        store: Storage,
         extractor: Extractor,
         *,
         fact_filter: FactFilter = filter_fact,

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from memory.ids import is_discord_id
 from memory.search.fts import TermGroup, fts_words
-from memory.storage.store import Store
+from memory.storage.protocol import Storage
 
 GUILD_PROBE = 1000  # the guild's newest documents, to estimate its size and density
 TERM_WINDOW = 200  # newest matches of one term group
@@ -44,7 +44,7 @@ B = 0.75
 
 @dataclass(frozen=True, slots=True)
 class Corpus:
-    """An FTS5 table with an indexed ``guild_id`` column (``Store.fts_windows`` scopes every
+    """An FTS5 table with an indexed ``guild_id`` column (``Storage.fts_windows`` scopes every
     query by it), and the columns a query's words are searched in."""
 
     table: str
@@ -109,7 +109,7 @@ class GuildProfile:
 
 
 async def candidates(
-    store: Store,
+    store: Storage,
     corpus: Corpus,
     guild_id: str,
     groups: Sequence[TermGroup],

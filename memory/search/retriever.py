@@ -22,7 +22,7 @@ from memory.search.fts import query_tokens, quote, term_groups
 from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.scoring import score_fact
 from memory.semantic import Semantic
-from memory.storage.store import Store
+from memory.storage.protocol import Storage
 
 USER_FACTS = 8
 RELEVANT_FACTS = 10
@@ -54,7 +54,7 @@ class _Members:
 class Retriever:
     """Search and slices over one store (lexical; semantic when given vectors' scores)."""
 
-    def __init__(self, store: Store, semantic: Semantic | None = None) -> None:
+    def __init__(self, store: Storage, semantic: Semantic | None = None) -> None:
         self.store = store
         self.semantic = semantic
         self._counts: dict[str, tuple[int, int]] = {}
@@ -83,7 +83,7 @@ class Retriever:
 
     async def _guild_members(self, guild_id: str) -> _Members:
         """The guild's member names, cached until members are written again
-        (``Store.members_version``)."""
+        (``Storage.members_version``)."""
         version = self.store.members_version
         cached = self._members.get(guild_id)
         if cached is not None and cached.version == version:

@@ -1,0 +1,113 @@
+"""The connection every table family shares: one SQLite file, one writer connection whose
+work runs on its own thread a whole function at a time, and the version counters that
+caches of search results compare."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+import aiosqlite
+
+from memory.models import Fact, StoredMessage
+from memory.storage.db import sqlite_versions
+
+T = TypeVar("T")
+
+MESSAGE_COLS = (
+    "m.id, m.guild_id, m.channel_id, m.message_id, m.author_id, m.author_name, m.content, "
+    "m.source, m.created_at"
+)
+FACT_COLS = (
+    "f.id, f.guild_id, f.channel_id, f.subject, f.fact, f.fact_type, f.evidence_text, "
+    "f.source_message_id, f.confidence, f.is_active, f.said_at, f.created_at, f.updated_at"
+)
+
+
+def message_from_row(row: Sequence[Any]) -> StoredMessage:
+    return StoredMessage._make(row[:9])
+
+
+def fact_from_row(row: Sequence[Any]) -> Fact:
+    return Fact(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        subject=row[3],
+        fact=row[4],
+        fact_type=row[5],
+        evidence=row[6],
+        source_message_id=row[7],
+        confidence=row[8],
+        is_active=bool(row[9]),
+        said_at=row[10],
+        created_at=row[11],
+        updated_at=row[12],
+    )
+
+
+def _fetch_rows(conn: Any, query: str, params: Sequence[Any]) -> list[Any]:
+    return list(conn.execute(query, params).fetchall())
+
+
+class Database:
+    """The shared connection and counters (each table family is a ``Database``)."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path | str) -> None:
+        self._db = db
+        self.path = path
+        # (guild_id, user_id) -> (name, username) as last written: unchanged authors are
+        # not upserted again with every message.
+        self._members_written: dict[tuple[str, str], tuple[str, str]] = {}
+        self._guilds_written: set[str] = set()  # guilds known to have a `guilds` row
+        # Bumped whenever facts or their vectors change: in-memory vector indexes compare it.
+        self.vector_version = 0
+        # Bumped whenever members are written: cached member names compare it.
+        self.members_version = 0
+        # Bumped whenever messages become searchable (the journal cursor moves).
+        self.index_version = 0
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(conn, *args)`` on the connection's own thread, in one hop.
+
+        A whole write transaction is one function: no other statement can interleave, and
+        it costs one thread hand-off instead of one per statement (each hand-off can wait
+        for the GIL while the event loop thread is busy). aiosqlite's ``_execute``/``_conn``
+        are private but are exactly its documented execution model.
+        """
+        return await self._db._execute(fn, self._db._conn, *args)  # type: ignore[no-untyped-call,no-any-return]
+
+    async def _fetchall(self, query: str, params: Sequence[Any] = ()) -> list[Any]:
+        # One thread hop for execute + fetch: chunked cursor reads would interleave with
+        # other coroutines' statements on this shared connection.
+        return await self._call(_fetch_rows, query, params)
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        rows = await self._fetchall(sql, params)
+        return rows[0] if rows else None
+
+    @property
+    def data_version(self) -> tuple[int, int, int]:
+        """Moves whenever anything search or a slice reads changes (facts and their vectors,
+        members, searchable messages): caches of results compare it. Every method that
+        changes those must bump one of the three counters."""
+        return (self.vector_version, self.members_version, self.index_version)
+
+    async def versions(self) -> dict[str, str]:
+        return await sqlite_versions(self._db)

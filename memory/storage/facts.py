@@ -1,0 +1,145 @@
+"""Durable facts: reading a guild's active facts, storing lore, and forgetting — Discord
+deletions and edits and ``/memory forget`` — which removes facts with what they came from."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from memory.lore import Origin, lore_fact
+from memory.models import CandidateFact, Fact, StoredMessage, canonical_time, utc_iso
+from memory.storage import facts_sql
+from memory.storage import forget_sql as fsql
+from memory.storage import ingest_sql as sql
+from memory.storage.base import FACT_COLS, Database, fact_from_row
+
+log = logging.getLogger(__name__)
+
+
+class Facts(Database):
+    """The ``memory_facts`` table (and what forgetting removes with its facts)."""
+
+    async def active_facts(self, guild_id: str) -> list[Fact]:
+        rows = await self._fetchall(
+            f"SELECT {FACT_COLS} FROM memory_facts f "
+            "WHERE f.guild_id = ? AND f.is_active = 1 ORDER BY f.subject, f.confidence DESC, f.id",
+            (guild_id,),
+        )
+        return [fact_from_row(r) for r in rows]
+
+    async def snapshot_facts(self, guild_id: str, limit: int) -> list[Fact]:
+        """The guild's ``limit`` most recently updated active facts (for MEMORY.md), in
+        ``active_facts`` order."""
+        rows = await self._fetchall(
+            f"SELECT {FACT_COLS} FROM (SELECT * FROM memory_facts WHERE guild_id = ? "
+            "AND is_active = 1 ORDER BY updated_at DESC, id DESC LIMIT ?) f "
+            "ORDER BY f.subject, f.confidence DESC, f.id",
+            (guild_id, limit),
+        )
+        return [fact_from_row(r) for r in rows]
+
+    async def facts_of(self, guild_id: str, subjects: Sequence[str]) -> list[Fact]:
+        """Every active fact of the guild about ``subjects``."""
+        found: list[Fact] = []
+        for chunk in sql.chunks(list(dict.fromkeys(subjects))):
+            rows = await self._fetchall(
+                f"SELECT {FACT_COLS} FROM memory_facts f WHERE f.guild_id = ? AND f.is_active = 1 "
+                f"AND f.subject IN ({sql.marks(chunk)})",
+                (guild_id, *chunk),
+            )
+            found += [fact_from_row(r) for r in rows]
+        return found
+
+    async def facts_by_ids(self, guild_id: str, fact_ids: Sequence[int]) -> list[Fact]:
+        """Active facts of the guild among ``fact_ids``."""
+        found: list[Fact] = []
+        for chunk in sql.chunks(list(fact_ids)):
+            rows = await self._fetchall(
+                # "+" keeps SQLite from scanning a guild index: the ids are the way in.
+                f"SELECT {FACT_COLS} FROM memory_facts f WHERE f.id IN ({sql.marks(chunk)}) "
+                "AND +f.guild_id = ? AND +f.is_active = 1",
+                (*chunk, guild_id),
+            )
+            found += [fact_from_row(r) for r in rows]
+        return found
+
+    async def count_active_facts(self, guild_id: str) -> int:
+        row = await self._fetchone(
+            "SELECT count(*) FROM memory_facts WHERE guild_id = ? AND is_active = 1", (guild_id,)
+        )
+        return int(row[0])
+
+    async def remember_line(
+        self,
+        guild_id: str,
+        line: str,
+        *,
+        channel_id: str = "",
+        source_message_id: str = "",
+        said_at: str | None = None,
+    ) -> CandidateFact:
+        """Store ``line`` as guild lore (DESIGN "Lore"); return the fact as stored.
+
+        ``said_at`` (ISO 8601) is when the line was said: now when not given. Raises
+        ``InvalidMessageError`` for an empty, instruction-like or secret line, ``ValueError``
+        for a ``said_at`` that is no timestamp.
+        """
+        fact = lore_fact(line, source_message_id=source_message_id)
+        origin = Origin(guild_id, channel_id, canonical_time(said_at) if said_at else "")
+        await self._call(facts_sql.finish_jobs, [], [], [(origin, fact)], utc_iso())
+        self.vector_version += 1
+        return fact
+
+    async def delete_message(self, guild_id: str, message_id: str) -> fsql.DeleteOutcome:
+        """A message deleted on Discord: remove it and every fact sourced from it (their
+        vectors, full-text rows and its job go with them). Unknown message: nothing."""
+        outcome = await self._call(fsql.delete_message, guild_id, message_id)
+        self._forgot(outcome.facts, bool(outcome.messages), members=False)
+        if outcome.messages or outcome.facts:
+            log.info(
+                "deleted message %s of guild %s and %d fact(s)", message_id, guild_id, outcome.facts
+            )
+        return outcome
+
+    async def edit_message(
+        self, guild_id: str, message_id: str, content: str
+    ) -> fsql.EditOutcome | None:
+        """A message edited on Discord: store its new text, delete the facts grounded in the
+        old one and set its job pending (attempts reset) so it is extracted again.
+
+        None (falsy) for a message the guild does not have. With a running queue use
+        ``IngestQueue.edit_message``: it also keeps an extraction of the old text that is
+        under way from closing the job."""
+        outcome = await self._call(fsql.edit_message, guild_id, message_id, content, utc_iso())
+        if outcome is not None and outcome.changed:
+            self._forgot(outcome.facts, True, members=False)
+        return outcome
+
+    async def forget_member(self, guild_id: str, user_id: str) -> fsql.ForgetOutcome:
+        """``/memory forget`` and ``purge-user``: remove the member's messages (every
+        source), the facts about them or sourced from their messages, their vectors, their
+        members row and their name in other messages' pending mentions. This guild only."""
+        outcome = await self._call(fsql.forget_member, guild_id, user_id)
+        self._members_written.pop((guild_id, user_id), None)
+        self._forgot(outcome.facts, bool(outcome.messages), members=bool(outcome.members))
+        log.info(
+            "forgot member %s of guild %s: %d message(s), %d fact(s)",
+            user_id,
+            guild_id,
+            len(outcome.messages),
+            outcome.facts,
+        )
+        return outcome
+
+    async def messages_by_author(self, guild_id: str, user_id: str) -> list[StoredMessage]:
+        """The member's stored messages in the guild, oldest first (scans the guild)."""
+        return await self._call(fsql.messages_by_author, guild_id, user_id)
+
+    def _forgot(self, facts: int, messages: bool, *, members: bool) -> None:
+        """Move the version counters that caches of what changed compare."""
+        if facts:
+            self.vector_version += 1
+        if messages:
+            self.index_version += 1
+        if members:
+            self.members_version += 1

@@ -1,0 +1,183 @@
+"""What the rest of memorybot needs from storage: one typed protocol, every method async
+and guild-keyed (but the few queue-internal ones that return work). ``Store`` (SQLite with
+FTS5 and sqlite-vec) is its first implementation; a second backend implements this and
+nothing else. Where SQLite shows through, a comment says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from memory.models import (
+    CandidateFact,
+    Fact,
+    FactOrigin,
+    GuildStats,
+    IngestItem,
+    Job,
+    StoredMessage,
+)
+from memory.storage.forget_sql import DeleteOutcome, EditOutcome, ForgetOutcome
+from memory.storage.ingest_sql import Closed, InsertOutcome
+from memory.storage.vectors_sql import Nearest
+
+
+class Storage(Protocol):
+    """Guild-scoped storage of messages, jobs, members, facts and fact vectors."""
+
+    vector_version: int  # moves when facts or their vectors change
+    members_version: int  # moves when members are written
+    index_version: int  # moves when messages become searchable
+
+    # --- the connection ------------------------------------------------------------
+
+    async def close(self) -> None: ...
+
+    @property
+    def data_version(self) -> tuple[int, int, int]: ...
+
+    async def versions(self) -> dict[str, str]: ...
+
+    # --- members ------------------------------------------------------------
+
+    async def record_guild(self, guild_id: str, name: str) -> None: ...
+
+    async def record_members(
+        self, guild_id: str, members: Iterable[tuple[str, str, str]]
+    ) -> None: ...
+
+    async def guild_ids(self) -> list[str]: ...
+
+    async def guild_name(self, guild_id: str) -> str: ...
+
+    async def member_names(self, guild_id: str) -> dict[str, str]: ...
+
+    async def members(self, guild_id: str) -> list[tuple[str, str, str]]: ...
+
+    # --- per guild ------------------------------------------------------------
+
+    async def stats(self, guild_id: str) -> GuildStats: ...
+
+    # --- messages ------------------------------------------------------------
+
+    async def get_message(self, guild_id: str, message_id: str) -> StoredMessage | None: ...
+
+    async def count_messages(self, guild_id: str) -> int: ...
+
+    async def messages_by_rows(
+        self, guild_id: str, row_ids: Sequence[int]
+    ) -> list[StoredMessage]: ...
+
+    async def recent_messages(
+        self, guild_id: str, channel_id: str, limit: int, *, before: str | None = None
+    ) -> list[StoredMessage]: ...
+
+    async def neighbours(
+        self, guild_id: str, messages: Sequence[StoredMessage], before: int = 1, after: int = 1
+    ) -> list[tuple[list[StoredMessage], list[StoredMessage]]]: ...
+
+    # SQLite-only: FTS5 expressions built by memory.search.fts; a second backend maps them
+    # (PostgreSQL: tsquery) or the lexical search moves behind a method of its own.
+    async def fts_windows(
+        self, table: str, guild_id: str, queries: Sequence[tuple[str | None, int, bool]]
+    ) -> list[list[int]]: ...
+
+    # SQLite-only: merges FTS5 segments; a no-op where the index needs no merging.
+    async def optimize_search(self) -> None: ...
+
+    async def unjournaled_messages(self, limit: int) -> list[StoredMessage]: ...
+
+    async def journal_cursor(self) -> int: ...
+
+    async def mark_journaled_through(self, row_id: int) -> None: ...
+
+    # --- jobs ------------------------------------------------------------
+
+    async def insert_messages(
+        self, items: Sequence[IngestItem], *, live: bool, closed: Closed = ()
+    ) -> InsertOutcome: ...
+
+    async def claim_pending(self, limit: int) -> list[Job]: ...
+
+    async def pending_keys(self) -> list[tuple[str, str, bool]]: ...
+
+    async def finish_jobs(
+        self,
+        done: Sequence[int],
+        failed: Sequence[tuple[int, str]] = (),
+        facts: Sequence[tuple[FactOrigin, CandidateFact]] = (),
+    ) -> set[tuple[str, str]]: ...
+
+    async def pending_count(self, guild_id: str) -> int: ...
+
+    async def drop_jobs(self, keys: Sequence[tuple[str, str]], reason: str) -> None: ...
+
+    async def requeue_jobs(self, guild_id: str, statuses: Sequence[str]) -> int: ...
+
+    async def job_status(self, guild_id: str, message_id: str) -> tuple[str, str | None] | None: ...
+
+    # --- facts ------------------------------------------------------------
+
+    async def active_facts(self, guild_id: str) -> list[Fact]: ...
+
+    async def snapshot_facts(self, guild_id: str, limit: int) -> list[Fact]: ...
+
+    async def facts_of(self, guild_id: str, subjects: Sequence[str]) -> list[Fact]: ...
+
+    async def facts_by_ids(self, guild_id: str, fact_ids: Sequence[int]) -> list[Fact]: ...
+
+    async def count_active_facts(self, guild_id: str) -> int: ...
+
+    async def remember_line(
+        self,
+        guild_id: str,
+        line: str,
+        *,
+        channel_id: str = "",
+        source_message_id: str = "",
+        said_at: str | None = None,
+    ) -> CandidateFact: ...
+
+    async def delete_message(self, guild_id: str, message_id: str) -> DeleteOutcome: ...
+
+    async def edit_message(
+        self, guild_id: str, message_id: str, content: str
+    ) -> EditOutcome | None: ...
+
+    async def forget_member(self, guild_id: str, user_id: str) -> ForgetOutcome: ...
+
+    async def messages_by_author(self, guild_id: str, user_id: str) -> list[StoredMessage]: ...
+
+    # --- vectors ------------------------------------------------------------
+
+    async def cached_vectors(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]: ...
+
+    async def cache_vectors(self, model: str, rows: Sequence[tuple[str, bytes]]) -> None: ...
+
+    async def facts_missing_vectors(
+        self, guild_id: str, model: str, limit: int
+    ) -> list[tuple[int, str]]: ...
+
+    async def count_missing_vectors(self, guild_id: str, model: str) -> int: ...
+
+    async def store_fact_vectors(
+        self, guild_id: str, model: str, rows: Sequence[tuple[int, int, bytes]]
+    ) -> int: ...
+
+    async def fact_vectors(self, guild_id: str, model: str) -> list[tuple[int, bytes]]: ...
+
+    async def missing_vector_ids(self, guild_id: str, model: str, limit: int) -> list[int]: ...
+
+    # ``bound`` is the coarse pass's Hamming bound (sqlite-vec's sign bits); a backend
+    # with its own index (pgvector HNSW) ignores it and returns an exact or ANN answer.
+    async def nearest_facts(
+        self,
+        guild_id: str,
+        model: str,
+        query: bytes,
+        k: int,
+        bound: int | None = None,
+        *,
+        exact: bool = False,
+    ) -> Nearest: ...
