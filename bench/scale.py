@@ -118,8 +118,8 @@ def _message_text(rng: random.Random) -> str:
 
 async def build(db: Path, facts: int, messages: int, small: int) -> None:
     """Write the generated guilds straight into a fresh store (bulk SQL, then vectors)."""
-    from memory.embeddings import LocalEmbedder
-    from memory.semantic import Semantic
+    from memory.search.embeddings import LocalEmbedder
+    from memory.search.semantic import Semantic
     from memory.storage.db import connect_sync
     from memory.storage.store import Store
 
@@ -223,9 +223,9 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def measure(db: Path, queries: int) -> dict[str, Any]:
-    from memory.embeddings import LocalEmbedder
+    from memory.search.embeddings import LocalEmbedder
     from memory.search.retriever import Retriever
-    from memory.semantic import Semantic
+    from memory.search.semantic import Semantic
     from memory.storage.store import Store
 
     store = await Store.open(db)
@@ -273,7 +273,7 @@ async def _nearest_overlap(store: Any, model: str, found: list[tuple[bytes, set[
     was read) that the k-NN found, over the queries."""
     import numpy as np
 
-    from memory.embeddings import from_blob, matrix_from_blobs
+    from memory.search.embeddings import from_blob, matrix_from_blobs
 
     rows = await store.fact_vectors(BIG_GUILD, model)
     ids = np.array([fact_id for fact_id, _ in rows])
@@ -292,7 +292,7 @@ MESSAGES_EACH = 20
 async def build_many(db: Path, guilds: int, facts: int) -> None:
     """``guilds`` guilds of ``facts`` facts each (their texts drawn from one pool of 20,000,
     embedded once; every fact with a bundled-model vector) and 20 messages each."""
-    from memory.embeddings import LocalEmbedder
+    from memory.search.embeddings import LocalEmbedder
     from memory.storage.db import connect_sync
     from memory.storage.store import Store
 
@@ -352,9 +352,9 @@ async def build_many(db: Path, guilds: int, facts: int) -> None:
 
 async def measure_many(db: Path, guilds: int) -> dict[str, Any]:
     """One slice per guild (each a different question); then the RSS of the process."""
-    from memory.embeddings import LocalEmbedder
+    from memory.search.embeddings import LocalEmbedder
     from memory.search.retriever import Retriever
-    from memory.semantic import Semantic
+    from memory.search.semantic import Semantic
     from memory.storage.store import Store
 
     store = await Store.open(db)

@@ -208,9 +208,9 @@ def _snowflake(value: str | None, option: str) -> str | None:
 async def _retriever(state: CliState, guild_id: str | None) -> AsyncIterator[tuple[Retriever, str]]:
     """A retriever with the configured embedder over the store (read beside a running bot:
     no data-directory lock), and the guild asked for or the only one."""
-    from memory.embeddings import build_embedder
+    from memory.search.embeddings import build_embedder
     from memory.search.retriever import Retriever
-    from memory.semantic import Semantic
+    from memory.search.semantic import Semantic
     from memory.storage.store import Store
 
     settings = state.settings()

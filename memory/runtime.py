@@ -15,15 +15,15 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from memory import forgetting
-from memory.embeddings import build_embedder
 from memory.extraction import Extractor, NoopExtractor
 from memory.forgetting import EditSummary, ForgetSummary
 from memory.imports.importer import ExportImporter, ProgressCallback
 from memory.ingest import IngestHandle, IngestQueue
 from memory.models import CandidateFact, Fact, GuildStats, IngestItem, StoredMessage
+from memory.search.embeddings import build_embedder
 from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.retriever import RELEVANT_MESSAGES, Retriever
-from memory.semantic import Semantic
+from memory.search.semantic import Semantic
 from memory.settings import Settings
 from memory.storage.lock import DataDirLock
 from memory.storage.protocol import Storage

@@ -60,7 +60,7 @@ async def add_fact(
 ) -> None:
     """Store one fact as extraction would (``Store.finish_jobs``), with its provenance: said
     at ``said_at`` (now when empty)."""
-    from memory.lore import Origin
+    from memory.extraction.lore import Origin
 
     fact = CandidateFact(subject, text, fact_type, confidence, evidence, source)
     await store.finish_jobs([], [], [(Origin(guild, channel, said_at), fact)])

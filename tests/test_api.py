@@ -18,7 +18,7 @@ import pytest
 from dashboard_api.auth import bearer_matches, check_bind, load_or_create_token
 from dashboard_api.ratelimit import RateLimiter, retry_after
 from memory.errors import ConfigError
-from memory.lore import Origin
+from memory.extraction.lore import Origin
 from memory.models import CandidateFact
 from memory.settings import load_settings
 from memory.storage.store import Store

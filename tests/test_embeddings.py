@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memory.embeddings import (
+from memory.errors import ConfigError
+from memory.search.embeddings import (
     LOCAL_MODEL_KEY,
     EmbeddingError,
     LocalEmbedder,
@@ -29,8 +30,7 @@ from memory.embeddings import (
     normalise,
     to_blob,
 )
-from memory.embeddings_openai import OpenAIEmbedder
-from memory.errors import ConfigError
+from memory.search.embeddings_openai import OpenAIEmbedder
 from memory.settings import load_settings
 from memory.storage import vectors_sql
 from memory.storage.db import connect_sync
@@ -103,7 +103,7 @@ OFFLINE_SCRIPT = textwrap.dedent(
 
     sys.addaudithook(no_network)
 
-    from memory.embeddings import LocalEmbedder
+    from memory.search.embeddings import LocalEmbedder
 
     async def main():
         embedder = LocalEmbedder()

@@ -24,9 +24,9 @@ from memory.extraction.fact_filter import (
     normalise_fact,
     normalise_type,
 )
+from memory.extraction.lore import LORE_CONFIDENCE, lore_fact
 from memory.extraction.offline import OfflineExtractor
 from memory.extraction.safety import fold, instruction_reason, secret_reason, unsafe_reason
-from memory.lore import LORE_CONFIDENCE, lore_fact
 from memory.models import LORE_SUBJECT, CandidateFact
 
 DATA = Path(__file__).parent / "data"

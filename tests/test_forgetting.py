@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from memory.embeddings import content_hash
 from memory.forgetting import (
     EditSummary,
     ForgetSummary,
@@ -23,6 +22,7 @@ from memory.forgetting import (
 )
 from memory.ingest import IngestQueue, keep_fact
 from memory.models import IngestItem, StoredMessage
+from memory.search.embeddings import content_hash
 from memory.search.results import fact_json, slice_json
 from memory.search.retriever import Retriever
 from memory.storage.db import connect_sync

@@ -116,7 +116,7 @@ async def test_word_forms_match_but_ids_in_other_columns_do_not(store: Store) ->
 
 
 async def test_fact_windows_search_fact_and_evidence(store: Store) -> None:
-    from memory.lore import Origin
+    from memory.extraction.lore import Origin
     from memory.models import CandidateFact
 
     facts = [

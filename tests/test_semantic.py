@@ -10,14 +10,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memory import semantic as semantic_module
-from memory.embeddings import LOCAL_MODEL_KEY, LocalEmbedder, to_blob
-from memory.embeddings_openai import OpenAIEmbedder
-from memory.lore import Origin
+from memory.extraction.lore import Origin
 from memory.models import CandidateFact
 from memory.runtime import open_memory
+from memory.search import semantic as semantic_module
+from memory.search.embeddings import LOCAL_MODEL_KEY, LocalEmbedder, to_blob
+from memory.search.embeddings_openai import OpenAIEmbedder
 from memory.search.retriever import Retriever
-from memory.semantic import Semantic
+from memory.search.semantic import Semantic
 from memory.settings import load_settings
 from memory.storage.store import Store
 from tests.fake_openai import FakeOpenAI, unused_port

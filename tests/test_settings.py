@@ -213,7 +213,7 @@ def test_a_bad_dev_guild_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 async def test_openai_key_and_endpoint_in_dotenv_reach_the_endpoint() -> None:
-    from memory.embeddings import build_embedder
+    from memory.search.embeddings import build_embedder
     from tests.fake_openai import FakeOpenAI
 
     async with FakeOpenAI(api_key="sk-from-dotenv") as fake:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from memory.errors import StoreError
-from memory.lore import Origin
+from memory.extraction.lore import Origin
 from memory.models import LORE_SUBJECT, CandidateFact, canonical_time, utc_iso
 from memory.search import lexical
 from memory.search.fts import query_tokens, term_groups

@@ -21,7 +21,7 @@ from memory.search import lexical
 from memory.search.fts import query_tokens, quote, term_groups
 from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.scoring import score_fact
-from memory.semantic import Semantic
+from memory.search.semantic import Semantic
 from memory.storage.protocol import Storage
 
 USER_FACTS = 8

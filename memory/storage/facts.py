@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from memory.lore import Origin, lore_fact
+from memory.extraction.lore import Origin, lore_fact
 from memory.models import CandidateFact, Fact, StoredMessage, canonical_time, utc_iso
 from memory.storage import facts_sql
 from memory.storage import forget_sql as fsql

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory.embeddings import content_hash
 from memory.models import StoredMessage
+from memory.search.embeddings import content_hash
 from memory.storage.ingest_sql import chunks, marks, transaction
 from memory.storage.vectors_sql import delete_fact_vectors, fact_embedding_text, fact_vector_models
 

@@ -38,7 +38,7 @@ is read from the auxiliary column's own row (``RESCORE``) in about a microsecond
 float vector column (inside a chunk's blob) it took ~30.
 
 The embedding cache (``embedding_cache``) is content-addressed (``sha256`` of model key and
-text, see ``memory.embeddings.content_hash``) and holds no guild data beyond the vector.
+text, see ``memory.search.embeddings.content_hash``) and holds no guild data beyond the vector.
 
 What is embedded for a fact (:func:`fact_embedding_text`)::
 

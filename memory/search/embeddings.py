@@ -144,11 +144,11 @@ def content_hash(model_key: str, text: str) -> str:
     return hashlib.sha256(f"{model_key}\0{text}".encode()).hexdigest()
 
 
-def _prepared(texts: Sequence[str]) -> list[str]:
+def prepared_texts(texts: Sequence[str]) -> list[str]:
     return [text if text.strip() else BLANK_SUBSTITUTE for text in texts]
 
 
-def _blobs(matrix: NDArray[Any]) -> list[bytes]:
+def vector_blobs(matrix: NDArray[Any]) -> list[bytes]:
     return [to_blob(row) for row in normalise(matrix)]
 
 
@@ -212,7 +212,7 @@ class LocalEmbedder:
     async def embed(self, texts: Sequence[str]) -> list[bytes]:
         if not texts:
             return []
-        prepared = _prepared(texts)
+        prepared = prepared_texts(texts)
         return await asyncio.to_thread(self._embed_sync, prepared)
 
     def _embed_sync(self, texts: list[str]) -> list[bytes]:
@@ -225,7 +225,7 @@ class LocalEmbedder:
             raise EmbeddingError(
                 f"the local embedding model returned shape {matrix.shape} for {len(texts)} text(s)"
             )
-        return _blobs(matrix)
+        return vector_blobs(matrix)
 
     async def aclose(self) -> None:
         """Nothing to release: the model stays loaded for the process."""
@@ -246,7 +246,7 @@ def build_embedder(settings: Settings) -> Embedder:
                 f"{LOCAL_DIMS} dimensions (the setting is for remote models)"
             )
         return LocalEmbedder()
-    from memory.embeddings_openai import OpenAIEmbedder  # imports openai: only when used
+    from memory.search.embeddings_openai import OpenAIEmbedder  # imports openai: only when used
 
     return OpenAIEmbedder(
         name,

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 
-from memory.embeddings import Embedder, embed_cached
+from memory.search.embeddings import Embedder, embed_cached
 from memory.storage.protocol import Storage
 
 log = logging.getLogger(__name__)

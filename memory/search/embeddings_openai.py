@@ -1,7 +1,7 @@
 """``OpenAIEmbedder``: vectors from an OpenAI-compatible ``/embeddings`` endpoint.
 
 Its own module because importing ``openai`` costs over a second: only a configuration that
-names a remote embedding model pays for it (``memory.embeddings.build_embedder``).
+names a remote embedding model pays for it (``memory.search.embeddings.build_embedder``).
 """
 
 from __future__ import annotations
@@ -18,17 +18,17 @@ import openai
 from numpy.typing import NDArray
 from openai.types import CreateEmbeddingResponse
 
-from memory.embeddings import (
+from memory.errors import ConfigError
+from memory.llm.endpoint import OpenAIEndpoint
+from memory.llm.errors import LLMRequestError
+from memory.search.embeddings import (
     BLOB_DTYPE,
     DEFAULT_BATCH_SIZE,
     MAX_BATCH_SIZE,
     EmbeddingError,
-    _blobs,
-    _prepared,
+    prepared_texts,
+    vector_blobs,
 )
-from memory.errors import ConfigError
-from memory.llm.endpoint import OpenAIEndpoint
-from memory.llm.errors import LLMRequestError
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class OpenAIEmbedder(OpenAIEndpoint):
 
     async def embed(self, texts: Sequence[str]) -> list[bytes]:
         """Blobs of ``texts``, one request per batch; raises :class:`EmbeddingError`."""
-        prepared = _prepared(texts)
+        prepared = prepared_texts(texts)
         blobs: list[bytes] = []
         for start in range(0, len(prepared), self.batch_size):
             batch = prepared[start : start + self.batch_size]
@@ -94,7 +94,7 @@ class OpenAIEmbedder(OpenAIEndpoint):
             matrix = self._vectors(response, len(batch))
             if self.dims is None:
                 self.dims = int(matrix.shape[1])
-            blobs += _blobs(matrix)
+            blobs += vector_blobs(matrix)
         return blobs
 
     async def _request(self, batch: list[str]) -> object:
