@@ -77,6 +77,11 @@ class MemoryBot(commands.Bot):
         return self._memory
 
     @property
+    def registration(self) -> asyncio.Task[SyncOutcome] | None:
+        """The command registration started at login (None when this bot does not register)."""
+        return self._registration
+
+    @property
     def command_target(self) -> SyncTarget:
         """Where the commands go: ``MEMORYBOT_DEV_GUILD``, or globally."""
         dev_guild = self.settings.dev_guild

@@ -66,6 +66,18 @@ async def add_fact(
     await store.finish_jobs([], [], [(Origin(guild, channel, said_at), fact)])
 
 
+def sql(db: Path | str, query: str, params: Sequence[Any] = ()) -> list[Any]:
+    """Run one statement on a connection of its own to the database file (autocommit): what
+    a test looks at, or changes behind the store's back, without reaching into the store."""
+    from memory.storage.db import connect_sync
+
+    conn = connect_sync(db)
+    try:
+        return list(conn.execute(query, params).fetchall())
+    finally:
+        conn.close()
+
+
 Seed = Callable[[Any], Awaitable[None]]
 """Writes a test's starting data through the storage layer (``memory.storage.store.Store``)."""
 

@@ -136,8 +136,8 @@ async def test_a_restart_sends_nothing_unless_the_commands_changed(
         bot = NewerBot(settings, runtime, register_commands=True, **QUICK)
         async with bot:
             await bot.login(TOKEN)
-            assert bot._registration is not None
-            outcome = await bot._registration
+            assert bot.registration is not None
+            outcome = await bot.registration
     assert outcome.status == "registered"
     assert [sorted(c["name"] for c in put.body) for put in fake.command_puts()] == [
         ["memory", "memory-admin"], ["memory", "memory-admin", "ping"],

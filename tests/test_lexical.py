@@ -15,7 +15,7 @@ from memory.search.lexical import GuildProfile
 from memory.storage.db import connect_sync
 from memory.storage.migrations import M001_CORE
 from memory.storage.store import Store
-from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
+from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item, sql
 
 
 async def index(store: Store, texts: list[str], *, guild: str = GUILD_A, start: int = 1,
@@ -219,7 +219,7 @@ async def test_the_scoped_index_migration_reindexes_what_was_there(tmp_path: Pat
         facts = await lexical.candidates(store, lexical.FACTS, GUILD_A, groups("kiln"), limit=5)
         assert messages.order == [1] and messages.extra["named"] == [1]
         assert len(facts.order) == 1
-        await store._fetchall("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
-        await store._fetchall(
-            "INSERT INTO memory_facts_fts (memory_facts_fts) VALUES ('integrity-check')"
+        sql(store.path, "INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
+        sql(
+            store.path, "INSERT INTO memory_facts_fts (memory_facts_fts) VALUES ('integrity-check')"
         )

@@ -695,7 +695,7 @@ def test_from_settings_needs_a_model() -> None:
 async def test_aclose_closes_own_client(make_extractor: MakeExtractor) -> None:
     extractor = make_extractor()
     await extractor.aclose()
-    assert extractor._client.is_closed()
+    assert extractor.client.is_closed()
     await extractor.aclose()  # idempotent
 
 

@@ -19,7 +19,7 @@ from memory.storage import facts_sql, ingest_sql
 from memory.storage.db import connect_sync
 from memory.storage.migrations import MIGRATIONS
 from memory.storage.store import Store
-from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
+from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item, sql
 
 LORE_LINE = "Memory line: the kiln club meets on fridays."
 
@@ -32,13 +32,13 @@ async def test_open_loads_sqlite_vec_and_fts5(store: Store) -> None:
 
 
 async def test_pragmas_wal_foreign_keys_busy_timeout(store: Store) -> None:
-    assert (await store._fetchone("PRAGMA journal_mode"))[0] == "wal"
-    assert (await store._fetchone("PRAGMA foreign_keys"))[0] == 1
-    assert (await store._fetchone("PRAGMA busy_timeout"))[0] >= 1000
+    assert sql(store.path, "PRAGMA journal_mode")[0][0] == "wal"
+    assert sql(store.path, "PRAGMA foreign_keys")[0][0] == 1
+    assert sql(store.path, "PRAGMA busy_timeout")[0][0] >= 1000
 
 
 async def test_every_table_of_the_design_exists(store: Store) -> None:
-    rows = await store._fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+    rows = sql(store.path, "SELECT name FROM sqlite_master WHERE type = 'table'")
     names = {row[0] for row in rows}
     assert {
         "messages",
@@ -57,7 +57,7 @@ async def test_migrations_apply_once_and_are_recorded(data_dir: Path) -> None:
     async with await Store.open(path):
         pass
     async with await Store.open(path) as again:
-        rows = await again._fetchall("SELECT name FROM _migrations ORDER BY name")
+        rows = sql(again.path, "SELECT name FROM _migrations ORDER BY name")
     assert [r[0] for r in rows] == [name for name, _ in MIGRATIONS]
 
 
@@ -122,9 +122,10 @@ async def test_a_batch_larger_than_one_statement_keeps_every_row_and_job_in_orde
     outcome = await store.insert_messages(items, live=False)
     assert list(outcome.row_ids) == [(GUILD_A, str(n)) for n in range(count)]
     assert list(outcome.row_ids.values()) == list(range(1, count + 1))
-    rows = await store._fetchall(
+    rows = sql(
+        store.path,
         "SELECT m.id, m.message_id, m.content, m.created_at, m.source, j.status, j.live, "
-        "j.trace FROM messages m JOIN ingest_jobs j ON j.message_row = m.id ORDER BY m.id"
+        "j.trace FROM messages m JOIN ingest_jobs j ON j.message_row = m.id ORDER BY m.id",
     )
     assert len(rows) == count
     for n, row in enumerate(rows):
@@ -142,9 +143,10 @@ async def test_a_batch_larger_than_one_statement_keeps_every_row_and_job_in_orde
 @pytest.mark.parametrize("count", [3, ingest_sql.SMALL_BATCH + 40])  # row by row; batched
 async def test_jobs_of_closed_messages_are_written_done(store: Store, count: int) -> None:
     async def statuses() -> dict[str, tuple[str, int]]:
-        rows = await store._fetchall(
+        rows = sql(
+            store.path,
             "SELECT m.message_id, j.status, j.attempts FROM messages m "
-            "JOIN ingest_jobs j ON j.message_row = m.id"
+            "JOIN ingest_jobs j ON j.message_row = m.id",
         )
         return {row[0]: (row[1], row[2]) for row in rows}
 
@@ -177,7 +179,8 @@ async def test_same_message_id_in_two_guilds_stays_apart(store: Store) -> None:
 
 
 async def _fts_ids(store: Store, term: str) -> list[str]:
-    rows = await store._fetchall(
+    rows = sql(
+        store.path,
         "SELECT m.message_id FROM messages_fts f JOIN messages m ON m.id = f.rowid "
         "WHERE messages_fts MATCH ? ORDER BY m.id",
         (term,),
@@ -203,8 +206,8 @@ async def test_deleting_indexed_and_unindexed_messages_keeps_the_index_sound(
 ) -> None:
     outcome = await store.insert_messages([item(1, "alpha beta"), item(2, "beta gamma")], live=True)
     await store.mark_journaled_through(outcome.row_ids[(GUILD_A, "1")])
-    await store._fetchall("DELETE FROM messages WHERE guild_id = ?", (GUILD_A,))
-    await store._fetchall("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
+    sql(store.path, "DELETE FROM messages WHERE guild_id = ?", (GUILD_A,))
+    sql(store.path, "INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
     assert await _fts_ids(store, "beta") == []
 
 
@@ -284,9 +287,9 @@ async def test_the_leaner_writes_migration_keeps_the_index_and_the_job_counts(
     facts_sql.finish_jobs(conn, [2], [(3, "boom")], [], "x")
     conn.close()
     async with await Store.open(path) as store:
-        schema = await store._fetchone("SELECT sql FROM sqlite_master WHERE name = 'messages_fts'")
+        schema = sql(store.path, "SELECT sql FROM sqlite_master WHERE name = 'messages_fts'")[0]
         assert "columnsize=0" in schema[0]
-        indexes = {r[0] for r in await store._fetchall("SELECT name FROM sqlite_master")}
+        indexes = {r[0] for r in sql(store.path, "SELECT name FROM sqlite_master")}
         assert "ingest_jobs_closed" in indexes and "ingest_jobs_open" not in indexes
         assert await _fts_ids(store, "kiln") == ["1", "2", "3"]
         stats = await store.stats(GUILD_A)
@@ -295,7 +298,7 @@ async def test_the_leaner_writes_migration_keeps_the_index_and_the_job_counts(
         await store.edit_message(GUILD_A, "2", "a mug this time")
         assert await _fts_ids(store, "kiln") == ["1", "3", "4"]
         assert await _fts_ids(store, "mug") == ["2"]
-        await store._fetchall("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
+        sql(store.path, "INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
 
 
 def database_at(path: Path, last: str) -> Any:
@@ -528,9 +531,9 @@ async def test_the_vec0_migration_keeps_every_vector_searchable(tmp_path: Path) 
     conn.execute("DELETE FROM memory_facts WHERE id = ?", (deleted,))  # its vectors went too
     conn.close()
     async with await Store.open(path) as store:
-        tables = await store._fetchall("SELECT model, dims, coarse FROM memory_vector_tables")
+        tables = sql(store.path, "SELECT model, dims, coarse FROM memory_vector_tables")
         assert sorted(tuple(t) for t in tables) == [("narrow", 2, 0), ("wide", 8, 1)]
-        names = {r[0] for r in await store._fetchall("SELECT name FROM sqlite_master")}
+        names = {r[0] for r in sql(store.path, "SELECT name FROM sqlite_master")}
         assert "memory_fact_vectors" not in names
         kept = [ids[n] for n in range(10) if n not in (1, 2)]
         narrow = await store.fact_vectors(GUILD_A, "narrow")

@@ -99,6 +99,11 @@ class OpenAIEndpoint:
         self._what = f"{purpose} ({model} at {display_url(self.base_url)})"
 
     @property
+    def client(self) -> openai.AsyncOpenAI:
+        """The openai client requests go through (closed by ``aclose`` when built here)."""
+        return self._client
+
+    @property
     def base_url(self) -> str:
         """The endpoint requests go to (``.../v1/``)."""
         return str(self._client.base_url)
