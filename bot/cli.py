@@ -6,23 +6,19 @@ Errors: one clear line and a non-zero exit; ``--debug`` shows tracebacks.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import sys
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import Coroutine
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 
 from memory import ids
 from memory.errors import ConfigError, MemorybotError
 from memory.settings import Settings, load_settings
-
-if TYPE_CHECKING:
-    from memory.search.retriever import Retriever
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -100,30 +96,13 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], defer: bool, as_json: b
 @click.pass_obj
 def stats(state: CliState, guild_id: str | None, as_json: bool) -> None:
     """Per guild: messages, facts, and pending / dropped / failed ingest jobs."""
-    from memory.storage.store import Store
+    from bot.commands_read import echo_stats, stats_rows
 
-    async def collect() -> list[dict[str, Any]]:
-        # Reads only: no data-directory lock, so it works beside a running import or bot.
-        async with await Store.open(state.settings().db_path) as store:
-            guilds = [guild_id] if guild_id else await store.guild_ids()
-            return [asdict(await store.stats(g)) for g in guilds]
-
-    rows = _run(collect())
+    rows = _run(stats_rows(state.settings(), guild_id))
     if as_json:
         _echo_json({"guilds": rows})
         return
-    if not rows:
-        click.echo("no guilds yet: import an export or run the bot")
-        return
-    header = f"{'guild':<20} {'name':<24} {'messages':>9} {'facts':>11} {'pending':>8} "
-    header += f"{'dropped':>8} {'failed':>7}"
-    click.echo(header)
-    for r in rows:
-        facts = f"{r['active_facts']}/{r['facts']}"
-        click.echo(
-            f"{r['guild_id']:<20} {r['name'][:24]:<24} {r['messages']:>9} {facts:>11} "
-            f"{r['pending_jobs']:>8} {r['dropped_jobs']:>8} {r['failed_jobs']:>7}"
-        )
+    echo_stats(rows)
 
 
 @cli.command()
@@ -204,37 +183,6 @@ def _snowflake(value: str | None, option: str) -> str | None:
     return value
 
 
-@contextlib.asynccontextmanager
-async def _retriever(state: CliState, guild_id: str | None) -> AsyncIterator[tuple[Retriever, str]]:
-    """A retriever with the configured embedder over the store (read beside a running bot:
-    no data-directory lock), and the guild asked for or the only one."""
-    from memory.search.embeddings import build_embedder
-    from memory.search.retriever import Retriever
-    from memory.search.semantic import Semantic
-    from memory.storage.store import Store
-
-    settings = state.settings()
-    async with await Store.open(settings.db_path) as store:
-        guild = await _guild_or_only(store, guild_id)
-        retriever = Retriever(store, Semantic(store, build_embedder(settings)))
-        try:
-            yield retriever, guild
-        finally:
-            await retriever.close()
-
-
-async def _guild_or_only(store: Any, guild_id: str | None) -> str:
-    """The guild asked for, or the only one there is."""
-    if guild_id:
-        return guild_id
-    guilds = await store.guild_ids()
-    if len(guilds) == 1:
-        return str(guilds[0])
-    if not guilds:
-        raise MemorybotError("no guilds yet: import an export or run the bot")
-    raise click.UsageError("several guilds: choose one with --guild (see memorybot stats)")
-
-
 @cli.command()
 @click.argument("query")
 @click.option("--guild", "guild_id", default=None, help="Guild id (default: the only one).")
@@ -248,32 +196,17 @@ def search(
     user_id: str | None, limit: int, as_json: bool,
 ) -> None:  # fmt: skip
     """Search a guild's durable facts (hybrid, relevance-gated)."""
+    from bot.commands_read import echo_search, search_facts
 
     guild_id = _snowflake(guild_id, "--guild")
     channel_id = _snowflake(channel_id, "--channel")
     user_id = _snowflake(user_id, "--user")
-
-    async def run() -> list[dict[str, Any]]:
-        from memory.search.results import fact_json
-
-        async with _retriever(state, guild_id) as (retriever, guild):
-            hits = await retriever.search(
-                guild, query, channel_id=channel_id, limit=limit,
-                subjects=[user_id] if user_id else None,
-            )  # fmt: skip
-            return [fact_json(h) for h in hits]
-
-    results = _run(run())
+    settings = state.settings()
+    results = _run(search_facts(settings, query, guild_id, channel_id, user_id, limit))
     if as_json:
         _echo_json({"query": query, "results": results})
         return
-    if not results:
-        click.echo("no relevant facts")
-    for r in results:
-        click.echo(
-            f"{r['score']:.3f}  {r['fact']}  [{r['subjectName'] or r['subject']}, {r['type']}, "
-            f"confidence {r['confidence']:.2f}, message {r['sourceMessageId']}]"
-        )
+    echo_search(results)
 
 
 @cli.command("slice")
@@ -294,38 +227,17 @@ def slice_cmd(
     user_id: str | None, limit: int | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Show the prompt memory slice a reply to QUERY would see."""
+    from bot.commands_read import echo_slice, memory_slice
 
     guild_id = _snowflake(guild_id, "--guild")
     channel_id = _snowflake(channel_id, "--channel")
     user_id = _snowflake(user_id, "--user")
-
-    async def run() -> dict[str, Any]:
-        from memory.search.results import slice_json
-
-        async with _retriever(state, guild_id) as (retriever, guild):
-            memory = await retriever.slice(guild, query, channel_id=channel_id, user_id=user_id)
-            if limit is not None:
-                memory.user_facts = memory.user_facts[:limit]
-                memory.relevant_facts = memory.relevant_facts[:limit]
-                memory.relevant_messages = memory.relevant_messages[:limit]
-            return slice_json(memory)
-
-    result = _run(run())
+    settings = state.settings()
+    result = _run(memory_slice(settings, query, guild_id, channel_id, user_id, limit))
     if as_json:
         _echo_json({"query": query, **result})
         return
-    for key, title in (("userFacts", "facts about you"), ("relevantFacts", "relevant facts")):
-        click.echo(f"{title}:")
-        for r in result[key]:
-            click.echo(f"  - {r['fact']}  [{r['subjectName'] or r['subject']}, {r['score']:.3f}]")
-    click.echo("relevant messages:")
-    for r in result["relevantMessages"]:
-        for turn in r["context"]:
-            mark = ">" if turn["id"] == r["id"] else " "
-            click.echo(
-                f"  {mark} {turn['createdAt'][:16]} {turn['authorName']}: {turn['content'][:140]}"
-            )
-        click.echo("")
+    echo_slice(result)
 
 
 @cli.command("refresh-journals")
@@ -393,12 +305,13 @@ def _confirmed(question: str) -> bool:
 @click.pass_obj
 def run(state: CliState) -> None:
     """Run the Discord bot (needs DISCORD_TOKEN), with the API and page beside it."""
+    from bot.commands_serve import announce, log_at_least
     from bot.run import discord_token, run_bot
 
     settings = state.settings()
     token = discord_token(settings)
-    _log_at_least(logging.INFO)  # a service says what it does: at start, and what goes wrong
-    _run(run_bot(settings, token, announce=lambda s: _announce(s, None, show_token=False)))
+    log_at_least(logging.INFO)  # a service says what it does: at start, and what goes wrong
+    _run(run_bot(settings, token, announce=lambda s: announce(s, None, show_token=False)))
 
 
 @cli.command("sync-commands")
@@ -430,53 +343,15 @@ def sync_commands(state: CliState, guild_id: str | None, as_json: bool) -> None:
         sys.exit(1)
 
 
-def _log_at_least(level: int) -> None:
-    root = logging.getLogger()
-    if root.getEffectiveLevel() > level:
-        root.setLevel(level)
-
-
-DEMO_DIR = Path("memorybot-demo")
-
-
-def _announce(serving: Any, guild_id: str | None, *, show_token: bool) -> None:
-    """What ``serve`` and ``demo`` print once they listen."""
-    lines = [f"memorybot API and moderator page: {serving.url}"]
-    if show_token or serving.token_created:
-        lines.append(f"API token: {serving.token}")
-        if serving.token_file:
-            lines.append(f"  (stored in {serving.token_file}, readable only by you)")
-    elif serving.token_file:
-        lines.append(f"API token: in {serving.token_file}")
-    else:
-        lines.append("API token: the one in MEMORYBOT_API_TOKEN")
-    guild = guild_id or "<guild id>"
-    token = serving.token if show_token or serving.token_created else "$TOKEN"
-    lines.append(
-        f"try: curl -H 'Authorization: Bearer {token}' "
-        f"'{serving.url}api/memory/search?guildId={guild}&q=cat'"
-    )
-    lines.append("stop with Ctrl-C")
-    click.echo("\n".join(lines))
-    sys.stdout.flush()
-
-
 @cli.command()
 @click.option("--port", type=click.IntRange(0, 65_535), default=None,
               help="Port (default: MEMORYBOT_API_PORT; 0: any free port).")  # fmt: skip
 @click.pass_obj
 def serve(state: CliState, port: int | None) -> None:
     """Serve the HTTP API and the moderator page (no Discord) until Ctrl-C."""
-    from dashboard_api.server import serve_forever
+    from bot.commands_serve import serve_api
 
-    settings = state.settings()
-
-    async def run() -> None:
-        await serve_forever(
-            settings, port=port, announce=lambda s: _announce(s, None, show_token=False)
-        )
-
-    _run(run())
+    _run(serve_api(state.settings(), port))
 
 
 @cli.command()
@@ -486,36 +361,12 @@ def serve(state: CliState, port: int | None) -> None:
 def demo(state: CliState, port: int | None) -> None:
     """Import the bundled sample community into a demo data directory (./memorybot-demo, or
     --data-dir) and serve the API and moderator page over it, offline."""
-    from importlib import resources
-
-    from bot.commands_import import run_import
-    from dashboard_api.server import serve_forever
+    from bot.commands_serve import DEMO_DIR, run_demo
 
     settings = load_settings(data_dir=state.data_dir or DEMO_DIR)
-    sample = resources.files("memory.samples") / "sample_export.json"
     click.echo(f"importing the sample community into {settings.data_dir} …")
     sys.stdout.flush()
-
-    async def run() -> None:
-        with resources.as_file(sample) as path:
-            summary, errors = await run_import(settings, [path], quiet=True)
-        if errors:
-            raise MemorybotError("; ".join(errors))
-        from memory.storage.store import Store
-
-        async with await Store.open(settings.db_path) as store:
-            guilds = await store.guild_ids()
-            stats = [await store.stats(g) for g in guilds]
-        click.echo(
-            f"{summary.read} messages read, {summary.new} new; "
-            + ", ".join(f"{s.name or s.guild_id}: {s.active_facts} facts" for s in stats)
-        )
-        await serve_forever(
-            settings, port=port,
-            announce=lambda s: _announce(s, guilds[0] if guilds else None, show_token=True),
-        )  # fmt: skip
-
-    _run(run())
+    _run(run_demo(settings, port))
 
 
 def main(argv: list[str] | None = None) -> None:

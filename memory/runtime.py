@@ -264,8 +264,18 @@ async def open_memory(
 
 
 @asynccontextmanager
+async def reading_memory(settings: Settings) -> AsyncIterator[Memory]:
+    """Memory for reading beside a running bot or import (``search``, ``slice``, ``stats``):
+    no lock, and nothing started — no queue, no journals, no background embedding. A search
+    may still embed the few facts it finds without a vector (SQLite serialises the writers).
+    """
+    async with _opened(settings, start_queue=False, extractor=NoopExtractor(), quiet=True) as m:
+        yield m
+
+
+@asynccontextmanager
 async def _opened(
-    settings: Settings, *, start_queue: bool, extractor: Extractor | None
+    settings: Settings, *, start_queue: bool, extractor: Extractor | None, quiet: bool = False
 ) -> AsyncIterator[Memory]:
     owned = extractor is None
     extractor = extractor or build_extractor(settings)  # a bad LLM setting fails before opening
@@ -286,7 +296,8 @@ async def _opened(
         on_facts=semantic.facts.wake,
     )
     try:
-        await journals.start()
+        if not quiet:
+            await journals.start()
         if start_queue:
             await queue.start()
             semantic.facts.start()

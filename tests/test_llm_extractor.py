@@ -22,14 +22,8 @@ from memory.extraction import (
     SourceMessage,
 )
 from memory.extraction.fact_filter import check_fact
-from memory.extraction.llm import (
-    EXAMPLE_ANSWER,
-    EXAMPLE_REQUEST,
-    MAX_ANSWER_CHARS,
-    MAX_CONTEXT_TEXT_CHARS,
-    ExtractionError,
-    LLMExtractor,
-)
+from memory.extraction.llm import MAX_ANSWER_CHARS, ExtractionError, LLMExtractor
+from memory.extraction.llm_request import EXAMPLE_ANSWER, EXAMPLE_REQUEST, MAX_CONTEXT_TEXT_CHARS
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import load_settings
 from tests.fake_openai import FakeOpenAI, raw, reply, unused_port

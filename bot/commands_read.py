@@ -1,0 +1,124 @@
+"""``memorybot stats``, ``search`` and ``slice``: reading a guild's memory, and printing it.
+
+Reads only, through ``memory.runtime.reading_memory`` (no data-directory lock, nothing
+started), so these work beside a running import or bot. The search and the slice use the
+configured embedder; the guild is the one asked for, or the only one there is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+import click
+
+from memory.errors import MemorybotError
+from memory.runtime import Memory, reading_memory
+from memory.settings import Settings
+
+# --- stats --------------------------------------------------------------------------------
+
+
+async def stats_rows(settings: Settings, guild_id: str | None) -> list[dict[str, Any]]:
+    """Per guild (``guild_id``, else every one): the store's stats as a dict."""
+    async with reading_memory(settings) as memory:
+        guilds = [guild_id] if guild_id else await memory.guild_ids()
+        return [asdict(await memory.stats(g)) for g in guilds]
+
+
+def echo_stats(rows: list[dict[str, Any]]) -> None:
+    """The stats rows as a table (or how to get some)."""
+    if not rows:
+        click.echo("no guilds yet: import an export or run the bot")
+        return
+    header = f"{'guild':<20} {'name':<24} {'messages':>9} {'facts':>11} {'pending':>8} "
+    header += f"{'dropped':>8} {'failed':>7}"
+    click.echo(header)
+    for r in rows:
+        facts = f"{r['active_facts']}/{r['facts']}"
+        click.echo(
+            f"{r['guild_id']:<20} {r['name'][:24]:<24} {r['messages']:>9} {facts:>11} "
+            f"{r['pending_jobs']:>8} {r['dropped_jobs']:>8} {r['failed_jobs']:>7}"
+        )
+
+
+# --- the guild -----------------------------------------------------------------------------
+
+
+async def guild_or_only(memory: Memory, guild_id: str | None) -> str:
+    """The guild asked for, or the only one there is."""
+    if guild_id:
+        return guild_id
+    guilds = await memory.guild_ids()
+    if len(guilds) == 1:
+        return str(guilds[0])
+    if not guilds:
+        raise MemorybotError("no guilds yet: import an export or run the bot")
+    raise click.UsageError("several guilds: choose one with --guild (see memorybot stats)")
+
+
+# --- search -------------------------------------------------------------------------------
+
+
+async def search_facts(
+    settings: Settings, query: str, guild_id: str | None, channel_id: str | None,
+    user_id: str | None, limit: int,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The guild's durable facts relevant to ``query``, best first, in their JSON shape."""
+    from memory.search.results import fact_json
+
+    async with reading_memory(settings) as memory:
+        guild = await guild_or_only(memory, guild_id)
+        hits = await memory.search(
+            guild, query, channel_id=channel_id, limit=limit,
+            subjects=[user_id] if user_id else None,
+        )  # fmt: skip
+        return [fact_json(h) for h in hits]
+
+
+def echo_search(results: list[dict[str, Any]]) -> None:
+    """One line per fact found (or that none was)."""
+    if not results:
+        click.echo("no relevant facts")
+    for r in results:
+        click.echo(
+            f"{r['score']:.3f}  {r['fact']}  [{r['subjectName'] or r['subject']}, {r['type']}, "
+            f"confidence {r['confidence']:.2f}, message {r['sourceMessageId']}]"
+        )
+
+
+# --- slice --------------------------------------------------------------------------------
+
+
+async def memory_slice(
+    settings: Settings, query: str, guild_id: str | None, channel_id: str | None,
+    user_id: str | None, limit: int | None,
+) -> dict[str, Any]:  # fmt: skip
+    """The prompt memory slice a reply to ``query`` would see, in its JSON shape; ``limit``
+    cuts each section."""
+    from memory.search.results import slice_json
+
+    async with reading_memory(settings) as memory:
+        guild = await guild_or_only(memory, guild_id)
+        found = await memory.slice(guild, query, channel_id=channel_id, user_id=user_id)
+    if limit is not None:
+        found.user_facts = found.user_facts[:limit]
+        found.relevant_facts = found.relevant_facts[:limit]
+        found.relevant_messages = found.relevant_messages[:limit]
+    return slice_json(found)
+
+
+def echo_slice(result: dict[str, Any]) -> None:
+    """The slice's sections: facts about the member, relevant facts, relevant messages."""
+    for key, title in (("userFacts", "facts about you"), ("relevantFacts", "relevant facts")):
+        click.echo(f"{title}:")
+        for r in result[key]:
+            click.echo(f"  - {r['fact']}  [{r['subjectName'] or r['subject']}, {r['score']:.3f}]")
+    click.echo("relevant messages:")
+    for r in result["relevantMessages"]:
+        for turn in r["context"]:
+            mark = ">" if turn["id"] == r["id"] else " "
+            click.echo(
+                f"  {mark} {turn['createdAt'][:16]} {turn['authorName']}: {turn['content'][:140]}"
+            )
+        click.echo("")
