@@ -32,7 +32,7 @@ IMPORT_GC_THRESHOLD = 10_000
 
 
 @contextlib.contextmanager
-def _fewer_collections() -> Iterator[None]:
+def fewer_collections() -> Iterator[None]:
     """Raise the collector's youngest-generation threshold while an import runs."""
     before = gc.get_threshold()
     gc.set_threshold(max(before[0], IMPORT_GC_THRESHOLD), *before[1:])
@@ -66,7 +66,7 @@ async def run_import(
     if not files:
         raise ExportError("no .json export found under " + ", ".join(map(str, paths)))
     async with open_memory(settings) as memory:
-        with _progress(quiet) as progress, _fewer_collections():
+        with _progress(quiet) as progress, fewer_collections():
             tasks: dict[Path, TaskID] = {}
 
             def on_progress(path: Path, done: int, total: int) -> None:

@@ -11,7 +11,7 @@ _ALWAYS_INVISIBLE = (
     "\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad"
     "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
 )
-_INVISIBLE = re.compile(f"[{_ALWAYS_INVISIBLE}]|(?<![{_EMOJI}])\u200d|\u200d(?![{_EMOJI}])")
+INVISIBLE = re.compile(f"[{_ALWAYS_INVISIBLE}]|(?<![{_EMOJI}])\u200d|\u200d(?![{_EMOJI}])")
 _ANY_SUSPECT = re.compile(f"[{_ALWAYS_INVISIBLE}\u200d]")
 
 MIN_CLEAN_CHARS = 2
@@ -27,7 +27,7 @@ def strip_invisible(text: str) -> str:
     """Remove zero-width, bidi-control and control characters (tabs and newlines stay)."""
     if text.isprintable() or _ANY_SUSPECT.search(text) is None:  # the common cases
         return text
-    return _INVISIBLE.sub("", text)
+    return INVISIBLE.sub("", text)
 
 
 def clean_text(text: str) -> str:

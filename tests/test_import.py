@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bench.gen_export import write_export as write_export_of_size
-from bot.commands_import import IMPORT_GC_THRESHOLD, _fewer_collections
+from bot.commands_import import IMPORT_GC_THRESHOLD, fewer_collections
 from memory.errors import ExportError, NotAnExportError
 from memory.imports.importer import ExportImporter, ImportSummary, find_export_files
 from memory.imports.reader import read_batches
@@ -633,7 +633,7 @@ async def test_a_header_only_file_leaves_no_guild_behind(
 
 def test_an_import_raises_the_collectors_threshold_and_restores_it_after() -> None:
     before = gc.get_threshold()
-    with pytest.raises(RuntimeError, match="the import failed"), _fewer_collections():
+    with pytest.raises(RuntimeError, match="the import failed"), fewer_collections():
         assert gc.get_threshold() == (max(before[0], IMPORT_GC_THRESHOLD), *before[1:])
         raise RuntimeError("the import failed")
     assert gc.get_threshold() == before

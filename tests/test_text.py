@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from memory.text import _INVISIBLE, MIN_CLEAN_CHARS, clean_text, is_meaningful, strip_invisible
+from memory.text import INVISIBLE, MIN_CLEAN_CHARS, clean_text, is_meaningful, strip_invisible
 
 # Whitespace of several kinds, invisible and control characters, a pipe, letters, emoji parts.
 ALPHABET = [" ", "\t", "\n", "\u00a0", "\u3000", "\u2028", "\x85", "\x1c", "\u200b", "\u200d",
@@ -17,7 +17,7 @@ ALPHABET = [" ", "\t", "\n", "\u00a0", "\u3000", "\u2028", "\x85", "\x1c", "\u20
 
 def defined_clean(text: str) -> str:
     """What cleaning is defined as, without any shortcut."""
-    return " ".join(_INVISIBLE.sub("", text).split()).replace("|", "/")
+    return " ".join(INVISIBLE.sub("", text).split()).replace("|", "/")
 
 
 def test_every_printable_character_is_one_cleaning_keeps_as_it_is() -> None:
@@ -26,7 +26,7 @@ def test_every_printable_character_is_one_cleaning_keeps_as_it_is() -> None:
     for code in range(sys.maxunicode + 1):
         char = chr(code)
         if char.isprintable() and char != " ":
-            assert not char.isspace() and _INVISIBLE.search(char) is None, hex(code)
+            assert not char.isspace() and INVISIBLE.search(char) is None, hex(code)
 
 
 def test_cleaning_is_its_definition_for_every_short_string() -> None:
@@ -34,7 +34,7 @@ def test_cleaning_is_its_definition_for_every_short_string() -> None:
         for chars in itertools.product(ALPHABET, repeat=size):
             text = "".join(chars)
             assert clean_text(text) == defined_clean(text), repr(text)
-            assert strip_invisible(text) == _INVISIBLE.sub("", text), repr(text)
+            assert strip_invisible(text) == INVISIBLE.sub("", text), repr(text)
 
 
 @pytest.mark.parametrize(
