@@ -1,1 +1,2 @@
-"""Finding what memory holds: search results and their one JSON shape."""
+"""Finding what memory holds: full text, vectors, the scoring formula, search and the slice,
+and the one JSON shape of their results."""
