@@ -102,6 +102,31 @@ async def side_store(settings: Any) -> AsyncIterator[Any]:
         yield store
 
 
+@contextlib.asynccontextmanager
+async def repliers(base_url: str, api_key: str, *, max_retries: int) -> AsyncIterator[Any]:
+    """A factory of LLM repliers on a (fake) endpoint; each is closed when the block ends."""
+    from bot.llm_reply import LLMReplier
+
+    built: list[LLMReplier] = []
+
+    def make(**overrides: Any) -> LLMReplier:
+        options: dict[str, Any] = {
+            "model": "fake-model",
+            "base_url": base_url,
+            "api_key": api_key,
+            "max_retries": max_retries,
+            **overrides,
+        }
+        built.append(replier := LLMReplier(**options))
+        return replier
+
+    try:
+        yield make
+    finally:
+        for replier in built:
+            await replier.aclose()
+
+
 async def dpytest_bot(runtime: Any, members: Sequence[str] = ("Sarah", "Mike")) -> Any:
     """The bot with its cogs over ``runtime``, under dpytest (one guild, one text channel,
     ``members``): what logging in would set up, without Discord."""

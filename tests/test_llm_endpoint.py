@@ -22,7 +22,7 @@ from memory.runtime import open_memory
 from memory.search.results import MemorySlice
 from memory.settings import load_settings
 from tests.fake_openai import FakeOpenAI, delay, raw, reply, reset, status, unused_port
-from tests.helpers import CHANNEL_A, GUILD_A, SARAH
+from tests.helpers import CHANNEL_A, GUILD_A, SARAH, repliers
 
 API_KEY = "test-key"
 ANSWER = json.dumps({"reply": "Sarah works nights as a nurse.", "memoryLine": None})
@@ -41,23 +41,8 @@ async def fake() -> AsyncIterator[FakeOpenAI]:
 @pytest.fixture
 async def make_replier(fake: FakeOpenAI) -> AsyncIterator[MakeReplier]:
     """Builds repliers on the fake (2 retries) and closes them afterwards."""
-    built: list[LLMReplier] = []
-
-    def make(**overrides: Any) -> LLMReplier:
-        options: dict[str, Any] = {
-            "model": "fake-model",
-            "base_url": fake.base_url,
-            "api_key": API_KEY,
-            "max_retries": 2,
-            **overrides,
-        }
-        replier = LLMReplier(**options)
-        built.append(replier)
-        return replier
-
-    yield make
-    for replier in built:
-        await replier.aclose()
+    async with repliers(fake.base_url, API_KEY, max_retries=2) as make:
+        yield make
 
 
 async def ask(replier: LLMReplier) -> Reply:

@@ -34,7 +34,7 @@ from memory.search.results import MemorySlice
 from memory.settings import load_settings
 from memory.storage.store import Store
 from tests.fake_openai import FakeOpenAI, delay, raw, reply, reset, status, unused_port
-from tests.helpers import CHANNEL_A, GUILD_A, MIKE, SARAH, add_fact, item, seed_store
+from tests.helpers import CHANNEL_A, GUILD_A, MIKE, SARAH, add_fact, item, repliers, seed_store
 
 API_KEY = "test-key"
 QUESTION = "what does Sarah do for work, and what is Mike training for?"
@@ -65,23 +65,8 @@ async def fake() -> AsyncIterator[FakeOpenAI]:
 @pytest.fixture
 async def make_replier(fake: FakeOpenAI) -> AsyncIterator[MakeReplier]:
     """Builds repliers on the fake (one retry) and closes them afterwards."""
-    built: list[LLMReplier] = []
-
-    def make(**overrides: Any) -> LLMReplier:
-        options: dict[str, Any] = {
-            "model": "fake-model",
-            "base_url": fake.base_url,
-            "api_key": API_KEY,
-            "max_retries": 1,
-            **overrides,
-        }
-        replier = LLMReplier(**options)
-        built.append(replier)
-        return replier
-
-    yield make
-    for replier in built:
-        await replier.aclose()
+    async with repliers(fake.base_url, API_KEY, max_retries=1) as make:
+        yield make
 
 
 @pytest.fixture
