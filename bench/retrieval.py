@@ -38,7 +38,7 @@ def _pairs(dev: Path) -> list[tuple[Path, Path]]:
 
 
 async def evaluate(dev: Path, extractor: str) -> dict[str, Any]:
-    from bot.commands_import import run_import
+    from bot.commands_ingest import run_import
     from memory.runtime import open_memory
     from memory.settings import load_settings
 

@@ -69,7 +69,7 @@ def cli(ctx: click.Context, debug: bool, verbose: bool, data_dir: Path | None) -
 @click.pass_obj
 def import_cmd(state: CliState, paths: tuple[Path, ...], defer: bool, as_json: bool) -> None:
     """Import DiscordChatExporter JSON exports (files or folders), streamed and idempotent."""
-    from bot.commands_import import run_import
+    from bot.commands_ingest import run_import
 
     settings = state.settings()
     summary, errors = _run(run_import(settings, list(paths), defer=defer, quiet=as_json))
@@ -145,7 +145,7 @@ def backfill(
     """Re-run work that failed or was dropped (choose what with a flag)."""
     if not extraction and not embeddings:
         raise click.UsageError("choose what to backfill: --extraction and/or --embeddings")
-    from bot.commands_backfill import backfill_embeddings, backfill_extraction
+    from bot.commands_ingest import backfill_embeddings, backfill_extraction
 
     report: dict[str, Any] = {}
     failed = 0

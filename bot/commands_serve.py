@@ -3,6 +3,7 @@ what the commands that serve (these two and ``run``) print once they listen.
 
 ``demo`` first imports the bundled sample community into its own data directory
 (``./memorybot-demo`` unless ``--data-dir``), offline, then serves it with its token shown.
+Apart from ``bot/run.py`` because neither imports discord.py.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ async def serve_api(settings: Settings, port: int | None) -> None:
 async def run_demo(settings: Settings, port: int | None) -> None:
     """``demo``: import the sample community into ``settings``' data directory, say what it
     holds, then serve it until SIGINT or SIGTERM."""
-    from bot.commands_import import run_import
+    from bot.commands_ingest import run_import
 
     sample = resources.files("memory.samples") / "sample_export.json"
     with resources.as_file(sample) as path:

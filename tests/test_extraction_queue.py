@@ -511,7 +511,7 @@ async def test_re_extracting_everything_archives_what_the_new_extraction_does_no
 ) -> None:
     """``backfill --extraction --all`` after switching extractors: the old extraction's facts
     that the new one does not produce are archived, not left behind; lore stays."""
-    from bot.commands_backfill import backfill_extraction
+    from bot.commands_ingest import backfill_extraction
 
     settings = load_settings(
         data_dir=tmp_path / "data", llm_model="fake-model", llm_base_url=fake.base_url,
@@ -540,7 +540,7 @@ async def test_re_extracting_everything_archives_what_the_new_extraction_does_no
 async def test_backfill_reruns_failed_jobs_once_the_llm_answers(
     tmp_path: Path, fake: FakeOpenAI
 ) -> None:
-    from bot.commands_backfill import backfill_extraction
+    from bot.commands_ingest import backfill_extraction
 
     settings = load_settings(
         data_dir=tmp_path / "data",
@@ -576,7 +576,7 @@ async def test_remembered_lore_is_stored_once_and_capped(store: Store) -> None:
 
 
 async def test_imported_facts_reach_memory_md_and_stats(tmp_path: Path) -> None:
-    from bot.commands_import import run_import
+    from bot.commands_ingest import run_import
     from tests.helpers import export_message, write_export
 
     export = write_export(
@@ -604,7 +604,7 @@ async def test_imported_facts_reach_memory_md_and_stats(tmp_path: Path) -> None:
 
 
 async def test_an_imported_mention_travels_with_its_job(tmp_path: Path) -> None:
-    from bot.commands_import import run_import
+    from bot.commands_ingest import run_import
     from tests.helpers import export_message, write_export
 
     dana = Author("300000000000000003", "Dana", "dana")

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bench.gen_export import write_export as write_export_of_size
-from bot.commands_import import IMPORT_GC_THRESHOLD, fewer_collections
+from bot.commands_ingest import IMPORT_GC_THRESHOLD, fewer_collections
 from memory.errors import ExportError, NotAnExportError
 from memory.imports.importer import ExportImporter, ImportSummary, find_export_files
 from memory.imports.reader import read_batches

@@ -1,5 +1,5 @@
-"""The guild-scoped SQLite store: every table family (``messages``, ``jobs``, ``facts``,
-``vectors``, and the members below) in one class over one connection.
+"""The guild-scoped SQLite store: every table family (``messages``, ``jobs``, ``facts``, and
+the members and fact vectors below) in one class over one connection.
 
 All SQL of memorybot lives in ``memory/storage/``. Public methods take ``guild_id`` and
 never read across guilds; the few queue-internal methods that walk every guild
@@ -9,19 +9,20 @@ guild's data to a caller.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory.models import GuildStats, utc_iso
 from memory.storage import ingest_sql as sql
+from memory.storage import vectors_sql as vsql
 from memory.storage.base import Database
 from memory.storage.db import open_connection
 from memory.storage.facts import Facts
 from memory.storage.jobs import Jobs
 from memory.storage.messages import FTS_TABLES, Messages
 from memory.storage.migrations import CLOSED
-from memory.storage.vectors import Vectors
 
 __all__ = ["FTS_TABLES", "Store"]
 
@@ -66,6 +67,56 @@ class Members(Database):
             "SELECT user_id, display_name, username FROM members WHERE guild_id = ?", (guild_id,)
         )
         return [(r[0], r[1], r[2]) for r in rows]
+
+
+class Vectors(Database):
+    """The per-model sqlite-vec tables of fact vectors, and ``embedding_cache``."""
+
+    async def cached_vectors(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        return await self._call(vsql.cached_vectors, model, list(hashes))
+
+    async def cache_vectors(self, model: str, rows: Sequence[tuple[str, bytes]]) -> None:
+        await self._call(vsql.cache_vectors, model, list(rows))
+
+    async def facts_missing_vectors(
+        self, guild_id: str, model: str, limit: int
+    ) -> list[tuple[int, str]]:
+        """Active facts of the guild without a ``model`` vector: ``(fact_id, text)``."""
+        return await self._call(vsql.facts_missing_vectors, guild_id, model, limit)
+
+    async def count_missing_vectors(self, guild_id: str, model: str) -> int:
+        return await self._call(vsql.count_missing, guild_id, model)
+
+    async def store_fact_vectors(
+        self, guild_id: str, model: str, rows: Sequence[tuple[int, int, bytes]]
+    ) -> int:
+        stored = await self._call(vsql.store_fact_vectors, guild_id, model, list(rows))
+        self.vector_version += 1
+        return stored
+
+    async def fact_vectors(self, guild_id: str, model: str) -> list[tuple[int, bytes]]:
+        """``(fact_id, float32 blob)`` of the guild's active facts with a ``model`` vector."""
+        return await self._call(vsql.fact_vectors, guild_id, model)
+
+    async def missing_vector_ids(self, guild_id: str, model: str, limit: int) -> list[int]:
+        """Up to ``limit`` ids of the guild's active facts without a ``model`` vector."""
+        return await self._call(vsql.missing_fact_ids, guild_id, model, limit)
+
+    async def nearest_facts(
+        self,
+        guild_id: str,
+        model: str,
+        query: bytes,
+        k: int,
+        bound: int | None = None,
+        *,
+        exact: bool = False,
+    ) -> vsql.Nearest:
+        """The guild's ``k`` active facts nearest to ``query`` by their ``model`` vectors
+        (see ``vectors_sql.nearest_facts``)."""
+        return await self._call(
+            functools.partial(vsql.nearest_facts, exact=exact), guild_id, model, query, k, bound
+        )
 
 
 class Store(Members, Messages, Jobs, Facts, Vectors):
