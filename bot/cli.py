@@ -279,18 +279,26 @@ def forget(state: CliState, guild_id: str, user_id: str, yes: bool, as_json: boo
     ):
         click.echo("aborted: nothing was deleted", err=True)
         sys.exit(1)
-    from memory.forgetting import ForgetSummary
-    from memory.runtime import open_memory
+    from bot.commands_members import echo_forget, forget_member
 
-    async def run() -> ForgetSummary:
-        async with open_memory(state.settings(), start_queue=False) as memory:
-            return await memory.forget_member(guild, user)
+    echo_forget(guild, user, _run(forget_member(state.settings(), guild, user)), as_json=as_json)
 
-    summary = _run(run())
-    if as_json:
-        _echo_json({"guildId": guild, "userId": user, **summary.as_dict()})
-    else:
-        click.echo(f"forgot member {user} in guild {guild}: {summary.describe()}")
+
+@cli.command()
+@click.option("--guild", "guild_id", required=True, help="Guild id.")
+@click.option("--user", "user_id", required=True, help="The member's user id.")
+@click.option("--undo", is_flag=True, help="Opt the member in again (remembered from now on).")
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
+@click.pass_obj
+def optout(state: CliState, guild_id: str, user_id: str, undo: bool, as_json: bool) -> None:
+    """Opt a member out of memory in a guild (what /memory optout does): what is held of them
+    is forgotten, and nothing they write or say is stored again, imports included."""
+    guild = _snowflake(guild_id, "--guild") or guild_id
+    user = _snowflake(user_id, "--user") or user_id
+    from bot.commands_members import echo_optout, set_optout
+
+    outcome = _run(set_optout(state.settings(), guild, user, opted_out=not undo))
+    echo_optout(guild, user, outcome, as_json=as_json)
 
 
 def _confirmed(question: str) -> bool:

@@ -118,6 +118,20 @@ class Memory:
             self._store, self._journals, guild_id, user_id, queue=self._queue
         )
 
+    async def opt_out(self, guild_id: str, user_id: str) -> ForgetSummary:
+        """The member opts out of memory in this guild: what is held of them is forgotten,
+        and nothing they write or say is stored from now on — live, voice or imported — until
+        they opt in. The choice outlives restarts, re-imports and ``forget``."""
+        await self._store.opt_out(guild_id, user_id)
+        return await self.forget_member(guild_id, user_id)
+
+    async def opt_in(self, guild_id: str, user_id: str) -> bool:
+        """The member is remembered again from now on; False when they had not opted out."""
+        return await self._store.opt_in(guild_id, user_id)
+
+    async def opted_out(self, guild_id: str, user_id: str) -> bool:
+        return user_id in await self._store.opted_out(guild_id)
+
     # --- imports and upkeep ----------------------------------------------------------------
 
     def importer(self, on_progress: ProgressCallback | None = None) -> ExportImporter:

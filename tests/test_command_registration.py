@@ -94,7 +94,8 @@ async def test_the_first_start_registers_every_command_with_its_permissions(
     assert int(admin["default_member_permissions"]) == MANAGE_GUILD
     assert member["default_member_permissions"] is None
     assert set(options(admin)) == {"purge-user", "stats"}
-    assert set(options(member)) == {"search", "about", "remember", "forget", "voice"}
+    assert set(options(member)) == {"search", "about", "remember", "forget", "optout", "optin",
+                                   "voice"}  # fmt: skip
     # each subcommand with its options as members fill them in
     query = options(options(member)["search"])["query"]
     assert (query["type"], query["required"], query["min_length"], query["max_length"]) == (
@@ -208,7 +209,8 @@ def test_sync_commands_registers_even_unchanged_and_prints_what(
     out = capsys.readouterr().out
     assert [put.path for put in fake.command_puts()] == [GLOBAL_COMMANDS, GLOBAL_COMMANDS]
     assert out.count("registered 2 commands globally:") == 2
-    assert ("  /memory (search, about, remember, forget, voice join, voice leave) — servers "
+    assert ("  /memory (search, about, remember, forget, optout, optin, voice join, voice leave) "
+            "— servers "
             "only; every member") in out  # fmt: skip
     assert "  /memory-admin (purge-user, stats) — servers only; members with Manage Server" in out
     assert "Global commands can take a few minutes to show up" in out

@@ -300,3 +300,31 @@ async def test_a_moderator_purges_another_member(world: World) -> None:
     facts = [f.fact for f in await runtime.active_facts(guild)]
     assert facts and not any("Mike" in f or "plumber" in f for f in facts)
     assert any("nurse" in f for f in facts)  # Sarah's memory stays
+
+
+async def test_optout_forgets_and_keeps_forgetting_until_optin(world: World) -> None:
+    memory, guild = world.bot.memory, str(world.guild.id)
+    asking = world.interaction(world.sarah)
+    task = asyncio.create_task(world.run("optout", asking))
+    await _press(asking, world.interaction(world.sarah), "Yes")
+    await task
+    assert asking.texts[-1].startswith("Done: deleted 2 messages")
+    assert "/memory optin" in asking.texts[-1]
+    assert_private(asking)
+    await dpytest.message("i just got a second corgi named Pixel", member=world.sarah)
+    await dpytest.message("pixel is adorable", member=world.mike)
+    await memory.join()
+    channel = str(world.channel.id)
+    texts = [m.content for m in await memory.recent_messages(guild, channel, 50)]
+    assert "i just got a second corgi named Pixel" not in texts and "pixel is adorable" in texts
+    assert {f.subject for f in await memory.active_facts(guild)} == {str(world.mike.id)}
+    back = world.interaction(world.sarah)
+    await world.run("optin", back)
+    assert back.texts == ["I'll remember what you say here from now on."]
+    again = world.interaction(world.sarah)
+    await world.run("optin", again)
+    assert again.texts[0].startswith("You had not opted out")
+    await dpytest.message("i'm a nurse again, nights this time", member=world.sarah)
+    await memory.join()
+    texts = [m.content for m in await memory.recent_messages(guild, channel, 50)]
+    assert texts[-1] == "i'm a nurse again, nights this time"

@@ -23,12 +23,15 @@ STARTED = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
 
 
 class Fixed:
-    """A transcriber that hears what it is told (for the garbage rule, not for speech)."""
+    """A transcriber that hears what it is told (for the garbage rule, not for speech), and
+    counts what it was asked to transcribe."""
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.calls = 0
 
     async def transcribe(self, pcm16k: bytes) -> str:
+        self.calls += 1
         return self.text
 
 
@@ -79,3 +82,22 @@ async def test_garbage_transcripts_are_not_stored(memory: Memory, heard: str) ->
     )  # fmt: skip
     assert item is None
     assert (await memory.stats(GUILD_A)).messages == 0
+
+
+async def test_an_opted_out_speaker_is_not_transcribed_nor_stored(memory: Memory) -> None:
+    await memory.opt_out(GUILD_A, SPEAKER.id)
+    heard = Fixed("my name is sarah and i work as a nurse")
+    utterance = Utterance(int(SPEAKER.id), 0.0, bytes(16_000), 0.5)
+    item = await remember_utterance(
+        memory.ingest, heard, guild_id=GUILD_A, channel_id=CHANNEL_A, speaker=SPEAKER,
+        utterance=utterance, started=STARTED, opted_out=memory.opted_out,
+    )  # fmt: skip
+    assert (item, heard.calls) == (None, 0)
+    await memory.opt_in(GUILD_A, SPEAKER.id)
+    item = await remember_utterance(
+        memory.ingest, heard, guild_id=GUILD_A, channel_id=CHANNEL_A, speaker=SPEAKER,
+        utterance=utterance, started=STARTED, opted_out=memory.opted_out,
+    )  # fmt: skip
+    assert item is not None and heard.calls == 1
+    await memory.join()
+    assert (await memory.stats(GUILD_A)).messages == 1

@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 Ingest = Callable[[IngestItem], Awaitable[Any]]
 """Where an utterance goes: ``Memory.ingest`` (or an ``IngestQueue``'s ``submit``)."""
 
+OptedOut = Callable[[str, str], Awaitable[bool]]
+"""Whether a member (``guild_id, user_id``) opted out of memory: ``Memory.opted_out``."""
+
 VOICE_ID_PREFIX = "v"  # never a Discord snowflake (those are digits only): no message links
 
 
@@ -43,9 +46,13 @@ async def remember_utterance(
     speaker: Author,
     utterance: Utterance,
     started: datetime,
+    opted_out: OptedOut | None = None,
 ) -> IngestItem | None:
     """Transcribe ``utterance``, which began at ``started`` (wall clock), and submit it;
-    None when the transcript is empty or only fillers (nothing is stored then)."""
+    None when the transcript is empty or only fillers, or the speaker opted out of memory
+    (``opted_out``: then it is not even transcribed; nothing is stored)."""
+    if opted_out is not None and await opted_out(guild_id, speaker.id):
+        return None
     text = (await transcriber.transcribe(utterance.pcm)).strip()
     if is_garbage(text):
         log.debug("dropped a %.1f s utterance of %s: %r", utterance.duration, speaker.id, text)

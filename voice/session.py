@@ -24,7 +24,7 @@ import discord
 from discord.ext import voice_recv
 
 from memory.models import Author, IngestItem
-from voice.ingest import Ingest, remember_utterance
+from voice.ingest import Ingest, OptedOut, remember_utterance
 from voice.receive import SpokenUtterance, UtteranceCollector
 from voice.segmenter import VoiceActivityDetector, WebRtcVad
 from voice.sink import MemorySink
@@ -50,6 +50,7 @@ class VoiceListener:
         *,
         ingest: Ingest,
         transcriber: Transcriber,
+        opted_out: OptedOut | None = None,
         guild_id: str,
         channel_id: str,
         speaker: SpeakerLookup,
@@ -59,6 +60,7 @@ class VoiceListener:
         self.guild_id = guild_id
         self.channel_id = channel_id
         self._ingest = ingest
+        self._opted_out = opted_out
         self._transcriber = transcriber
         self._speaker = speaker
         self._on_heard = on_heard
@@ -128,7 +130,7 @@ class VoiceListener:
             item = await remember_utterance(
                 self._ingest, self._transcriber, guild_id=self.guild_id,
                 channel_id=self.channel_id, speaker=speaker, utterance=spoken.utterance,
-                started=spoken.at,
+                started=spoken.at, opted_out=self._opted_out,
             )  # fmt: skip
         except TranscriptionError as exc:
             log.warning("voice channel %s: %s", self.channel_id, exc)

@@ -1,5 +1,6 @@
-"""The ``/memory`` slash commands, for every member: search, about, remember, forget, and
-``voice join|leave`` (Manage Server, or anyone in an auto-join channel: checked when they run).
+"""The ``/memory`` slash commands, for every member: search, about, remember, forget, optout,
+optin, and ``voice join|leave`` (Manage Server, or anyone in an auto-join channel: checked
+when they run).
 
 The group is guild-only in the payload Discord receives, so Discord offers it only in
 servers; the moderators' commands are the separate ``/memory-admin`` group
@@ -89,6 +90,21 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
         await forget_after_confirming(
             self.bot, interaction, interaction.user, "everything I remember about you"
         )
+
+    @app_commands.command(name="optout", description="Forget me, and never remember me here")
+    async def optout(self, interaction: discord.Interaction) -> None:
+        await forget_after_confirming(
+            self.bot, interaction, interaction.user, "everything I remember about you",
+            opt_out=True,
+        )  # fmt: skip
+
+    @app_commands.command(name="optin", description="Remember what I say here again")
+    async def optin(self, interaction: discord.Interaction) -> None:
+        guild_id, _channel = where(interaction)
+        if await self.bot.memory.opt_in(guild_id, str(interaction.user.id)):
+            await say(interaction, "I'll remember what you say here from now on.")
+        else:
+            await say(interaction, "You had not opted out: I already remember what you say here.")
 
     # --- voice (Manage Server, or anyone in an auto-join channel) -----------------------
 

@@ -71,23 +71,31 @@ async def say(interaction: discord.Interaction, text: str) -> None:
 
 
 async def forget_after_confirming(
-    bot: MemoryBot, interaction: discord.Interaction, who: discord.abc.User, what: str
-) -> None:
-    """Ask the caller to confirm, then delete everything memory holds of ``who`` here."""
+    bot: MemoryBot, interaction: discord.Interaction, who: discord.abc.User, what: str,
+    *, opt_out: bool = False,
+) -> None:  # fmt: skip
+    """Ask the caller to confirm, then delete everything memory holds of ``who`` here (and,
+    with ``opt_out``, keep it from remembering them again)."""
     from bot.replies import defuse
 
     guild_id, _channel = where(interaction)
     view = Confirm(interaction.user.id)
+    then = " From then on nothing you write or say here is remembered." if opt_out else ""
     await interaction.response.send_message(
-        defuse(f"Delete {what}: facts, messages and journal lines? This cannot be undone."),
+        defuse(f"Delete {what}: facts, messages and journal lines? This cannot be undone.{then}"),
         view=view, ephemeral=True, allowed_mentions=NONE,
     )  # fmt: skip
     if await view.wait() or not view.result:  # timed out, or cancelled
         await interaction.followup.send("Nothing was deleted.", ephemeral=True)
         return
-    summary = await bot.memory.forget_member(guild_id, str(who.id))
+    memory = bot.memory
+    if opt_out:
+        summary = await memory.opt_out(guild_id, str(who.id))
+        then = " I won't remember you here until you use `/memory optin`."
+    else:
+        summary = await memory.forget_member(guild_id, str(who.id))
     await interaction.followup.send(
-        f"Done: {summary.describe()}.", ephemeral=True, allowed_mentions=NONE
+        f"Done: {summary.describe()}.{then}", ephemeral=True, allowed_mentions=NONE
     )
 
 

@@ -196,7 +196,8 @@ class VoiceCog(commands.Cog):
         if self._transcriber is None:
             self._transcriber = build_transcriber(settings)
         return VoiceListener(
-            ingest=self.bot.memory.ingest, transcriber=self._transcriber,
+            ingest=self.bot.memory.ingest, opted_out=self.bot.memory.opted_out,
+            transcriber=self._transcriber,
             guild_id=str(channel.guild.id), channel_id=str(channel.id),
             speaker=partial(member_author, channel.guild), on_heard=partial(self.heard, channel),
             vad_factory=partial(WebRtcVad, settings.voice_vad_aggressiveness),

@@ -32,12 +32,14 @@ DROP_REASON = "dropped: ingest queue full"
 @dataclass(slots=True)
 class BulkOutcome:
     """What a bulk submit did: stored ``new``, found ``stored_before`` (its job closed) or
-    still ``pending`` (resumed), or skipped as ``empty`` (too short to keep)."""
+    still ``pending`` (resumed), or skipped as ``empty`` (too short to keep) or because its
+    author ``opted_out`` of memory."""
 
     new: int = 0
     stored_before: int = 0
     pending: int = 0
     empty: int = 0
+    opted_out: int = 0
     new_keys: set[tuple[str, str]] = field(default_factory=set, repr=False)  # live only
 
 
@@ -179,11 +181,8 @@ class IngestQueue:
     async def edit_message(
         self, guild_id: str, message_id: str, content: str
     ) -> EditOutcome | None:
-        """A message edited on Discord: ``Storage.edit_message`` (new text stored, facts of the
-        old text deleted, job pending again), then the worker extracts the new text.
-
-        An extraction of the old text that is under way when the edit comes stores
-        nothing and leaves the job pending. None for a message the guild does not have."""
+        """A message edited on Discord (``Storage.edit_message``), then extracted again; an
+        extraction of the old text under way stores nothing. None: no such message."""
         book, key = self._book, (guild_id, message_id)
         previous = book.edits.get(key)
         book.edits[key] = content  # before the write: the worker's stale check sees it
@@ -223,11 +222,12 @@ class IngestQueue:
             raise QueueClosedError("the ingest queue is shutting down")
         book = self._book
         item = item.validated()
+        opted_out = await self.store.opted_out(item.guild_id)  # before the checks: no await after
         key = item.key
         if key in book.pending or key in book.submitting:
             return IngestHandle(key, book.future_for(key), stored=False)
         loop = asyncio.get_running_loop()
-        if not is_meaningful(item.content):
+        if not is_meaningful(item.content) or item.author.id in opted_out:
             return IngestHandle(key, resolved(loop, False), stored=False)
         future: asyncio.Future[bool] = loop.create_future()
         book.submitting[key] = future
@@ -281,17 +281,21 @@ class IngestQueue:
             total.stored_before += part.stored_before
             total.pending += part.pending
             total.empty += part.empty
+            total.opted_out += part.opted_out
         return total
 
     async def _submit_bulk(self, items: Sequence[IngestItem]) -> BulkOutcome:
         # Sorted before waiting for room, so the write starts as soon as there is room.
         book = self._book
+        opted = {g: await self.store.opted_out(g) for g in {item.guild_id for item in items}}
         fresh: list[IngestItem] = []
-        pending = empty = 0
+        pending = empty = opted_out = 0
         for item in items:
             key = item.key
             if key in book.pending or key in book.submitting:
                 pending += 1
+            elif item.author.id in opted[item.guild_id]:
+                opted_out += 1
             elif not is_meaningful(item.content):
                 empty += 1
             else:
@@ -314,6 +318,7 @@ class IngestQueue:
         )
         outcome.pending += pending
         outcome.empty += empty
+        outcome.opted_out += opted_out
         return outcome
 
     async def _store_fresh(

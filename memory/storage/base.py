@@ -62,6 +62,7 @@ class Database:
         # not upserted again with every message.
         self._members_written: dict[tuple[str, str], tuple[str, str]] = {}
         self._guilds_written: set[str] = set()  # guilds known to have a `guilds` row
+        self._optouts: dict[str, frozenset[str]] = {}  # guild -> members who opted out
         # Bumped whenever facts or their vectors change: in-memory vector indexes compare it.
         self.vector_version = 0
         # Bumped whenever members are written: cached member names compare it.

@@ -377,6 +377,19 @@ M006_VECTORS_IN_VEC0: list[Step] = [
     "DROP TABLE memory_fact_vectors",
 ]
 
+# Members who opted out of memory, per guild: nothing they write or say is stored from then
+# on (the choice outlives forgetting them and re-imports).
+M007_MEMBER_OPTOUTS: list[Step] = [
+    """
+    CREATE TABLE member_optouts (
+        guild_id TEXT NOT NULL,
+        user_id  TEXT NOT NULL,
+        since    TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID
+    """,
+]
+
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
@@ -384,4 +397,5 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m004_facts_said_at", M004_FACTS_SAID_AT),
     ("m005_facts_by_recency", M005_FACTS_BY_RECENCY),
     ("m006_vectors_in_vec0", M006_VECTORS_IN_VEC0),
+    ("m007_member_optouts", M007_MEMBER_OPTOUTS),
 ]

@@ -61,6 +61,36 @@ class Members(Database):
         )
         return {row[0]: row[1] for row in rows}
 
+    async def opt_out(self, guild_id: str, user_id: str) -> bool:
+        """Nothing the member writes or says is stored from now on (in this guild); False
+        when they had opted out already."""
+        added = await self._fetchall(
+            "INSERT INTO member_optouts (guild_id, user_id, since) VALUES (?, ?, ?) "
+            "ON CONFLICT DO NOTHING RETURNING user_id",
+            (guild_id, user_id, utc_iso()),
+        )
+        self._optouts.pop(guild_id, None)
+        return bool(added)
+
+    async def opt_in(self, guild_id: str, user_id: str) -> bool:
+        """The member is remembered again from now on; False when they had not opted out."""
+        removed = await self._fetchall(
+            "DELETE FROM member_optouts WHERE guild_id = ? AND user_id = ? RETURNING user_id",
+            (guild_id, user_id),
+        )
+        self._optouts.pop(guild_id, None)
+        return bool(removed)
+
+    async def opted_out(self, guild_id: str) -> frozenset[str]:
+        """The guild's members who opted out (cached: every submit asks)."""
+        known = self._optouts.get(guild_id)
+        if known is None:
+            rows = await self._fetchall(
+                "SELECT user_id FROM member_optouts WHERE guild_id = ?", (guild_id,)
+            )
+            known = self._optouts[guild_id] = frozenset(r[0] for r in rows)
+        return known
+
     async def members(self, guild_id: str) -> list[tuple[str, str, str]]:
         """``(user_id, display_name, username)`` of every member the guild has seen."""
         rows = await self._fetchall(
