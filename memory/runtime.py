@@ -88,13 +88,14 @@ class Memory:
         channel_id: str = "",
         source_message_id: str = "",
         said_at: str | None = None,
+        author_id: str = "",
     ) -> CandidateFact:
         """Store ``line`` as guild lore (``/memory remember``, a reply's memory line); it
         reaches ``MEMORY.md`` and gets its vector. Raises ``InvalidMessageError`` for an
         empty, instruction-like or secret line."""
         fact = await self._store.remember_line(
             guild_id, line, channel_id=channel_id, source_message_id=source_message_id,
-            said_at=said_at,
+            said_at=said_at, author_id=author_id,
         )  # fmt: skip
         self._journals.guild_changed(guild_id)
         self._semantic.facts.wake(guild_id)

@@ -175,7 +175,11 @@ async def test_about_defaults_to_the_caller(world: World) -> None:
     (text,) = asking.texts
     assert text.startswith("What I remember about Sarah") and "nurse" in text
     assert "plumber" not in text
-    about_mike = world.interaction(world.sarah)
+    # another member's memories: for moderators only
+    curious = world.interaction(world.sarah)
+    await world.run("about", curious, world.mike)
+    assert "plumber" not in curious.texts[0] and "moderators" in curious.texts[0]
+    about_mike = world.interaction(world.sarah, moderator=True)
     await world.run("about", about_mike, world.mike)
     assert "plumber" in about_mike.texts[0] and "nurse" not in about_mike.texts[0]
     assert_private(about_mike)
@@ -328,3 +332,15 @@ async def test_optout_forgets_and_keeps_forgetting_until_optin(world: World) -> 
     await memory.join()
     texts = [m.content for m in await memory.recent_messages(guild, channel, 50)]
     assert texts[-1] == "i'm a nurse again, nights this time"
+
+
+async def test_lore_remembers_its_writer_who_can_forget_it(world: World) -> None:
+    memory, guild = world.bot.memory, str(world.guild.id)
+    await world.run("remember", world.interaction(world.sarah), "the raid is every friday at 9")
+    await world.run("remember", world.interaction(world.mike), "the band practices on sundays")
+    asking = world.interaction(world.sarah)
+    task = asyncio.create_task(world.run("forget", asking))
+    await _press(asking, world.interaction(world.sarah), "Yes")
+    await task
+    lore = [f.fact for f in await memory.active_facts(guild) if f.subject == LORE_SUBJECT]
+    assert lore == ["Memory line: the band practices on sundays."]

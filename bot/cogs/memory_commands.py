@@ -65,6 +65,10 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
                     ) -> None:  # fmt: skip
         guild_id, channel_id = where(interaction)
         who = member or interaction.user
+        if who.id != interaction.user.id and not interaction.permissions.manage_guild:
+            await say(interaction, "You can ask about yourself; other members' memories are "
+                                   "for moderators (Manage Server).")  # fmt: skip
+            return
         hits = await self.bot.memory.search(
             guild_id, who.display_name, channel_id=channel_id, limit=SEARCH_RESULTS,
             strict=False, subjects=[str(who.id)],
@@ -78,8 +82,9 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
         guild_id, channel_id = where(interaction)
         try:
             fact = await self.bot.memory.remember(
-                guild_id, text, channel_id=channel_id or "", source_message_id=str(interaction.id)
-            )
+                guild_id, text, channel_id=channel_id or "", source_message_id=str(interaction.id),
+                author_id=str(interaction.user.id),
+            )  # fmt: skip
         except InvalidMessageError as exc:
             await say(interaction, f"I can't remember that: {exc}")
             return

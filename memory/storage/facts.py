@@ -77,16 +77,18 @@ class Facts(Database):
         channel_id: str = "",
         source_message_id: str = "",
         said_at: str | None = None,
+        author_id: str = "",
     ) -> CandidateFact:
         """Store ``line`` as guild lore (DESIGN "Lore"); return the fact as stored.
 
-        ``said_at`` (ISO 8601) is when the line was said: now when not given. Raises
+        ``said_at`` (ISO 8601) is when the line was said: now when not given; ``author_id``
+        who asked to remember it (forgetting them forgets it). Raises
         ``InvalidMessageError`` for an empty, instruction-like or secret line, ``ValueError``
         for a ``said_at`` that is no timestamp.
         """
         fact = lore_fact(line, source_message_id=source_message_id)
         origin = Origin(guild_id, channel_id, canonical_time(said_at) if said_at else "")
-        await self._call(facts_sql.finish_jobs, [], [], [(origin, fact)], utc_iso())
+        await self._call(facts_sql.store_lore, origin, fact, author_id, utc_iso())
         self.vector_version += 1
         return fact
 

@@ -94,6 +94,22 @@ def finish_jobs(
     return changed
 
 
+def store_lore(
+    conn: Any, origin: FactOrigin, cand: CandidateFact, author_id: str, now: str
+) -> None:
+    """Upsert a lore line (its first writer kept as ``author_id``) and archive lore beyond
+    its cap, in one transaction."""
+    with transaction(conn):
+        conn.execute(UPSERT_FACT, _fact_params(origin, cand, now))
+        if author_id:
+            conn.execute(
+                "UPDATE memory_facts SET author_id = COALESCE(author_id, ?) "
+                "WHERE guild_id = ? AND subject = ? AND fact = ?",
+                (author_id, origin.guild_id, LORE_SUBJECT, cand.fact),
+            )
+        conn.execute(ARCHIVE_BEYOND_CAP, (now, origin.guild_id, LORE_SUBJECT, LORE_FACT_CAP))
+
+
 def requeue_jobs(conn: Any, guild_id: str, statuses: Sequence[str], now: str) -> int:
     unknown = set(statuses) - JOB_STATUSES
     if unknown:

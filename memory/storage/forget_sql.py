@@ -136,9 +136,9 @@ def edit_message(
 
 
 def forget_member(conn: Any, guild_id: str, user_id: str) -> ForgetOutcome:
-    """Delete the member's messages (every source), the facts about them and the facts
-    sourced from their messages, their members row, and their name in the mentions that
-    other messages' jobs carry."""
+    """Delete the member's messages (every source), the facts about them, the facts sourced
+    from their messages and the lore they wrote, their members row, and their name in the
+    mentions that other messages' jobs carry."""
     with transaction(conn):
         # No (guild_id, author_id) index (see migrations): a scan of the guild's messages.
         rows = conn.execute(
@@ -150,8 +150,8 @@ def forget_member(conn: Any, guild_id: str, user_id: str) -> ForgetOutcome:
         fact_ids += [
             fact_id
             for (fact_id,) in conn.execute(
-                "SELECT id FROM memory_facts WHERE guild_id = ? AND subject = ?",
-                (guild_id, user_id),
+                "SELECT id FROM memory_facts WHERE guild_id = ? AND (subject = ? OR author_id = ?)",
+                (guild_id, user_id, user_id),
             )
         ]
         dropped = _drop_facts(conn, guild_id, fact_ids)

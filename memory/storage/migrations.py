@@ -390,6 +390,9 @@ M007_MEMBER_OPTOUTS: list[Step] = [
     """,
 ]
 
+# Who asked to remember a lore line (``/memory remember``): its writer can forget it.
+M008_LORE_AUTHORS: list[Step] = ["ALTER TABLE memory_facts ADD COLUMN author_id TEXT"]
+
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
@@ -398,4 +401,5 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m005_facts_by_recency", M005_FACTS_BY_RECENCY),
     ("m006_vectors_in_vec0", M006_VECTORS_IN_VEC0),
     ("m007_member_optouts", M007_MEMBER_OPTOUTS),
+    ("m008_lore_authors", M008_LORE_AUTHORS),
 ]

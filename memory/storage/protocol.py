@@ -143,6 +143,7 @@ class Storage(Protocol):
         channel_id: str = "",
         source_message_id: str = "",
         said_at: str | None = None,
+        author_id: str = "",
     ) -> CandidateFact: ...
 
     async def delete_message(self, guild_id: str, message_id: str) -> DeleteOutcome: ...
