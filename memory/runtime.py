@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from memory import forgetting
 from memory.extraction import Extractor, NoopExtractor
 from memory.forgetting import EditSummary, ForgetSummary
 from memory.imports.importer import ExportImporter, ProgressCallback
 from memory.ingest import IngestHandle, IngestQueue
+from memory.ingest.admission import IGNORED_CHANNELS_SETTING, Admission
 from memory.models import CandidateFact, Fact, GuildStats, IngestItem, StoredMessage
 from memory.search.embeddings import build_embedder
 from memory.search.results import FactHit, MemorySlice, MessageHit
@@ -132,6 +134,24 @@ class Memory:
 
     async def opted_out(self, guild_id: str, user_id: str) -> bool:
         return user_id in await self._store.opted_out(guild_id)
+
+    async def ignore_channel(self, guild_id: str, channel_id: str, *, ignored: bool = True) -> bool:
+        """Remember nothing from the channel (and its threads) from now on, or (``ignored``
+        False) remember it again; False when that was so already."""
+        settings = await self._store.guild_settings(guild_id)
+        listed = set(settings.get(IGNORED_CHANNELS_SETTING, ()))
+        if (channel_id in listed) == ignored:
+            return False
+        listed = listed | {channel_id} if ignored else listed - {channel_id}
+        await self._store.set_guild_setting(guild_id, IGNORED_CHANNELS_SETTING, sorted(listed))
+        return True
+
+    async def ignored_channels(self, guild_id: str) -> frozenset[str]:
+        """The channels nothing is remembered from (the guild's, and the operator's)."""
+        return await self._queue.admission.ignored_channels(guild_id)
+
+    async def guild_settings(self, guild_id: str) -> dict[str, Any]:
+        return await self._store.guild_settings(guild_id)
 
     # --- imports and upkeep ----------------------------------------------------------------
 
@@ -309,6 +329,7 @@ async def _opened(
         max_queue=settings.max_queue,
         drain_timeout=settings.drain_timeout,
         on_facts=semantic.facts.wake,
+        admission=Admission(store, settings.ignore_channels),
     )
     try:
         if not quiet:

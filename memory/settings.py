@@ -42,6 +42,11 @@ class Settings(BaseSettings):
     )
     data_dir: Path = Field(Path("./data"), description="Where memory.db and journals/ live.")
     max_queue: int = Field(400, ge=1, le=100_000, description="Pending ingest jobs kept at most.")
+    ignore_channels: Annotated[frozenset[str], NoDecode] = Field(
+        frozenset(),
+        description="Channel ids (comma-separated, any guild) nothing is remembered from, "
+        "their threads included; moderators add their own with /memory-admin ignore-channel.",
+    )
     drain_timeout: float = Field(
         4.0, ge=0, le=600, description="Seconds the queue may drain on shutdown."
     )
@@ -156,7 +161,7 @@ class Settings(BaseSettings):
             return tuple(str(part).strip().lower() for part in value if str(part).strip())
         return value
 
-    @field_validator("api_guilds", "voice_auto_join", mode="before")
+    @field_validator("api_guilds", "voice_auto_join", "ignore_channels", mode="before")
     @classmethod
     def _split_ids(cls, value: Any) -> Any:
         value = _comma_separated(value)

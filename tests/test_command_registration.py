@@ -93,7 +93,13 @@ async def test_the_first_start_registers_every_command_with_its_permissions(
     # moderators' commands carry Manage Server; members' are for everyone
     assert int(admin["default_member_permissions"]) == MANAGE_GUILD
     assert member["default_member_permissions"] is None
-    assert set(options(admin)) == {"purge-user", "stats"}
+    assert set(options(admin)) == {
+        "purge-user",
+        "stats",
+        "ignore-channel",
+        "unignore-channel",
+        "settings",
+    }
     assert set(options(member)) == {"search", "about", "remember", "forget", "optout", "optin",
                                    "voice"}  # fmt: skip
     # each subcommand with its options as members fill them in
@@ -114,7 +120,7 @@ async def test_the_first_start_registers_every_command_with_its_permissions(
     # the operator's line at ready, at the level `memorybot run` logs at
     assert line.startswith("logged in as memorybot (id ") and " in 1 server;" in line
     assert "commands registered globally: /memory (search, about, remember, forget, " in line
-    assert "voice join, voice leave); /memory-admin (purge-user, stats)" in line
+    assert "voice join, voice leave); /memory-admin (purge-user, stats, ignore-channel, " in line
     assert "; voice: " in line
 
 
@@ -212,7 +218,8 @@ def test_sync_commands_registers_even_unchanged_and_prints_what(
     assert ("  /memory (search, about, remember, forget, optout, optin, voice join, voice leave) "
             "— servers "
             "only; every member") in out  # fmt: skip
-    assert "  /memory-admin (purge-user, stats) — servers only; members with Manage Server" in out
+    assert ("  /memory-admin (purge-user, stats, ignore-channel, unignore-channel, settings) — "
+            "servers only; members with Manage Server") in out  # fmt: skip
     assert "Global commands can take a few minutes to show up" in out
     main([*data, "sync-commands", "--guild", str(GUILD_ID), "--json"])
     answer = json.loads(capsys.readouterr().out)

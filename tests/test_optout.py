@@ -85,3 +85,24 @@ def test_the_operator_command_and_a_reimport(tmp_path: Path) -> None:
     assert back.returncode == 0 and "remembered again" in back.stdout
     third = json.loads(run_cli(data, "import", "--json", str(export)).stdout)
     assert third["new"] == 2 and "opted out" not in third["skippedByReason"]
+
+
+async def test_an_import_skips_what_memory_may_not_keep(tmp_path: Path) -> None:
+    """MEMORYBOT_IGNORE_CHANNELS and an opted-out member: their messages are skipped by an
+    import, and counted."""
+    from bot.commands_ingest import run_import
+
+    other = "111111111111111199"
+    export = write_export(tmp_path / "a.json", [
+        export_message(1, "i'm a nurse at the children's hospital"),
+        export_message(2, "i play bass in a ska band", author=MIKE),
+    ])  # fmt: skip
+    ignored = write_export(tmp_path / "b.json", [export_message(3, "the secret hideout is here")],
+                           channel_id=other)  # fmt: skip
+    settings = load_settings(data_dir=tmp_path / "data", ignore_channels=other)
+    async with open_memory(settings) as memory:
+        await memory.opt_out(GUILD_A, MIKE.id)
+    summary, errors = await run_import(settings, [export, ignored], quiet=True)
+    assert errors == [] and summary.new == 1
+    assert (summary.skipped["opted out"], summary.skipped["ignored channel"]) == (1, 1)
+    assert await stored_texts(tmp_path / "data") == ["i'm a nurse at the children's hospital"]

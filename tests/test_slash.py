@@ -214,7 +214,8 @@ async def test_remember_stores_lore_and_refuses_instructions(world: World) -> No
 
 
 async def test_moderator_commands_need_manage_server(world: World) -> None:
-    for name, args in (("stats", ()), ("purge-user", (world.mike,))):
+    for name, args in (("stats", ()), ("purge-user", (world.mike,)), ("settings", ()),
+                       ("ignore-channel", (world.channel,))):  # fmt: skip
         asking = world.interaction(world.sarah)
         await world.run(name, asking, *args)
         assert asking.texts == ["You need the Manage Server permission for this."]
@@ -228,8 +229,9 @@ async def test_moderator_commands_are_their_own_group() -> None:
     """Discord reads default permissions of top-level commands only: the moderators'
     commands are not in /memory (what Discord receives is checked in
     test_command_registration)."""
-    assert {c.name for c in MemoryAdminCommands.__cog_app_commands__} == {"purge-user", "stats"}
-    assert {"purge-user", "stats"}.isdisjoint(c.name for c in MemoryCommands.__cog_app_commands__)
+    admin = {"purge-user", "stats", "ignore-channel", "unignore-channel", "settings"}
+    assert {c.name for c in MemoryAdminCommands.__cog_app_commands__} == admin
+    assert admin.isdisjoint(c.name for c in MemoryCommands.__cog_app_commands__)
 
 
 async def _press(interaction: Any, presser: Any, button: str) -> None:
@@ -344,3 +346,24 @@ async def test_lore_remembers_its_writer_who_can_forget_it(world: World) -> None
     await task
     lore = [f.fact for f in await memory.active_facts(guild) if f.subject == LORE_SUBJECT]
     assert lore == ["Memory line: the band practices on sundays."]
+
+
+async def test_an_ignored_channel_is_not_remembered_until_unignored(world: World) -> None:
+    memory, guild, channel = world.bot.memory, str(world.guild.id), str(world.channel.id)
+    moderator = world.interaction(world.mike, moderator=True)
+    await world.run("ignore-channel", moderator, world.channel)
+    assert moderator.texts == [f"I won't remember anything from <#{channel}> now."]
+    shown = world.interaction(world.mike, moderator=True)
+    await world.run("settings", shown)
+    assert shown.texts == [f"Ignored channels: <#{channel}>."]
+    before = await memory.stats(guild)
+    await dpytest.message("my secret hideout is behind the waterfall", member=world.sarah)
+    await memory.join()
+    assert (await memory.stats(guild)).messages == before.messages
+    again = world.interaction(world.mike, moderator=True)
+    await world.run("unignore-channel", again, world.channel)
+    assert again.texts == [f"I remember <#{channel}> again."]
+    await dpytest.message("i'm learning to juggle", member=world.sarah)
+    await memory.join()
+    texts = [m.content for m in await memory.recent_messages(guild, channel, 50)]
+    assert texts[-1] == "i'm learning to juggle" and "waterfall" not in " ".join(texts)

@@ -52,7 +52,11 @@ class IngestCog(commands.Cog):
         if message.guild.id not in self._guilds_named:
             await self.bot.memory.record_guild(item.guild_id, message.guild.name)
             self._guilds_named.add(message.guild.id)
-        await self.bot.memory.ingest(item)
+        parent = getattr(message.channel, "parent_id", None)  # a thread's channel
+        if parent is None or str(parent) not in await self.bot.memory.ignored_channels(
+            item.guild_id
+        ):  # an ignored channel's threads are ignored with it (the channel: by memory)
+            await self.bot.memory.ingest(item)
         if self._addressed(message):
             await self.reply(message)
 

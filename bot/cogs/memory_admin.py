@@ -1,4 +1,5 @@
-"""The ``/memory-admin`` slash commands, for moderators: purge-user and stats.
+"""The ``/memory-admin`` slash commands, for moderators: purge-user, stats, ignore-channel,
+unignore-channel and settings.
 
 The group carries Manage Server as its default member permission and is guild-only in the
 payload Discord receives, so Discord itself offers it only to moderators and only in
@@ -48,6 +49,39 @@ class MemoryAdminCommands(
             f"Messages: {s.messages} · facts: {s.active_facts} active of {s.facts} · "
             f"jobs pending {s.pending_jobs} / dropped {s.dropped_jobs} / failed {s.failed_jobs}",
         )
+
+    @app_commands.command(name="ignore-channel", description="Remember nothing from a channel")
+    @app_commands.describe(channel="The channel (its threads too)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def ignore_channel(
+        self, interaction: discord.Interaction, channel: discord.abc.GuildChannel
+    ) -> None:
+        guild_id, _channel = where(interaction)
+        changed = await self.bot.memory.ignore_channel(guild_id, str(channel.id))
+        already = "" if changed else " (it was already)"
+        await say(interaction, f"I won't remember anything from <#{channel.id}> now{already}.")
+
+    @app_commands.command(name="unignore-channel", description="Remember a channel again")
+    @app_commands.describe(channel="The channel")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def unignore_channel(
+        self, interaction: discord.Interaction, channel: discord.abc.GuildChannel
+    ) -> None:
+        guild_id, _channel = where(interaction)
+        changed = await self.bot.memory.ignore_channel(guild_id, str(channel.id), ignored=False)
+        if str(channel.id) in await self.bot.memory.ignored_channels(guild_id):
+            text = f"<#{channel.id}> stays ignored: the bot's MEMORYBOT_IGNORE_CHANNELS lists it."
+        else:
+            text = f"I remember <#{channel.id}> again{'' if changed else ' (it was not ignored)'}."
+        await say(interaction, text)
+
+    @app_commands.command(name="settings", description="How memory is set up in this server")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings(self, interaction: discord.Interaction) -> None:
+        guild_id, _channel = where(interaction)
+        ignored = sorted(await self.bot.memory.ignored_channels(guild_id))
+        channels = ", ".join(f"<#{c}>" for c in ignored) or "none"
+        await say(interaction, f"Ignored channels: {channels}.")
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -186,4 +186,5 @@ class ExportImporter:
         self.summary.queued += outcome.new + outcome.pending  # pending: resumed from before
         self.summary.skip("already stored", outcome.stored_before + outcome.pending)
         self.summary.skip("empty", outcome.empty)
-        self.summary.skip("opted out", outcome.opted_out)
+        for reason, count in outcome.refused.items():
+            self.summary.skip(reason, count)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from memory.errors import QueueClosedError
 from memory.extraction import Extractor, NoopExtractor
 from memory.extraction.fact_filter import filter_fact
+from memory.ingest.admission import Admission
 from memory.ingest.jobs import Entry, IngestHandle, JobBook, Key, resolved
 from memory.ingest.journal import JournalFollower, JournalSink
 from memory.ingest.worker import ExtractionWorker, FactFilter, closed_at_write
@@ -32,14 +33,14 @@ DROP_REASON = "dropped: ingest queue full"
 @dataclass(slots=True)
 class BulkOutcome:
     """What a bulk submit did: stored ``new``, found ``stored_before`` (its job closed) or
-    still ``pending`` (resumed), or skipped as ``empty`` (too short to keep) or because its
-    author ``opted_out`` of memory."""
+    still ``pending`` (resumed), or skipped as ``empty`` (too short to keep) or ``refused``
+    (by reason: its author opted out, its channel is ignored; ``admission.py``)."""
 
     new: int = 0
     stored_before: int = 0
     pending: int = 0
     empty: int = 0
-    opted_out: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
     new_keys: set[tuple[str, str]] = field(default_factory=set, repr=False)  # live only
 
 
@@ -89,11 +90,12 @@ class IngestQueue:
         max_queue: int = 400,
         drain_timeout: float = 4.0,
         on_facts: Callable[[str], None] | None = None,
+        admission: Admission | None = None,
     ) -> None:
         self.store = store
+        self.admission = admission or Admission(store)
         self.notices = ChangeNotices(journal, on_facts)
         self.extractor: Extractor = extractor or NoopExtractor()
-        self.max_queue = max_queue
         self.drain_timeout = drain_timeout
         self.dropped = 0
         self._book = JobBook(max_queue)
@@ -110,8 +112,6 @@ class IngestQueue:
         self._live_buffer: list[tuple[IngestItem, asyncio.Future[bool]]] = []
         self._live_writer: asyncio.Task[None] | None = None
         self._joining = 0
-
-    # --- lifecycle ----------------------------------------------------------------------
 
     @property
     def closing(self) -> bool:
@@ -132,10 +132,8 @@ class IngestQueue:
             try:
                 await asyncio.wait_for(self.join(), timeout)
             except TimeoutError:
-                log.warning(
-                    "ingest drain timed out: up to %d job(s) stay pending for the next start",
-                    len(self._book.pending),
-                )
+                left = len(self._book.pending)
+                log.warning("ingest drain timed out: %d job(s) stay pending for next time", left)
             await self._worker.stop()
             await self._journaler.stop()
         self._book.settle_all()
@@ -222,12 +220,12 @@ class IngestQueue:
             raise QueueClosedError("the ingest queue is shutting down")
         book = self._book
         item = item.validated()
-        opted_out = await self.store.opted_out(item.guild_id)  # before the checks: no await after
+        refused = await self.admission.judge([item])  # before the checks: no await after them
         key = item.key
         if key in book.pending or key in book.submitting:
             return IngestHandle(key, book.future_for(key), stored=False)
         loop = asyncio.get_running_loop()
-        if not is_meaningful(item.content) or item.author.id in opted_out:
+        if not is_meaningful(item.content) or refused:
             return IngestHandle(key, resolved(loop, False), stored=False)
         future: asyncio.Future[bool] = loop.create_future()
         book.submitting[key] = future
@@ -281,21 +279,23 @@ class IngestQueue:
             total.stored_before += part.stored_before
             total.pending += part.pending
             total.empty += part.empty
-            total.opted_out += part.opted_out
+            for reason, count in part.refused.items():
+                total.refused[reason] = total.refused.get(reason, 0) + count
         return total
 
     async def _submit_bulk(self, items: Sequence[IngestItem]) -> BulkOutcome:
         # Sorted before waiting for room, so the write starts as soon as there is room.
         book = self._book
-        opted = {g: await self.store.opted_out(g) for g in {item.guild_id for item in items}}
+        refused = await self.admission.judge(items)
         fresh: list[IngestItem] = []
-        pending = empty = opted_out = 0
+        pending = empty = 0
+        skipped: dict[str, int] = {}
         for item in items:
             key = item.key
             if key in book.pending or key in book.submitting:
                 pending += 1
-            elif item.author.id in opted[item.guild_id]:
-                opted_out += 1
+            elif key in refused:
+                skipped[refused[key]] = skipped.get(refused[key], 0) + 1
             elif not is_meaningful(item.content):
                 empty += 1
             else:
@@ -318,7 +318,7 @@ class IngestQueue:
         )
         outcome.pending += pending
         outcome.empty += empty
-        outcome.opted_out += opted_out
+        outcome.refused = skipped
         return outcome
 
     async def _store_fresh(

@@ -63,6 +63,7 @@ class Database:
         self._members_written: dict[tuple[str, str], tuple[str, str]] = {}
         self._guilds_written: set[str] = set()  # guilds known to have a `guilds` row
         self._optouts: dict[str, frozenset[str]] = {}  # guild -> members who opted out
+        self._settings: dict[str, dict[str, Any]] = {}  # guild -> its settings
         # Bumped whenever facts or their vectors change: in-memory vector indexes compare it.
         self.vector_version = 0
         # Bumped whenever members are written: cached member names compare it.

@@ -7,7 +7,7 @@ nothing else. Where SQLite shows through, a comment says so.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from memory.models import (
     CandidateFact,
@@ -60,6 +60,10 @@ class Storage(Protocol):
     async def opt_in(self, guild_id: str, user_id: str) -> bool: ...
 
     async def opted_out(self, guild_id: str) -> frozenset[str]: ...
+
+    async def guild_settings(self, guild_id: str) -> dict[str, Any]: ...
+
+    async def set_guild_setting(self, guild_id: str, key: str, value: Any) -> None: ...
 
     # --- per guild ------------------------------------------------------------
 

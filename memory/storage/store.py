@@ -10,9 +10,10 @@ guild's data to a caller.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memory.models import GuildStats, utc_iso
 from memory.storage import ingest_sql as sql
@@ -90,6 +91,26 @@ class Members(Database):
             )
             known = self._optouts[guild_id] = frozenset(r[0] for r in rows)
         return known
+
+    async def guild_settings(self, guild_id: str) -> dict[str, Any]:
+        """The guild's settings (key -> value; cached: every submit asks)."""
+        known = self._settings.get(guild_id)
+        if known is None:
+            rows = await self._fetchall(
+                "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
+            known = self._settings[guild_id] = {key: json.loads(value) for key, value in rows}
+        return dict(known)
+
+    async def set_guild_setting(self, guild_id: str, key: str, value: Any) -> None:
+        """Set one of the guild's settings (a JSON value)."""
+        await self._fetchall(
+            "INSERT INTO guild_settings (guild_id, key, value, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value, "
+            "updated_at = excluded.updated_at",
+            (guild_id, key, json.dumps(value), utc_iso()),
+        )
+        self._settings.pop(guild_id, None)
 
     async def members(self, guild_id: str) -> list[tuple[str, str, str]]:
         """``(user_id, display_name, username)`` of every member the guild has seen."""
