@@ -90,14 +90,26 @@ async def test_an_opted_out_speaker_is_not_transcribed_nor_stored(memory: Memory
     utterance = Utterance(int(SPEAKER.id), 0.0, bytes(16_000), 0.5)
     item = await remember_utterance(
         memory.ingest, heard, guild_id=GUILD_A, channel_id=CHANNEL_A, speaker=SPEAKER,
-        utterance=utterance, started=STARTED, opted_out=memory.opted_out,
+        utterance=utterance, started=STARTED, refused=memory.refuses,
     )  # fmt: skip
     assert (item, heard.calls) == (None, 0)
     await memory.opt_in(GUILD_A, SPEAKER.id)
     item = await remember_utterance(
         memory.ingest, heard, guild_id=GUILD_A, channel_id=CHANNEL_A, speaker=SPEAKER,
-        utterance=utterance, started=STARTED, opted_out=memory.opted_out,
+        utterance=utterance, started=STARTED, refused=memory.refuses,
     )  # fmt: skip
     assert item is not None and heard.calls == 1
     await memory.join()
     assert (await memory.stats(GUILD_A)).messages == 1
+
+
+async def test_an_ignored_voice_channel_is_not_transcribed(tmp_path: Path) -> None:
+    settings = load_settings(data_dir=tmp_path / "data", ignore_channels=CHANNEL_A)
+    async with open_memory(settings) as memory:
+        heard = Fixed("my name is sarah and i work as a nurse")
+        item = await remember_utterance(
+            memory.ingest, heard, guild_id=GUILD_A, channel_id=CHANNEL_A, speaker=SPEAKER,
+            utterance=Utterance(int(SPEAKER.id), 0.0, bytes(16_000), 0.5), started=STARTED,
+            refused=memory.refuses,
+        )  # fmt: skip
+        assert (item, heard.calls) == (None, 0)

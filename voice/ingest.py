@@ -24,8 +24,9 @@ log = logging.getLogger(__name__)
 Ingest = Callable[[IngestItem], Awaitable[Any]]
 """Where an utterance goes: ``Memory.ingest`` (or an ``IngestQueue``'s ``submit``)."""
 
-OptedOut = Callable[[str, str], Awaitable[bool]]
-"""Whether a member (``guild_id, user_id``) opted out of memory: ``Memory.opted_out``."""
+Refused = Callable[[str, str, str], Awaitable[bool]]
+"""Whether memory may not keep what a member says in a channel (``guild_id, channel_id,
+user_id``): they opted out, or the channel is ignored (``Memory.refuses``)."""
 
 VOICE_ID_PREFIX = "v"  # never a Discord snowflake (those are digits only): no message links
 
@@ -46,12 +47,13 @@ async def remember_utterance(
     speaker: Author,
     utterance: Utterance,
     started: datetime,
-    opted_out: OptedOut | None = None,
+    refused: Refused | None = None,
 ) -> IngestItem | None:
     """Transcribe ``utterance``, which began at ``started`` (wall clock), and submit it;
     None when the transcript is empty or only fillers, or the speaker opted out of memory
-    (``opted_out``: then it is not even transcribed; nothing is stored)."""
-    if opted_out is not None and await opted_out(guild_id, speaker.id):
+    or memory may not keep it (``refused``: the speaker opted out, the channel is ignored;
+    then it is not even transcribed)."""
+    if refused is not None and await refused(guild_id, channel_id, speaker.id):
         return None
     text = (await transcriber.transcribe(utterance.pcm)).strip()
     if is_garbage(text):

@@ -24,7 +24,7 @@ import discord
 from discord.ext import voice_recv
 
 from memory.models import Author, IngestItem
-from voice.ingest import Ingest, OptedOut, remember_utterance
+from voice.ingest import Ingest, Refused, remember_utterance
 from voice.receive import SpokenUtterance, UtteranceCollector
 from voice.segmenter import VoiceActivityDetector, WebRtcVad
 from voice.sink import MemorySink
@@ -50,7 +50,7 @@ class VoiceListener:
         *,
         ingest: Ingest,
         transcriber: Transcriber,
-        opted_out: OptedOut | None = None,
+        refused: Refused | None = None,
         guild_id: str,
         channel_id: str,
         speaker: SpeakerLookup,
@@ -60,7 +60,7 @@ class VoiceListener:
         self.guild_id = guild_id
         self.channel_id = channel_id
         self._ingest = ingest
-        self._opted_out = opted_out
+        self._refused = refused
         self._transcriber = transcriber
         self._speaker = speaker
         self._on_heard = on_heard
@@ -130,7 +130,7 @@ class VoiceListener:
             item = await remember_utterance(
                 self._ingest, self._transcriber, guild_id=self.guild_id,
                 channel_id=self.channel_id, speaker=speaker, utterance=spoken.utterance,
-                started=spoken.at, opted_out=self._opted_out,
+                started=spoken.at, refused=self._refused,
             )  # fmt: skip
         except TranscriptionError as exc:
             log.warning("voice channel %s: %s", self.channel_id, exc)

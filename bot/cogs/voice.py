@@ -196,7 +196,7 @@ class VoiceCog(commands.Cog):
         if self._transcriber is None:
             self._transcriber = build_transcriber(settings)
         return VoiceListener(
-            ingest=self.bot.memory.ingest, opted_out=self.bot.memory.opted_out,
+            ingest=self.bot.memory.ingest, refused=self.bot.memory.refuses,
             transcriber=self._transcriber,
             guild_id=str(channel.guild.id), channel_id=str(channel.id),
             speaker=partial(member_author, channel.guild), on_heard=partial(self.heard, channel),
