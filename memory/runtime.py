@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from memory import forgetting
+from memory.exporting import member_export
 from memory.extraction import Extractor, NoopExtractor
 from memory.forgetting import EditSummary, ForgetSummary
 from memory.imports.importer import ExportImporter, ProgressCallback
@@ -127,6 +128,12 @@ class Memory:
         they opt in. The choice outlives restarts, re-imports and ``forget``."""
         await self._store.opt_out(guild_id, user_id)
         return await self.forget_member(guild_id, user_id)
+
+    async def export_member(self, guild_id: str, user_id: str) -> dict[str, Any]:
+        """Everything memory holds of the member in this guild, as one JSON document."""
+        about, lore = await self._store.member_facts(guild_id, user_id)
+        messages = await self._store.messages_by_author(guild_id, user_id)
+        return member_export(guild_id, user_id, about, lore, messages)
 
     async def opt_in(self, guild_id: str, user_id: str) -> bool:
         """The member is remembered again from now on; False when they had not opted out."""

@@ -100,8 +100,8 @@ async def test_the_first_start_registers_every_command_with_its_permissions(
         "unignore-channel",
         "settings",
     }
-    assert set(options(member)) == {"search", "about", "remember", "forget", "optout", "optin",
-                                   "voice"}  # fmt: skip
+    assert set(options(member)) == {"search", "about", "remember", "export", "forget", "optout",
+                                   "optin", "voice"}  # fmt: skip
     # each subcommand with its options as members fill them in
     query = options(options(member)["search"])["query"]
     assert (query["type"], query["required"], query["min_length"], query["max_length"]) == (
@@ -215,7 +215,8 @@ def test_sync_commands_registers_even_unchanged_and_prints_what(
     out = capsys.readouterr().out
     assert [put.path for put in fake.command_puts()] == [GLOBAL_COMMANDS, GLOBAL_COMMANDS]
     assert out.count("registered 2 commands globally:") == 2
-    assert ("  /memory (search, about, remember, forget, optout, optin, voice join, voice leave) "
+    assert ("  /memory (search, about, remember, forget, export, optout, optin, voice join, voice "
+            "leave) "
             "— servers "
             "only; every member") in out  # fmt: skip
     assert ("  /memory-admin (purge-user, stats, ignore-channel, unignore-channel, settings) — "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ class Sent:
     ephemeral: bool
     view: discord.ui.View | None
     allowed_mentions: discord.AllowedMentions | None
+    file: discord.File | None = None
 
 
 @dataclass
@@ -55,9 +57,10 @@ class Response:
         ephemeral: bool = False,
         view: discord.ui.View | None = None,
         allowed_mentions: discord.AllowedMentions | None = None,
+        file: discord.File | None = None,
     ) -> None:
         assert not self.done, "an interaction is answered once; then follow-ups"
-        self.sent.append(Sent(content, ephemeral, view, allowed_mentions))
+        self.sent.append(Sent(content, ephemeral, view, allowed_mentions, file))
         self.done = True
 
     async def defer(self, **_: Any) -> None:
@@ -367,3 +370,23 @@ async def test_an_ignored_channel_is_not_remembered_until_unignored(world: World
     await memory.join()
     texts = [m.content for m in await memory.recent_messages(guild, channel, 50)]
     assert texts[-1] == "i'm learning to juggle" and "waterfall" not in " ".join(texts)
+
+
+async def test_export_hands_a_member_everything_about_them(world: World) -> None:
+    guild = str(world.guild.id)
+    await world.run("remember", world.interaction(world.sarah), "the raid is every friday at 9")
+    asking = world.interaction(world.sarah)
+    await world.run("export", asking)
+    (sent,) = asking.sent
+    assert sent.ephemeral and sent.file is not None and sent.file.filename == f"memory-{guild}.json"
+    document = json.loads(sent.file.fp.read())
+    assert document["userId"] == str(world.sarah.id) and document["guildId"] == guild
+    assert [m["content"] for m in document["messages"]] == [
+        "i'm a nurse at the children's hospital", "my corgi Biscuit hates the vacuum",
+    ]  # fmt: skip
+    assert all(m["link"].startswith(f"https://discord.com/channels/{guild}/") for m in
+               document["messages"])  # fmt: skip
+    assert any("nurse" in f["fact"] and f["active"] and f["link"] for f in document["facts"])
+    assert not any("plumber" in f["fact"] for f in document["facts"])  # Mike's, not hers
+    assert [f["fact"] for f in document["lore"]] == ["Memory line: the raid is every friday at 9."]
+    assert sent.content.startswith("What I remember about you here:")

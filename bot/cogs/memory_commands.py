@@ -1,6 +1,6 @@
-"""The ``/memory`` slash commands, for every member: search, about, remember, forget, optout,
-optin, and ``voice join|leave`` (Manage Server, or anyone in an auto-join channel: checked
-when they run).
+"""The ``/memory`` slash commands, for every member: search, about, remember, export,
+forget, optout, optin, and ``voice join|leave`` (Manage Server, or anyone in an auto-join
+channel: checked when they run).
 
 The group is guild-only in the payload Discord receives, so Discord offers it only in
 servers; the moderators' commands are the separate ``/memory-admin`` group
@@ -9,13 +9,15 @@ short message the member can act on."""
 
 from __future__ import annotations
 
+import io
+import json
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.slash import answer_error, forget_after_confirming, say, where
+from bot.cogs.slash import NONE, answer_error, forget_after_confirming, say, where
 from bot.cogs.voice import VoiceCog, VoiceError
 from bot.replies import defuse, fit, said
 from memory.errors import InvalidMessageError
@@ -95,6 +97,18 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
         await forget_after_confirming(
             self.bot, interaction, interaction.user, "everything I remember about you"
         )
+
+    @app_commands.command(name="export", description="Everything I remember about you, as a file")
+    async def export(self, interaction: discord.Interaction) -> None:
+        guild_id, _channel = where(interaction)
+        document = await self.bot.memory.export_member(guild_id, str(interaction.user.id))
+        data = json.dumps(document, indent=2, ensure_ascii=False).encode()
+        counts = (f"{len(document['facts'])} facts, {len(document['lore'])} lines of lore you "
+                  f"asked me to remember, {len(document['messages'])} messages")  # fmt: skip
+        await interaction.response.send_message(
+            f"What I remember about you here: {counts}.", ephemeral=True, allowed_mentions=NONE,
+            file=discord.File(io.BytesIO(data), filename=f"memory-{guild_id}.json"),
+        )  # fmt: skip
 
     @app_commands.command(name="optout", description="Forget me, and never remember me here")
     async def optout(self, interaction: discord.Interaction) -> None:

@@ -27,6 +27,21 @@ class Facts(Database):
         )
         return [fact_from_row(r) for r in rows]
 
+    async def member_facts(self, guild_id: str, user_id: str) -> tuple[list[Fact], list[Fact]]:
+        """Every fact of the guild about the member, and the lore they wrote — active and
+        archived, oldest first (what ``/memory export`` hands them)."""
+        about = await self._fetchall(
+            f"SELECT {FACT_COLS} FROM memory_facts f WHERE f.guild_id = ? AND f.subject = ? "
+            "ORDER BY f.said_at, f.id",
+            (guild_id, user_id),
+        )
+        lore = await self._fetchall(
+            f"SELECT {FACT_COLS} FROM memory_facts f WHERE f.guild_id = ? AND f.author_id = ? "
+            "ORDER BY f.said_at, f.id",
+            (guild_id, user_id),
+        )
+        return [fact_from_row(r) for r in about], [fact_from_row(r) for r in lore]
+
     async def snapshot_facts(self, guild_id: str, limit: int) -> list[Fact]:
         """The guild's ``limit`` most recently updated active facts (for MEMORY.md), in
         ``active_facts`` order."""

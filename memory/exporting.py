@@ -1,0 +1,51 @@
+"""What memory holds of one member of a guild, as one JSON document: the facts about them
+(active and archived), the lore they wrote and their stored messages, each with when it was
+said and a link to its message (``/memory export``, DESIGN "a member's own data")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory.ids import is_discord_id
+from memory.models import Fact, StoredMessage, utc_iso
+from memory.search.results import message_json
+
+
+def message_link(guild_id: str, channel_id: str | None, message_id: str | None) -> str | None:
+    """The Discord link of a message (none for voice transcripts and lore without one)."""
+    if channel_id and message_id and is_discord_id(message_id):
+        return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+    return None
+
+
+def fact_record(fact: Fact) -> dict[str, Any]:
+    return {
+        "id": fact.id,
+        "fact": fact.fact,
+        "type": fact.fact_type,
+        "evidence": fact.evidence,
+        "confidence": fact.confidence,
+        "active": fact.is_active,
+        "saidAt": fact.said_at,
+        "createdAt": fact.created_at,
+        "sourceMessageId": fact.source_message_id,
+        "link": message_link(fact.guild_id, fact.channel_id, fact.source_message_id),
+    }
+
+
+def member_export(
+    guild_id: str, user_id: str, about: list[Fact], lore: list[Fact],
+    messages: list[StoredMessage],
+) -> dict[str, Any]:  # fmt: skip
+    """The export document of one member in one guild."""
+    return {
+        "guildId": guild_id,
+        "userId": user_id,
+        "exportedAt": utc_iso(),
+        "facts": [fact_record(f) for f in about],
+        "lore": [fact_record(f) for f in lore],
+        "messages": [
+            {**message_json(m), "link": message_link(guild_id, m.channel_id, m.message_id)}
+            for m in messages
+        ],
+    }
