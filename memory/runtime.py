@@ -167,6 +167,9 @@ class Memory:
     async def guild_settings(self, guild_id: str) -> dict[str, Any]:
         return await self._store.guild_settings(guild_id)
 
+    async def set_guild_setting(self, guild_id: str, key: str, value: Any) -> None:
+        await self._store.set_guild_setting(guild_id, key, value)
+
     # --- imports and upkeep ----------------------------------------------------------------
 
     def importer(self, on_progress: ProgressCallback | None = None) -> ExportImporter:

@@ -358,7 +358,7 @@ async def test_an_ignored_channel_is_not_remembered_until_unignored(world: World
     assert moderator.texts == [f"I won't remember anything from <#{channel}> now."]
     shown = world.interaction(world.mike, moderator=True)
     await world.run("settings", shown)
-    assert shown.texts == [f"Ignored channels: <#{channel}>."]
+    assert shown.texts == [f"Ignored channels: <#{channel}>. Asking about others: moderators only."]
     before = await memory.stats(guild)
     await dpytest.message("my secret hideout is behind the waterfall", member=world.sarah)
     await memory.join()
@@ -390,3 +390,15 @@ async def test_export_hands_a_member_everything_about_them(world: World) -> None
     assert not any("plumber" in f["fact"] for f in document["facts"])  # Mike's, not hers
     assert [f["fact"] for f in document["lore"]] == ["Memory line: the raid is every friday at 9."]
     assert sent.content.startswith("What I remember about you here:")
+
+
+async def test_a_guild_may_let_members_ask_about_each_other(world: World) -> None:
+    curious = world.interaction(world.sarah)
+    await world.run("about", curious, world.mike)
+    assert "moderators" in curious.texts[0]
+    moderator = world.interaction(world.mike, moderator=True)
+    await world.run("settings", moderator, True)
+    assert moderator.texts[0].endswith("Asking about others: every member.")
+    allowed = world.interaction(world.sarah)
+    await world.run("about", allowed, world.mike)
+    assert "plumber" in allowed.texts[0]

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.memory_commands import ABOUT_OTHERS_SETTING
 from bot.cogs.slash import answer_error, forget_after_confirming, say, where
 
 if TYPE_CHECKING:
@@ -76,12 +77,20 @@ class MemoryAdminCommands(
         await say(interaction, text)
 
     @app_commands.command(name="settings", description="How memory is set up in this server")
+    @app_commands.describe(about_others="Whether members may ask /memory about each other")
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def settings(self, interaction: discord.Interaction) -> None:
+    async def settings(
+        self, interaction: discord.Interaction, about_others: bool | None = None
+    ) -> None:
         guild_id, _channel = where(interaction)
-        ignored = sorted(await self.bot.memory.ignored_channels(guild_id))
+        memory = self.bot.memory
+        if about_others is not None:
+            await memory.set_guild_setting(guild_id, ABOUT_OTHERS_SETTING, about_others)
+        ignored = sorted(await memory.ignored_channels(guild_id))
         channels = ", ".join(f"<#{c}>" for c in ignored) or "none"
-        await say(interaction, f"Ignored channels: {channels}.")
+        others = (await memory.guild_settings(guild_id)).get(ABOUT_OTHERS_SETTING, False)
+        who = "every member" if others else "moderators only"
+        await say(interaction, f"Ignored channels: {channels}. Asking about others: {who}.")
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from bot.client import MemoryBot
 
 SEARCH_RESULTS = 8
+ABOUT_OTHERS_SETTING = "about_others"  # members may ask about each other
 
 
 def facts_text(title: str, hits: list[FactHit]) -> str:
@@ -68,9 +69,11 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
         guild_id, channel_id = where(interaction)
         who = member or interaction.user
         if who.id != interaction.user.id and not interaction.permissions.manage_guild:
-            await say(interaction, "You can ask about yourself; other members' memories are "
-                                   "for moderators (Manage Server).")  # fmt: skip
-            return
+            settings = await self.bot.memory.guild_settings(guild_id)
+            if not settings.get(ABOUT_OTHERS_SETTING, False):
+                await say(interaction, "You can ask about yourself; other members' memories are "
+                                       "for moderators (Manage Server).")  # fmt: skip
+                return
         hits = await self.bot.memory.search(
             guild_id, who.display_name, channel_id=channel_id, limit=SEARCH_RESULTS,
             strict=False, subjects=[str(who.id)],
