@@ -36,7 +36,7 @@ async def run(data_dir: Path, count: int) -> dict[str, Any]:
     from memory.runtime import open_memory
     from memory.settings import load_settings
 
-    settings = load_settings(data_dir=data_dir)
+    settings = load_settings(data_dir=data_dir, notice=False)  # replies only
     async with open_memory(settings) as runtime:
         bot = MemoryBot(runtime.settings, runtime)
         await bot._async_setup_hook()

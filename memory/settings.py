@@ -73,6 +73,11 @@ class Settings(BaseSettings):
         1024, ge=0, le=1_000_000, description="Search and slice answers the API remembers."
     )
     memory_enabled: bool = Field(True, description="Ingest and remember messages at all.")
+    notice: bool = Field(
+        True,
+        description="The first time the bot is active in a server, post one short notice of "
+        "what it remembers and how to see, export, forget and opt out (or DM the owner).",
+    )
     max_recent_messages: int = Field(
         35, description="Recent channel messages a reply sees (clamped to 10..120)."
     )

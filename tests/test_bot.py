@@ -20,7 +20,7 @@ from tests.helpers import add_fact, dpytest_bot, side_store
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[MemoryBot]:
-    settings = load_settings(data_dir=tmp_path / "data")
+    settings = load_settings(data_dir=tmp_path / "data", notice=False)  # its own test below
     async with open_memory(settings) as runtime:
         client = await dpytest_bot(runtime)
         try:
@@ -145,7 +145,7 @@ async def test_with_an_llm_the_bot_replies_with_its_answer_and_remembers_its_lin
     async with FakeOpenAI(api_key="sk-test") as fake:
         settings = load_settings(
             data_dir=tmp_path / "data", llm_model="fake-chat", llm_base_url=fake.base_url,
-            llm_api_key="sk-test", extractor="offline",
+            llm_api_key="sk-test", extractor="offline", notice=False,
         )  # fmt: skip
         async with open_memory(settings) as runtime:
             client = await dpytest_bot(runtime)
@@ -211,3 +211,26 @@ async def test_a_rejected_token_is_one_clear_error(
     finally:
         await runner.cleanup()
     assert seen == ["/api/v10/users/@me"]
+
+
+async def test_the_first_activity_in_a_server_posts_one_notice_ever(tmp_path: Path) -> None:
+    settings = load_settings(data_dir=tmp_path / "data")
+    async with open_memory(settings) as memory:
+        await dpytest_bot(memory)
+        await dpytest.message("hello everyone, first message here", member=0)
+        notice = dpytest.get_message()
+        assert "/memory optout" in notice.content and "/memory export" in notice.content
+        await dpytest.message("and a second one", member=1)
+        assert dpytest.verify().message().nothing()
+        await dpytest.empty_queue()
+        guild_id = str(dpytest.get_config().guilds[0].id)
+    async with open_memory(settings) as memory:  # a restart: it is remembered as posted
+        assert (await memory.guild_settings(guild_id))["notice_posted"] is True
+
+
+async def test_no_notice_when_switched_off(tmp_path: Path) -> None:
+    async with open_memory(load_settings(data_dir=tmp_path / "data", notice=False)) as memory:
+        await dpytest_bot(memory)
+        await dpytest.message("hello everyone, first message here", member=0)
+        assert dpytest.verify().message().nothing()
+        await dpytest.empty_queue()

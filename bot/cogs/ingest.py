@@ -38,6 +38,45 @@ def ingest_item(message: discord.Message) -> IngestItem | None:
     )  # fmt: skip
 
 
+NOTICE = (
+    "Hi! I remember what people say in this server's channels (and in voice, when asked to "
+    "listen), so I can answer questions about it later. `/memory about` shows what I remember "
+    "about you, `/memory export` sends it all to you, `/memory forget` deletes it, and "
+    "`/memory optout` stops me remembering you here. Moderators: `/memory-admin`."
+)
+NOTICE_SETTING = "notice_posted"
+
+
+async def post_notice(bot: MemoryBot, guild: discord.Guild, where: object) -> None:
+    """Once per guild (``MEMORYBOT_NOTICE``): the notice, in the system channel or ``where``
+    the bot was first active, else to the owner by DM; remembered in the guild's settings."""
+    memory = bot.memory
+    if not memory.settings.notice or (await memory.guild_settings(str(guild.id))).get(
+        NOTICE_SETTING
+    ):
+        return
+    for channel in (guild.system_channel, where):
+        if (
+            isinstance(channel, discord.TextChannel | discord.Thread)
+            and channel.permissions_for(guild.me).send_messages
+        ):
+            try:
+                await channel.send(NOTICE, allowed_mentions=discord.AllowedMentions.none())
+                break
+            except discord.HTTPException as exc:
+                log.info("notice not posted in channel %s: %s", channel.id, exc)
+    else:
+        owner = guild.owner
+        if owner is None:
+            return
+        try:
+            await owner.send(f"About me in {guild.name}: {NOTICE}")
+        except discord.HTTPException as exc:
+            log.info("notice not sent to the owner of guild %s: %s", guild.id, exc)
+            return
+    await memory.set_guild_setting(str(guild.id), NOTICE_SETTING, True)
+
+
 class IngestCog(commands.Cog):
     def __init__(self, bot: MemoryBot) -> None:
         self.bot = bot
@@ -52,6 +91,7 @@ class IngestCog(commands.Cog):
         if message.guild.id not in self._guilds_named:
             await self.bot.memory.record_guild(item.guild_id, message.guild.name)
             self._guilds_named.add(message.guild.id)
+            await post_notice(self.bot, message.guild, message.channel)
         parent = getattr(message.channel, "parent_id", None)  # a thread's channel
         if parent is None or str(parent) not in await self.bot.memory.ignored_channels(
             item.guild_id
