@@ -13,7 +13,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from dashboard_api import params
+from dashboard_api import moderation, params
 from dashboard_api.auth import bearer_matches
 from dashboard_api.cache import ResponseCache
 from dashboard_api.errors import ApiError, Handler, error_middleware
@@ -42,6 +42,7 @@ class ApiConfig:
 
     token: str
     guilds: frozenset[str] = frozenset()  # empty: every guild
+    admin_token: str | None = None  # may also moderate facts
     limiter: RateLimiter = field(default_factory=lambda: RateLimiter(20.0, 40))
     cache: ResponseCache = field(default_factory=lambda: ResponseCache(1024))
 
@@ -64,6 +65,9 @@ def create_app(memory: Memory, config: ApiConfig) -> web.Application:
     app.router.add_post("/api/memory/refresh", memory_refresh)
     app.router.add_get("/api/memory/search", memory_search)
     app.router.add_get("/api/memory/slice", memory_slice)
+    app.router.add_get("/api/memory/facts", facts_review)
+    app.router.add_patch("/api/memory/facts/{fact_id}", fact_edit)
+    app.router.add_delete("/api/memory/facts/{fact_id}", fact_delete)
     app.router.add_get("/", page)
     for name in ("app.js", "style.css"):
         app.router.add_get(f"/{name}", _static(name))
@@ -99,10 +103,13 @@ async def _rate_limit(request: web.Request, handler: Handler) -> web.StreamRespo
 
 @web.middleware
 async def _auth(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every memory endpoint needs the bearer token."""
-    token = request.app[CONFIG].token
-    if request.path.startswith("/api/memory") and not bearer_matches(
-        request.headers.get("Authorization"), token
+    """Every memory endpoint needs the bearer token (or the admin token, which may also
+    moderate facts)."""
+    config, given = request.app[CONFIG], request.headers.get("Authorization")
+    admin = config.admin_token is not None and bearer_matches(given, config.admin_token)
+    request[moderation.ADMIN] = admin
+    if request.path.startswith("/api/memory") and not (
+        admin or bearer_matches(given, config.token)
     ):
         raise ApiError(
             401, "unauthorized", "send Authorization: Bearer <token>",
@@ -251,3 +258,15 @@ def _static(name: str) -> Handler:
         return web.FileResponse(STATIC / name, headers=PAGE_HEADERS)
 
     return serve
+
+
+async def facts_review(request: web.Request) -> web.Response:
+    return await moderation.review(request, request.app[MEMORY], _guild(request))
+
+
+async def fact_edit(request: web.Request) -> web.Response:
+    return await moderation.edit(request, request.app[MEMORY], _guild(request))
+
+
+async def fact_delete(request: web.Request) -> web.Response:
+    return await moderation.delete(request, request.app[MEMORY], _guild(request))

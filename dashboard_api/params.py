@@ -36,14 +36,15 @@ def query_text(params: Mapping[str, str]) -> str:
     return value
 
 
-def limit(params: Mapping[str, str]) -> int:
-    """``limit``: 10 when absent, clamped to 1..24; anything but an integer is a 400."""
+def limit(params: Mapping[str, str], *, default: int = DEFAULT_LIMIT,
+          high: int = LIMIT_RANGE[1]) -> int:  # fmt: skip
+    """``limit``: ``default`` (10) when absent, clamped to 1..``high`` (24); anything but an
+    integer is a 400."""
     raw = params.get("limit")
     if raw is None or raw == "":
-        return DEFAULT_LIMIT
+        return default
     try:
         value = int(raw.strip())
     except ValueError:
         raise ApiError(400, "invalid_parameter", "limit must be an integer") from None
-    low, high = LIMIT_RANGE
-    return max(low, min(high, value))
+    return max(LIMIT_RANGE[0], min(high, value))

@@ -35,6 +35,9 @@ def api_config(settings: Settings, token: str) -> ApiConfig:
     return ApiConfig(
         token=token,
         guilds=settings.api_guilds,
+        admin_token=(
+            settings.api_admin_token.get_secret_value() if settings.api_admin_token else None
+        ),
         limiter=RateLimiter(settings.api_rate_limit, settings.api_rate_burst),
         cache=ResponseCache(settings.api_cache_size),
     )

@@ -18,6 +18,7 @@ from typing import Any
 from memory import forgetting
 from memory.exporting import member_export
 from memory.extraction import Extractor, NoopExtractor
+from memory.extraction.fact_filter import checked_edit
 from memory.forgetting import EditSummary, ForgetSummary
 from memory.imports.importer import ExportImporter, ProgressCallback
 from memory.ingest import IngestHandle, IngestQueue
@@ -128,6 +129,38 @@ class Memory:
         they opt in. The choice outlives restarts, re-imports and ``forget``."""
         await self._store.opt_out(guild_id, user_id)
         return await self.forget_member(guild_id, user_id)
+
+    async def review_facts(
+        self, guild_id: str, *, subject: str | None = None, archived: bool = False,
+        limit: int = 100, before_id: int | None = None,
+    ) -> list[Fact]:  # fmt: skip
+        """The guild's facts for moderators, newest first."""
+        return await self._store.review_facts(
+            guild_id, subject=subject, archived=archived, limit=limit, before_id=before_id
+        )
+
+    async def edit_fact(
+        self, guild_id: str, fact_id: int, *, text: str | None = None,
+        fact_type: str | None = None, active: bool | None = None,
+    ) -> Fact | None:  # fmt: skip
+        """A moderator's edit (text, type, archive or restore) of one fact of the guild: it is
+        embedded again and MEMORY.md rewritten. ``InvalidMessageError`` for a text the filters
+        refuse (length, instructions, secrets); None when the guild has no such fact."""
+        text, fact_type = checked_edit(text, fact_type)
+        fact = await self._store.edit_fact(
+            guild_id, fact_id, text=text, fact_type=fact_type, active=active
+        )
+        if fact is not None:
+            self._journals.guild_changed(guild_id)
+            self._semantic.facts.wake(guild_id)
+        return fact
+
+    async def delete_fact(self, guild_id: str, fact_id: int) -> bool:
+        """Delete one fact of the guild: gone from search, the slice, vectors and MEMORY.md."""
+        deleted = await self._store.delete_fact(guild_id, fact_id)
+        if deleted:
+            self._journals.guild_changed(guild_id)
+        return deleted
 
     async def export_member(self, guild_id: str, user_id: str) -> dict[str, Any]:
         """Everything memory holds of the member in this guild, as one JSON document."""

@@ -59,6 +59,11 @@ class Settings(BaseSettings):
     api_host: str = Field("127.0.0.1", min_length=1, description="Address the HTTP API binds.")
     api_port: int = Field(8080, ge=1, le=65_535, description="Port of the HTTP API.")
     api_token: SecretStr | None = Field(None, description="Bearer token of the HTTP API.")
+    api_admin_token: SecretStr | None = Field(
+        None,
+        description="Bearer token that may also moderate facts (review, edit, archive, "
+        "delete); unset: nobody may. The read token stays read-only.",
+    )
     api_guilds: Annotated[frozenset[str], NoDecode] = Field(
         frozenset(),
         description="Comma-separated guild ids the API token may read; empty: every guild.",

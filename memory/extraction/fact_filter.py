@@ -26,6 +26,7 @@ import math
 import re
 from typing import NamedTuple
 
+from memory.errors import InvalidMessageError
 from memory.extraction import SourceMessage
 from memory.extraction.safety import fold, unsafe_reason
 from memory.models import LORE_SUBJECT, CandidateFact
@@ -264,3 +265,18 @@ def filter_fact(message: SourceMessage, candidate: CandidateFact) -> CandidateFa
     if verdict.fact is None:
         log.debug("fact refused (%s): message %s", verdict.reason, message.message_id)
     return verdict.fact
+
+
+def checked_edit(text: str | None, fact_type: str | None) -> tuple[str | None, str | None]:
+    """A moderator's new text (whitespace collapsed) and type for a fact, as the filters
+    allow them: ``InvalidMessageError`` for a length out of range, an instruction or a
+    secret, or an unknown type."""
+    if text is not None:
+        text = " ".join(text.split())
+        if not MIN_FACT_CHARS <= len(text) <= MAX_FACT_CHARS:
+            raise InvalidMessageError(f"a fact has {MIN_FACT_CHARS}..{MAX_FACT_CHARS} characters")
+        if (reason := unsafe_reason(text)) is not None:
+            raise InvalidMessageError(f"refused: {reason}")
+    if fact_type is not None and fact_type not in FACT_TYPES:
+        raise InvalidMessageError(f"type must be one of {', '.join(sorted(FACT_TYPES))}")
+    return text, fact_type

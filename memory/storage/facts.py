@@ -42,6 +42,62 @@ class Facts(Database):
         )
         return [fact_from_row(r) for r in about], [fact_from_row(r) for r in lore]
 
+    async def review_facts(
+        self, guild_id: str, *, subject: str | None = None, archived: bool = False,
+        limit: int = 100, before_id: int | None = None,
+    ) -> list[Fact]:  # fmt: skip
+        """The guild's facts for moderators, newest first (``archived``: those too)."""
+        where = ["f.guild_id = ?"]
+        params: list[object] = [guild_id]
+        if subject is not None:
+            where.append("f.subject = ?")
+            params.append(subject)
+        if not archived:
+            where.append("f.is_active = 1")
+        if before_id is not None:
+            where.append("f.id < ?")
+            params.append(before_id)
+        rows = await self._fetchall(
+            f"SELECT {FACT_COLS} FROM memory_facts f WHERE {' AND '.join(where)} "
+            "ORDER BY f.id DESC LIMIT ?",
+            (*params, limit),
+        )
+        return [fact_from_row(r) for r in rows]
+
+    async def edit_fact(
+        self, guild_id: str, fact_id: int, *, text: str | None = None,
+        fact_type: str | None = None, active: bool | None = None,
+    ) -> Fact | None:  # fmt: skip
+        """A moderator's change to one fact of the guild (its vectors go when its text does:
+        it is embedded again); None when the guild has no such fact. ``ValueError`` when the
+        new text is another fact of the same subject already."""
+        updated = await self._call(
+            fsql.edit_fact, guild_id, fact_id, text, fact_type, active, utc_iso()
+        )
+        if updated:
+            self.vector_version += 1
+        found = await self.facts_by_ids_any(guild_id, [fact_id])
+        return found[0] if found else None
+
+    async def delete_fact(self, guild_id: str, fact_id: int) -> bool:
+        """Delete one fact of the guild (its vectors and full-text row with it)."""
+        deleted = await self._call(fsql.delete_fact, guild_id, fact_id)
+        if deleted:
+            self.vector_version += 1
+        return deleted
+
+    async def facts_by_ids_any(self, guild_id: str, fact_ids: Sequence[int]) -> list[Fact]:
+        """The guild's facts among ``fact_ids``, active or archived."""
+        found: list[Fact] = []
+        for chunk in sql.chunks(list(fact_ids)):
+            rows = await self._fetchall(
+                f"SELECT {FACT_COLS} FROM memory_facts f WHERE f.id IN ({sql.marks(chunk)}) "
+                "AND f.guild_id = ?",
+                (*chunk, guild_id),
+            )
+            found += [fact_from_row(r) for r in rows]
+        return found
+
     async def snapshot_facts(self, guild_id: str, limit: int) -> list[Fact]:
         """The guild's ``limit`` most recently updated active facts (for MEMORY.md), in
         ``active_facts`` order."""

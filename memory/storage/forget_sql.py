@@ -218,3 +218,39 @@ def _drop_facts(conn: Any, guild_id: str, fact_ids: Sequence[int]) -> _Dropped:
         cursor = conn.execute(f"DELETE FROM memory_facts WHERE {where}", (guild_id, *part))
         dropped.facts += max(0, cursor.rowcount)
     return dropped
+
+
+def delete_fact(conn: Any, guild_id: str, fact_id: int) -> bool:
+    """Delete one fact of the guild and its vectors (a moderator's removal)."""
+    with transaction(conn):
+        return _drop_facts(conn, guild_id, [fact_id]).facts > 0
+
+
+def edit_fact(
+    conn: Any, guild_id: str, fact_id: int, text: str | None, fact_type: str | None,
+    active: bool | None, now: str,
+) -> bool:  # fmt: skip
+    """A moderator's edit of one fact of the guild; a new text drops its vectors (it is
+    embedded again). ``ValueError`` when the text is another fact of the subject already."""
+    sets: list[str] = ["updated_at = ?"]
+    params: list[object] = [now]
+    for column, value in (("fact", text), ("fact_type", fact_type)):
+        if value is not None:
+            sets.append(f"{column} = ?")
+            params.append(value)
+    if active is not None:
+        sets.append("is_active = ?")
+        params.append(int(active))
+    with transaction(conn):
+        try:
+            changed = conn.execute(
+                f"UPDATE memory_facts SET {', '.join(sets)} WHERE id = ? AND guild_id = ?",
+                (*params, fact_id, guild_id),
+            ).rowcount
+        except Exception as exc:  # the (guild, subject, fact) key: another fact says it
+            if "UNIQUE" in str(exc):
+                raise ValueError("another fact of this subject says exactly that") from None
+            raise
+        if changed and text is not None:
+            delete_fact_vectors(conn, guild_id, [fact_id])
+    return bool(changed)

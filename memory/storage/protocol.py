@@ -131,6 +131,18 @@ class Storage(Protocol):
 
     async def active_facts(self, guild_id: str) -> list[Fact]: ...
 
+    async def review_facts(
+        self, guild_id: str, *, subject: str | None = None, archived: bool = False,
+        limit: int = 100, before_id: int | None = None,
+    ) -> list[Fact]: ...  # fmt: skip
+
+    async def edit_fact(
+        self, guild_id: str, fact_id: int, *, text: str | None = None,
+        fact_type: str | None = None, active: bool | None = None,
+    ) -> Fact | None: ...  # fmt: skip
+
+    async def delete_fact(self, guild_id: str, fact_id: int) -> bool: ...
+
     async def member_facts(self, guild_id: str, user_id: str) -> tuple[list[Fact], list[Fact]]: ...
 
     async def snapshot_facts(self, guild_id: str, limit: int) -> list[Fact]: ...

@@ -1,0 +1,92 @@
+"""Moderating single facts over the API (admin token only): review a guild's facts, edit
+one (text, type, archive / restore), delete one. An edited fact is embedded again; a
+deleted one leaves nothing in search, the slice, vectors or MEMORY.md."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+from dashboard_api import params
+from dashboard_api.errors import ApiError
+from memory.errors import InvalidMessageError
+from memory.models import Fact
+from memory.runtime import Memory
+
+ADMIN = web.RequestKey("admin", bool)  # the request came with the admin token
+
+
+def fact_record(fact: Fact) -> dict[str, Any]:
+    return {
+        "id": fact.id, "subject": fact.subject, "fact": fact.fact, "type": fact.fact_type,
+        "evidence": fact.evidence, "confidence": fact.confidence, "active": fact.is_active,
+        "sourceMessageId": fact.source_message_id, "channelId": fact.channel_id,
+        "saidAt": fact.said_at, "createdAt": fact.created_at, "updatedAt": fact.updated_at,
+    }  # fmt: skip
+
+
+def _admin(request: web.Request) -> None:
+    if not request.get(ADMIN, False):
+        raise ApiError(403, "forbidden", "moderating facts needs the admin token")
+
+
+def _fact_id(request: web.Request) -> int:
+    raw = request.match_info["fact_id"]
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
+        raise ApiError(400, "invalid_parameter", "the fact id must be a number")
+    return int(raw)
+
+
+async def review(request: web.Request, memory: Memory, guild_id: str) -> web.Response:
+    """``GET /api/memory/facts?guildId=&subject=&includeArchived=&limit=&before=``."""
+    _admin(request)
+    subject = request.query.get("subject") or None
+    archived = request.query.get("includeArchived", "false").lower() in ("1", "true", "yes")
+    before = request.query.get("before")
+    if before is not None and not (before.isascii() and before.isdigit()):
+        raise ApiError(400, "invalid_parameter", "before must be a fact id")
+    count = params.limit(request.query, default=100, high=500)
+    facts = await memory.review_facts(
+        guild_id, subject=subject, archived=archived, limit=count,
+        before_id=int(before) if before else None,
+    )  # fmt: skip
+    return web.json_response({"guildId": guild_id, "facts": [fact_record(f) for f in facts]})
+
+
+async def edit(request: web.Request, memory: Memory, guild_id: str) -> web.Response:
+    """``PATCH /api/memory/facts/{id}?guildId=`` with ``{fact?, type?, active?}``."""
+    _admin(request)
+    fact_id = _fact_id(request)
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ApiError(400, "invalid_body", "the body must be JSON") from None
+    if not isinstance(body, dict) or not body or set(body) - {"fact", "type", "active"}:
+        raise ApiError(400, "invalid_body", 'send some of {"fact", "type", "active"}')
+    text, fact_type, active = body.get("fact"), body.get("type"), body.get("active")
+    if (
+        not isinstance(text, str | None)
+        or not isinstance(fact_type, str | None)
+        or not (active is None or isinstance(active, bool))
+    ):
+        raise ApiError(400, "invalid_body", "fact and type are strings, active a boolean")
+    try:
+        fact = await memory.edit_fact(
+            guild_id, fact_id, text=text, fact_type=fact_type, active=active
+        )
+    except (InvalidMessageError, ValueError) as exc:
+        raise ApiError(400, "invalid_fact", str(exc)) from None
+    if fact is None:
+        raise ApiError(404, "not_found", "no such fact in that guild")
+    return web.json_response({"guildId": guild_id, "fact": fact_record(fact)})
+
+
+async def delete(request: web.Request, memory: Memory, guild_id: str) -> web.Response:
+    """``DELETE /api/memory/facts/{id}?guildId=``."""
+    _admin(request)
+    fact_id = _fact_id(request)
+    if not await memory.delete_fact(guild_id, fact_id):
+        raise ApiError(404, "not_found", "no such fact in that guild")
+    return web.json_response({"ok": True, "guildId": guild_id, "deleted": fact_id})
