@@ -98,3 +98,12 @@ async def test_edit_archive_restore_and_delete(api: Api) -> None:
     assert status == 400
     # guild B's look-alike is untouched
     assert [f["fact"] for f in await facts_of(api, guild_b)] == ["Mike works as a nurse too."]
+
+
+async def test_a_huge_edit_is_refused_whole(api: Api) -> None:
+    guild = "111111111111111111"
+    (nurse,) = await facts_of(api, guild)
+    path = f"api/memory/facts/{nurse['id']}"
+    status, body = await call(api, "PATCH", path, json={"fact": "x" * 100_000}, guildId=guild)
+    assert status == 413 and "error" in body
+    assert [f["fact"] for f in await facts_of(api, guild)] == [nurse["fact"]]
