@@ -99,6 +99,7 @@ async def test_the_first_start_registers_every_command_with_its_permissions(
         "ignore-channel",
         "unignore-channel",
         "settings",
+        "fact",
     }
     assert set(options(member)) == {"search", "about", "remember", "export", "forget", "optout",
                                    "optin", "voice"}  # fmt: skip
@@ -219,7 +220,8 @@ def test_sync_commands_registers_even_unchanged_and_prints_what(
             "leave) "
             "— servers "
             "only; every member") in out  # fmt: skip
-    assert ("  /memory-admin (purge-user, stats, ignore-channel, unignore-channel, settings) — "
+    assert ("  /memory-admin (purge-user, stats, ignore-channel, unignore-channel, settings, fact "
+            "edit, fact delete) — "
             "servers only; members with Manage Server") in out  # fmt: skip
     assert "Global commands can take a few minutes to show up" in out
     main([*data, "sync-commands", "--guild", str(GUILD_ID), "--json"])

@@ -1,5 +1,5 @@
 """The ``/memory-admin`` slash commands, for moderators: purge-user, stats, ignore-channel,
-unignore-channel and settings.
+unignore-channel, settings, and ``fact edit|delete``.
 
 The group carries Manage Server as its default member permission and is guild-only in the
 payload Discord receives, so Discord itself offers it only to moderators and only in
@@ -16,6 +16,8 @@ from discord.ext import commands
 
 from bot.cogs.memory_commands import ABOUT_OTHERS_SETTING
 from bot.cogs.slash import answer_error, forget_after_confirming, say, where
+from bot.replies import defuse, fit
+from memory.errors import InvalidMessageError
 
 if TYPE_CHECKING:
     from bot.client import MemoryBot
@@ -91,6 +93,34 @@ class MemoryAdminCommands(
         others = (await memory.guild_settings(guild_id)).get(ABOUT_OTHERS_SETTING, False)
         who = "every member" if others else "moderators only"
         await say(interaction, f"Ignored channels: {channels}. Asking about others: {who}.")
+
+    fact = app_commands.Group(name="fact", description="Fix or remove one remembered fact")
+
+    @fact.command(name="edit", description="Change what one fact says")
+    @app_commands.describe(fact_id="The fact's id (see the moderator page)", text="Its new text")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def fact_edit(self, interaction: discord.Interaction, fact_id: int,
+                        text: app_commands.Range[str, 1, 300]) -> None:  # fmt: skip
+        guild_id, _channel = where(interaction)
+        try:
+            fact = await self.bot.memory.edit_fact(guild_id, fact_id, text=text)
+        except (InvalidMessageError, ValueError) as exc:
+            await say(interaction, f"I can't change it: {exc}")
+            return
+        if fact is None:
+            await say(interaction, f"There is no fact {fact_id} in this server.")
+        else:
+            await say(interaction, fit(defuse(f"Fact {fact_id} now says: {fact.fact}")))
+
+    @fact.command(name="delete", description="Forget one fact")
+    @app_commands.describe(fact_id="The fact's id (see the moderator page)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def fact_delete(self, interaction: discord.Interaction, fact_id: int) -> None:
+        guild_id, _channel = where(interaction)
+        if await self.bot.memory.delete_fact(guild_id, fact_id):
+            await say(interaction, f"Fact {fact_id} is forgotten.")
+        else:
+            await say(interaction, f"There is no fact {fact_id} in this server.")
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
