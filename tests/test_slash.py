@@ -431,3 +431,16 @@ async def test_a_moderator_fixes_or_removes_one_fact(world: World) -> None:
     again = world.interaction(world.mike, moderator=True)
     await world.run("fact delete", again, nurse.id)
     assert again.texts == [f"There is no fact {nurse.id} in this server."]
+
+
+async def test_a_moderator_cannot_touch_another_servers_fact(world: World) -> None:
+    other_guild = "222222222222222222"
+    async with side_store(world.bot.settings) as store:
+        await add_fact(store, str(world.mike.id), "Mike runs the other server.", guild=other_guild)
+    (theirs,) = await world.bot.memory.active_facts(other_guild)
+    for name, args in (("fact edit", (theirs.id, "Mike was hacked.")),
+                       ("fact delete", (theirs.id,))):  # fmt: skip
+        moderator = world.interaction(world.mike, moderator=True)
+        await world.run(name, moderator, *args)
+        assert moderator.texts == [f"There is no fact {theirs.id} in this server."]
+    assert [f.fact for f in await world.bot.memory.active_facts(other_guild)] == [theirs.fact]
