@@ -76,7 +76,7 @@ class Facts(Database):
         )
         if updated:
             self.vector_version += 1
-        found = await self.facts_by_ids_any(guild_id, [fact_id])
+        found = await self.facts_by_ids(guild_id, [fact_id], archived=True)
         return found[0] if found else None
 
     async def delete_fact(self, guild_id: str, fact_id: int) -> bool:
@@ -85,18 +85,6 @@ class Facts(Database):
         if deleted:
             self.vector_version += 1
         return deleted
-
-    async def facts_by_ids_any(self, guild_id: str, fact_ids: Sequence[int]) -> list[Fact]:
-        """The guild's facts among ``fact_ids``, active or archived."""
-        found: list[Fact] = []
-        for chunk in sql.chunks(list(fact_ids)):
-            rows = await self._fetchall(
-                f"SELECT {FACT_COLS} FROM memory_facts f WHERE f.id IN ({sql.marks(chunk)}) "
-                "AND f.guild_id = ?",
-                (*chunk, guild_id),
-            )
-            found += [fact_from_row(r) for r in rows]
-        return found
 
     async def snapshot_facts(self, guild_id: str, limit: int) -> list[Fact]:
         """The guild's ``limit`` most recently updated active facts (for MEMORY.md), in
@@ -121,14 +109,17 @@ class Facts(Database):
             found += [fact_from_row(r) for r in rows]
         return found
 
-    async def facts_by_ids(self, guild_id: str, fact_ids: Sequence[int]) -> list[Fact]:
-        """Active facts of the guild among ``fact_ids``."""
+    async def facts_by_ids(
+        self, guild_id: str, fact_ids: Sequence[int], *, archived: bool = False
+    ) -> list[Fact]:
+        """Active facts of the guild among ``fact_ids`` (``archived``: those too)."""
         found: list[Fact] = []
+        active = "" if archived else " AND +f.is_active = 1"
         for chunk in sql.chunks(list(fact_ids)):
             rows = await self._fetchall(
                 # "+" keeps SQLite from scanning a guild index: the ids are the way in.
                 f"SELECT {FACT_COLS} FROM memory_facts f WHERE f.id IN ({sql.marks(chunk)}) "
-                "AND +f.guild_id = ? AND +f.is_active = 1",
+                f"AND +f.guild_id = ?{active}",
                 (*chunk, guild_id),
             )
             found += [fact_from_row(r) for r in rows]
