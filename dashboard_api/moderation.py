@@ -5,26 +5,16 @@ deleted one leaves nothing in search, the slice, vectors or MEMORY.md."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from aiohttp import web
 
 from dashboard_api import params
 from dashboard_api.errors import ApiError
 from memory.errors import InvalidMessageError
-from memory.models import Fact
 from memory.runtime import Memory
+from memory.search.results import stored_fact_json
 
 ADMIN = web.RequestKey("admin", bool)  # the request came with the admin token
-
-
-def fact_record(fact: Fact) -> dict[str, Any]:
-    return {
-        "id": fact.id, "subject": fact.subject, "fact": fact.fact, "type": fact.fact_type,
-        "evidence": fact.evidence, "confidence": fact.confidence, "active": fact.is_active,
-        "sourceMessageId": fact.source_message_id, "channelId": fact.channel_id,
-        "saidAt": fact.said_at, "createdAt": fact.created_at, "updatedAt": fact.updated_at,
-    }  # fmt: skip
 
 
 def _admin(request: web.Request) -> None:
@@ -52,7 +42,7 @@ async def review(request: web.Request, memory: Memory, guild_id: str) -> web.Res
         guild_id, subject=subject, archived=archived, limit=count,
         before_id=int(before) if before else None,
     )  # fmt: skip
-    return web.json_response({"guildId": guild_id, "facts": [fact_record(f) for f in facts]})
+    return web.json_response({"guildId": guild_id, "facts": [stored_fact_json(f) for f in facts]})
 
 
 async def edit(request: web.Request, memory: Memory, guild_id: str) -> web.Response:
@@ -80,7 +70,7 @@ async def edit(request: web.Request, memory: Memory, guild_id: str) -> web.Respo
         raise ApiError(400, "invalid_fact", str(exc)) from None
     if fact is None:
         raise ApiError(404, "not_found", "no such fact in that guild")
-    return web.json_response({"guildId": guild_id, "fact": fact_record(fact)})
+    return web.json_response({"guildId": guild_id, "fact": stored_fact_json(fact)})
 
 
 async def delete(request: web.Request, memory: Memory, guild_id: str) -> web.Response:

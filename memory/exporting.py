@@ -8,7 +8,7 @@ from typing import Any
 
 from memory.ids import is_discord_id
 from memory.models import Fact, StoredMessage, utc_iso
-from memory.search.results import message_json
+from memory.search.results import message_json, stored_fact_json
 
 
 def message_link(guild_id: str, channel_id: str | None, message_id: str | None) -> str | None:
@@ -19,18 +19,9 @@ def message_link(guild_id: str, channel_id: str | None, message_id: str | None) 
 
 
 def fact_record(fact: Fact) -> dict[str, Any]:
-    return {
-        "id": fact.id,
-        "fact": fact.fact,
-        "type": fact.fact_type,
-        "evidence": fact.evidence,
-        "confidence": fact.confidence,
-        "active": fact.is_active,
-        "saidAt": fact.said_at,
-        "createdAt": fact.created_at,
-        "sourceMessageId": fact.source_message_id,
-        "link": message_link(fact.guild_id, fact.channel_id, fact.source_message_id),
-    }
+    """A fact as stored, with the link to the message it was said in."""
+    link = message_link(fact.guild_id, fact.channel_id, fact.source_message_id)
+    return {**stored_fact_json(fact), "link": link}
 
 
 def member_export(

@@ -85,6 +85,24 @@ def fact_json(hit: FactHit) -> dict[str, object]:
     }
 
 
+def stored_fact_json(fact: Fact) -> dict[str, object]:
+    """A fact as stored, not as found (no scores): moderators' review and a member's export."""
+    return {
+        "id": fact.id,
+        "subject": fact.subject,
+        "fact": fact.fact,
+        "type": fact.fact_type,
+        "evidence": fact.evidence,
+        "confidence": fact.confidence,
+        "active": fact.is_active,
+        "sourceMessageId": fact.source_message_id,
+        "channelId": fact.channel_id,
+        "saidAt": fact.said_at,
+        "createdAt": fact.created_at,
+        "updatedAt": fact.updated_at,
+    }
+
+
 def message_json(message: StoredMessage) -> dict[str, object]:
     return {
         "id": message.message_id,
