@@ -178,9 +178,7 @@ class Memory:
     async def refuses(self, guild_id: str, channel_id: str, user_id: str) -> bool:
         """Whether memory may not keep what the member says in that channel (they opted out,
         or the channel is ignored): voice asks before it transcribes."""
-        if await self.opted_out(guild_id, user_id):
-            return True
-        return channel_id in await self.ignored_channels(guild_id)
+        return await self._queue.admission.reason(guild_id, channel_id, user_id) is not None
 
     async def ignore_channel(self, guild_id: str, channel_id: str, *, ignored: bool = True) -> bool:
         """Remember nothing from the channel (and its threads) from now on, or (``ignored``

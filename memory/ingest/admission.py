@@ -6,6 +6,7 @@ spoken — so a refused message leaves no row, line or fact behind."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from memory.models import IngestItem
 from memory.storage.protocol import Storage
@@ -13,6 +14,20 @@ from memory.storage.protocol import Storage
 OPTED_OUT = "opted out"
 IGNORED_CHANNEL = "ignored channel"
 IGNORED_CHANNELS_SETTING = "ignored_channels"
+
+
+class Rules(NamedTuple):
+    """One guild's: members who opted out, and channels nothing is kept from."""
+
+    opted_out: frozenset[str]
+    ignored_channels: frozenset[str]
+
+    def refuse(self, channel_id: str, user_id: str) -> str | None:
+        if user_id in self.opted_out:
+            return OPTED_OUT
+        if channel_id in self.ignored_channels:
+            return IGNORED_CHANNEL
+        return None
 
 
 class Admission:
@@ -28,20 +43,23 @@ class Admission:
         listed = (await self.store.guild_settings(guild_id)).get(IGNORED_CHANNELS_SETTING, ())
         return self.ignored_everywhere | frozenset(map(str, listed))
 
+    async def rules(self, guild_id: str) -> Rules:
+        """The guild's members who opted out, and its ignored channels."""
+        return Rules(await self.store.opted_out(guild_id), await self.ignored_channels(guild_id))
+
+    async def reason(self, guild_id: str, channel_id: str, user_id: str) -> str | None:
+        """Why memory may not keep what ``user_id`` says in ``channel_id`` (``OPTED_OUT``,
+        ``IGNORED_CHANNEL``), or None when it may."""
+        return (await self.rules(guild_id)).refuse(channel_id, user_id)
+
     async def judge(self, items: Iterable[IngestItem]) -> dict[tuple[str, str], str]:
-        """The refused items' keys and why (``OPTED_OUT`` or ``IGNORED_CHANNEL``)."""
+        """The refused items' keys and why (each guild's rules read once: a bulk step)."""
         refused: dict[tuple[str, str], str] = {}
-        rules: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        rules: dict[str, Rules] = {}
         for item in items:
-            guild = item.guild_id
-            if guild not in rules:
-                rules[guild] = (
-                    await self.store.opted_out(guild),
-                    await self.ignored_channels(guild),
-                )
-            opted_out, ignored = rules[guild]
-            if item.author.id in opted_out:
-                refused[item.key] = OPTED_OUT
-            elif item.channel_id in ignored:
-                refused[item.key] = IGNORED_CHANNEL
+            if item.guild_id not in rules:
+                rules[item.guild_id] = await self.rules(item.guild_id)
+            reason = rules[item.guild_id].refuse(item.channel_id, item.author.id)
+            if reason is not None:
+                refused[item.key] = reason
         return refused
