@@ -268,15 +268,18 @@ def filter_fact(message: SourceMessage, candidate: CandidateFact) -> CandidateFa
 
 
 def checked_edit(text: str | None, fact_type: str | None) -> tuple[str | None, str | None]:
-    """A moderator's new text (whitespace collapsed) and type for a fact, as the filters
-    allow them: ``InvalidMessageError`` for a length out of range, an instruction or a
-    secret, or an unknown type."""
+    """A moderator's new text (normalised as every stored fact is) and type for a fact, as
+    the filters allow them: ``InvalidMessageError`` for a length out of range, an
+    instruction or a secret (checked as given and normalised, as ``check_fact`` does), or an
+    unknown type."""
     if text is not None:
-        text = " ".join(text.split())
-        if not MIN_FACT_CHARS <= len(text) <= MAX_FACT_CHARS:
+        fact = normalise_fact(text)
+        if not MIN_FACT_CHARS <= len(fact) <= MAX_FACT_CHARS:
             raise InvalidMessageError(f"a fact has {MIN_FACT_CHARS}..{MAX_FACT_CHARS} characters")
-        if (reason := unsafe_reason(text)) is not None:
-            raise InvalidMessageError(f"refused: {reason}")
+        for shown in dict.fromkeys((text, fact)):
+            if (reason := unsafe_reason(shown)) is not None:
+                raise InvalidMessageError(f"refused: {reason}")
+        text = fact
     if fact_type is not None and fact_type not in FACT_TYPES:
         raise InvalidMessageError(f"type must be one of {', '.join(sorted(FACT_TYPES))}")
     return text, fact_type
