@@ -352,13 +352,13 @@ async def reading_memory(settings: Settings) -> AsyncIterator[Memory]:
     no lock, and nothing started — no queue, no journals, no background embedding. A search
     may still embed the few facts it finds without a vector (SQLite serialises the writers).
     """
-    async with _opened(settings, start_queue=False, extractor=NoopExtractor(), quiet=True) as m:
+    async with _opened(settings, start_queue=False, extractor=NoopExtractor(), reading=True) as m:
         yield m
 
 
 @asynccontextmanager
 async def _opened(
-    settings: Settings, *, start_queue: bool, extractor: Extractor | None, quiet: bool = False
+    settings: Settings, *, start_queue: bool, extractor: Extractor | None, reading: bool = False
 ) -> AsyncIterator[Memory]:
     owned = extractor is None
     extractor = extractor or build_extractor(settings)  # a bad LLM setting fails before opening
@@ -380,7 +380,7 @@ async def _opened(
         admission=Admission(store, settings.ignore_channels),
     )
     try:
-        if not quiet:
+        if not reading:  # a reader writes no journals
             await journals.start()
         if start_queue:
             await queue.start()
