@@ -116,6 +116,22 @@ def _message_text(rng: random.Random) -> str:
     ).strip()
 
 
+async def _indexed(conn: Any, db: Path) -> Any:
+    """Index every message for full text in one statement (as the journal cursor would have),
+    close the build connection and open the store on the result."""
+    from memory.storage.store import Store
+
+    conn.execute("BEGIN")
+    conn.execute(
+        "INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id) "
+        "SELECT id, content, guild_id, channel_id, author_id FROM messages"
+    )
+    conn.execute("UPDATE journal_cursor SET journaled_through = (SELECT max(id) FROM messages)")
+    conn.execute("COMMIT")
+    conn.close()
+    return await Store.open(db)
+
+
 async def build(db: Path, facts: int, messages: int, small: int) -> None:
     """Write the generated guilds straight into a fresh store (bulk SQL, then vectors)."""
     from memory.search.embeddings import LocalEmbedder
@@ -171,15 +187,7 @@ async def build(db: Path, facts: int, messages: int, small: int) -> None:
         conn.execute("COMMIT")
         print(f"  guild {guild}: {message_count} messages, {fact_count} facts "
               f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)  # fmt: skip
-    conn.execute("BEGIN")
-    conn.execute(
-        "INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id) "
-        "SELECT id, content, guild_id, channel_id, author_id FROM messages"
-    )
-    conn.execute("UPDATE journal_cursor SET journaled_through = (SELECT max(id) FROM messages)")
-    conn.execute("COMMIT")
-    conn.close()
-    store = await Store.open(db)
+    store = await _indexed(conn, db)
     await store.optimize_search()  # one segment: the index built above in a single statement
     semantic = Semantic(store, LocalEmbedder())
     for guild, _, _ in guilds:
@@ -330,15 +338,7 @@ async def build_many(db: Path, guilds: int, facts: int) -> None:
              for n, text in enumerate(rng.sample(pool, facts))],
         )  # fmt: skip
         conn.execute("COMMIT")
-    conn.execute("BEGIN")
-    conn.execute(
-        "INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id) "
-        "SELECT id, content, guild_id, channel_id, author_id FROM messages"
-    )
-    conn.execute("UPDATE journal_cursor SET journaled_through = (SELECT max(id) FROM messages)")
-    conn.execute("COMMIT")
-    conn.close()
-    store = await Store.open(db)
+    store = await _indexed(conn, db)
     started = time.perf_counter()
     for g in range(guilds):
         guild = str(MANY_GUILD + g)
