@@ -10,7 +10,7 @@ by an earlier run, or set pending again by a requeue or an edit, are known only 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Collection, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,6 +132,20 @@ class JobBook:
             if future is not None and not future.done():
                 future.set_exception(exc)
                 future.exception()  # retrieved here: the caller sees the raised error
+
+    def refuse(
+        self, batch: list[tuple[IngestItem, asyncio.Future[bool]]], refused: Collection[Key]
+    ) -> list[tuple[IngestItem, asyncio.Future[bool]]]:
+        """Live submits memory may not keep (``admission``): not written, their handles
+        resolve False; the rest of the batch."""
+        kept = []
+        for item, written in batch:
+            if item.key in refused:
+                settle(self.submitting.pop(item.key, None), False)
+                written.set_result(False)
+            else:
+                kept.append((item, written))
+        return kept
 
     def drop_oldest_live(self, excess: int) -> list[Key]:
         """Overflow: close the oldest ``excess`` live jobs not being processed; their keys."""

@@ -220,12 +220,11 @@ class IngestQueue:
             raise QueueClosedError("the ingest queue is shutting down")
         book = self._book
         item = item.validated()
-        refused = await self.admission.judge([item])  # before the checks: no await after them
         key = item.key
         if key in book.pending or key in book.submitting:
             return IngestHandle(key, book.future_for(key), stored=False)
         loop = asyncio.get_running_loop()
-        if not is_meaningful(item.content) or refused:
+        if not is_meaningful(item.content):
             return IngestHandle(key, resolved(loop, False), stored=False)
         future: asyncio.Future[bool] = loop.create_future()
         book.submitting[key] = future
@@ -239,7 +238,9 @@ class IngestQueue:
         """Commit buffered live submits, a transaction at a time, until none is left."""
         while self._live_buffer:
             batch, self._live_buffer = self._live_buffer, []
-            try:
+            try:  # what memory may not keep is refused for the batch at once, as in bulk
+                refused = await self.admission.judge([i for i, _ in batch])
+                batch = self._book.refuse(batch, refused) if refused else batch
                 stored = await self._store_fresh([i for i, _ in batch], live=True)
             except BaseException as exc:
                 for _, written in batch:
