@@ -5,43 +5,20 @@ Errors: one clear line and a non-zero exit; ``--debug`` shows tracebacks.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
 import sys
-from collections.abc import Coroutine
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-from memory import ids
+from bot.cli_base import CliState, echo_json, run_async, snowflake
+from bot.cli_moderation import forget, optout
 from memory.errors import ConfigError, MemorybotError
-from memory.settings import Settings, load_settings
+from memory.settings import load_settings
 
-T = TypeVar("T")
 log = logging.getLogger(__name__)
-
-
-class CliState:
-    def __init__(self, debug: bool, data_dir: Path | None) -> None:
-        self.debug = debug
-        self.data_dir = data_dir
-
-    def settings(self) -> Settings:
-        overrides: dict[str, Any] = {}
-        if self.data_dir is not None:
-            overrides["data_dir"] = self.data_dir
-        return load_settings(**overrides)
-
-
-def _run(coro: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coro)
-
-
-def _echo_json(payload: Any) -> None:
-    click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -72,9 +49,9 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], defer: bool, as_json: b
     from bot.commands_ingest import run_import
 
     settings = state.settings()
-    summary, errors = _run(run_import(settings, list(paths), defer=defer, quiet=as_json))
+    summary, errors = run_async(run_import(settings, list(paths), defer=defer, quiet=as_json))
     if as_json:
-        _echo_json({**summary.as_dict(), "errors": errors})
+        echo_json({**summary.as_dict(), "errors": errors})
     else:
         reasons = ", ".join(f"{n} {r}" for r, n in sorted(summary.skipped.items())) or "none"
         click.echo(
@@ -98,9 +75,9 @@ def stats(state: CliState, guild_id: str | None, as_json: bool) -> None:
     """Per guild: messages, facts, and pending / dropped / failed ingest jobs."""
     from bot.commands_read import echo_stats, stats_rows
 
-    rows = _run(stats_rows(state.settings(), guild_id))
+    rows = run_async(stats_rows(state.settings(), guild_id))
     if as_json:
-        _echo_json({"guilds": rows})
+        echo_json({"guilds": rows})
         return
     echo_stats(rows)
 
@@ -112,9 +89,9 @@ def doctor(state: CliState, as_json: bool) -> None:
     """Check settings, SQLite, FTS5, sqlite-vec and the data directory."""
     from bot.doctor import run_doctor
 
-    report = _run(run_doctor(state.data_dir))
+    report = run_async(run_doctor(state.data_dir))
     if as_json:
-        _echo_json(report)
+        echo_json(report)
     else:
         for check in report["checks"]:
             mark = "ok " if check["ok"] else "ERR"
@@ -150,7 +127,7 @@ def backfill(
     report: dict[str, Any] = {}
     failed = 0
     if extraction:
-        summary = _run(
+        summary = run_async(
             backfill_extraction(
                 state.settings(), guild_id=guild_id, everything=everything, quiet=as_json
             )
@@ -163,7 +140,7 @@ def backfill(
                 f"guild(s); {summary.failed} job(s) failed (see memorybot stats)"
             )
     if embeddings:
-        summary = _run(backfill_embeddings(state.settings(), guild_id=guild_id, quiet=as_json))
+        summary = run_async(backfill_embeddings(state.settings(), guild_id=guild_id, quiet=as_json))
         report["embeddings"] = asdict(summary)
         failed += summary.failed
         if not as_json:
@@ -172,15 +149,9 @@ def backfill(
                 f"{summary.failed} still without a vector"
             )
     if as_json:
-        _echo_json(next(iter(report.values())) if len(report) == 1 else report)
+        echo_json(next(iter(report.values())) if len(report) == 1 else report)
     if failed:
         sys.exit(1)
-
-
-def _snowflake(value: str | None, option: str) -> str | None:
-    if value is not None and not ids.is_discord_id(value):
-        raise click.BadParameter(f"{value!r} is not {ids.DESCRIPTION}", param_hint=option)
-    return value
 
 
 @cli.command()
@@ -198,13 +169,13 @@ def search(
     """Search a guild's durable facts (hybrid, relevance-gated)."""
     from bot.commands_read import echo_search, search_facts
 
-    guild_id = _snowflake(guild_id, "--guild")
-    channel_id = _snowflake(channel_id, "--channel")
-    user_id = _snowflake(user_id, "--user")
+    guild_id = snowflake(guild_id, "--guild")
+    channel_id = snowflake(channel_id, "--channel")
+    user_id = snowflake(user_id, "--user")
     settings = state.settings()
-    results = _run(search_facts(settings, query, guild_id, channel_id, user_id, limit))
+    results = run_async(search_facts(settings, query, guild_id, channel_id, user_id, limit))
     if as_json:
-        _echo_json({"query": query, "results": results})
+        echo_json({"query": query, "results": results})
         return
     echo_search(results)
 
@@ -229,13 +200,13 @@ def slice_cmd(
     """Show the prompt memory slice a reply to QUERY would see."""
     from bot.commands_read import echo_slice, memory_slice
 
-    guild_id = _snowflake(guild_id, "--guild")
-    channel_id = _snowflake(channel_id, "--channel")
-    user_id = _snowflake(user_id, "--user")
+    guild_id = snowflake(guild_id, "--guild")
+    channel_id = snowflake(channel_id, "--channel")
+    user_id = snowflake(user_id, "--user")
     settings = state.settings()
-    result = _run(memory_slice(settings, query, guild_id, channel_id, user_id, limit))
+    result = run_async(memory_slice(settings, query, guild_id, channel_id, user_id, limit))
     if as_json:
-        _echo_json({"query": query, **result})
+        echo_json({"query": query, **result})
         return
     echo_slice(result)
 
@@ -255,58 +226,11 @@ def refresh_journals(state: CliState, guild_id: str | None) -> None:
                 return lines, [guild_id]
             return lines, await memory.refresh_all()
 
-    lines, guilds = _run(refresh())
+    lines, guilds = run_async(refresh())
     click.echo(
         f"wrote {lines} missing daily-log line(s); refreshed MEMORY.md of {len(guilds)} guild(s) "
         f"under {state.settings().journals_dir}"
     )
-
-
-@cli.command()
-@click.option("--guild", "guild_id", required=True, help="Guild id.")
-@click.option("--user", "user_id", required=True, help="The member's user id.")
-@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.pass_obj
-def forget(state: CliState, guild_id: str, user_id: str, yes: bool, as_json: bool) -> None:
-    """Forget a member of a guild: their messages, the facts about them or from their
-    messages, their vectors and daily-log lines (what /memory purge-user does)."""
-    guild = _snowflake(guild_id, "--guild") or guild_id
-    user = _snowflake(user_id, "--user") or user_id
-    if not yes and not _confirmed(
-        f"Delete everything memorybot keeps of member {user} in guild {guild}? "
-        "This cannot be undone."
-    ):
-        click.echo("aborted: nothing was deleted", err=True)
-        sys.exit(1)
-    from bot.commands_members import echo_forget, forget_member
-
-    echo_forget(guild, user, _run(forget_member(state.settings(), guild, user)), as_json=as_json)
-
-
-@cli.command()
-@click.option("--guild", "guild_id", required=True, help="Guild id.")
-@click.option("--user", "user_id", required=True, help="The member's user id.")
-@click.option("--undo", is_flag=True, help="Opt the member in again (remembered from now on).")
-@click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
-@click.pass_obj
-def optout(state: CliState, guild_id: str, user_id: str, undo: bool, as_json: bool) -> None:
-    """Opt a member out of memory in a guild (what /memory optout does): what is held of them
-    is forgotten, and nothing they write or say is stored again, imports included."""
-    guild = _snowflake(guild_id, "--guild") or guild_id
-    user = _snowflake(user_id, "--user") or user_id
-    from bot.commands_members import echo_optout, set_optout
-
-    outcome = _run(set_optout(state.settings(), guild, user, opted_out=not undo))
-    echo_optout(guild, user, outcome, as_json=as_json)
-
-
-def _confirmed(question: str) -> bool:
-    """Ask on stderr (stdout may be JSON); no answer (end of input) is a no."""
-    try:
-        return click.confirm(question, default=False, err=True)
-    except click.Abort:
-        return False
 
 
 @cli.command()
@@ -319,7 +243,7 @@ def run(state: CliState) -> None:
     settings = state.settings()
     token = discord_token(settings)
     log_at_least(logging.INFO)  # a service says what it does: at start, and what goes wrong
-    _run(run_bot(settings, token, announce=lambda s: announce(s, None, show_token=False)))
+    run_async(run_bot(settings, token, announce=lambda s: announce(s, None, show_token=False)))
 
 
 @cli.command("sync-commands")
@@ -334,10 +258,10 @@ def sync_commands(state: CliState, guild_id: str | None, as_json: bool) -> None:
     from bot.run import discord_token, sync_commands_now
 
     settings = state.settings()
-    guild_id = _snowflake(guild_id, "--guild")
-    outcome = _run(sync_commands_now(settings, discord_token(settings), guild_id))
+    guild_id = snowflake(guild_id, "--guild")
+    outcome = run_async(sync_commands_now(settings, discord_token(settings), guild_id))
     if as_json:
-        _echo_json({"status": outcome.status, "guildId": guild_id or settings.dev_guild,
+        echo_json({"status": outcome.status, "guildId": guild_id or settings.dev_guild,
                     "error": outcome.error or None, "commands": list(outcome.payload)})  # fmt: skip
     elif outcome.status == "registered":
         click.echo(f"registered {len(outcome.payload)} commands {outcome.target.describe()}:")
@@ -359,7 +283,7 @@ def serve(state: CliState, port: int | None) -> None:
     """Serve the HTTP API and the moderator page (no Discord) until Ctrl-C."""
     from bot.commands_serve import serve_api
 
-    _run(serve_api(state.settings(), port))
+    run_async(serve_api(state.settings(), port))
 
 
 @cli.command()
@@ -374,7 +298,11 @@ def demo(state: CliState, port: int | None) -> None:
     settings = load_settings(data_dir=state.data_dir or DEMO_DIR)
     click.echo(f"importing the sample community into {settings.data_dir} …")
     sys.stdout.flush()
-    _run(run_demo(settings, port))
+    run_async(run_demo(settings, port))
+
+
+for command in (forget, optout):
+    cli.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -4,18 +4,14 @@ forget what memory holds of them, or keep it from remembering them at all — an
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
+from bot.cli_base import echo_json
 from memory.forgetting import ForgetSummary
 from memory.runtime import open_memory
 from memory.settings import Settings
-
-
-def _echo_json(payload: Any) -> None:
-    click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
 
 
 async def forget_member(settings: Settings, guild: str, user: str) -> ForgetSummary:
@@ -26,7 +22,7 @@ async def forget_member(settings: Settings, guild: str, user: str) -> ForgetSumm
 
 def echo_forget(guild: str, user: str, summary: ForgetSummary, *, as_json: bool) -> None:
     if as_json:
-        _echo_json({"guildId": guild, "userId": user, **summary.as_dict()})
+        echo_json({"guildId": guild, "userId": user, **summary.as_dict()})
     else:
         click.echo(f"forgot member {user} in guild {guild}: {summary.describe()}")
 
@@ -43,7 +39,7 @@ async def set_optout(
 
 def echo_optout(guild: str, user: str, outcome: dict[str, Any], *, as_json: bool) -> None:
     if as_json:
-        _echo_json({"guildId": guild, "userId": user, **outcome})
+        echo_json({"guildId": guild, "userId": user, **outcome})
     elif not outcome["optedOut"]:
         click.echo(f"member {user} of guild {guild} is remembered again from now on")
     else:

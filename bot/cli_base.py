@@ -1,0 +1,53 @@
+"""What every ``memorybot`` command shares: the state the group passes down (settings from
+the environment and ``--data-dir``), running a coroutine, JSON output, checking Discord ids,
+and asking for confirmation."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from memory import ids
+from memory.settings import Settings, load_settings
+
+T = TypeVar("T")
+
+
+class CliState:
+    def __init__(self, debug: bool, data_dir: Path | None) -> None:
+        self.debug = debug
+        self.data_dir = data_dir
+
+    def settings(self) -> Settings:
+        overrides: dict[str, Any] = {}
+        if self.data_dir is not None:
+            overrides["data_dir"] = self.data_dir
+        return load_settings(**overrides)
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def echo_json(payload: Any) -> None:
+    click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
+
+
+def snowflake(value: str | None, option: str) -> str | None:
+    """``value`` if it is a Discord id (or None); a usage error naming ``option`` if not."""
+    if value is not None and not ids.is_discord_id(value):
+        raise click.BadParameter(f"{value!r} is not {ids.DESCRIPTION}", param_hint=option)
+    return value
+
+
+def confirmed(question: str) -> bool:
+    """Ask on stderr (stdout may be JSON); no answer (end of input) is a no."""
+    try:
+        return click.confirm(question, default=False, err=True)
+    except click.Abort:
+        return False
