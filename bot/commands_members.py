@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from bot.cli_base import echo_json
+from memory.audit import CLI
 from memory.forgetting import ForgetSummary
 from memory.runtime import open_memory
 from memory.settings import Settings
@@ -17,7 +18,7 @@ from memory.settings import Settings
 async def forget_member(settings: Settings, guild: str, user: str) -> ForgetSummary:
     """Everything kept of the member in the guild, deleted (``Memory.forget_member``)."""
     async with open_memory(settings, start_queue=False) as memory:
-        return await memory.forget_member(guild, user)
+        return await memory.forget_member(guild, user, actor=CLI)
 
 
 def echo_forget(guild: str, user: str, summary: ForgetSummary, *, as_json: bool) -> None:
@@ -33,8 +34,8 @@ async def set_optout(
     """Opt the member out (what is held is forgotten) or in again; what it did, as a dict."""
     async with open_memory(settings, start_queue=False) as memory:
         if not opted_out:
-            return {"optedOut": False, "changed": await memory.opt_in(guild, user)}
-        return {"optedOut": True, **(await memory.opt_out(guild, user)).as_dict()}
+            return {"optedOut": False, "changed": await memory.opt_in(guild, user, actor=CLI)}
+        return {"optedOut": True, **(await memory.opt_out(guild, user, actor=CLI)).as_dict()}
 
 
 def echo_optout(guild: str, user: str, outcome: dict[str, Any], *, as_json: bool) -> None:

@@ -10,6 +10,7 @@ from aiohttp import web
 
 from dashboard_api import params
 from dashboard_api.errors import ApiError
+from memory.audit import API
 from memory.errors import InvalidMessageError
 from memory.runtime import Memory
 from memory.search.results import stored_fact_json
@@ -64,7 +65,7 @@ async def edit(request: web.Request, memory: Memory, guild_id: str) -> web.Respo
         raise ApiError(400, "invalid_body", "fact and type are strings, active a boolean")
     try:
         fact = await memory.edit_fact(
-            guild_id, fact_id, text=text, fact_type=fact_type, active=active
+            guild_id, fact_id, text=text, fact_type=fact_type, active=active, actor=API
         )
     except (InvalidMessageError, ValueError) as exc:
         raise ApiError(400, "invalid_fact", str(exc)) from None
@@ -77,6 +78,6 @@ async def delete(request: web.Request, memory: Memory, guild_id: str) -> web.Res
     """``DELETE /api/memory/facts/{id}?guildId=``."""
     _admin(request)
     fact_id = _fact_id(request)
-    if not await memory.delete_fact(guild_id, fact_id):
+    if not await memory.delete_fact(guild_id, fact_id, actor=API):
         raise ApiError(404, "not_found", "no such fact in that guild")
     return web.json_response({"ok": True, "guildId": guild_id, "deleted": fact_id})

@@ -13,16 +13,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from memory import forgetting
-from memory.exporting import member_export
+from memory.audit import DISCORD, EventPruner
+from memory.controls import Controls
 from memory.extraction import Extractor, NoopExtractor
-from memory.extraction.fact_filter import checked_edit
 from memory.forgetting import EditSummary, ForgetSummary
 from memory.imports.importer import ExportImporter, ProgressCallback
 from memory.ingest import IngestHandle, IngestQueue
-from memory.ingest.admission import IGNORED_CHANNELS_SETTING, Admission
+from memory.ingest.admission import Admission
 from memory.models import CandidateFact, Fact, GuildStats, IngestItem, StoredMessage
 from memory.search.embeddings import build_embedder
 from memory.search.results import FactHit, MemorySlice, MessageHit
@@ -57,7 +56,7 @@ def build_extractor(settings: Settings) -> Extractor:
     return LLMExtractor.from_settings(settings)
 
 
-class Memory:
+class Memory(Controls):
     """What a community told the bot, and every way to add to it, read it and forget it."""
 
     def __init__(
@@ -107,99 +106,23 @@ class Memory:
 
     async def edit_message(self, guild_id: str, message_id: str, content: str) -> EditSummary:
         """A message edited on Discord: new text stored, old facts gone, extracted again."""
-        return await forgetting.edit_message(
+        summary = await forgetting.edit_message(
             self._store, self._journals, self._queue, guild_id, message_id, content
         )
+        if summary.changed:
+            detail = f"{summary.facts} fact(s) of the old text deleted; extracted again"
+            await self._record(guild_id, "message.edited", DISCORD, message_id, "", detail)
+        return summary
 
     async def delete_message(self, guild_id: str, message_id: str) -> ForgetSummary:
         """A message deleted on Discord: it, its facts and its daily-log line go."""
-        return await forgetting.delete_message(
+        summary = await forgetting.delete_message(
             self._store, self._journals, guild_id, message_id, queue=self._queue
         )
-
-    async def forget_member(self, guild_id: str, user_id: str) -> ForgetSummary:
-        """Everything kept of a member in a guild: messages, facts, vectors, log lines."""
-        return await forgetting.forget_member(
-            self._store, self._journals, guild_id, user_id, queue=self._queue
-        )
-
-    async def opt_out(self, guild_id: str, user_id: str) -> ForgetSummary:
-        """The member opts out of memory in this guild: what is held of them is forgotten,
-        and nothing they write or say is stored from now on — live, voice or imported — until
-        they opt in. The choice outlives restarts, re-imports and ``forget``."""
-        await self._store.opt_out(guild_id, user_id)
-        return await self.forget_member(guild_id, user_id)
-
-    async def review_facts(
-        self, guild_id: str, *, subject: str | None = None, archived: bool = False,
-        limit: int = 100, before_id: int | None = None,
-    ) -> list[Fact]:  # fmt: skip
-        """The guild's facts for moderators, newest first."""
-        return await self._store.review_facts(
-            guild_id, subject=subject, archived=archived, limit=limit, before_id=before_id
-        )
-
-    async def edit_fact(
-        self, guild_id: str, fact_id: int, *, text: str | None = None,
-        fact_type: str | None = None, active: bool | None = None,
-    ) -> Fact | None:  # fmt: skip
-        """A moderator's edit (text, type, archive or restore) of one fact of the guild: it is
-        embedded again and MEMORY.md rewritten. ``InvalidMessageError`` for a text the filters
-        refuse (length, instructions, secrets); None when the guild has no such fact."""
-        text, fact_type = checked_edit(text, fact_type)
-        fact = await self._store.edit_fact(
-            guild_id, fact_id, text=text, fact_type=fact_type, active=active
-        )
-        if fact is not None:
-            self._journals.guild_changed(guild_id)
-            self._semantic.facts.wake(guild_id)
-        return fact
-
-    async def delete_fact(self, guild_id: str, fact_id: int) -> bool:
-        """Delete one fact of the guild: gone from search, the slice, vectors and MEMORY.md."""
-        deleted = await self._store.delete_fact(guild_id, fact_id)
-        if deleted:
-            self._journals.guild_changed(guild_id)
-        return deleted
-
-    async def export_member(self, guild_id: str, user_id: str) -> dict[str, Any]:
-        """Everything memory holds of the member in this guild, as one JSON document."""
-        about, lore = await self._store.member_facts(guild_id, user_id)
-        messages = await self._store.messages_by_author(guild_id, user_id)
-        return member_export(guild_id, user_id, about, lore, messages)
-
-    async def opt_in(self, guild_id: str, user_id: str) -> bool:
-        """The member is remembered again from now on; False when they had not opted out."""
-        return await self._store.opt_in(guild_id, user_id)
-
-    async def opted_out(self, guild_id: str, user_id: str) -> bool:
-        return user_id in await self._store.opted_out(guild_id)
-
-    async def refuses(self, guild_id: str, channel_id: str, user_id: str) -> bool:
-        """Whether memory may not keep what the member says in that channel (they opted out,
-        or the channel is ignored): voice asks before it transcribes."""
-        return await self._queue.admission.reason(guild_id, channel_id, user_id) is not None
-
-    async def ignore_channel(self, guild_id: str, channel_id: str, *, ignored: bool = True) -> bool:
-        """Remember nothing from the channel (and its threads) from now on, or (``ignored``
-        False) remember it again; False when that was so already."""
-        settings = await self._store.guild_settings(guild_id)
-        listed = set(settings.get(IGNORED_CHANNELS_SETTING, ()))
-        if (channel_id in listed) == ignored:
-            return False
-        listed = listed | {channel_id} if ignored else listed - {channel_id}
-        await self._store.set_guild_setting(guild_id, IGNORED_CHANNELS_SETTING, sorted(listed))
-        return True
-
-    async def ignored_channels(self, guild_id: str) -> frozenset[str]:
-        """The channels nothing is remembered from (the guild's, and the operator's)."""
-        return await self._queue.admission.ignored_channels(guild_id)
-
-    async def guild_settings(self, guild_id: str) -> dict[str, Any]:
-        return await self._store.guild_settings(guild_id)
-
-    async def set_guild_setting(self, guild_id: str, key: str, value: Any) -> None:
-        await self._store.set_guild_setting(guild_id, key, value)
+        if summary.removed_anything:
+            detail = f"{summary.facts} fact(s) from it deleted"
+            await self._record(guild_id, "message.deleted", DISCORD, message_id, "", detail)
+        return summary
 
     # --- imports and upkeep ----------------------------------------------------------------
 
@@ -370,6 +293,7 @@ async def _opened(
         refresh_interval=settings.journal_refresh_interval,
     )
     semantic = Semantic(store, build_embedder(settings))
+    pruner = EventPruner(store, settings.events_retention_days)
     queue = IngestQueue(
         store,
         extractor=extractor,
@@ -385,9 +309,11 @@ async def _opened(
         if start_queue:
             await queue.start()
             semantic.facts.start()
+            pruner.start()
         yield Memory(settings, store, journals, queue, semantic)
     finally:
         try:
+            await pruner.close()
             await queue.close()
             await semantic.facts.close()
             await semantic.embedder.aclose()

@@ -83,6 +83,12 @@ class Settings(BaseSettings):
         description="The first time the bot is active in a server, post one short notice of "
         "what it remembers and how to see, export, forget and opt out (or DM the owner).",
     )
+    events_retention_days: int = Field(
+        90,
+        ge=0,
+        le=36_500,
+        description="Days the audit log (memory_events) keeps an event; 0: for ever.",
+    )
     max_recent_messages: int = Field(
         35, description="Recent channel messages a reply sees (clamped to 10..120)."
     )

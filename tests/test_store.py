@@ -284,7 +284,7 @@ async def test_the_leaner_writes_migration_keeps_the_index_and_the_job_counts(
     )
     ingest_sql.advance_journal_cursor(conn, 3)  # message 4 is not indexed yet
     ingest_sql.drop_jobs(conn, [(GUILD_A, "1")], "dropped: test", "x")
-    facts_sql.finish_jobs(conn, [2], [(3, "boom")], [], "x")
+    facts_sql.finish_jobs(conn, [2], [(3, "boom")], [], [], "x")
     conn.close()
     async with await Store.open(path) as store:
         schema = sql(store.path, "SELECT sql FROM sqlite_master WHERE name = 'messages_fts'")[0]
@@ -517,10 +517,11 @@ async def test_the_vec0_migration_keeps_every_vector_searchable(tmp_path: Path) 
     ids = {}
     for n in range(12):
         guild = GUILD_A if n < 10 else GUILD_B
-        cand = CandidateFact(SARAH.id, f"Sarah fact {n}.", "other", 0.9, "", str(n))
-        facts_sql.finish_jobs(conn, [], [], [(Origin(guild, CHANNEL_A), cand)], STORED)
-        (ids[n],) = conn.execute(
-            "SELECT id FROM memory_facts WHERE fact = ?", (cand.fact,)
+        (ids[n],) = conn.execute(  # the m005 schema's columns, as that version stored facts
+            "INSERT INTO memory_facts (guild_id, channel_id, subject, fact, fact_type, "
+            "evidence_text, source_message_id, confidence, is_active, said_at, created_at, "
+            "updated_at) VALUES (?, ?, ?, ?, 'other', '', ?, 0.9, 1, ?, ?, ?) RETURNING id",
+            (guild, CHANNEL_A, SARAH.id, f"Sarah fact {n}.", str(n), STORED, STORED, STORED),
         ).fetchone()
         vector = _unit(*[1.0 if d == n % 8 else 0.1 for d in range(8)])
         conn.execute(M005_VECTOR, ("wide", 8, vector, ids[n], guild))

@@ -60,7 +60,9 @@ class MemoryAdminCommands(
         self, interaction: discord.Interaction, channel: discord.abc.GuildChannel
     ) -> None:
         guild_id, _channel = where(interaction)
-        changed = await self.bot.memory.ignore_channel(guild_id, str(channel.id))
+        changed = await self.bot.memory.ignore_channel(
+            guild_id, str(channel.id), actor=str(interaction.user.id)
+        )
         already = "" if changed else " (it was already)"
         await say(interaction, f"I won't remember anything from <#{channel.id}> now{already}.")
 
@@ -71,7 +73,9 @@ class MemoryAdminCommands(
         self, interaction: discord.Interaction, channel: discord.abc.GuildChannel
     ) -> None:
         guild_id, _channel = where(interaction)
-        changed = await self.bot.memory.ignore_channel(guild_id, str(channel.id), ignored=False)
+        changed = await self.bot.memory.ignore_channel(
+            guild_id, str(channel.id), ignored=False, actor=str(interaction.user.id)
+        )
         if str(channel.id) in await self.bot.memory.ignored_channels(guild_id):
             text = f"<#{channel.id}> stays ignored: the bot's MEMORYBOT_IGNORE_CHANNELS lists it."
         else:
@@ -87,7 +91,9 @@ class MemoryAdminCommands(
         guild_id, _channel = where(interaction)
         memory = self.bot.memory
         if about_others is not None:
-            await memory.set_guild_setting(guild_id, ABOUT_OTHERS_SETTING, about_others)
+            await memory.set_guild_setting(
+                guild_id, ABOUT_OTHERS_SETTING, about_others, actor=str(interaction.user.id)
+            )
         ignored = sorted(await memory.ignored_channels(guild_id))
         channels = ", ".join(f"<#{c}>" for c in ignored) or "none"
         others = (await memory.guild_settings(guild_id)).get(ABOUT_OTHERS_SETTING, False)
@@ -103,7 +109,9 @@ class MemoryAdminCommands(
                         text: app_commands.Range[str, 1, 300]) -> None:  # fmt: skip
         guild_id, _channel = where(interaction)
         try:
-            fact = await self.bot.memory.edit_fact(guild_id, fact_id, text=text)
+            fact = await self.bot.memory.edit_fact(
+                guild_id, fact_id, text=text, actor=str(interaction.user.id)
+            )
         except (InvalidMessageError, ValueError) as exc:
             await say(interaction, f"I can't change it: {exc}")
             return
@@ -117,7 +125,7 @@ class MemoryAdminCommands(
     @app_commands.checks.has_permissions(manage_guild=True)
     async def fact_delete(self, interaction: discord.Interaction, fact_id: int) -> None:
         guild_id, _channel = where(interaction)
-        if await self.bot.memory.delete_fact(guild_id, fact_id):
+        if await self.bot.memory.delete_fact(guild_id, fact_id, actor=str(interaction.user.id)):
             await say(interaction, f"Fact {fact_id} is forgotten.")
         else:
             await say(interaction, f"There is no fact {fact_id} in this server.")

@@ -123,7 +123,8 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
     @app_commands.command(name="optin", description="Remember what I say here again")
     async def optin(self, interaction: discord.Interaction) -> None:
         guild_id, _channel = where(interaction)
-        if await self.bot.memory.opt_in(guild_id, str(interaction.user.id)):
+        user = str(interaction.user.id)
+        if await self.bot.memory.opt_in(guild_id, user, actor=user):
             await say(interaction, "I'll remember what you say here from now on.")
         else:
             await say(interaction, "You had not opted out: I already remember what you say here.")

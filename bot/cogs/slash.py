@@ -90,10 +90,10 @@ async def forget_after_confirming(
         return
     memory = bot.memory
     if opt_out:
-        summary = await memory.opt_out(guild_id, str(who.id))
+        summary = await memory.opt_out(guild_id, str(who.id), actor=str(interaction.user.id))
         then = " I won't remember you here until you use `/memory optin`."
     else:
-        summary = await memory.forget_member(guild_id, str(who.id))
+        summary = await memory.forget_member(guild_id, str(who.id), actor=str(interaction.user.id))
     await interaction.followup.send(
         f"Done: {summary.describe()}.{then}", ephemeral=True, allowed_mentions=NONE
     )

@@ -85,7 +85,8 @@ class Extractor(Protocol):
     together (0: at once); ``proposes_facts`` False says it never proposes any (the queue
     then closes jobs without building its input); ``prefiltered`` True says its candidates
     passed ``memory.extraction.fact_filter.filter_fact`` already (a queue with that filter does not
-    apply it again). A raised exception fails the jobs of that batch (they can be re-run
+    apply it again); ``remote`` True says each call goes to an endpoint (the audit log records
+    it). A raised exception fails the jobs of that batch (they can be re-run
     with ``memorybot backfill --extraction``).
     """
 
@@ -94,6 +95,7 @@ class Extractor(Protocol):
     batch_gap: float
     proposes_facts: bool
     prefiltered: bool
+    remote: bool
 
     async def extract(
         self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
@@ -110,6 +112,7 @@ class BaseExtractor:
     batch_gap = 0.0
     proposes_facts = True
     prefiltered = False
+    remote = False
 
     async def extract(
         self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()

@@ -162,6 +162,7 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
     """
 
     name = "llm"
+    remote = True
 
     def __init__(
         self,

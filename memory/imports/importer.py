@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memory.audit import CLI, MemoryEvent
 from memory.errors import ExportError, NotAnExportError
 from memory.imports.format import ExportHeader, Member, ParsedBatch, read_header
 from memory.imports.reader import read_batches
@@ -107,8 +108,10 @@ class ExportImporter:
         batch_size: int = IMPORT_BATCH,
         on_progress: ProgressCallback | None = None,
         use_child: bool | None = None,
+        actor: str = CLI,
     ) -> None:
         self.queue = queue
+        self.actor = actor  # who imports, for the audit log
         self.store = queue.store
         # A batch never exceeds the room bulk submits have in the queue.
         self.batch_size = max(1, min(batch_size, queue.bulk_room))
@@ -147,6 +150,7 @@ class ExportImporter:
         factory = _ItemFactory(header)
         in_flight: asyncio.Task[BulkOutcome] | None = None
         first = True
+        before = (self.summary.read, self.summary.new, dict(self.summary.skipped))
         try:
             async for batch in read_batches(path, self.batch_size, use_child=self.use_child):
                 if first:  # it is an export: its guild is known from now on
@@ -165,8 +169,26 @@ class ExportImporter:
                     self.on_progress(path, batch.offset, total)
         finally:
             await self._settle(in_flight)  # whatever was read before a fault is kept
+            if not first:
+                await self._audit(header, path, before)
         if self.on_progress is not None:
             self.on_progress(path, total, total)
+
+    async def _audit(
+        self, header: ExportHeader, path: Path, before: tuple[int, int, dict[str, int]]
+    ) -> None:
+        """The guild's ``import`` event: what this file added (counts, no message text)."""
+        read, new, skipped = before
+        now = self.summary
+        reasons = {k: v - skipped.get(k, 0) for k, v in now.skipped.items()}
+        shown = ", ".join(f"{v} {k}" for k, v in sorted(reasons.items()) if v)
+        detail = f"{path.name}: read {now.read - read}, stored {now.new - new}"
+        detail += f", skipped {shown}" if shown else ""
+        event = MemoryEvent(header.guild_id, "import", self.actor, header.channel_id, "", detail)
+        try:
+            await self.store.record_events([event])
+        except Exception as exc:  # the import's own outcome (or fault) is what matters
+            log.warning("the import of %s was not recorded in the audit log: %s", path, exc)
 
     async def _settle(self, in_flight: asyncio.Task[BulkOutcome] | None) -> None:
         if in_flight is not None:

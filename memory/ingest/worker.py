@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol
 
+from memory.audit import MemoryEvent, extraction_call, extraction_error
 from memory.extraction import (
     CONTEXT_TURNS,
     MAX_FACTS_PER_MESSAGE,
@@ -64,6 +65,7 @@ class _Extracted(NamedTuple):
     done: list[int]
     failed: Failed
     facts: Facts
+    events: list[MemoryEvent]
 
 
 class ExtractionWorker:
@@ -207,12 +209,12 @@ class ExtractionWorker:
         keys = [job_key(job) for job in jobs]
         self.book.in_progress.update(keys)
         try:
-            done, failed, facts = await self._extract(jobs)
+            done, failed, facts, events = await self._extract(jobs)
             await self._land_write()
         except BaseException:
             self.book.in_progress.difference_update(keys)
             raise
-        self._unwritten = _Extracted(jobs, keys, done, failed, facts)
+        self._unwritten = _Extracted(jobs, keys, done, failed, facts, events)
 
     def _start_write(self) -> None:
         """Start writing the last step (whose write has not started yet)."""
@@ -230,7 +232,7 @@ class ExtractionWorker:
     async def _write(self, step: _Extracted) -> None:
         """Store a step's facts and close its jobs; settle their handles."""
         book = self.book
-        jobs, keys, done, failed, facts = step
+        jobs, keys, done, failed, facts, events = step
         stale: set[Key] = set()
         try:
             # No await between this check and the write being queued: an edit either comes
@@ -238,7 +240,7 @@ class ExtractionWorker:
             stale = self._stale(jobs)
             if stale:
                 done, failed, facts = _without(stale, jobs, done, failed, facts)
-            changed = await self.store.finish_jobs(done, failed, facts)
+            changed = await self.store.finish_jobs(done, failed, facts, events)
         finally:
             book.in_progress.difference_update(keys)
         failed_ids = {job_id for job_id, _ in failed}
@@ -272,12 +274,13 @@ class ExtractionWorker:
                 stale.add(key)
         return stale
 
-    async def _extract(self, jobs: list[Job]) -> tuple[list[int], Failed, Facts]:
+    async def _extract(self, jobs: list[Job]) -> tuple[list[int], Failed, Facts, list[MemoryEvent]]:
         """Run the extractor once per channel batch (one guild, one channel, in order, at most
         ``batch_size`` messages) with the channel's turns before it as context; a failed batch
-        fails its jobs, the others go on."""
+        fails its jobs, the others go on. The audit log gets each failure, and each call of
+        an extractor that calls out (an LLM)."""
         if not self.extractor.proposes_facts:  # nothing to extract: the jobs are done
-            return [job.job_id for job in jobs], [], []
+            return [job.job_id for job in jobs], [], [], []
         by_channel: dict[tuple[str, str], list[tuple[int, SourceMessage]]] = {}
         for job in jobs:
             if extractable(job.message.guild_id, job.message.content):
@@ -293,26 +296,31 @@ class ExtractionWorker:
         self._start_write()  # the last step's write: queued after these reads
         failed: Failed = []
         facts: Facts = []
+        events: list[MemoryEvent] = []
+        loop, name = asyncio.get_running_loop(), self.extractor.name
         for ((guild_id, channel_id), chunk), context in zip(chunks, contexts, strict=True):
             messages = [message for _, message in chunk]
+            started = loop.time()
             try:
                 candidates = await self.extractor.extract(messages, context=context)
                 kept = self._filter(messages, candidates)
             except Exception as exc:  # the extractor's or a filter's: these jobs fail
                 log.warning(
                     "extraction failed for %d message(s) of guild %s channel %s: %s",
-                    len(messages),
-                    guild_id,
-                    channel_id,
-                    exc,
-                )
-                error = f"{type(exc).__name__}: {exc}"
-                failed += [(job_id, error) for job_id, _ in chunk]
+                    len(messages), guild_id, channel_id, exc,
+                )  # fmt: skip
+                events.append(extraction_error(name, guild_id, channel_id, len(chunk), exc))
+                failed += [(job_id, f"{type(exc).__name__}: {exc}") for job_id, _ in chunk]
                 continue
             facts += kept
+            if self.extractor.remote:
+                took = loop.time() - started
+                events.append(
+                    extraction_call(name, guild_id, channel_id, len(chunk), len(kept), took)
+                )
         failed_rows = {row_id for row_id, _ in failed}
         done = [job.job_id for job in jobs if job.job_id not in failed_rows]
-        return done, failed, facts
+        return done, failed, facts, events
 
     async def _context(self, messages: list[SourceMessage]) -> list[ContextTurn]:
         """The channel's turns just before a batch's first message (at most ``CONTEXT_TURNS``,

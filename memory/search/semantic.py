@@ -21,6 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 
+from memory.audit import MemoryEvent, error_detail
 from memory.search.embeddings import Embedder, embed_cached
 from memory.storage.protocol import Storage
 
@@ -48,6 +49,7 @@ class FactEmbedder:
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
+        self._last_error: dict[str, str] = {}  # guild -> the error its audit log last got
 
     @property
     def model(self) -> str:
@@ -107,6 +109,7 @@ class FactEmbedder:
                 guild_id = self._waiting.pop()
                 try:
                     await self.backfill(guild_id)
+                    self._last_error.pop(guild_id, None)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:  # never reaches ingest: logged, retried later
@@ -114,9 +117,24 @@ class FactEmbedder:
                         "embedding facts of guild %s failed (%s); search stays lexical for "
                         "them until it succeeds", guild_id, exc,
                     )  # fmt: skip
+                    await self._audit_failure(guild_id, exc)
                     asyncio.get_running_loop().call_later(RETRY_SECONDS, self.wake, guild_id)
             if not self._wake.is_set():
                 self._idle.set()
+
+    async def _audit_failure(self, guild_id: str, exc: Exception) -> None:
+        """An ``embedding.error`` in the guild's audit log, once per distinct error in a row
+        (a dead endpoint retried every 30 s does not fill the log)."""
+        detail = f"{self.embedder.model_key}: " + error_detail(exc)
+        if self._last_error.get(guild_id) == detail:
+            return
+        self._last_error[guild_id] = detail
+        try:
+            await self.store.record_events(
+                [MemoryEvent(guild_id, "embedding.error", detail=detail)]
+            )
+        except Exception as failure:  # the store is what fails (a full disk): logged above
+            log.debug("embedding.error not recorded: %s", failure)
 
 
 class VectorIndex:

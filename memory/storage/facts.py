@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from memory.audit import SYSTEM
 from memory.extraction.lore import Origin, lore_fact
 from memory.models import CandidateFact, Fact, StoredMessage, canonical_time, utc_iso
 from memory.storage import facts_sql
@@ -150,7 +151,9 @@ class Facts(Database):
         """
         fact = lore_fact(line, source_message_id=source_message_id)
         origin = Origin(guild_id, channel_id, canonical_time(said_at) if said_at else "")
-        await self._call(facts_sql.store_lore, origin, fact, author_id, utc_iso())
+        await self._call(
+            facts_sql.store_lore, origin, fact, author_id, author_id or SYSTEM, utc_iso()
+        )
         self.vector_version += 1
         return fact
 

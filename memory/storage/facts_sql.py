@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, get_args
 
+from memory.audit import SYSTEM, MemoryEvent
 from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, JobStatus, canonical_time
+from memory.storage import events_sql
 from memory.storage.ingest_sql import chunks, marks, transaction
 from memory.storage.migrations import CLOSED
 
@@ -32,6 +34,7 @@ ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
     said_at = MIN(said_at, excluded.said_at),
     is_active = 1,
     updated_at = excluded.updated_at
+RETURNING id, created_at
 """
 UPSERT_FACT = _INSERT_FACT + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)" + _ON_FACT_CONFLICT
 # A fact extracted from a message is stored only while the message's job is still open: a
@@ -52,6 +55,7 @@ WHERE id IN (
     SELECT id FROM memory_facts WHERE guild_id = ? AND subject = ? AND is_active = 1
     ORDER BY updated_at DESC, id DESC LIMIT -1 OFFSET ?
 )
+RETURNING id
 """
 
 
@@ -60,25 +64,31 @@ def finish_jobs(
     done: Sequence[int],
     failed: Sequence[tuple[int, str]],
     facts: Sequence[tuple[FactOrigin, CandidateFact]],
+    events: Sequence[MemoryEvent],
     now: str,
 ) -> set[tuple[str, str]]:
-    """Upsert facts, archive beyond the caps, close jobs.
+    """Upsert facts, archive beyond the caps, close jobs, and log it all.
 
     A fact is said when its message (``FactOrigin.created_at``) was written; stored again,
     it keeps the earliest time. When the call closes jobs, their facts are extracted ones:
     each is kept only if its message is still stored with its job open (not deleted
-    meanwhile). Without jobs (lore) the facts are stored as they are."""
+    meanwhile). Without jobs (lore) the facts are stored as they are. The audit log gets
+    ``events``, a ``fact.stored`` per new fact and a ``fact.archived`` per fact past a cap."""
     changed: set[tuple[str, str]] = set()
+    log, created = list(events), set()
     with transaction(conn):
         for message, cand in facts:
             params = _fact_params(message, cand, now)
             if done:
                 params += (message.guild_id, cand.source_message_id)
-            if conn.execute(UPSERT_JOB_FACT if done else UPSERT_FACT, params).rowcount:
+            row = conn.execute(UPSERT_JOB_FACT if done else UPSERT_FACT, params).fetchone()
+            if row is not None:
                 changed.add((message.guild_id, cand.subject))
+                if row[1] == now and row[0] not in created:  # created by this call
+                    created.add(row[0])
+                    log.append(stored_event(message.guild_id, row[0], cand))
         for guild_id, subject in changed:
-            keep = LORE_FACT_CAP if subject == LORE_SUBJECT else FACT_CAP
-            conn.execute(ARCHIVE_BEYOND_CAP, (now, guild_id, subject, keep))
+            log += _archive_beyond_cap(conn, guild_id, subject, now)
         for chunk in chunks(done):
             conn.execute(
                 "UPDATE ingest_jobs SET status = 'done', attempts = attempts + 1, "
@@ -91,23 +101,47 @@ def finish_jobs(
             "last_error = ?, updated_at = ? WHERE status = 'pending' AND message_row = ?",
             [(error[:1000], now, job_id) for job_id, error in failed],
         )
+        events_sql.record(conn, log, now)
     return changed
 
 
+def stored_event(
+    guild_id: str, fact_id: int, cand: CandidateFact, actor: str = SYSTEM
+) -> MemoryEvent:
+    """``fact.stored``: its type, confidence and source message (never its text)."""
+    source = f", from message {cand.source_message_id}" if cand.source_message_id else ""
+    return MemoryEvent(
+        guild_id, "fact.stored", actor, str(fact_id), cand.subject,
+        f"{cand.fact_type}, confidence {cand.confidence:.2f}{source}",
+    )  # fmt: skip
+
+
+def _archive_beyond_cap(conn: Any, guild_id: str, subject: str, now: str) -> list[MemoryEvent]:
+    keep = LORE_FACT_CAP if subject == LORE_SUBJECT else FACT_CAP
+    rows = conn.execute(ARCHIVE_BEYOND_CAP, (now, guild_id, subject, keep)).fetchall()
+    whose = "the guild's lore" if subject == LORE_SUBJECT else "a member"
+    detail = f"past the cap of {keep} active facts of {whose}"
+    return [
+        MemoryEvent(guild_id, "fact.archived", SYSTEM, str(r[0]), subject, detail) for r in rows
+    ]
+
+
 def store_lore(
-    conn: Any, origin: FactOrigin, cand: CandidateFact, author_id: str, now: str
+    conn: Any, origin: FactOrigin, cand: CandidateFact, author_id: str, actor: str, now: str
 ) -> None:
     """Upsert a lore line (its first writer kept as ``author_id``) and archive lore beyond
-    its cap, in one transaction."""
+    its cap, in one transaction, logged as done by ``actor``."""
     with transaction(conn):
-        conn.execute(UPSERT_FACT, _fact_params(origin, cand, now))
+        row = conn.execute(UPSERT_FACT, _fact_params(origin, cand, now)).fetchone()
         if author_id:
             conn.execute(
                 "UPDATE memory_facts SET author_id = COALESCE(author_id, ?) "
                 "WHERE guild_id = ? AND subject = ? AND fact = ?",
                 (author_id, origin.guild_id, LORE_SUBJECT, cand.fact),
             )
-        conn.execute(ARCHIVE_BEYOND_CAP, (now, origin.guild_id, LORE_SUBJECT, LORE_FACT_CAP))
+        log = [stored_event(origin.guild_id, row[0], cand, actor)] if row[1] == now else []
+        log += _archive_beyond_cap(conn, origin.guild_id, LORE_SUBJECT, now)
+        events_sql.record(conn, log, now)
 
 
 def requeue_jobs(conn: Any, guild_id: str, statuses: Sequence[str], now: str) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from memory.audit import MemoryEvent
 from memory.models import CandidateFact, FactOrigin, IngestItem, Job, utc_iso
 from memory.storage import facts_sql
 from memory.storage import ingest_sql as sql
@@ -74,14 +75,16 @@ class Jobs(Database):
         done: Sequence[int],
         failed: Sequence[tuple[int, str]] = (),
         facts: Sequence[tuple[FactOrigin, CandidateFact]] = (),
+        events: Sequence[MemoryEvent] = (),
     ) -> set[tuple[str, str]]:
         """Store extracted facts and close their jobs, in one transaction. Each fact is said
-        when its origin (the source message) was written.
+        when its origin (the source message) was written. The audit log gets ``events`` and
+        one event per fact stored new or archived past its subject's cap.
 
         Returns the ``(guild_id, subject)`` pairs whose facts changed.
         """
         changed = await self._call(
-            facts_sql.finish_jobs, list(done), list(failed), list(facts), utc_iso()
+            facts_sql.finish_jobs, list(done), list(failed), list(facts), list(events), utc_iso()
         )
         if facts:
             self.vector_version += 1

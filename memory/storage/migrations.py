@@ -185,6 +185,25 @@ M009_GUILD_SETTINGS: list[Step] = [
     """,
 ]
 
+# The audit log (``memory.audit``): what memory did and who asked, newest first per guild,
+# pruned by age.
+M010_MEMORY_EVENTS: list[Step] = [
+    """
+    CREATE TABLE memory_events (
+        id        INTEGER PRIMARY KEY,
+        guild_id  TEXT NOT NULL,
+        at        TEXT NOT NULL,
+        kind      TEXT NOT NULL,
+        actor     TEXT NOT NULL,
+        object_id TEXT NOT NULL DEFAULT '',
+        subject   TEXT NOT NULL DEFAULT '',
+        detail    TEXT NOT NULL DEFAULT ''
+    )
+    """,
+    "CREATE INDEX memory_events_guild ON memory_events (guild_id, id)",
+    "CREATE INDEX memory_events_at ON memory_events (at)",
+]
+
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
@@ -195,4 +214,5 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m007_member_optouts", M007_MEMBER_OPTOUTS),
     ("m008_lore_authors", M008_LORE_AUTHORS),
     ("m009_guild_settings", M009_GUILD_SETTINGS),
+    ("m010_memory_events", M010_MEMORY_EVENTS),
 ]

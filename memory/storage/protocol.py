@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+from memory.audit import MemoryEvent, StoredEvent
 from memory.models import (
     CandidateFact,
     Fact,
@@ -117,6 +118,7 @@ class Storage(Protocol):
         done: Sequence[int],
         failed: Sequence[tuple[int, str]] = (),
         facts: Sequence[tuple[FactOrigin, CandidateFact]] = (),
+        events: Sequence[MemoryEvent] = (),
     ) -> set[tuple[str, str]]: ...
 
     async def pending_count(self, guild_id: str) -> int: ...
@@ -208,3 +210,18 @@ class Storage(Protocol):
         *,
         exact: bool = False,
     ) -> Nearest: ...
+
+    # --- the audit log ------------------------------------------------------------
+
+    async def record_events(self, events: Sequence[MemoryEvent]) -> None: ...
+
+    async def events(
+        self,
+        guild_id: str,
+        *,
+        limit: int = 50,
+        before: int | None = None,
+        kinds: Sequence[str] = (),
+    ) -> list[StoredEvent]: ...
+
+    async def prune_events(self, before: str) -> int: ...

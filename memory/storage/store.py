@@ -20,6 +20,7 @@ from memory.storage import ingest_sql as sql
 from memory.storage import vectors_sql as vsql
 from memory.storage.base import Database
 from memory.storage.db import open_connection
+from memory.storage.events import Events
 from memory.storage.facts import Facts
 from memory.storage.jobs import Jobs
 from memory.storage.messages import FTS_TABLES, Messages
@@ -170,7 +171,7 @@ class Vectors(Database):
         )
 
 
-class Store(Members, Messages, Jobs, Facts, Vectors):
+class Store(Members, Messages, Jobs, Facts, Vectors, Events):
     """One SQLite file; one writer connection guarded by a lock for explicit transactions."""
 
     @classmethod
