@@ -20,6 +20,7 @@ from playwright.async_api import (
     expect,
 )
 
+from dashboard_api.app import STATIC_FILES
 from memory.models import LORE_SUBJECT
 from memory.storage.store import Store
 from tests.api_helpers import Api, served
@@ -299,7 +300,11 @@ async def test_hostile_text_stays_text(browser: Browser, tmp_path: Path) -> None
         for area in ("#results", "#memory", "#guild"):
             assert await page.locator(f"{area} script, {area} img, {area} b").count() == 0
         assert await page.locator("img").count() == 0
-        assert await page.locator("script").count() == 1  # app.js
+        # the page's own scripts only, none inline, none injected
+        scripts = await page.eval_on_selector_all(
+            "script", "s => s.map(e => e.getAttribute('src'))"
+        )
+        assert sorted(scripts) == [name for name in STATIC_FILES if name.endswith(".js")]
         assert await page.locator('a[href^="javascript:"]').count() == 0
         assert await page.locator('a[href*="evil.example"]').count() == 0
         assert await memory.locator("a").count() == 0
