@@ -331,6 +331,7 @@ async def test_archive_then_restore(browser: Browser, tmp_path: Path) -> None:
         await expect(rows(page)).to_have_count(2)
         assert stored(tmp_path)[BASS] == ("preference", 0)
         assert await searched(api, "bass") == []
+        assert BASS not in await sliced(api, "bass", MIKE.id)
 
         await page.check("#review-archived")  # shows the list again, archived included
         bass = row(page, BASS)
@@ -344,6 +345,7 @@ async def test_archive_then_restore(browser: Browser, tmp_path: Path) -> None:
         await expect(status).to_contain_text("Restored fact")
         assert stored(tmp_path)[BASS] == ("preference", 1)
         assert await searched(api, "bass") == [BASS]
+        assert BASS in await sliced(api, "bass", MIKE.id)
 
         # with archived ones shown, archiving keeps the row, marked
         await bass.get_by_role("button", name="Archive").click()
@@ -386,6 +388,8 @@ async def test_delete_asks_first(browser: Browser, tmp_path: Path) -> None:
         assert NURSE not in stored(tmp_path)
         assert await searched(api, "nurse") == []
         assert NURSE not in await sliced(api, "nurse")
+        await api.memory.flush_journals()
+        assert NURSE not in api.memory.snapshot_path(GUILD_A).read_text(encoding="utf-8")
         # a reload of the list does not bring it back
         await page.click("#review-load")
         await expect(page.locator("#status")).to_contain_text("2 facts of Night Shift")
