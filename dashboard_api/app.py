@@ -24,6 +24,9 @@ from memory.search.results import fact_json, slice_json
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
+# the page's scripts and styles (common.js, app.js, one script per further panel, style.css),
+# each served at /<name>: a new panel's file needs no route of its own
+STATIC_FILES = tuple(sorted(p.name for p in STATIC.iterdir() if p.suffix in (".js", ".css")))
 MAX_BODY = 16 * 1024  # the only body is POST /api/memory/refresh's {"guildId": …}
 PAGE_HEADERS = {
     "Content-Security-Policy": (
@@ -69,7 +72,7 @@ def create_app(memory: Memory, config: ApiConfig) -> web.Application:
     app.router.add_patch("/api/memory/facts/{fact_id}", fact_edit)
     app.router.add_delete("/api/memory/facts/{fact_id}", fact_delete)
     app.router.add_get("/", page)
-    for name in ("app.js", "style.css"):
+    for name in STATIC_FILES:
         app.router.add_get(f"/{name}", _static(name))
     app.router.add_get("/favicon.ico", _no_icon)
     return app

@@ -5,42 +5,22 @@ hostile member-written text that must stay text."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.async_api import (
-    Browser,
-    ConsoleMessage,
-    Dialog,
-    Error,
-    Page,
-    Request,
-    async_playwright,
-    expect,
-)
+from playwright.async_api import Browser, Page, expect
 
+from dashboard_api.app import STATIC_FILES
 from memory.models import LORE_SUBJECT
 from memory.storage.store import Store
-from tests.api_helpers import Api, served
+from tests.api_helpers import served
 from tests.conftest import REPO
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH
 from tests.helpers import add_fact as store_fact
+from tests.page_helpers import TOKEN_KEY, chromium, open_page, use_token
 
 pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TOKEN_KEY = "memorybot.apiToken"
 SCRIPT = "<script>window.__xss=1</script>"
 IMG = '<img src=x onerror="window.__xss=1">'
 JS_LINK = "[click](javascript:window.__xss=1)"
@@ -50,65 +30,8 @@ NURSE_SOURCE = "900000000000000001"
 
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as p:
-        launched = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
-
-
-@dataclass
-class Watched:
-    """A page and everything it did that a test must see go wrong."""
-
-    page: Page
-    dialogs: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    console_errors: list[str] = field(default_factory=list)
-    foreign_requests: list[str] = field(default_factory=list)
-
-    def assert_clean(self) -> None:
-        assert self.dialogs == []
-        assert self.errors == []
-        # CSP violations (an inline style or script) show up as console errors; an expected
-        # failed request (401/403/429) is logged as "Failed to load resource".
-        unexpected = [m for m in self.console_errors if "Failed to load resource" not in m]
-        assert unexpected == []
-        assert self.foreign_requests == []
-
-
-async def open_page(browser: Browser, api: Api) -> Watched:
-    page = await browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(5_000)  # a missing element fails fast instead of after 30 s
-    watched = Watched(page)
-
-    async def on_dialog(dialog: Dialog) -> None:
-        watched.dialogs.append(dialog.message)
-        await dialog.dismiss()
-
-    def on_error(error: Error) -> None:
-        watched.errors.append(str(error))
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            watched.console_errors.append(message.text)
-
-    def on_request(request: Request) -> None:
-        if not request.url.startswith(api.url):
-            watched.foreign_requests.append(request.url)
-
-    page.on("dialog", on_dialog)
-    page.on("pageerror", on_error)
-    page.on("console", on_console)
-    page.on("request", on_request)
-    await page.goto(api.url)
-    return watched
-
-
-async def use_token(page: Page, token: str) -> None:
-    await page.fill("#token", token)
-    await page.click("#use-token")
+    async with chromium() as launched:
+        yield launched
 
 
 async def add_fact(
@@ -299,7 +222,11 @@ async def test_hostile_text_stays_text(browser: Browser, tmp_path: Path) -> None
         for area in ("#results", "#memory", "#guild"):
             assert await page.locator(f"{area} script, {area} img, {area} b").count() == 0
         assert await page.locator("img").count() == 0
-        assert await page.locator("script").count() == 1  # app.js
+        # the page's own scripts only, none inline, none injected
+        scripts = await page.eval_on_selector_all(
+            "script", "s => s.map(e => e.getAttribute('src'))"
+        )
+        assert sorted(scripts) == [name for name in STATIC_FILES if name.endswith(".js")]
         assert await page.locator('a[href^="javascript:"]').count() == 0
         assert await page.locator('a[href*="evil.example"]').count() == 0
         assert await memory.locator("a").count() == 0

@@ -1,14 +1,12 @@
-// memorybot moderator page. No framework, no build step.
-//
-// Safety rule for this file: API data only ever reaches the page as text (textContent, or
-// append() of a string, which makes a text node). Nothing here parses HTML, and the only
-// links ever made are the Discord message links built from validated ids.
+// memorybot moderator page: the token, the guild chooser, search and MEMORY.md. The helpers
+// every panel shares (and the safety rule they all keep: API data only ever reaches the page
+// as text) are in common.js; further panels (review.js, ...) follow the "guild" and
+// "signedOut" events this script emits through window.memorybot.
 "use strict";
 
 (() => {
-  const TOKEN_KEY = "memorybot.apiToken"; // sessionStorage only: gone when the tab closes
-  const SNOWFLAKE = /^[0-9]{15,21}$/;
-  const TOKEN_CHARS = /^[\x21-\x7e]+$/; // what an HTTP header value can carry as a token
+  const { on, emit, session, text, number, node, option, setStatus, sourceCell, api, fail } =
+    window.memorybot;
   const MAX_INLINE_DEPTH = 4;
 
   const $ = (id) => document.getElementById(id);
@@ -16,7 +14,6 @@
     tokenForm: $("token-form"),
     token: $("token"),
     clearToken: $("clear-token"),
-    status: $("status"),
     searchForm: $("search-form"),
     guild: $("guild"),
     query: $("query"),
@@ -28,124 +25,11 @@
   };
   // Each area drops answers to requests that a newer request has replaced.
   const latest = { guilds: 0, search: 0, memory: 0 };
-  let token = readToken();
-
-  // --- small helpers ---------------------------------------------------------------------
-
-  function readToken() {
-    try {
-      return sessionStorage.getItem(TOKEN_KEY) || "";
-    } catch {
-      return "";
-    }
-  }
-
-  function saveToken(value) {
-    try {
-      if (value) sessionStorage.setItem(TOKEN_KEY, value);
-      else sessionStorage.removeItem(TOKEN_KEY);
-    } catch {
-      // storage disabled: the token lives in this page's memory only
-    }
-  }
-
-  function text(value) {
-    if (value === null || value === undefined) return "";
-    return typeof value === "string" ? value : String(value);
-  }
-
-  function number(value, digits) {
-    return typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "—";
-  }
-
-  function node(tag, content, className) {
-    const element = document.createElement(tag);
-    if (content !== undefined) element.textContent = content;
-    if (className) element.className = className;
-    return element;
-  }
-
-  function setStatus(message, kind) {
-    ui.status.textContent = message;
-    ui.status.className = kind ? `status ${kind}` : "status";
-  }
-
-  // --- the API ---------------------------------------------------------------------------
-
-  class ApiFailure extends Error {
-    constructor(status, code, message, retryAfter) {
-      super(message);
-      this.status = status;
-      this.code = code;
-      this.retryAfter = retryAfter;
-    }
-  }
-
-  async function api(path, params = {}, method = "GET") {
-    const url = new URL(path, document.baseURI); // relative: works behind a path prefix too
-    for (const [key, value] of Object.entries(params)) {
-      if (value !== "" && value !== null && value !== undefined) url.searchParams.set(key, value);
-    }
-    let response;
-    try {
-      response = await fetch(url, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
-        cache: "no-store",
-        credentials: "omit",
-        referrerPolicy: "no-referrer",
-      });
-    } catch (err) {
-      throw new ApiFailure(0, "network", `could not reach the API (${text(err && err.message)})`);
-    }
-    let body = null;
-    try {
-      body = await response.json();
-    } catch {
-      body = null;
-    }
-    if (!response.ok) {
-      const error = body && typeof body === "object" ? body.error : null;
-      const code = error && typeof error.code === "string" ? error.code : "http_error";
-      const message =
-        error && typeof error.message === "string" ? error.message : response.statusText;
-      throw new ApiFailure(response.status, code, message || "request failed",
-        response.headers.get("Retry-After"));
-    }
-    if (!body || typeof body !== "object") {
-      throw new ApiFailure(response.status, "bad_response", "the API did not answer with JSON");
-    }
-    return body;
-  }
-
-  /** Show a failed request in the status area; a 401 also forgets the token. */
-  function fail(err, what) {
-    if (!(err instanceof ApiFailure)) {
-      setStatus(`${what} failed: ${text(err && err.message ? err.message : err)}`, "error");
-      return;
-    }
-    if (err.status === 0) {
-      setStatus(`${what} failed: ${err.message}`, "error");
-      return;
-    }
-    let message = `${what} failed (HTTP ${err.status}, ${err.code}): ${err.message}.`;
-    if (err.status === 401) {
-      forgetToken();
-      message += " This token was not accepted: enter the right API token above.";
-    } else if (err.status === 403) {
-      message += " Ask for a token that may read this guild.";
-    } else if (err.status === 429) {
-      const wait = err.retryAfter ? ` ${err.retryAfter} s` : " a moment";
-      message += ` Wait${wait} and try again.`;
-    }
-    setStatus(message, "error");
-  }
 
   // --- token -----------------------------------------------------------------------------
 
-  function forgetToken() {
-    token = "";
-    saveToken("");
+  /** The token is gone (cleared, or refused with a 401): nothing of the guilds stays shown. */
+  function signedOut() {
     ui.token.placeholder = "paste the bearer token";
     latest.guilds++;
     latest.search++;
@@ -162,12 +46,11 @@
       setStatus("Paste the API token first.", "error");
       return;
     }
-    if (!TOKEN_CHARS.test(value)) {
+    if (!session.acceptable(value)) {
       setStatus("That is not a token: it has spaces or characters a token cannot have.", "error");
       return;
     }
-    token = value;
-    saveToken(value);
+    session.use(value);
     ui.token.value = "";
     ui.token.placeholder = "token in use (kept for this tab only)";
     loadGuilds();
@@ -175,20 +58,20 @@
 
   function clearToken() {
     ui.token.value = "";
-    forgetToken();
+    session.forget();
     setStatus("Token cleared. Enter the API token to begin.");
   }
 
   // --- guilds ----------------------------------------------------------------------------
 
-  function option(value, label) {
-    const element = node("option", label);
-    element.value = value;
-    return element;
-  }
-
   function resetGuilds(label) {
     ui.guild.replaceChildren(option("", label));
+    emit("guild", "", "");
+  }
+
+  /** The chosen guild as the chooser shows it, e.g. "Night Shift (1111…)". */
+  function guildLabel() {
+    return ui.guild.value ? ui.guild.selectedOptions[0]?.textContent || ui.guild.value : "";
   }
 
   async function loadGuilds() {
@@ -233,6 +116,7 @@
   function guildChanged() {
     latest.search++;
     clearResults();
+    emit("guild", ui.guild.value, guildLabel());
     if (ui.guild.value) loadMemory(false);
     else showMemoryNote("Choose a guild to see its memory.");
   }
@@ -246,7 +130,7 @@
 
   async function search(event) {
     event.preventDefault();
-    if (!token) return setStatus("Enter the API token first.", "error");
+    if (!session.token) return setStatus("Enter the API token first.", "error");
     const guildId = ui.guild.value;
     if (!guildId) return setStatus("Choose a guild first.", "error");
     const q = ui.query.value.trim();
@@ -288,22 +172,6 @@
     return row;
   }
 
-  /** A link to the source message, only when every id is a plain Discord id. */
-  function sourceCell(guildId, channelId, messageId) {
-    const cell = node("td", undefined, "nowrap");
-    if ([guildId, channelId, messageId].every((id) => SNOWFLAKE.test(id))) {
-      const link = node("a", "open in Discord");
-      link.href = `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
-      link.rel = "noopener noreferrer";
-      link.target = "_blank";
-      link.referrerPolicy = "no-referrer";
-      cell.append(link);
-    } else {
-      cell.textContent = messageId || "—";
-    }
-    return cell;
-  }
-
   // --- MEMORY.md -------------------------------------------------------------------------
 
   function showMemoryNote(message) {
@@ -312,7 +180,7 @@
 
   async function loadMemory(regenerate) {
     const guildId = ui.guild.value;
-    if (!token) return setStatus("Enter the API token first.", "error");
+    if (!session.token) return setStatus("Enter the API token first.", "error");
     if (!guildId) return setStatus("Choose a guild first.", "error");
     const mine = ++latest.memory;
     showMemoryNote(regenerate ? "Regenerating MEMORY.md…" : "Loading MEMORY.md…");
@@ -330,7 +198,7 @@
     }
     if (mine !== latest.memory) return;
     renderMarkdown(ui.memory, text(data.markdown));
-    setStatus(`MEMORY.md of ${ui.guild.selectedOptions[0]?.textContent || guildId} loaded.`, "ok");
+    setStatus(`MEMORY.md of ${guildLabel()} loaded.`, "ok");
   }
 
   /** A small markdown subset: headings, bullet lists, paragraphs and inline marks. */
@@ -421,13 +289,14 @@
 
   // --- wiring ----------------------------------------------------------------------------
 
+  on("signedOut", signedOut);
   ui.tokenForm.addEventListener("submit", useToken);
   ui.clearToken.addEventListener("click", clearToken);
   ui.guild.addEventListener("change", guildChanged);
   ui.searchForm.addEventListener("submit", search);
   ui.refresh.addEventListener("click", () => loadMemory(true));
 
-  if (token) {
+  if (session.token) {
     ui.token.placeholder = "token in use (kept for this tab only)";
     loadGuilds();
   } else {
