@@ -11,10 +11,11 @@ The request (any OpenAI-compatible endpoint, as for extraction):
 * a low temperature and a strict ``json_schema`` response format: ``{"reply": string,
   "memoryLine": string | null}``.
 
-The prompt is bounded: each quoted text is cut to :data:`MAX_QUOTED_CHARS`, and the whole
-request to :data:`MAX_PROMPT_CHARS` by dropping, in turn, the oldest recent messages (the
-newest :data:`KEEP_RECENT` stay longest), the turns around the found messages, the found
-messages, the rest of the recent messages, then the least relevant facts.
+The prompt is bounded: each quoted text is cut to ``MAX_QUOTED_CHARS`` (quoting is
+:mod:`bot.prompt_data`'s), and the whole request to :data:`MAX_PROMPT_CHARS` by dropping, in
+turn, the oldest recent messages (the newest :data:`KEEP_RECENT` stay longest), the turns
+around the found messages, the found messages, the rest of the recent messages, then the
+least relevant facts.
 
 The answer is parsed tolerantly (raw JSON, a fenced code block, or the text from the first
 ``{`` to the last ``}``); the reply is defused (no mention can ping) and fit to Discord's
@@ -24,7 +25,6 @@ line): the caller answers offline instead.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,22 +34,19 @@ import openai
 from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 
+from bot.prompt_data import MAX_NAME_CHARS, dumps, fact_data, quoted, turn_data
 from bot.replies import defuse, fit
 from memory.errors import ConfigError, MemorybotError
 from memory.llm.answers import json_kind, loads_tolerant
 from memory.llm.endpoint import OpenAIEndpoint, llm_options
-from memory.models import parse_iso
-from memory.search.results import FactHit, MemorySlice, MessageHit
+from memory.search.results import MemorySlice, MessageHit
 from memory.settings import Settings
-from memory.text import cap, strip_invisible
+from memory.text import strip_invisible
 
 log = logging.getLogger(__name__)
 
 TEMPERATURE = 0.2
-MAX_QUOTED_CHARS = 500
-"""Longest member text (a message, a fact) quoted in the prompt."""
 MAX_QUESTION_CHARS = 1500
-MAX_NAME_CHARS = 80
 MAX_PROMPT_CHARS = 24_000
 """Longest prompt (all message contents together), about 6,000 tokens."""
 KEEP_RECENT = 5
@@ -130,46 +127,11 @@ class Reply:
 # --- the request --------------------------------------------------------------------------
 
 
-def quoted(text: str, limit: int = MAX_QUOTED_CHARS) -> str:
-    """Member text as the prompt quotes it: no invisible characters, whitespace collapsed,
-    at most ``limit`` characters."""
-    return cap(" ".join(strip_invisible(text).split()), limit)
-
-
-def dumps(value: object) -> str:
-    """JSON on one line, with ``<``, ``>`` and ``&`` escaped: it cannot close a tag."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def _time(when: str) -> str:
-    try:
-        return parse_iso(when).strftime("%Y-%m-%d %H:%M UTC")
-    except ValueError:
-        return quoted(when, 40)
-
-
-def _fact(hit: FactHit) -> dict[str, Any]:
-    return {
-        "fact": quoted(hit.fact.fact),
-        "about": quoted(hit.subject_name or "someone", MAX_NAME_CHARS),
-        "said": quoted(hit.fact.said_on, 10),
-    }
-
-
-def _turn(author: str, content: str, created_at: str) -> dict[str, Any]:
-    return {
-        "author": quoted(author or "someone", MAX_NAME_CHARS),
-        "time": _time(created_at),
-        "text": quoted(content),
-    }
-
-
 def _found(hit: MessageHit) -> dict[str, Any]:
     m = hit.message
-    out = _turn(m.author_name, m.content, m.created_at)
+    out = turn_data(m.author_name, m.content, m.created_at)
     around = [c for c in hit.context if c.message_id != m.message_id]
-    context = [_turn(c.author_name, c.content, c.created_at) for c in around]
+    context = [turn_data(c.author_name, c.content, c.created_at) for c in around]
     if context:
         out["context"] = context
     return out
@@ -178,10 +140,10 @@ def _found(hit: MessageHit) -> dict[str, Any]:
 def memory_data(memory: MemorySlice, recent: Sequence[RecentMessage]) -> dict[str, Any]:
     """The quoted data block's object, before trimming."""
     return {
-        "userFacts": [_fact(h) for h in memory.user_facts],
-        "relevantFacts": [_fact(h) for h in memory.relevant_facts],
+        "userFacts": [fact_data(h) for h in memory.user_facts],
+        "relevantFacts": [fact_data(h) for h in memory.relevant_facts],
         "relevantMessages": [_found(h) for h in memory.relevant_messages],
-        "recentMessages": [_turn(*m) for m in recent],
+        "recentMessages": [turn_data(*m) for m in recent],
     }
 
 
