@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from memory.models import parse_iso
-from memory.search.results import FactHit
+from memory.search.results import FactHit, MessageHit
 from memory.text import cap, strip_invisible
 
 MAX_QUOTED_CHARS = 500
@@ -58,3 +58,23 @@ def turn_data(
         "time": said_time(created_at),
         "text": quoted(content, limit),
     }
+
+
+def found_data(hit: MessageHit, limit: int = MAX_QUOTED_CHARS, skip: str = "") -> dict[str, Any]:
+    """A message found for a query, with the turns around it (``context``, in order; the
+    message ``skip`` left out)."""
+    m = hit.message
+    out = turn_data(m.author_name, m.content, m.created_at, limit)
+    around = [c for c in hit.context if c.message_id not in (m.message_id, skip)]
+    if around:
+        out["context"] = [turn_data(c.author_name, c.content, c.created_at, limit) for c in around]
+    return out
+
+
+def drop_context(found: list[dict[str, Any]]) -> int:
+    """Remove the turns around the last found message that still has them; the characters
+    freed (0: none had any)."""
+    for hit in reversed(found):
+        if "context" in hit:
+            return len(dumps(hit.pop("context"))) + len(', "context": ')
+    return 0
