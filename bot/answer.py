@@ -1,8 +1,9 @@
 """The answer to a mention: the memory slice, then the LLM's reply or the offline one.
 
 With a replier (an LLM is configured) the answer is the model's, and the lore line it asks
-to keep is remembered; when the model fails for any reason the answer is the offline one, so
-a mention is always answered. Without a replier the answer is the offline one.
+to keep is remembered; the model may look memory up first (``search_memory``), bound to this
+guild, channel and asker. When the model fails for any reason the answer is the offline one,
+so a mention is always answered. Without a replier the answer is the offline one.
 """
 
 from __future__ import annotations
@@ -56,11 +57,15 @@ async def compose_answer(
     found = await memory.slice(guild_id, question, channel_id=channel_id, user_id=author_id)
     if replier is None:
         return Answer(offline_answer(found))
+    from bot.memory_tools import MemoryLookup  # imports openai: only with an LLM
+
     window = list(recent)[-memory.settings.max_recent_messages :]
+    lookup = MemoryLookup(memory, guild_id, channel_id, author_id, author_name, message_id)
     try:
         reply = await replier.reply(
-            question=question, asker=author_name, memory=found, recent=window, bot_name=bot_name
-        )
+            question=question, asker=author_name, memory=found, recent=window,
+            bot_name=bot_name, lookup=lookup,
+        )  # fmt: skip
     except MemorybotError as exc:
         log.warning("answering offline: %s", exc)
         return Answer(offline_answer(found))

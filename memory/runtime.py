@@ -179,10 +179,16 @@ class Memory(Controls):
         strict: bool = True,
         subjects: Sequence[str] | None = None,
     ) -> list[FactHit]:
-        """The guild's facts for ``query``, best first (``strict``: relevance-gated)."""
+        """The guild's facts for ``query``, best first (``strict``: relevance-gated;
+        ``subjects``: only facts about them)."""
         return await self._retriever.search(
             guild_id, query, channel_id=channel_id, limit=limit, strict=strict, subjects=subjects
         )
+
+    async def named_members(self, guild_id: str, text: str) -> dict[str, str]:
+        """The guild's members ``text`` names (display name, username, first name or
+        ``<@id>`` mention), as ``user_id -> display name``; only that guild's members."""
+        return await self._retriever.named_members(guild_id, text)
 
     async def slice(
         self, guild_id: str, query: str, *, channel_id: str | None = None,

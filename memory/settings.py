@@ -122,6 +122,11 @@ class Settings(BaseSettings):
         description="Retries of an LLM request (the openai client's) on 408, 409, 429, 5xx, "
         "timeouts and connection errors.",
     )
+    llm_reply_tools: bool = Field(
+        True,
+        description="An LLM reply may look memory up (the search_memory tool, twice at most) "
+        "before it answers; off: it sees the memory slice alone.",
+    )
     extraction_batch_gap: float = Field(
         3.0,
         ge=0,

@@ -10,7 +10,8 @@
         assert len(fake.chat_requests) == 2
 
 Each request takes the next behaviour of its endpoint's script (:func:`reply`,
-:func:`status`, :func:`delay`, :func:`raw`, :func:`reset`); when the script is empty the
+:func:`tool_calls`, :func:`status`, :func:`delay`, :func:`raw`, :func:`reset`); when the
+script is empty the
 endpoint's handler answers: for chat a callable ``(request_json) -> content`` (sync or async;
 default ``{"facts": []}``), for embeddings ``(request_json) -> list of vectors`` (default:
 deterministic unit vectors from a hash of each input, ``dimensions`` honoured). Every request
@@ -51,12 +52,22 @@ DEFAULT_EMBEDDING_DIMENSIONS = 1536
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    """One function call in an answer (:func:`tool_calls`); ``arguments`` as sent."""
+
+    name: str
+    arguments: str
+    id: str
+
+
+@dataclass(frozen=True)
 class Reply:
-    """A 200 chat.completion whose first choice's message has ``content``."""
+    """A 200 chat.completion whose first choice's message has ``content`` (and ``calls``)."""
 
     content: str | None
     refusal: str | None = None
     finish_reason: str = "stop"
+    calls: tuple[ToolCall, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +106,20 @@ Behaviour = Reply | Status | Delay | Raw | Reset
 
 def reply(content: str | None, *, refusal: str | None = None, finish_reason: str = "stop") -> Reply:
     return Reply(content, refusal, finish_reason)
+
+
+_CALL_IDS = itertools.count(1)
+
+
+def call(arguments: Any, *, name: str = "search_memory", call_id: str | None = None) -> ToolCall:
+    """A function call: ``arguments`` sent as given when a string, else as JSON."""
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return ToolCall(name, text, call_id or f"call_fake{next(_CALL_IDS)}")
+
+
+def tool_calls(*calls: ToolCall, content: str | None = None) -> Reply:
+    """An answer that calls tools (``finish_reason`` ``tool_calls``)."""
+    return Reply(content, None, "tool_calls", calls)
 
 
 def status(code: int, body: Any = None, headers: dict[str, str] | None = None) -> Status:
@@ -147,9 +172,16 @@ def chat_completion(
     finish_reason: str = "stop",
     prompt_tokens: int = 0,
     number: int = 1,
+    calls: tuple[ToolCall, ...] = (),
 ) -> dict[str, Any]:
-    """A chat.completion object as the OpenAI API returns it."""
+    """A chat.completion object as the OpenAI API returns it (``calls``: its tool calls)."""
     completion_tokens = len(content or "") // 4
+    message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": refusal}
+    if calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in calls
+        ]
     return {
         "id": f"chatcmpl-fake{number}",
         "object": "chat.completion",
@@ -158,7 +190,7 @@ def chat_completion(
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": content, "refusal": refusal},
+                "message": message,
                 "logprobs": None,
                 "finish_reason": finish_reason,
             }
@@ -325,6 +357,7 @@ class FakeOpenAI:
                 finish_reason=behaviour.finish_reason,
                 prompt_tokens=_prompt_tokens(recorded),
                 number=next(self._ids),
+                calls=behaviour.calls,
             )
             return _json_response(body)
         if isinstance(behaviour, Status):

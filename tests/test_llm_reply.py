@@ -18,7 +18,6 @@ from bot.llm_reply import (
     KEEP_RECENT,
     MAX_MEMORY_LINE_CHARS,
     MAX_PROMPT_CHARS,
-    MAX_QUOTED_CHARS,
     TEMPERATURE,
     LLMReplier,
     RecentMessage,
@@ -26,6 +25,7 @@ from bot.llm_reply import (
     dumps,
     trim,
 )
+from bot.prompt_data import MAX_QUOTED_CHARS
 from bot.replies import DISCORD_LIMIT, offline_answer
 from memory.errors import ConfigError, MemorybotError
 from memory.models import LORE_SUBJECT, Fact
