@@ -27,7 +27,7 @@ STATIC = Path(__file__).with_name("static")
 # the page's scripts and styles (common.js, app.js, one script per further panel, style.css),
 # each served at /<name>: a new panel's file needs no route of its own
 STATIC_FILES = tuple(sorted(p.name for p in STATIC.iterdir() if p.suffix in (".js", ".css")))
-MAX_BODY = 16 * 1024  # the only body is POST /api/memory/refresh's {"guildId": …}
+MAX_BODY = 16 * 1024  # bodies: refresh's {"guildId"}, a fact edit's {fact, type, active}
 PAGE_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "

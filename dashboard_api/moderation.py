@@ -20,7 +20,7 @@ ADMIN = web.RequestKey("admin", bool)  # the request came with the admin token
 
 def _admin(request: web.Request) -> None:
     if not request.get(ADMIN, False):
-        raise ApiError(403, "forbidden", "moderating facts needs the admin token")
+        raise ApiError(403, "admin_required", "moderating facts needs the admin token")
 
 
 def _fact_id(request: web.Request) -> int:
@@ -43,7 +43,9 @@ async def review(request: web.Request, memory: Memory, guild_id: str) -> web.Res
         guild_id, subject=subject, archived=archived, limit=count,
         before_id=int(before) if before else None,
     )  # fmt: skip
-    return web.json_response({"guildId": guild_id, "facts": [stored_fact_json(f) for f in facts]})
+    names = await memory.member_names(guild_id)
+    shown = [stored_fact_json(f, names) for f in facts]
+    return web.json_response({"guildId": guild_id, "facts": shown})
 
 
 async def edit(request: web.Request, memory: Memory, guild_id: str) -> web.Response:
@@ -71,7 +73,8 @@ async def edit(request: web.Request, memory: Memory, guild_id: str) -> web.Respo
         raise ApiError(400, "invalid_fact", str(exc)) from None
     if fact is None:
         raise ApiError(404, "not_found", "no such fact in that guild")
-    return web.json_response({"guildId": guild_id, "fact": stored_fact_json(fact)})
+    names = await memory.member_names(guild_id)
+    return web.json_response({"guildId": guild_id, "fact": stored_fact_json(fact, names)})
 
 
 async def delete(request: web.Request, memory: Memory, guild_id: str) -> web.Response:

@@ -190,6 +190,10 @@ class Memory(Controls):
         ``<@id>`` mention), as ``user_id -> display name``; only that guild's members."""
         return await self._retriever.named_members(guild_id, text)
 
+    async def member_names(self, guild_id: str) -> dict[str, str]:
+        """``user_id -> display name`` of every member the guild has seen."""
+        return await self._store.member_names(guild_id)
+
     async def slice(
         self, guild_id: str, query: str, *, channel_id: str | None = None,
         user_id: str | None = None,

@@ -53,7 +53,7 @@ async def test_only_the_admin_token_moderates(api: Api) -> None:
                                ("DELETE", f"api/memory/facts/{nurse['id']}", None)):  # fmt: skip
         status, answer = await call(api, method, path, token=TOKEN, json=body,
                                     guildId="111111111111111111")  # fmt: skip
-        assert status == 403 and answer["error"]["code"] == "forbidden"
+        assert status == 403 and answer["error"]["code"] == "admin_required"
     status, _ = await call(api, "GET", "api/memory/facts", token="wrong",
                            guildId="111111111111111111")  # fmt: skip
     assert status == 401

@@ -149,7 +149,7 @@ async def test_the_admin_token_lists_the_guilds_facts(browser: Browser, tmp_path
         cells = row(page, NURSE).locator("td")
         await expect(cells).to_have_count(8)
         await expect(cells.nth(0)).to_have_text(f"{NURSE}evidence: I work as a nurse")
-        await expect(cells.nth(1)).to_have_text(SARAH.id)
+        await expect(cells.nth(1)).to_have_text(SARAH.name)  # the API names the member
         await expect(cells.nth(2)).to_have_text("profile")
         await expect(cells.nth(3)).to_have_text("0.90")
         await expect(cells.nth(4)).to_contain_text("said 2023-05-07 21:30")

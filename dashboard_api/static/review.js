@@ -103,7 +103,7 @@
   }
 
   function needsAdmin(err) {
-    return err instanceof ApiFailure && err.status === 403 && /admin/i.test(err.message);
+    return err instanceof ApiFailure && err.code === "admin_required";
   }
 
   function showNeedsAdmin() {
