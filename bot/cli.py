@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from bot.cli_base import CliState, echo_json, run_async, snowflake
-from bot.cli_moderation import forget, optout
+from bot.cli_moderation import events, forget, optout
 from memory.errors import ConfigError, MemorybotError
 from memory.settings import load_settings
 
@@ -301,7 +301,7 @@ def demo(state: CliState, port: int | None) -> None:
     run_async(run_demo(settings, port))
 
 
-for command in (forget, optout):
+for command in (events, forget, optout):
     cli.add_command(command)
 
 

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from bot.cli_base import CliState, confirmed, run_async, snowflake
+from bot.cli_base import CliState, confirmed, echo_json, run_async, snowflake
 
 
 @click.command()
@@ -48,3 +48,37 @@ def optout(state: CliState, guild_id: str, user_id: str, undo: bool, as_json: bo
 
     outcome = run_async(set_optout(state.settings(), guild, user, opted_out=not undo))
     echo_optout(guild, user, outcome, as_json=as_json)
+
+
+@click.command()
+@click.option("--guild", "guild_id", default=None, help="Guild id (default: the only one).")
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000, clamp=True))
+@click.option(
+    "--before", type=click.IntRange(1), default=None, help="Only events older than this id."
+)
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    help="Only events of this kind (repeatable), e.g. fact.deleted.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_obj
+def events(
+    state: CliState, guild_id: str | None, limit: int, before: int | None,
+    kinds: tuple[str, ...], as_json: bool,
+) -> None:  # fmt: skip
+    """The guild's audit log, newest first: facts stored, archived, edited and deleted,
+    extraction calls and errors, forget, opt-out, imports — and who asked."""
+    from bot.commands_read import audit_events, echo_events
+    from memory.audit import KINDS
+
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        raise click.BadParameter(f"{unknown[0]!r}: one of {', '.join(KINDS)}", param_hint="--kind")
+    guild = snowflake(guild_id, "--guild")
+    rows = run_async(audit_events(state.settings(), guild, limit=limit, before=before, kinds=kinds))
+    if as_json:
+        echo_json({"events": rows})
+        return
+    echo_events(rows)

@@ -7,6 +7,7 @@ configured embedder; the guild is the one asked for, or the only one there is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -55,6 +56,37 @@ async def guild_or_only(memory: Memory, guild_id: str | None) -> str:
     if not guilds:
         raise MemorybotError("no guilds yet: import an export or run the bot")
     raise click.UsageError("several guilds: choose one with --guild (see memorybot stats)")
+
+
+# --- the audit log -------------------------------------------------------------------------
+
+
+async def audit_events(
+    settings: Settings, guild_id: str | None, *, limit: int, before: int | None,
+    kinds: Sequence[str],
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The guild's newest audit events (below id ``before``; of ``kinds``), as JSON."""
+    from memory.audit import event_json
+
+    async with reading_memory(settings) as memory:
+        guild = await guild_or_only(memory, guild_id)
+        found = await memory.events(guild, limit=limit, before=before, kinds=kinds)
+        names = await memory.member_names(guild)
+        return [event_json(e, names) for e in found]
+
+
+def echo_events(rows: list[dict[str, Any]]) -> None:
+    """One line per event: id, time, kind, who, what it touched, and the detail."""
+    if not rows:
+        click.echo("no events (yet, or none of that kind)")
+        return
+    for r in rows:
+        who = r["actorName"] or r["actor"]
+        noun = r["kind"].split(".")[0]
+        about = f" {noun} {r['objectId']}" if noun in ("fact", "message", "channel") else ""
+        if r["subject"]:
+            about += f" about {r['subjectName'] or r['subject']}"
+        click.echo(f"{r['id']:>8} {r['at'][:19]} {r['kind']:<17} by {who}{about}: {r['detail']}")
 
 
 # --- search -------------------------------------------------------------------------------

@@ -71,6 +71,7 @@ def create_app(memory: Memory, config: ApiConfig) -> web.Application:
     app.router.add_get("/api/memory/facts", facts_review)
     app.router.add_patch("/api/memory/facts/{fact_id}", fact_edit)
     app.router.add_delete("/api/memory/facts/{fact_id}", fact_delete)
+    app.router.add_get("/api/memory/events", audit_events)
     app.router.add_get("/", page)
     for name in STATIC_FILES:
         app.router.add_get(f"/{name}", _static(name))
@@ -273,3 +274,7 @@ async def fact_edit(request: web.Request) -> web.Response:
 
 async def fact_delete(request: web.Request) -> web.Response:
     return await moderation.delete(request, request.app[MEMORY], _guild(request))
+
+
+async def audit_events(request: web.Request) -> web.Response:
+    return await moderation.events(request, request.app[MEMORY], _guild(request))

@@ -1,6 +1,7 @@
 """Moderating single facts over the API (admin token only): review a guild's facts, edit
-one (text, type, archive / restore), delete one. An edited fact is embedded again; a
-deleted one leaves nothing in search, the slice, vectors or MEMORY.md."""
+one (text, type, archive / restore), delete one; and read the guild's audit log. An edited
+fact is embedded again; a deleted one leaves nothing in search, the slice, vectors or
+MEMORY.md."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from aiohttp import web
 
 from dashboard_api import params
 from dashboard_api.errors import ApiError
-from memory.audit import API
+from memory.audit import API, KINDS, event_json
 from memory.errors import InvalidMessageError
 from memory.runtime import Memory
 from memory.search.results import stored_fact_json
@@ -75,6 +76,32 @@ async def edit(request: web.Request, memory: Memory, guild_id: str) -> web.Respo
         raise ApiError(404, "not_found", "no such fact in that guild")
     names = await memory.member_names(guild_id)
     return web.json_response({"guildId": guild_id, "fact": stored_fact_json(fact, names)})
+
+
+async def events(request: web.Request, memory: Memory, guild_id: str) -> web.Response:
+    """``GET /api/memory/events?guildId=&limit=&before=&kind=``: the guild's audit log,
+    newest first; ``nextBefore`` pages on (null at the end)."""
+    _admin(request)
+    before = request.query.get("before") or None
+    if before is not None and not (before.isascii() and before.isdigit() and len(before) <= 18):
+        raise ApiError(400, "invalid_parameter", "before must be an event id")
+    kinds = [k for k in request.query.get("kind", "").split(",") if k]
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        known = ", ".join(KINDS)
+        raise ApiError(
+            400, "invalid_parameter", f"unknown kind {unknown[0][:40]!r}: one of {known}"
+        )
+    count = params.limit(request.query, default=50, high=500)
+    found = await memory.events(
+        guild_id, limit=count, before=int(before) if before else None, kinds=kinds
+    )
+    names = await memory.member_names(guild_id)
+    return web.json_response({
+        "guildId": guild_id,
+        "events": [event_json(e, names) for e in found],
+        "nextBefore": found[-1].id if len(found) == count else None,
+    })  # fmt: skip
 
 
 async def delete(request: web.Request, memory: Memory, guild_id: str) -> web.Response:

@@ -13,10 +13,11 @@ import asyncio
 import contextlib
 import logging
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from memory.models import utc_iso
+from memory.models import LORE_SUBJECT, utc_iso
 from memory.text import cap
 
 if TYPE_CHECKING:
@@ -90,6 +91,23 @@ def error_detail(exc: BaseException) -> str:
     answer's excerpt, which may repeat what a member wrote) left out."""
     message = QUOTED.sub("'…'", str(exc))
     return cap(" ".join(f"{type(exc).__name__}: {message}".split()), MAX_DETAIL)
+
+
+def event_json(event: StoredEvent, names: Mapping[str, str]) -> dict[str, object]:
+    """An event for the API and ``memorybot events --json``; ``names`` (user id -> display
+    name) names its actor and subject when they are members."""
+    return {
+        "id": event.id,
+        "guildId": event.guild_id,
+        "at": event.at,
+        "kind": event.kind,
+        "actor": event.actor,
+        "actorName": names.get(event.actor, ""),
+        "objectId": event.object_id,
+        "subject": event.subject,
+        "subjectName": "lore" if event.subject == LORE_SUBJECT else names.get(event.subject, ""),
+        "detail": event.detail,
+    }
 
 
 def fact_changes(before: Fact, after: Fact) -> list[tuple[str, str]]:
