@@ -318,3 +318,14 @@ async def test_the_api_refuses_what_it_should(tmp_path: Path) -> None:
         assert code == 400  # guildId is required
         code, body = await get_events(api, guildId=GUILD_B)  # guild B's only event: its fact
         assert [e["guildId"] for e in body["events"]] == [GUILD_B]
+
+
+async def test_an_admin_token_limited_to_some_guilds_reads_no_other_guilds_log(
+    tmp_path: Path,
+) -> None:
+    async with served(tmp_path, seed=seed, api_admin_token=ADMIN,
+                      api_guilds=frozenset({GUILD_A})) as api:  # fmt: skip
+        code, body = await get_events(api, guildId=GUILD_B)
+        assert (code, body["error"]["code"]) == (403, "forbidden")
+        code, body = await get_events(api, guildId=GUILD_A)
+        assert code == 200 and {e["guildId"] for e in body["events"]} == {GUILD_A}

@@ -431,6 +431,13 @@ async def test_a_moderator_fixes_or_removes_one_fact(world: World) -> None:
     again = world.interaction(world.mike, moderator=True)
     await world.run("fact delete", again, nurse.id)
     assert again.texts == [f"There is no fact {nurse.id} in this server."]
+    # the audit log says which moderator did what, without the texts
+    logged = await memory.events(guild, kinds=["fact.edited", "fact.deleted"])
+    assert [(e.kind, e.actor, e.object_id) for e in logged] == [
+        ("fact.deleted", str(world.mike.id), str(nurse.id)),
+        ("fact.edited", str(world.mike.id), str(nurse.id)),
+    ]
+    assert all("midwife" not in e.detail for e in logged)
 
 
 async def test_a_moderator_cannot_touch_another_servers_fact(world: World) -> None:
