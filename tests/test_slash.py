@@ -451,3 +451,36 @@ async def test_a_moderator_cannot_touch_another_servers_fact(world: World) -> No
         await world.run(name, moderator, *args)
         assert moderator.texts == [f"There is no fact {theirs.id} in this server."]
     assert [f.fact for f in await world.bot.memory.active_facts(other_guild)] == [theirs.fact]
+
+
+def _thread_of(world: World, thread_id: int) -> discord.Thread:
+    """A public thread of the world's channel (dpytest has none: built from a gateway
+    payload, as Discord would send it, and added to the guild's cache)."""
+    data: Any = {
+        "id": str(thread_id), "guild_id": str(world.guild.id), "parent_id": str(world.channel.id),
+        "owner_id": str(world.sarah.id), "name": "hideouts", "type": 11, "message_count": 0,
+        "member_count": 1, "rate_limit_per_user": 0,
+        "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                            "archive_timestamp": "2026-01-01T00:00:00+00:00"},
+    }  # fmt: skip
+    thread = discord.Thread(guild=world.guild, state=world.guild._state, data=data)
+    world.guild._add_thread(thread)  # what the gateway's THREAD_CREATE does
+    return thread
+
+
+async def test_an_ignored_channels_threads_are_ignored_with_it(world: World) -> None:
+    memory, guild = world.bot.memory, str(world.guild.id)
+    thread = _thread_of(world, 444444444444444444)
+    await dpytest.message(
+        "the thread is where we plan the heist", channel=thread, member=world.sarah
+    )
+    await memory.join()
+    assert [m.content for m in await memory.recent_messages(guild, str(thread.id), 10)] == [
+        "the thread is where we plan the heist"
+    ]  # remembered while the channel is not ignored
+    await world.run("ignore-channel", world.interaction(world.mike, moderator=True), world.channel)
+    await dpytest.message("my secret hideout is behind the waterfall", channel=thread,
+                          member=world.sarah)  # fmt: skip
+    await memory.join()
+    texts = [m.content for m in await memory.recent_messages(guild, str(thread.id), 10)]
+    assert texts == ["the thread is where we plan the heist"]
