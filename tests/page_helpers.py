@@ -18,7 +18,9 @@ from playwright.async_api import (
     async_playwright,
 )
 
+from memory.storage.store import Store
 from tests.api_helpers import Api
+from tests.helpers import CHANNEL_A, GUILD_A, add_fact
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -32,6 +34,26 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TOKEN_KEY = "memorybot.apiToken"
+NURSE_SOURCE = "900000000000000001"  # the source message of the pages' seeded facts
+
+
+async def add_page_fact(
+    store: Store,
+    subject: str,
+    text: str,
+    *,
+    guild: str = GUILD_A,
+    channel: str = CHANNEL_A,
+    evidence: str = "",
+    source: str = NURSE_SOURCE,
+    fact_type: str = "profile",
+    said_at: str = "",
+) -> None:
+    """A fact as the page tests seed them: a profile fact of guild A from one message."""
+    await add_fact(
+        store, subject, text, guild=guild, channel=channel, evidence=evidence,
+        source=source, fact_type=fact_type, said_at=said_at,
+    )  # fmt: skip
 
 
 @contextlib.asynccontextmanager

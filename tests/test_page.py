@@ -16,8 +16,8 @@ from memory.storage.store import Store
 from tests.api_helpers import served
 from tests.conftest import REPO
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH
-from tests.helpers import add_fact as store_fact
-from tests.page_helpers import TOKEN_KEY, chromium, open_page, use_token
+from tests.page_helpers import NURSE_SOURCE, TOKEN_KEY, chromium, open_page, use_token
+from tests.page_helpers import add_page_fact as add_fact
 
 pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
 
@@ -25,31 +25,12 @@ SCRIPT = "<script>window.__xss=1</script>"
 IMG = '<img src=x onerror="window.__xss=1">'
 JS_LINK = "[click](javascript:window.__xss=1)"
 EVIL_LINK = "[x](https://evil.example)"
-NURSE_SOURCE = "900000000000000001"
 
 
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
     async with chromium() as launched:
         yield launched
-
-
-async def add_fact(
-    store: Store,
-    subject: str,
-    text: str,
-    *,
-    guild: str = GUILD_A,
-    channel: str = CHANNEL_A,
-    evidence: str = "",
-    source: str = NURSE_SOURCE,
-    fact_type: str = "profile",
-    said_at: str = "",
-) -> None:
-    await store_fact(
-        store, subject, text, guild=guild, channel=channel, evidence=evidence,
-        source=source, fact_type=fact_type, said_at=said_at,
-    )  # fmt: skip
 
 
 async def seed_two_guilds(store: Store) -> None:

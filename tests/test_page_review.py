@@ -18,15 +18,14 @@ from memory.models import LORE_SUBJECT
 from memory.storage.store import Store
 from tests.api_helpers import TOKEN, Api, served
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, sql
-from tests.helpers import add_fact as store_fact
-from tests.page_helpers import Watched, chromium, open_page, use_token
+from tests.page_helpers import NURSE_SOURCE, Watched, chromium, open_page, use_token
+from tests.page_helpers import add_page_fact as add_fact
 
 pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
 
 ADMIN = "admin-token-0123456789abcdef"
 SCRIPT = "<script>window.__xss=1</script>"
 IMG = '<img src=x onerror="window.__xss=1">'
-NURSE_SOURCE = "900000000000000001"
 NURSE = "Sarah works as a nurse."
 BASS = "Mike plays bass in a ska band."
 LORE = "Memory line: the raid is every friday."
@@ -37,24 +36,6 @@ GUIDE_DOGS = "Sarah trains guide dogs."  # guild B's
 async def browser() -> AsyncIterator[Browser]:
     async with chromium() as launched:
         yield launched
-
-
-async def add_fact(
-    store: Store,
-    subject: str,
-    text: str,
-    *,
-    guild: str = GUILD_A,
-    channel: str = CHANNEL_A,
-    evidence: str = "",
-    source: str = NURSE_SOURCE,
-    fact_type: str = "profile",
-    said_at: str = "",
-) -> None:
-    await store_fact(
-        store, subject, text, guild=guild, channel=channel, evidence=evidence,
-        source=source, fact_type=fact_type, said_at=said_at,
-    )  # fmt: skip
 
 
 async def seed_two_guilds(store: Store) -> None:
