@@ -162,6 +162,10 @@ class Fact:
     said_at: str  # when its source message was written (recency counts from it)
     created_at: str  # when it was stored
     updated_at: str
+    times_seen: int = 1  # how often it was said (from different messages)
+    last_seen_at: str = ""  # when it was last said
+    superseded_by: int | None = None  # the newer fact that contradicts it
+    valid_until: str | None = None  # when that newer fact was said
 
     @property
     def said_on(self) -> str:

@@ -28,6 +28,7 @@ from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.retriever import RELEVANT_MESSAGES, Retriever
 from memory.search.semantic import Semantic
 from memory.settings import Settings
+from memory.storage.lifecycle_sql import Lifecycle
 from memory.storage.lock import DataDirLock
 from memory.storage.protocol import Storage
 from memory.storage.store import Store
@@ -296,6 +297,7 @@ async def _opened(
     owned = extractor is None
     extractor = extractor or build_extractor(settings)  # a bad LLM setting fails before opening
     store = await Store.open(settings.db_path)
+    store.lifecycle = Lifecycle(half_life_days=settings.fact_half_life_days)
     journals = Journals(
         settings.journals_dir,
         store,

@@ -83,6 +83,13 @@ class Settings(BaseSettings):
         description="The first time the bot is active in a server, post one short notice of "
         "what it remembers and how to see, export, forget and opt out (or DM the owner).",
     )
+    fact_half_life_days: float = Field(
+        180.0,
+        ge=0,
+        le=36_500,
+        description="A fact's value halves for every this many days since it was last said; "
+        "the per-member cap archives the least valued (0: no decay).",
+    )
     events_retention_days: int = Field(
         90,
         ge=0,

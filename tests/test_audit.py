@@ -72,9 +72,13 @@ async def test_a_stored_fact_is_logged_once_with_its_provenance_and_no_text(
         assert event.guild_id == GUILD_A and event.at.startswith("20")
         assert kinds(await memory.events(GUILD_B)) == ["fact.stored"]  # each guild its own
 
-        await memory.ingest(item(3, NURSE))  # said again: the same fact, no new event
+        await memory.ingest(item(3, NURSE))  # said again: the same fact, reinforced
         await memory.join()
-        assert kinds(await memory.events(GUILD_A)) == ["fact.stored"]
+        again, _stored = await memory.events(GUILD_A)
+        assert (again.kind, again.object_id) == ("fact.reinforced", str(fact.id))
+        assert again.detail == "said again in message 3, in the same words"
+        (fact,) = await memory.active_facts(GUILD_A)
+        assert fact.times_seen == 2 and fact.confidence > 0.9
 
 
 async def test_facts_past_a_members_cap_are_logged_as_archived(tmp_path: Path) -> None:
@@ -84,7 +88,7 @@ async def test_facts_past_a_members_cap_are_logged_as_archived(tmp_path: Path) -
         archived = await store.events(GUILD_A, kinds=["fact.archived"])
         (oldest,) = [f for f in await store.review_facts(GUILD_A, archived=True) if not f.is_active]
         assert [(e.object_id, e.subject) for e in archived] == [(str(oldest.id), SARAH.id)]
-        assert archived[0].detail == "past the cap of 80 active facts of a member"
+        assert archived[0].detail == "least valued past the cap of 80 active facts of a member"
         assert len(await store.events(GUILD_A, kinds=["fact.stored"], limit=500)) == 81
 
 

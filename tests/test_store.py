@@ -17,6 +17,7 @@ from memory.search import lexical
 from memory.search.fts import query_tokens, term_groups
 from memory.storage import facts_sql, ingest_sql
 from memory.storage.db import connect_sync
+from memory.storage.lifecycle_sql import Lifecycle
 from memory.storage.migrations import MIGRATIONS
 from memory.storage.store import Store
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item, sql
@@ -231,9 +232,13 @@ async def test_fact_upsert_keeps_the_higher_confidence(store: Store) -> None:
     m1, m2 = await store.get_message(GUILD_A, "1"), await store.get_message(GUILD_A, "2")
     await store.finish_jobs([], [], [(m1, _fact(SARAH.id, "Sarah is a nurse.", 0.6, "1"))])
     await store.finish_jobs([], [], [(m2, _fact(SARAH.id, "Sarah is a nurse.", 0.9, "2"))])
-    await store.finish_jobs([], [], [(m1, _fact(SARAH.id, "Sarah is a nurse.", 0.5, "1"))])
     (fact,) = await store.active_facts(GUILD_A)
-    assert (fact.confidence, fact.source_message_id) == (0.9, "2")
+    # said again by another message: the clearer statement's source, a reinforced confidence
+    assert (fact.source_message_id, fact.times_seen) == ("2", 2)
+    assert fact.confidence == pytest.approx(0.9 + (0.97 - 0.9) * 0.25)
+    await store.finish_jobs([], [], [(m2, _fact(SARAH.id, "Sarah is a nurse.", 0.5, "2"))])
+    (again,) = await store.active_facts(GUILD_A)  # the same message again: nothing new
+    assert (again.confidence, again.times_seen) == (fact.confidence, 2)
 
 
 async def test_a_subject_keeps_at_most_80_active_facts(store: Store) -> None:
@@ -284,7 +289,7 @@ async def test_the_leaner_writes_migration_keeps_the_index_and_the_job_counts(
     )
     ingest_sql.advance_journal_cursor(conn, 3)  # message 4 is not indexed yet
     ingest_sql.drop_jobs(conn, [(GUILD_A, "1")], "dropped: test", "x")
-    facts_sql.finish_jobs(conn, [2], [(3, "boom")], [], [], "x")
+    facts_sql.finish_jobs(conn, [2], [(3, "boom")], [], [], "x", Lifecycle())
     conn.close()
     async with await Store.open(path) as store:
         schema = sql(store.path, "SELECT sql FROM sqlite_master WHERE name = 'messages_fts'")[0]
@@ -426,9 +431,10 @@ async def test_a_fact_said_again_keeps_the_earliest_time(store: Store) -> None:
     (fact,) = await store.active_facts(GUILD_A)
     assert fact.said_at == late
     await store.finish_jobs([], [], [(m2, _fact(SARAH.id, "Sarah is a nurse.", 0.5, "2"))])
-    await store.finish_jobs([], [], [(m1, _fact(SARAH.id, "Sarah is a nurse.", 0.9, "1"))])
     (fact,) = await store.active_facts(GUILD_A)
-    assert (fact.said_at, fact.confidence, fact.source_message_id) == (early, 0.9, "1")
+    # first said early, last said late; the clearer wording (message 1's) kept
+    assert (fact.said_at, fact.last_seen_at, fact.source_message_id) == (early, late, "1")
+    assert fact.times_seen == 2
 
 
 async def test_lore_is_said_when_the_caller_says_or_now(store: Store) -> None:

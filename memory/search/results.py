@@ -104,6 +104,10 @@ def stored_fact_json(fact: Fact, names: Mapping[str, str] | None = None) -> dict
         "saidAt": fact.said_at,
         "createdAt": fact.created_at,
         "updatedAt": fact.updated_at,
+        "timesSeen": fact.times_seen,
+        "lastSeenAt": fact.last_seen_at,
+        "supersededBy": fact.superseded_by,
+        "validUntil": fact.valid_until,
     }
 
 

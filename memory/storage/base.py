@@ -13,6 +13,7 @@ import aiosqlite
 
 from memory.models import Fact, StoredMessage
 from memory.storage.db import sqlite_versions
+from memory.storage.lifecycle_sql import Lifecycle
 
 T = TypeVar("T")
 
@@ -22,7 +23,8 @@ MESSAGE_COLS = (
 )
 FACT_COLS = (
     "f.id, f.guild_id, f.channel_id, f.subject, f.fact, f.fact_type, f.evidence_text, "
-    "f.source_message_id, f.confidence, f.is_active, f.said_at, f.created_at, f.updated_at"
+    "f.source_message_id, f.confidence, f.is_active, f.said_at, f.created_at, f.updated_at, "
+    "f.times_seen, f.last_seen_at, f.superseded_by, f.valid_until"
 )
 
 
@@ -45,6 +47,10 @@ def fact_from_row(row: Sequence[Any]) -> Fact:
         said_at=row[10],
         created_at=row[11],
         updated_at=row[12],
+        times_seen=row[13],
+        last_seen_at=row[14] or row[10],
+        superseded_by=row[15],
+        valid_until=row[16],
     )
 
 
@@ -64,6 +70,9 @@ class Database:
         self._guilds_written: set[str] = set()  # guilds known to have a `guilds` row
         self._optouts: dict[str, frozenset[str]] = {}  # guild -> members who opted out
         self._settings: dict[str, dict[str, Any]] = {}  # guild -> its settings
+        # How facts live: merged when said again, superseded when contradicted, capped by
+        # value (``memory.runtime`` sets the judge and the half-life from the settings).
+        self.lifecycle = Lifecycle()
         # Bumped whenever facts or their vectors change: in-memory vector indexes compare it.
         self.vector_version = 0
         # Bumped whenever members are written: cached member names compare it.

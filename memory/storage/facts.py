@@ -152,7 +152,13 @@ class Facts(Database):
         fact = lore_fact(line, source_message_id=source_message_id)
         origin = Origin(guild_id, channel_id, canonical_time(said_at) if said_at else "")
         await self._call(
-            facts_sql.store_lore, origin, fact, author_id, author_id or SYSTEM, utc_iso()
+            facts_sql.store_lore,
+            origin,
+            fact,
+            author_id,
+            author_id or SYSTEM,
+            utc_iso(),
+            self.lifecycle,
         )
         self.vector_version += 1
         return fact

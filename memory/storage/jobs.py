@@ -84,7 +84,13 @@ class Jobs(Database):
         Returns the ``(guild_id, subject)`` pairs whose facts changed.
         """
         changed = await self._call(
-            facts_sql.finish_jobs, list(done), list(failed), list(facts), list(events), utc_iso()
+            facts_sql.finish_jobs,
+            list(done),
+            list(failed),
+            list(facts),
+            list(events),
+            utc_iso(),
+            self.lifecycle,
         )
         if facts:
             self.vector_version += 1

@@ -204,6 +204,17 @@ M010_MEMORY_EVENTS: list[Step] = [
     "CREATE INDEX memory_events_at ON memory_events (at)",
 ]
 
+# A fact's life (issue 20): said again (``times_seen``, ``last_seen_at``: when it was last
+# said), or superseded by a newer fact that contradicts it (``superseded_by``, ``valid_until``:
+# when the newer one was said).
+M011_FACT_LIFECYCLE: list[Step] = [
+    "ALTER TABLE memory_facts ADD COLUMN superseded_by INTEGER",
+    "ALTER TABLE memory_facts ADD COLUMN valid_until TEXT",
+    "ALTER TABLE memory_facts ADD COLUMN times_seen INTEGER NOT NULL DEFAULT 1",
+    "ALTER TABLE memory_facts ADD COLUMN last_seen_at TEXT",
+    "UPDATE memory_facts SET last_seen_at = said_at",
+]
+
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
@@ -215,4 +226,5 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m008_lore_authors", M008_LORE_AUTHORS),
     ("m009_guild_settings", M009_GUILD_SETTINGS),
     ("m010_memory_events", M010_MEMORY_EVENTS),
+    ("m011_fact_lifecycle", M011_FACT_LIFECYCLE),
 ]

@@ -1,0 +1,40 @@
+"""What a fact is worth keeping and showing: its confidence, how often it was said, and how
+long ago it was last said (halved every ``half_life_days``)."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+from memory.models import parse_iso
+
+DEFAULT_HALF_LIFE_DAYS = 180.0
+CONFIDENCE_CEILING = 0.97
+"""Saying a fact again raises its confidence toward this, never past it."""
+REINFORCE_STEP = 0.25
+"""Each time a fact is said again, it closes this share of its gap to the ceiling."""
+MAX_REPEAT_BONUS = 2.0
+
+
+def reinforced(confidence: float) -> float:
+    """The confidence of a fact said once more."""
+    if confidence >= CONFIDENCE_CEILING:
+        return confidence
+    return confidence + (CONFIDENCE_CEILING - confidence) * REINFORCE_STEP
+
+
+def fact_value(
+    confidence: float, times_seen: int, last_seen_at: str, now: datetime,
+    half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+) -> float:  # fmt: skip
+    """Confidence, times a bonus for each time it was said again (log-shaped, at most x2),
+    halved for every ``half_life_days`` since it was last said (0: no decay)."""
+    repeats = min(MAX_REPEAT_BONUS, 1.0 + 0.3 * math.log(max(1, times_seen)))
+    if half_life_days <= 0:
+        return confidence * repeats
+    try:
+        age_days = max(0.0, (now - parse_iso(last_seen_at)).total_seconds() / 86_400)
+    except ValueError:
+        age_days = 0.0
+    decay: float = 0.5 ** (age_days / half_life_days)
+    return confidence * repeats * decay

@@ -1,0 +1,265 @@
+"""Where a new fact goes among its subject's facts (issue 20), run on the database thread
+inside the caller's transaction.
+
+* Said again — the same text, or a paraphrase the judge calls ``same`` — it is merged into
+  the fact it repeats: ``times_seen`` and ``last_seen_at`` grow and its confidence rises toward
+  a ceiling (:func:`memory.lifecycle.value.reinforced`); no new row. The same message
+  extracted again is not "said again".
+* Contradicting an active fact of the subject (the judge says ``contradicts``), the one said
+  later stays active and the other is archived with ``superseded_by`` and ``valid_until``
+  (when the later one was said): facts imported out of order are ordered by when they were
+  said, not by arrival.
+* Past the subject's cap, the active facts of least value (:func:`fact_value`) are archived.
+
+Lore (the guild's remembered lines) is never merged or superseded, only capped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from memory.audit import SYSTEM, MemoryEvent
+from memory.lifecycle.value import (
+    CONFIDENCE_CEILING,
+    DEFAULT_HALF_LIFE_DAYS,
+    REINFORCE_STEP,
+    fact_value,
+    reinforced,
+)
+from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, canonical_time, parse_iso
+
+Judge = Callable[[str, Sequence[str]], Sequence[str]]
+"""``(new fact, the subject's active facts) -> "same" | "contradicts" | "unrelated"`` each."""
+
+FACT_CAP = 80
+LORE_FACT_CAP = 120
+
+_INSERT_FACT = """
+INSERT INTO memory_facts
+    (guild_id, channel_id, subject, fact, fact_type, evidence_text, source_message_id,
+     confidence, is_active, said_at, created_at, updated_at, last_seen_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
+"""
+_HIGHER = "MAX(confidence, excluded.confidence)"
+_REINFORCED = f"{_HIGHER} + ({CONFIDENCE_CEILING} - {_HIGHER}) * {REINFORCE_STEP}"
+_AGAIN = "excluded.source_message_id IS NOT source_message_id"  # another message said it
+# The same text again: a new statement reinforces it; the clearer (more confident) wording
+# keeps its type, evidence and source; it is active again (and no longer superseded: the
+# contradiction check that follows decides anew).
+UPSERT_FACT = (
+    _INSERT_FACT
+    + f"""
+ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
+    fact_type = CASE WHEN excluded.confidence > confidence
+                     THEN excluded.fact_type ELSE fact_type END,
+    evidence_text = CASE WHEN excluded.confidence > confidence
+                         THEN excluded.evidence_text ELSE evidence_text END,
+    source_message_id = CASE WHEN excluded.confidence > confidence
+                             THEN excluded.source_message_id ELSE source_message_id END,
+    confidence = CASE WHEN {_AGAIN}
+                      THEN MAX({_HIGHER}, {_REINFORCED})
+                      ELSE {_HIGHER} END,
+    times_seen = times_seen + ({_AGAIN}),
+    said_at = MIN(said_at, excluded.said_at),
+    last_seen_at = MAX(COALESCE(last_seen_at, said_at), excluded.last_seen_at),
+    is_active = 1,
+    superseded_by = NULL,
+    valid_until = NULL,
+    updated_at = excluded.updated_at
+RETURNING id, created_at, times_seen
+"""
+)
+JOB_OPEN = """
+SELECT 1 FROM messages m JOIN ingest_jobs j ON j.message_row = m.id
+WHERE m.guild_id = ? AND m.message_id = ? AND j.status = 'pending'
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Lifecycle:
+    """How facts live: the judge of two facts (None: only exact repeats merge, nothing is
+    superseded) and the half-life of a fact's value."""
+
+    judge: Judge | None = None
+    half_life_days: float = DEFAULT_HALF_LIFE_DAYS
+
+
+class _Active(NamedTuple):
+    id: int
+    fact: str
+    last_seen_at: str
+
+
+@dataclass(slots=True)
+class Placed:
+    """What placing one fact did: the row it lives in (None: not stored) and its events."""
+
+    fact_id: int | None
+    events: list[MemoryEvent]
+
+
+def place_fact(
+    conn: Any, origin: FactOrigin, cand: CandidateFact, now: str, lifecycle: Lifecycle,
+    *, extracted: bool, actor: str = SYSTEM,
+) -> Placed:  # fmt: skip
+    """Store ``cand`` (said when ``origin`` was written) among its subject's facts. An
+    ``extracted`` fact is stored only while its message's job is still open (a message
+    deleted or forgotten meanwhile leaves no fact behind)."""
+    guild, subject = origin.guild_id, cand.subject
+    if extracted and not conn.execute(JOB_OPEN, (guild, cand.source_message_id)).fetchone():
+        return Placed(None, [])
+    said = said_at(origin.created_at, now)
+    exact = conn.execute(
+        "SELECT id, is_active FROM memory_facts WHERE guild_id = ? AND subject = ? AND fact = ?",
+        (guild, subject, cand.fact),
+    ).fetchone()
+    judge = lifecycle.judge if subject != LORE_SUBJECT else None
+    relations: list[tuple[_Active, str]] = []
+    if exact is None and judge is not None:
+        relations = _judged(conn, guild, subject, cand.fact, judge, exclude=None)
+        same = [old for old, relation in relations if relation == "same"]
+        if same:  # a paraphrase of a fact it has: merged into the one said last
+            target = max(same, key=lambda old: (old.last_seen_at, old.id))
+            return Placed(target.id, _merge(conn, guild, subject, target, cand, said, now))
+    params = (guild, origin.channel_id or None, subject, cand.fact, cand.fact_type,
+              cand.evidence, cand.source_message_id or None, cand.confidence, said, now, now,
+              said)  # fmt: skip
+    fact_id, created_at, times_seen = conn.execute(UPSERT_FACT, params).fetchone()
+    events: list[MemoryEvent] = []
+    if exact is None and created_at == now:
+        events.append(stored_event(guild, fact_id, cand, actor))
+    elif times_seen > 1 and exact is not None:
+        events.append(_said_again(guild, subject, fact_id, cand, "the same words"))
+    if judge is not None and (exact is None or not exact[1]):  # new, or active again
+        if exact is not None:
+            relations = _judged(conn, guild, subject, cand.fact, judge, exclude=fact_id)
+        contradicted = [old for old, relation in relations if relation == "contradicts"]
+        events += _supersede(conn, guild, subject, fact_id, contradicted, now)
+    return Placed(fact_id, events)
+
+
+def archive_beyond_cap(
+    conn: Any, guild_id: str, subject: str, now: str, half_life_days: float
+) -> list[MemoryEvent]:
+    """Archive the subject's active facts of least value past its cap (80; lore 120)."""
+    keep = LORE_FACT_CAP if subject == LORE_SUBJECT else FACT_CAP
+    (count,) = conn.execute(
+        "SELECT count(*) FROM memory_facts WHERE guild_id = ? AND subject = ? AND is_active = 1",
+        (guild_id, subject),
+    ).fetchone()
+    if count <= keep:
+        return []
+    rows = conn.execute(
+        "SELECT id, confidence, times_seen, COALESCE(last_seen_at, said_at) FROM memory_facts "
+        "WHERE guild_id = ? AND subject = ? AND is_active = 1",
+        (guild_id, subject),
+    ).fetchall()
+    moment = parse_iso(now)
+    ranked = sorted(
+        rows, key=lambda r: (fact_value(r[1], r[2], r[3], moment, half_life_days), r[3], r[0])
+    )
+    dropped = [row[0] for row in ranked[: count - keep]]
+    conn.executemany(
+        "UPDATE memory_facts SET is_active = 0, updated_at = ? WHERE id = ?",
+        [(now, fact_id) for fact_id in dropped],
+    )
+    whose = "the guild's lore" if subject == LORE_SUBJECT else "a member"
+    detail = f"least valued past the cap of {keep} active facts of {whose}"
+    return [
+        MemoryEvent(guild_id, "fact.archived", SYSTEM, str(i), subject, detail) for i in dropped
+    ]
+
+
+def stored_event(
+    guild_id: str, fact_id: int, cand: CandidateFact, actor: str = SYSTEM
+) -> MemoryEvent:
+    """``fact.stored``: its type, confidence and source message (never its text)."""
+    source = f", from message {cand.source_message_id}" if cand.source_message_id else ""
+    return MemoryEvent(
+        guild_id, "fact.stored", actor, str(fact_id), cand.subject,
+        f"{cand.fact_type}, confidence {cand.confidence:.2f}{source}",
+    )  # fmt: skip
+
+
+def said_at(when: str, now: str) -> str:
+    """When a fact was said, in the stored format: its message's time (``when``), or ``now``
+    when there is none or it is no timestamp (stored messages' times always are)."""
+    if not when:
+        return now
+    try:
+        return canonical_time(when)
+    except ValueError:
+        return now
+
+
+def _judged(
+    conn: Any, guild_id: str, subject: str, text: str, judge: Judge, *, exclude: int | None
+) -> list[tuple[_Active, str]]:
+    rows = conn.execute(
+        "SELECT id, fact, COALESCE(last_seen_at, said_at) FROM memory_facts "
+        "WHERE guild_id = ? AND subject = ? AND is_active = 1",
+        (guild_id, subject),
+    ).fetchall()
+    olds = [_Active(*row) for row in rows if row[0] != exclude]
+    if not olds:
+        return []
+    return list(zip(olds, judge(text, [old.fact for old in olds]), strict=True))
+
+
+def _merge(
+    conn: Any, guild_id: str, subject: str, target: _Active, cand: CandidateFact, said: str,
+    now: str,
+) -> list[MemoryEvent]:  # fmt: skip
+    """``cand`` repeats ``target`` in other words: ``target`` is reinforced (keeping the
+    evidence of the more confident statement)."""
+    confidence, source = conn.execute(
+        "SELECT confidence, source_message_id FROM memory_facts WHERE id = ?", (target.id,)
+    ).fetchone()
+    if source == (cand.source_message_id or None):  # the same message again: nothing new
+        return []
+    clearer = cand.confidence > confidence
+    conn.execute(
+        "UPDATE memory_facts SET times_seen = times_seen + 1, confidence = ?, "
+        "last_seen_at = MAX(COALESCE(last_seen_at, said_at), ?), updated_at = ?, "
+        "evidence_text = CASE WHEN ? THEN ? ELSE evidence_text END, "
+        "source_message_id = CASE WHEN ? THEN ? ELSE source_message_id END WHERE id = ?",
+        (reinforced(max(confidence, cand.confidence)), said, now, clearer, cand.evidence,
+         clearer, cand.source_message_id or None, target.id),
+    )  # fmt: skip
+    return [_said_again(guild_id, subject, target.id, cand, "other words")]
+
+
+def _said_again(
+    guild_id: str, subject: str, fact_id: int, cand: CandidateFact, how: str
+) -> MemoryEvent:
+    source = f" in message {cand.source_message_id}" if cand.source_message_id else ""
+    return MemoryEvent(
+        guild_id, "fact.reinforced", SYSTEM, str(fact_id), subject, f"said again{source}, in {how}"
+    )
+
+
+def _supersede(
+    conn: Any, guild_id: str, subject: str, fact_id: int, contradicted: list[_Active], now: str
+) -> list[MemoryEvent]:
+    """Of ``fact_id`` and each active fact it contradicts, the one said later stays."""
+    if not contradicted:
+        return []
+    (mine,) = conn.execute(
+        "SELECT COALESCE(last_seen_at, said_at) FROM memory_facts WHERE id = ?", (fact_id,)
+    ).fetchone()
+    events: list[MemoryEvent] = []
+    for old in sorted(contradicted, key=lambda o: (o.last_seen_at, o.id)):
+        older, newer, until = (old.id, fact_id, mine) if old.last_seen_at <= mine else (
+            fact_id, old.id, old.last_seen_at)  # fmt: skip
+        conn.execute(
+            "UPDATE memory_facts SET is_active = 0, superseded_by = ?, valid_until = ?, "
+            "updated_at = ? WHERE id = ?",
+            (newer, until, now, older),
+        )
+        detail = f"by fact {newer}, said {until[:10]}"
+        events.append(MemoryEvent(guild_id, "fact.superseded", SYSTEM, str(older), subject, detail))
+        if older == fact_id:  # the new fact is the older statement: it is done
+            break
+    return events
