@@ -37,7 +37,8 @@ DISCORD: Final = "discord"
 
 KINDS: Final = (
     "fact.stored",  # a new fact (extracted, or lore remembered)
-    "fact.superseded",  # replaced by a newer fact that contradicts it
+    "fact.reinforced",  # said again (the same words or a paraphrase): merged into it
+    "fact.superseded",  # replaced by a fact said later that contradicts it
     "fact.archived",  # past its subject's cap, or by a moderator
     "fact.restored",  # made active again by a moderator
     "fact.edited",  # text or type changed by a moderator

@@ -9,7 +9,7 @@
     window.memorybot;
   const PAGE = 50; // events per request
   const KINDS = [
-    "fact.stored", "fact.superseded", "fact.archived", "fact.restored", "fact.edited",
+    "fact.stored", "fact.reinforced", "fact.superseded", "fact.archived", "fact.restored", "fact.edited",
     "fact.deleted", "message.deleted", "message.edited", "extraction.call", "extraction.error",
     "embedding.error", "member.forgotten", "member.optout", "member.optin", "channel.ignored",
     "channel.unignored", "setting.changed", "import",

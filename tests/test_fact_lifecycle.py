@@ -1,0 +1,137 @@
+"""How a fact lives in the store (issue 20): said again it is reinforced, a paraphrase is
+merged into the fact it repeats, a contradiction supersedes the fact said earlier — by when
+they were said, not by arrival — and the cap archives the least valued. Real SQLite; the
+judge here is a stand-in with plain rules, so these tests are about the store's part (the
+real judge has tests of its own)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from memory.extraction.lore import Origin
+from memory.models import LORE_SUBJECT, CandidateFact
+from memory.storage.lifecycle_sql import Lifecycle
+from memory.storage.store import Store
+from tests.helpers import CHANNEL_A, GUILD_A, SARAH, item
+
+EARLY, MIDDLE, LATE = ("2023-05-01T10:00:00.000+00:00", "2023-06-01T10:00:00.000+00:00",
+                       "2023-07-01T10:00:00.000+00:00")  # fmt: skip
+
+
+def judge(new: str, olds: Sequence[str]) -> list[str]:
+    """ "lives in X" contradicts "lives in Y"; "plays the X" is "plays X" said again."""
+
+    def key(text: str) -> str:
+        return text.replace(" the ", " ").rstrip(".")
+
+    out = []
+    for old in olds:
+        if key(old) == key(new):
+            out.append("same")
+        elif "lives in" in old and "lives in" in new:
+            out.append("contradicts")
+        else:
+            out.append("unrelated")
+    return out
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    async with await Store.open(tmp_path / "memory.db") as opened:
+        opened.lifecycle = Lifecycle(judge=judge)
+        yield opened
+
+
+async def say(store: Store, text: str, when: str, source: str, confidence: float = 0.9) -> None:
+    fact = CandidateFact(SARAH.id, text, "profile", confidence, text.lower(), source)
+    await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A, when), fact)])
+
+
+async def facts(store: Store) -> dict[str, tuple[bool, int, int | None, str | None]]:
+    """fact -> (active, times seen, superseded by, valid until)."""
+    found = await store.review_facts(GUILD_A, archived=True)
+    return {f.fact: (f.is_active, f.times_seen, f.superseded_by, f.valid_until) for f in found}
+
+
+async def fact_id(store: Store, text: str) -> int:
+    return next(f.id for f in await store.review_facts(GUILD_A, archived=True) if f.fact == text)
+
+
+async def test_a_paraphrase_is_merged_into_the_fact_it_repeats(store: Store) -> None:
+    await say(store, "Sarah plays the clarinet.", EARLY, "1", confidence=0.7)
+    await say(store, "Sarah plays clarinet.", LATE, "2", confidence=0.9)
+    (merged,) = await store.review_facts(GUILD_A, archived=True)
+    assert (merged.fact, merged.times_seen, merged.last_seen_at) == (
+        "Sarah plays the clarinet.", 2, LATE,
+    )  # fmt: skip
+    assert merged.confidence == pytest.approx(0.9 + (0.97 - 0.9) * 0.25)
+    assert (merged.evidence, merged.source_message_id) == ("sarah plays clarinet.", "2")
+    (event, _stored) = await store.events(GUILD_A)
+    assert (event.kind, event.object_id) == ("fact.reinforced", str(merged.id))
+    assert event.detail == "said again in message 2, in other words"
+
+
+async def test_a_contradiction_supersedes_the_fact_said_earlier(store: Store) -> None:
+    await say(store, "Sarah lives in Boston.", EARLY, "1")
+    await say(store, "Sarah plays bass.", EARLY, "2")
+    await say(store, "Sarah lives in Denver.", MIDDLE, "3")
+    denver = await fact_id(store, "Sarah lives in Denver.")
+    assert await facts(store) == {
+        "Sarah lives in Boston.": (False, 1, denver, MIDDLE),
+        "Sarah plays bass.": (True, 1, None, None),
+        "Sarah lives in Denver.": (True, 1, None, None),
+    }
+    boston = await fact_id(store, "Sarah lives in Boston.")
+    superseded = await store.events(GUILD_A, kinds=["fact.superseded"])
+    assert [(e.object_id, e.detail) for e in superseded] == [
+        (str(boston), f"by fact {denver}, said 2023-06-01")
+    ]
+
+
+async def test_facts_said_out_of_order_are_ordered_by_when_they_were_said(store: Store) -> None:
+    await say(store, "Sarah lives in Denver.", LATE, "3")  # imported first, said last
+    await say(store, "Sarah lives in Boston.", EARLY, "1")
+    denver = await fact_id(store, "Sarah lives in Denver.")
+    assert await facts(store) == {
+        "Sarah lives in Denver.": (True, 1, None, None),
+        "Sarah lives in Boston.": (False, 1, denver, LATE),
+    }
+    # Boston said again, later than Denver: it is where she lives now
+    await say(store, "Sarah lives in Boston.", "2023-08-01T10:00:00.000+00:00", "4")
+    boston = await fact_id(store, "Sarah lives in Boston.")
+    assert await facts(store) == {
+        "Sarah lives in Denver.": (False, 1, boston, "2023-08-01T10:00:00.000+00:00"),
+        "Sarah lives in Boston.": (True, 2, None, None),
+    }
+
+
+async def test_lore_is_never_merged_or_superseded(store: Store) -> None:
+    for n, text in enumerate(["lives in Boston", "lives in Denver"]):
+        fact = CandidateFact(LORE_SUBJECT, f"Memory line: the bot {text}.", "other", 0.72, "", "")
+        await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A, EARLY), fact)])
+        assert len(await store.active_facts(GUILD_A)) == n + 1
+
+
+async def test_a_fact_of_a_message_deleted_meanwhile_is_not_stored(store: Store) -> None:
+    await store.insert_messages([item(1, "i live in boston")], live=True)
+    (job,) = await store.claim_pending(10)
+    await store.delete_message(GUILD_A, "1")
+    fact = CandidateFact(SARAH.id, "Sarah lives in Boston.", "profile", 0.9, "", "1")
+    await store.finish_jobs([job.job_id], [], [(job.message, fact)])
+    assert await store.review_facts(GUILD_A, archived=True) == []
+
+
+async def test_the_cap_archives_the_least_valued_facts(store: Store) -> None:
+    for n in range(80):
+        await say(store, f"Sarah owns board game number {n}.", LATE, str(n), confidence=0.9)
+    await say(store, "Sarah owns board game number 7.", LATE, "700")  # said twice: worth more
+    await say(store, "Sarah maybe likes chess.", LATE, "800", confidence=0.6)  # the 81st
+    active = {f.fact for f in await store.active_facts(GUILD_A)}
+    assert len(active) == 80 and "Sarah maybe likes chess." not in active
+    await say(store, "Sarah owns an old chess set.", EARLY, "900", confidence=0.95)
+    active = {f.fact for f in await store.active_facts(GUILD_A)}
+    assert "Sarah owns an old chess set." not in active  # said long before the others
+    assert "Sarah owns board game number 7." in active
