@@ -73,7 +73,9 @@ class Memory(Controls):
         self._journals = journals
         self._queue = queue
         self._semantic = semantic
-        self._retriever = Retriever(store, semantic)  # one: it caches names and index profiles
+        self._retriever = Retriever(
+            store, semantic, min_confidence=settings.slice_min_confidence
+        )  # one: it caches names and index profiles
 
     # --- what members say ------------------------------------------------------------------
 

@@ -83,6 +83,13 @@ class Settings(BaseSettings):
         description="The first time the bot is active in a server, post one short notice of "
         "what it remembers and how to see, export, forget and opt out (or DM the owner).",
     )
+    slice_min_confidence: float = Field(
+        0.65,
+        ge=0,
+        le=1,
+        description="Facts less sure than this (hedged ones) stay searchable but stay out of "
+        "the memory slice a reply sees.",
+    )
     fact_half_life_days: float = Field(
         180.0,
         ge=0,

@@ -54,9 +54,12 @@ class _Members:
 class Retriever:
     """Search and slices over one store (lexical; semantic when given vectors' scores)."""
 
-    def __init__(self, store: Storage, semantic: Semantic | None = None) -> None:
+    def __init__(
+        self, store: Storage, semantic: Semantic | None = None, *, min_confidence: float = 0.0
+    ) -> None:
         self.store = store
         self.semantic = semantic
+        self.min_confidence = min_confidence  # facts less sure than this stay out of slices
         self._counts: dict[str, tuple[int, int]] = {}
         self._members: dict[str, _Members] = {}
         self._profiles = lexical.Profiles()
@@ -280,16 +283,19 @@ class Retriever:
         if semantic is None and self.semantic is not None:
             semantic = await self.semantic.similarities(guild_id, query)
         out = MemorySlice()
+        sure = self.min_confidence
         if user_id:
-            out.user_facts = await self.search(
-                guild_id, query, channel_id=channel_id, limit=USER_FACTS, strict=False,
+            mine = await self.search(
+                guild_id, query, channel_id=channel_id, limit=USER_FACTS * 2, strict=False,
                 subjects=[user_id], semantic=semantic, named=named,
             )  # fmt: skip
+            out.user_facts = [h for h in mine if h.fact.confidence >= sure][:USER_FACTS]
         seen = {h.fact.id for h in out.user_facts}
         relevant = await self.search(
-            guild_id, query, channel_id=channel_id, limit=RELEVANT_FACTS + len(seen),
+            guild_id, query, channel_id=channel_id, limit=(RELEVANT_FACTS + len(seen)) * 2,
             strict=False, semantic=semantic, named=named,
         )  # fmt: skip
+        relevant = [h for h in relevant if h.fact.confidence >= sure]
         if named:  # facts about the members the query names come first among equals
             relevant.sort(key=lambda h: (h.fact.subject in named, h.scores.combined), reverse=True)
         out.relevant_facts = [h for h in relevant if h.fact.id not in seen][:RELEVANT_FACTS]

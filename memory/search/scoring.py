@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
+from memory.lifecycle.value import fact_value
 from memory.models import Fact, parse_iso
 from memory.search.fts import stem
 
@@ -105,8 +106,9 @@ def score_fact(
     now: datetime,
 ) -> FactScores:
     lexical = lexical_score(query, tokens, f"{fact.fact} {fact.evidence}")
-    recency = recency_score(fact.said_at, now)
+    recency = recency_score(fact.last_seen_at or fact.said_at, now)  # when last said
     channel = channel_score(fact.channel_id, channel_id)
     sem = max(0.0, semantic) if semantic is not None else None
-    combined, passed = combine(sem, lexical, fact.confidence, recency, channel)
-    return FactScores(sem, lexical, fact.confidence, recency, channel, combined, passed)
+    worth = min(1.0, fact_value(fact.confidence, fact.times_seen, "", now, half_life_days=0))
+    combined, passed = combine(sem, lexical, worth, recency, channel)
+    return FactScores(sem, lexical, worth, recency, channel, combined, passed)
