@@ -107,6 +107,10 @@ def doctor(state: CliState, as_json: bool) -> None:
 @click.option(
     "--embeddings", is_flag=True, help="Embed facts that lack a vector of the current model."
 )
+@click.option(
+    "--lifecycle", is_flag=True,
+    help="Merge paraphrases, supersede contradictions and cap by value in facts stored before.",
+)  # fmt: skip
 @click.option("--all", "everything", is_flag=True, help="Also re-run messages already processed.")
 @click.option("--guild", "guild_id", default=None, help="Only this guild.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -115,14 +119,17 @@ def backfill(
     state: CliState,
     extraction: bool,
     embeddings: bool,
+    lifecycle: bool,
     everything: bool,
     guild_id: str | None,
     as_json: bool,
 ) -> None:
     """Re-run work that failed or was dropped (choose what with a flag)."""
-    if not extraction and not embeddings:
-        raise click.UsageError("choose what to backfill: --extraction and/or --embeddings")
-    from bot.commands_ingest import backfill_embeddings, backfill_extraction
+    if not extraction and not embeddings and not lifecycle:
+        raise click.UsageError(
+            "choose what to backfill: --extraction, --embeddings and/or --lifecycle"
+        )
+    from bot.commands_ingest import backfill_embeddings, backfill_extraction, backfill_lifecycle
 
     report: dict[str, Any] = {}
     failed = 0
@@ -147,6 +154,14 @@ def backfill(
             click.echo(
                 f"embedded {summary.requeued} fact(s) in {summary.guilds} guild(s); "
                 f"{summary.failed} still without a vector"
+            )
+    if lifecycle:
+        counts = run_async(backfill_lifecycle(state.settings(), guild_id=guild_id, quiet=as_json))
+        report["lifecycle"] = counts
+        if not as_json:
+            click.echo(
+                f"merged {counts['merged']} paraphrase(s), superseded {counts['superseded']} "
+                f"contradicted fact(s), archived {counts['archived']} past the caps"
             )
     if as_json:
         echo_json(next(iter(report.values())) if len(report) == 1 else report)

@@ -152,6 +152,27 @@ async def backfill_extraction(
     return summary
 
 
+async def backfill_lifecycle(
+    settings: Settings, *, guild_id: str | None = None, quiet: bool = False
+) -> dict[str, int]:
+    """Apply the fact lifecycle to facts stored before it, guild by guild, member by member
+    (a progress bar counts members); how many facts were merged, superseded, archived."""
+    totals = {"guilds": 0, "merged": 0, "superseded": 0, "archived": 0}
+    async with open_memory(settings, start_queue=False) as memory:
+        guilds = [guild_id] if guild_id else await memory.guild_ids()
+        totals["guilds"] = len(guilds)
+        subjects = {g: await memory.count_subjects(g) for g in guilds}
+        progress = progress_bar(quiet, counted=True)
+        with progress:
+            task = progress.add_task("lifecycle", total=max(sum(subjects.values()), 1))
+            for guild in guilds:
+                counts = await memory.settle_facts(guild, lambda n: progress.advance(task, n))
+                for key, value in counts.items():
+                    totals[key] += value
+        await memory.flush_journals()
+    return totals
+
+
 async def backfill_embeddings(
     settings: Settings, *, guild_id: str | None = None, quiet: bool = False
 ) -> BackfillSummary:

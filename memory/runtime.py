@@ -154,6 +154,20 @@ class Memory(Controls):
         """Embed every active fact of the guild without a vector of the current model."""
         return await self._semantic.facts.backfill(guild_id, progress)
 
+    async def settle_facts(
+        self, guild_id: str, progress: Callable[[int], None] | None = None
+    ) -> dict[str, int]:
+        """Apply the fact lifecycle to the guild's facts stored before it (``backfill
+        --lifecycle``): paraphrases merged, contradictions superseded, the cap by value."""
+        counts = await self._store.settle_facts(guild_id, progress)
+        self._journals.guild_changed(guild_id)
+        self._semantic.facts.wake(guild_id)
+        return counts
+
+    async def count_subjects(self, guild_id: str) -> int:
+        """Members (and lore) with active facts in the guild."""
+        return len({f.subject for f in await self._store.active_facts(guild_id)})
+
     async def journal_backlog(self) -> int:
         """Write the daily-log lines of messages stored but not journaled; return how many."""
         return await self._queue.journal_backlog()

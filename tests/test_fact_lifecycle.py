@@ -135,3 +135,24 @@ async def test_the_cap_archives_the_least_valued_facts(store: Store) -> None:
     active = {f.fact for f in await store.active_facts(GUILD_A)}
     assert "Sarah owns an old chess set." not in active  # said long before the others
     assert "Sarah owns board game number 7." in active
+
+
+async def test_settling_facts_stored_before_the_rules(tmp_path: Path) -> None:
+    """``backfill --lifecycle``: facts stored with no judge are settled afterwards."""
+    async with await Store.open(tmp_path / "memory.db") as store:  # no judge: all kept
+        await say(store, "Sarah lives in Boston.", EARLY, "1")
+        await say(store, "Sarah plays the clarinet.", EARLY, "2")
+        await say(store, "Sarah lives in Denver.", MIDDLE, "3")
+        await say(store, "Sarah plays clarinet.", LATE, "4")
+        assert len(await store.active_facts(GUILD_A)) == 4
+        store.lifecycle = Lifecycle(judge=judge)
+        done: list[int] = []
+        counts = await store.settle_facts(GUILD_A, done.append)
+        assert counts == {"merged": 1, "superseded": 1, "archived": 0} and done == [1]
+        denver = await fact_id(store, "Sarah lives in Denver.")
+        assert await facts(store) == {
+            "Sarah lives in Boston.": (False, 1, denver, MIDDLE),
+            "Sarah plays the clarinet.": (True, 2, None, None),
+            "Sarah lives in Denver.": (True, 1, None, None),
+        }
+        assert await store.settle_facts(GUILD_A) == {"merged": 0, "superseded": 0, "archived": 0}

@@ -4,7 +4,7 @@ deletions and edits and ``/memory forget`` — which removes facts with what the
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memory.audit import SYSTEM
 from memory.extraction.lore import Origin, lore_fact
@@ -13,6 +13,7 @@ from memory.storage import facts_sql
 from memory.storage import forget_sql as fsql
 from memory.storage import ingest_sql as sql
 from memory.storage.base import FACT_COLS, Database, fact_from_row
+from memory.storage.lifecycle_sql import settle_subject
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +163,30 @@ class Facts(Database):
         )
         self.vector_version += 1
         return fact
+
+    async def settle_facts(
+        self, guild_id: str, progress: Callable[[int], None] | None = None
+    ) -> dict[str, int]:
+        """Apply the lifecycle rules to the guild's facts stored before them (merge
+        paraphrases, supersede contradictions, cap by value), a subject at a time; how many
+        facts were ``merged``, ``superseded`` and ``archived``. ``progress`` is told each
+        subject done."""
+        rows = await self._fetchall(
+            "SELECT DISTINCT subject FROM memory_facts WHERE guild_id = ? AND is_active = 1",
+            (guild_id,),
+        )
+        counts = {"merged": 0, "superseded": 0, "archived": 0}
+        names = {"fact.reinforced": "merged", "fact.superseded": "superseded",
+                 "fact.archived": "archived"}  # fmt: skip
+        for (subject,) in rows:
+            events = await self._call(settle_subject, guild_id, subject, utc_iso(), self.lifecycle)
+            for event in events:
+                counts[names[event.kind]] += 1
+            if events:
+                self.vector_version += 1
+            if progress is not None:
+                progress(1)
+        return counts
 
     async def delete_message(self, guild_id: str, message_id: str) -> fsql.DeleteOutcome:
         """A message deleted on Discord: remove it and every fact sourced from it (their

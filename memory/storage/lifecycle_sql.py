@@ -29,6 +29,9 @@ from memory.lifecycle.value import (
     reinforced,
 )
 from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, canonical_time, parse_iso
+from memory.storage import events_sql
+from memory.storage.ingest_sql import transaction
+from memory.storage.vectors_sql import delete_fact_vectors
 
 Judge = Callable[[str, Sequence[str]], Sequence[str]]
 """``(new fact, the subject's active facts) -> "same" | "contradicts" | "unrelated"`` each."""
@@ -262,4 +265,49 @@ def _supersede(
         events.append(MemoryEvent(guild_id, "fact.superseded", SYSTEM, str(older), subject, detail))
         if older == fact_id:  # the new fact is the older statement: it is done
             break
+    return events
+
+
+def settle_subject(
+    conn: Any, guild_id: str, subject: str, now: str, lifecycle: Lifecycle
+) -> list[MemoryEvent]:
+    """Apply the rules to a subject's active facts stored before them (``backfill
+    --lifecycle``), in one transaction: in the order they were last said, a paraphrase of a
+    fact kept is merged into it (its row goes), a contradiction supersedes the fact said
+    earlier; then the cap by value."""
+    judge = lifecycle.judge
+    if judge is None or subject == LORE_SUBJECT:
+        return []
+    rows = conn.execute(
+        "SELECT id, fact, COALESCE(last_seen_at, said_at), confidence, times_seen "
+        "FROM memory_facts WHERE guild_id = ? AND subject = ? AND is_active = 1 "
+        "ORDER BY COALESCE(last_seen_at, said_at), id",
+        (guild_id, subject),
+    ).fetchall()
+    kept: list[_Active] = []
+    events: list[MemoryEvent] = []
+    with transaction(conn):
+        for fact_id, text, last_seen, confidence, times_seen in rows:
+            relations = list(zip(kept, judge(text, [k.fact for k in kept]), strict=True))
+            same = [old for old, relation in relations if relation == "same"]
+            if same:
+                target = same[-1]
+                conn.execute(
+                    "UPDATE memory_facts SET times_seen = times_seen + ?, last_seen_at = ?, "
+                    "confidence = MAX(confidence, ?), updated_at = ? WHERE id = ?",
+                    (times_seen, last_seen, reinforced(confidence), now, target.id),
+                )
+                delete_fact_vectors(conn, guild_id, [fact_id])
+                conn.execute("DELETE FROM memory_facts WHERE id = ?", (fact_id,))
+                kept[kept.index(target)] = target._replace(last_seen_at=last_seen)
+                detail = f"fact {fact_id}, a paraphrase of it, merged into it (backfill)"
+                events.append(MemoryEvent(guild_id, "fact.reinforced", SYSTEM, str(target.id),
+                                          subject, detail))  # fmt: skip
+                continue
+            contradicted = [old for old, relation in relations if relation == "contradicts"]
+            events += _supersede(conn, guild_id, subject, fact_id, contradicted, now)
+            gone = {old.id for old in contradicted}
+            kept = [k for k in kept if k.id not in gone] + [_Active(fact_id, text, last_seen)]
+        events += archive_beyond_cap(conn, guild_id, subject, now, lifecycle.half_life_days)
+        events_sql.record(conn, events, now)
     return events

@@ -6,7 +6,7 @@ nothing else. Where SQLite shows through, a comment says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from memory.audit import MemoryEvent, StoredEvent
@@ -167,6 +167,10 @@ class Storage(Protocol):
         said_at: str | None = None,
         author_id: str = "",
     ) -> CandidateFact: ...
+
+    async def settle_facts(
+        self, guild_id: str, progress: Callable[[int], None] | None = None
+    ) -> dict[str, int]: ...
 
     async def delete_message(self, guild_id: str, message_id: str) -> DeleteOutcome: ...
 
