@@ -10,6 +10,7 @@ from pathlib import Path
 from memory.models import LORE_SUBJECT, Fact, GuildStats, utc_iso
 from memory.text import cap, clean_text
 from memory_journals.files import SNAPSHOT_NAME, daily_logs
+from memory_journals.profiles import profile_lines
 
 HIGHLIGHT_DAYS = 3
 HIGHLIGHT_LINES_PER_DAY = 8
@@ -61,7 +62,10 @@ def render_snapshot(view: GuildView, folder: Path) -> str:
     if not people:
         out += ["_No durable facts yet._", ""]
     for subject in sorted(people, key=lambda s: (view.names.get(s, "~").lower(), s)):
-        out += [_subject_title(subject, view.names), *map(_fact_line, people[subject]), ""]
+        name = clean_text(view.names.get(subject, ""))
+        profile = profile_lines(people[subject], name)
+        out += [_subject_title(subject, view.names), *profile, *([""] if profile else [])]
+        out += [*map(_fact_line, people[subject]), ""]
     out += ["## Ongoing Lore", ""]
     out += [*map(_fact_line, lore), ""] if lore else ["_No lore yet._", ""]
     logs = daily_logs(folder)
