@@ -85,7 +85,8 @@ def test_slice_json_facts_carry_when_they_were_said(imported: Imported) -> None:
 
 def test_memory_md_shows_the_day_each_fact_was_said(imported: Imported) -> None:
     snapshot = (imported.data / "journals" / GUILD_A / "MEMORY.md").read_text(encoding="utf-8")
-    mike = snapshot.split(f"({MIKE.id})", 1)[1].split("\n\n", 1)[0]
-    sarah = snapshot.split(f"({SARAH.id})", 1)[1].split("\n\n", 1)[0]
+    # each member's section: the profile, then the facts list (each line with its day)
+    mike = snapshot.split(f"({MIKE.id})", 1)[1].split("\n- ", 1)[1].split("\n\n", 1)[0]
+    sarah = snapshot.split(f"({SARAH.id})", 1)[1].split("\n- ", 1)[1].split("\n\n", 1)[0]
     assert "allergic to peanuts" in mike and mike.endswith(" · said 2023-05-07")
     assert "allergic to cats" in sarah and sarah.endswith(f" · said {imported.new_said[:10]}")
