@@ -15,11 +15,11 @@ In order:
 4. polarity: the same content, one side negated ("likes olives" / "hates olives", "eats
    meat" / "is vegetarian", "smokes" / "quit smoking") contradicts, unless both are events
    with different dates;
-5. the same fact: the same polarity, no conflicting dates, the same content words (lemmas,
-   synonyms, one typo per word), or the same slots with the same values and nothing else
-   said besides; and the embeddings not far apart (``SAME_MIN_SIMILARITY``). A fact that
-   adds something ("plays clarinet" / "plays clarinet in a band") is no merge: a merge
-   keeps one wording and would lose the rest;
+5. the same fact: the same polarity, the same dates (a dated event and an undated fact are
+   not merged), the same content words (lemmas, synonyms, one typo per word), or the same
+   slots with the same values and nothing else said besides; and the embeddings not far
+   apart (``SAME_MIN_SIMILARITY``). A fact that adds something ("plays clarinet" / "plays
+   clarinet in a band") is no merge: a merge keeps one wording and would lose the rest;
 6. anything else is unrelated, compatible updates included ("works as a nurse" / "works
    nights"), and two events on different dates ("went to Paris in May 2023" / "in June").
 
