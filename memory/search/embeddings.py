@@ -199,7 +199,8 @@ class LocalEmbedder:
 
     The model is loaded on the first :meth:`embed` (or :meth:`load`) in a worker thread and
     shared by every instance in the process; embedding runs in a worker thread too, so the
-    event loop never blocks.
+    event loop never blocks. :meth:`embed_sync` is the same call for code already running in
+    a thread of its own (the database thread): it blocks, and needs no event loop.
     """
 
     model_key = LOCAL_MODEL_KEY
@@ -212,16 +213,19 @@ class LocalEmbedder:
     async def embed(self, texts: Sequence[str]) -> list[bytes]:
         if not texts:
             return []
-        prepared = prepared_texts(texts)
-        return await asyncio.to_thread(self._embed_sync, prepared)
+        return await asyncio.to_thread(self.embed_sync, texts)
 
-    def _embed_sync(self, texts: list[str]) -> list[bytes]:
+    def embed_sync(self, texts: Sequence[str]) -> list[bytes]:
+        """:meth:`embed`, blocking the calling thread (loads the model on first use)."""
+        if not texts:
+            return []
         import numpy as np
 
+        prepared = prepared_texts(texts)
         model = _shared_wordllama()
         with _wordllama_embed_lock:
-            matrix = np.asarray(model.embed(texts, norm=False), dtype=np.float32)
-        if matrix.shape != (len(texts), LOCAL_DIMS):
+            matrix = np.asarray(model.embed(prepared, norm=False), dtype=np.float32)
+        if matrix.shape != (len(prepared), LOCAL_DIMS):
             raise EmbeddingError(
                 f"the local embedding model returned shape {matrix.shape} for {len(texts)} text(s)"
             )

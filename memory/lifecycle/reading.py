@@ -1,0 +1,327 @@
+"""One fact text read for comparison: normalised words, content, polarity and event dates.
+
+:func:`read` turns "Jay doesn't eat meat anymore lol." into a :class:`Reading`:
+
+* ``body``: the text normalised (lowercase; contractions, number words and a few phrases
+  rewritten: "can't stand" → "hates", "is a fan of" → "likes", "gave up" → "stopped",
+  "used to" → "not"; punctuation kept as separate tokens) with its dates taken out;
+* ``core``: the content words as canonical lemmas ("went" → "go" → dropped as a light
+  verb, "olives" → "olive", "loves" → "like"), without the subject (the first word),
+  stopwords, chat fillers, negations and dates: ``{"eat", "meat"}``;
+* ``negated``: whether the fact negates (an odd number of "not", "never", "hates",
+  "quit", "used to"...): ``True``;
+* ``not_eaten``: what the subject's diet rules out ("is vegetarian": meat, fish...);
+* ``dates``: the dates of an event ("on 7 May 2023", "last week"), which tell two
+  occurrences of the same kind of event apart; stamps of a state ("as of 3 May 2023",
+  "by 3 May 2023") and frequencies ("every morning") are dropped, not kept.
+
+Readings are cached per text (a member's old facts are read once, not once per new fact).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+
+from memory.extraction.offline.verbs import verb
+from memory.lifecycle.lexicon import (
+    CONTRACTIONS,
+    DATE_WORDS,
+    DIETS,
+    FILLERS,
+    HAS_AFTER_S,
+    IS_AFTER_S,
+    LIGHT_VERBS,
+    MONTHS,
+    NEGATIVE_VERBS,
+    NEGATORS,
+    NUMBER_WORDS,
+    OCCUPATIONS,
+    SLOT_CUES,
+    STOPPING_VERBS,
+    STOPWORDS,
+    SYNONYMS,
+    WEEKDAYS,
+)
+
+READ_CACHE_SIZE = 8192
+MAX_CHARS = 600
+"""Longer texts are read up to here (facts are at most 190 characters)."""
+
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
+_CONTRACTION = re.compile(
+    r"(?<![\w'])(?:"
+    + "|".join(re.escape(key) for key in sorted(CONTRACTIONS, key=len, reverse=True))
+    + r")(?![\w'])"
+)
+_NT = re.compile(r"(\w)n't\b")
+_SUFFIXES = [(re.compile(r"'m\b"), " am"), (re.compile(r"'re\b"), " are"),
+             (re.compile(r"'ve\b"), " have"), (re.compile(r"'ll\b"), " will"),
+             (re.compile(r"'d\b"), " would")]  # fmt: skip
+_PHRASES = [  # (words one of which must be in the text, pattern, replacement)
+    (("fan of",), r"\bis (not )?(?:a )?(?:big |huge |massive |great )?fan of\b", r"\1likes"),
+    (("into", "obsessed", "passionate", "keen", "crazy", "mad about", "fond"),
+     r"\bis (not )?(?:(?:really|so|super|very|lowkey|kinda) )*(?:into|obsessed with"
+     r"|passionate about|keen on|crazy about|mad about|fond of)\b", r"\1likes"),
+    (("stand",), r"\bcan not stand\b", "hates"),
+    ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
+    (("done with",), r"\bis done with\b", "stopped"),
+    (("used to",), r"\bused to\b", "not"),
+    (("all", "well", "now", "days"),
+     r"\b(?:at all|after all|as well|right now|these days|for now)\b", " "),
+]  # fmt: skip
+_PHRASE_PATTERNS = [(keys, re.compile(pattern), new) for keys, pattern, new in _PHRASES]
+_UNITS = "|".join(word for word, value in NUMBER_WORDS.items() if value < 10)
+_TENS = "|".join(word for word, value in NUMBER_WORDS.items() if value >= 20)
+_NUMBER = re.compile(
+    rf"\b(?:(?P<tens>{_TENS})(?:[- ](?P<unit>{_UNITS}))?|(?P<word>"
+    + "|".join(NUMBER_WORDS)
+    + r"))\b"
+)
+_NUMBER_HINTS = re.compile(
+    r"one|two|thre|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty\b"
+)
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*|[.,;:!?()]")
+_PUNCTUATION = frozenset(".,;:!?()")
+
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_YEAR = r"(?:19|20)\d\d"
+_MONTH = rf"(?:{MONTHS})"
+_CALENDAR = (
+    rf"(?:{_DAY} (?:of )?{_MONTH}(?: {_YEAR})?|{_MONTH} {_DAY}(?: {_YEAR})?"
+    rf"|{_MONTH} {_YEAR}|{_YEAR})"
+)
+_COUNT = r"(?:\d+|a|a few|few|a couple of|couple of|several)"
+_UNIT = r"(?:days?|nights?|weeks?|weekends?|months?|years?)"
+_RELATIVE = (
+    rf"(?:yesterday|today|tonight|tomorrow|tmrw|last night"
+    rf"|(?:this|last|next) (?:morning|afternoon|evening|night|week|weekend|month|year"
+    rf"|{WEEKDAYS})|{_COUNT} {_UNIT} ago)"
+)
+_STAMP = re.compile(rf"\b(?:as of|by) (?:{_CALENDAR}|{_RELATIVE}|now)\b")
+_EVENT_DATE = re.compile(
+    rf"\b(?:(?:on|in|during|since|from|until|the (?:week|weekend|month) of) )?"
+    rf"(?P<date>(?:{_COUNT} {_UNIT} (?:before|after) )?"
+    rf"(?:{_CALENDAR}|{_RELATIVE}|(?:{WEEKDAYS})|(?<=in ){_MONTH}))\b"
+)
+_FREQUENCY = re.compile(
+    rf"\b(?:(?:every|each) (?:other |single )?(?:day|morning|night|evening|afternoon|week"
+    rf"|weekend|month|year|{WEEKDAYS})s?|most (?:days|nights|mornings|evenings|weekends)"
+    rf"|(?:once|twice|\d+ times) a (?:day|week|month|year)|(?:on|at) weekends)\b"
+)
+_SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"[a-z0-9]+")
+_DIET = re.compile(
+    rf"^\S+ (?:(?:now|still|just|strictly|fully) )*(?:is|became|has become|went|has gone"
+    rf"|turned|has turned) (?:(?:a|now|strictly|fully) )*(?P<diet>{'|'.join(DIETS)})\b"
+)
+_CUE_WORDS = frozenset({"from", *NUMBER_WORDS})
+_DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
+                            "weekends", "days", "weeks", "months", "years", "nights"}  # fmt: skip
+"""A text holding none of these (and no number) has no date or frequency to take out."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A fact text read for comparison (see the module's docstring)."""
+
+    body: str
+    subject: str
+    possessive: bool
+    """About something of the subject's ("Sarah's sister lives in Boston"), not the subject."""
+    core: frozenset[str]
+    negated: bool
+    dates: frozenset[str]
+    not_eaten: frozenset[str]
+    """What the subject's diet rules out ("is vegetarian": meat, fish...); else empty."""
+
+    @property
+    def empty(self) -> bool:
+        return not self.body
+
+
+@lru_cache(maxsize=READ_CACHE_SIZE)
+def read(text: str) -> Reading:
+    """``text`` read for comparison (cached)."""
+    normalised = normalise(text[:MAX_CHARS])
+    body, dates = split_dates(normalised)
+    words = body.split()
+    subject = words[0] if words and words[0] not in STOPWORDS else ""
+    core, negations = content(words[1:] if subject else words, subject)
+    possessive = len(words) > 1 and words[1] == "'s"
+    diet = _DIET.search(body)
+    not_eaten = DIETS[diet.group("diet")] if diet else frozenset()
+    return Reading(body, subject, possessive, core, bool(negations % 2), dates, not_eaten)
+
+
+@dataclass(frozen=True)
+class Keys:
+    """What the pre-check needs of a text: its content lemmas (the first word, the subject,
+    left out) and whether it holds a word that may fill an attribute slot."""
+
+    words: frozenset[str]
+    cued: bool
+
+
+@lru_cache(maxsize=READ_CACHE_SIZE)
+def keys(text: str) -> Keys:
+    """The pre-check's view of ``text`` (cached): plain words, no phrase or date patterns."""
+    words: set[str] = set()
+    cued = False
+    for token in _WORD.findall(text[:MAX_CHARS].lower())[1:]:
+        if token in _CUE_WORDS or token[0].isdigit():
+            cued = True
+        if token in STOPWORDS or token in FILLERS or token in DATE_WORDS or len(token) < 2:
+            continue
+        base = lemma(token)
+        base = SYNONYMS.get(base, base)
+        if base in SLOT_CUES or base in OCCUPATIONS:
+            cued = True
+        if base not in LIGHT_VERBS:
+            words.add(base)
+    return Keys(frozenset(words), cued)
+
+
+def clear_cache() -> None:
+    """Forget the cached readings (benchmarks time cold reads with it)."""
+    read.cache_clear()
+    keys.cache_clear()
+    lemma.cache_clear()
+
+
+def normalise(text: str) -> str:
+    """Lowercase tokens joined by single spaces, contractions and number words rewritten."""
+    text = text.translate(_APOSTROPHES).lower()
+    text = _CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text)
+    text = _NT.sub(r"\1 not", text)
+    for pattern, replacement in _SUFFIXES:
+        text = pattern.sub(replacement, text)
+    if _NUMBER_HINTS.search(text):  # most facts hold no number word: skip the big pattern
+        text = _NUMBER.sub(_number_value, text)
+    tokens: list[str] = []
+    for token in _TOKEN.findall(text):
+        if token.endswith("'s") and len(token) > 2:
+            tokens.extend((token[:-2], "'s"))
+        elif token not in _PUNCTUATION or (tokens and tokens[-1] not in _PUNCTUATION):
+            tokens.append(token.strip("'"))
+    if len(tokens) > 2 and tokens[1] == "'s":  # "Ana's a vet" / "Jay's moved": not possessive
+        after = tokens[2]
+        if after in IS_AFTER_S or after.endswith("ing") or after.isdigit():
+            tokens[1] = "is"
+        elif after in HAS_AFTER_S:
+            tokens[1] = "has"
+    while tokens and tokens[-1] in _PUNCTUATION:
+        tokens.pop()
+    joined = " ".join(token for token in tokens if token)
+    for keys, pattern, replacement in _PHRASE_PATTERNS:
+        if any(key in joined for key in keys):  # most facts hold none: skip the regex
+            joined = pattern.sub(replacement, joined)
+    return _SPACES.sub(" ", joined).strip()
+
+
+def split_dates(normalised: str) -> tuple[str, frozenset[str]]:
+    """The text without its dates and frequencies, and the dates of events it names."""
+    words = normalised.split()
+    if not any(word in _DATE_HINTS or word[0].isdigit() for word in words):
+        return normalised, frozenset()  # no date, no frequency: skip the patterns
+    text = _STAMP.sub(" ", normalised)
+    text = _FREQUENCY.sub(" ", text)
+    dates = frozenset(match.group("date") for match in _EVENT_DATE.finditer(text))
+    if dates:
+        text = _EVENT_DATE.sub(" ", text)
+    return _SPACES.sub(" ", text).strip(" ,"), dates
+
+
+def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
+    """The canonical content lemmas of ``words`` and how many negations they hold."""
+    core: set[str] = set()
+    negations = 0
+    for word in words:
+        if word in NEGATORS:
+            negations += 1
+            continue
+        if word in STOPWORDS or word in FILLERS or word in _PUNCTUATION or word == subject:
+            continue
+        base = lemma(word)
+        if base in NEGATIVE_VERBS:
+            negations += 1
+            base = NEGATIVE_VERBS[base]
+        elif base in STOPPING_VERBS:
+            negations += 1
+            continue
+        base = SYNONYMS.get(base, base)
+        if base not in LIGHT_VERBS and base not in DATE_WORDS:
+            core.add(base)
+    return frozenset(core), negations
+
+
+@lru_cache(maxsize=65536)
+def lemma(word: str) -> str:
+    """The lemma of a verb form ("went" → "go"), else the singular of a plural ("olives")."""
+    found = verb(word)
+    if found is not None:
+        return found[0]
+    if word in SYNONYMS or len(word) <= 3 or word.isdigit():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if word.endswith("ing") and len(word) > 5:  # a gerund the lexicon lacks ("hikeing")
+        return word[:-3]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _number_value(match: re.Match[str]) -> str:
+    if match.group("word"):
+        return str(NUMBER_WORDS[match.group("word")])
+    value = NUMBER_WORDS[match.group("tens")]
+    if match.group("unit"):
+        value += NUMBER_WORDS[match.group("unit")]
+    return str(value)
+
+
+def words_match(first: str, second: str) -> bool:
+    """Equal, or one typo apart when both are long enough to tell ("libary" / "library")."""
+    if first == second:
+        return True
+    if min(len(first), len(second)) < 5 or abs(len(first) - len(second)) > 1:
+        return False
+    return _one_edit(first, second)
+
+
+def sets_match(first: frozenset[str], second: frozenset[str]) -> bool:
+    """Every word of each set has a match in the other (``words_match``); or the words
+    left over are one word written apart ("shellfish" / "shell fish")."""
+    if first == second:
+        return True
+    left = [word for word in first if not any(words_match(word, other) for other in second)]
+    right = [word for word in second if not any(words_match(word, other) for other in first)]
+    if not left and not right:
+        return True
+    return _written_apart(left, right) or _written_apart(right, left)
+
+
+def _written_apart(one: list[str], parts: list[str]) -> bool:
+    """``one`` is a single word and ``parts`` (two or three words) spell it in some order."""
+    if len(one) != 1 or not 2 <= len(parts) <= 3:
+        return False
+    return any("".join(order) == one[0] for order in permutations(parts))
+
+
+def _one_edit(first: str, second: str) -> bool:
+    """One insertion, deletion, substitution or swap of neighbours turns one into the other."""
+    if len(first) > len(second):
+        first, second = second, first
+    for index, (mine, theirs) in enumerate(zip(first, second, strict=False)):
+        if mine == theirs:
+            continue
+        if len(first) == len(second):
+            swapped = first[index + 1 : index + 2] + first[index] + first[index + 2 :]
+            return first[index + 1 :] == second[index + 1 :] or swapped == second[index:]
+        return first[index:] == second[index + 1 :]
+    return True

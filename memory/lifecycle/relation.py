@@ -1,0 +1,122 @@
+"""How a new fact relates to an older one about the same subject: same, contradicts, or not.
+
+    relation("Sarah lives in Boston.", "Sarah moved to Denver.", similarity) → CONTRADICTS
+
+Offline and fast (no model call: ``similarity`` is the cosine similarity of the two texts'
+embeddings, computed by the caller, e.g. with :class:`~memory.lifecycle.FactSimilarity`).
+In order:
+
+1. an empty text relates to nothing; the same words (case and punctuation aside) and the
+   same dates are the same fact;
+2. a cheap token pre-check: two facts sharing no content word are unrelated unless both
+   hold a word that may fill an attribute slot ("lives", "nurse", "married", a number);
+3. attribute slots (:mod:`memory.lifecycle.slots`): one slot with two values that cannot
+   both hold ("lives in Boston" / "moved to Denver", "is 29" / "is 30") contradicts;
+4. polarity: the same content, one side negated ("likes olives" / "hates olives", "eats
+   meat" / "is vegetarian", "smokes" / "quit smoking") contradicts, unless both are events
+   with different dates;
+5. the same fact: the same polarity, the same dates (a dated event and an undated fact are
+   not merged), the same content words (lemmas, synonyms, one typo per word), or the same
+   slots with the same values and nothing else said besides; and the embeddings not far
+   apart (``SAME_MIN_SIMILARITY``). A fact that adds something ("plays clarinet" / "plays
+   clarinet in a band") is no merge: a merge keeps one wording and would lose the rest;
+6. anything else is unrelated, compatible updates included ("works as a nurse" / "works
+   nights"), and two events on different dates ("went to Paris in May 2023" / "in June").
+
+The thresholds are module constants, measured by ``bench/lifecycle.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+from enum import StrEnum
+
+from memory.lifecycle.reading import Reading, content, keys, read, sets_match
+from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
+
+log = logging.getLogger(__name__)
+
+SAME_MIN_SIMILARITY = 0.5
+"""Below this embedding similarity two facts are never merged, whatever their words."""
+
+
+class Relation(StrEnum):
+    SAME = "same"  # the same fact said again (exact or paraphrase): merge
+    CONTRADICTS = "contradicts"  # same attribute, other value; or a negated like/habit
+    UNRELATED = "unrelated"  # anything else, including compatible updates
+
+
+def relation(
+    old: str, new: str, similarity: float, *, same_min_similarity: float = SAME_MIN_SIMILARITY
+) -> Relation:
+    """How ``new`` relates to ``old`` (two facts about one subject); ``similarity`` is the
+    cosine similarity of their embeddings (``same_min_similarity``: see the constant)."""
+    if old.strip().lower() == new.strip().lower():
+        return Relation.SAME if old.strip() else Relation.UNRELATED
+    keys_a, keys_b = keys(old), keys(new)
+    if not keys_a.words & keys_b.words and not (keys_a.cued and keys_b.cued):
+        return Relation.UNRELATED  # the pre-check: nothing in common to compare
+    first, second = read(old), read(new)
+    if first.empty or second.empty:
+        return Relation.UNRELATED
+    if first.body == second.body and first.dates == second.dates:
+        return Relation.SAME
+    names = {first.subject, second.subject} - {""}
+    core_a, core_b = first.core - names, second.core - names
+    verdict = compare_slots(find_slots(first.body), find_slots(second.body))
+    if verdict is Verdict.CONFLICT:
+        return Relation.CONTRADICTS
+    if _opposed(first, second, core_a, core_b):
+        return Relation.CONTRADICTS
+    if similarity >= same_min_similarity and _same(first, second, verdict, names):
+        return Relation.SAME
+    return Relation.UNRELATED
+
+
+def _dates_compatible(first: Reading, second: Reading) -> bool:
+    """The same occasion, as far as dates tell: equal dates, or one side undated."""
+    return first.dates == second.dates or not first.dates or not second.dates
+
+
+def _opposed(
+    first: Reading, second: Reading, core_a: frozenset[str], core_b: frozenset[str]
+) -> bool:
+    """One fact denies what the other says (a like, a habit, a state)."""
+    if first.possessive != second.possessive or not _dates_compatible(first, second):
+        return False
+    if first.negated != second.negated and core_a and sets_match(core_a, core_b):
+        return True
+    return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
+        second, first, core_a
+    )
+
+
+def _eats_what_diet_excludes(dieter: Reading, eater: Reading, eaten: frozenset[str]) -> bool:
+    """``dieter`` keeps a diet; ``eater`` says they eat something it rules out."""
+    return (
+        bool(dieter.not_eaten)
+        and not eater.negated
+        and "eat" in eaten
+        and bool(eaten & dieter.not_eaten)
+    )
+
+
+def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) -> bool:
+    """The two facts say the same thing (see the module's docstring, step 5)."""
+    if first.dates != second.dates or verdict is Verdict.PARTIAL:
+        return False
+    if verdict is Verdict.AGREE:  # the same slots: what else do they say?
+        rest_a, negated_a = _rest(first, names)
+        rest_b, negated_b = _rest(second, names)
+        return negated_a == negated_b and sets_match(rest_a, rest_b)
+    if first.possessive != second.possessive or first.negated != second.negated:
+        return False
+    core_a, core_b = first.core - names, second.core - names
+    return bool(core_a) and sets_match(core_a, core_b)
+
+
+def _rest(reading: Reading, names: set[str]) -> tuple[frozenset[str], bool]:
+    """The content of a fact besides its slots, and whether that rest is negated."""
+    kept = residual(reading.body, find_slots(reading.body))
+    words, negations = content(kept.split(), reading.subject)
+    return words - names, bool(negations % 2)

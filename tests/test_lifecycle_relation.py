@@ -1,0 +1,282 @@
+"""How two facts about one member relate (memory.lifecycle): hand-written examples, through
+the public ``relation`` function, and the cached similarity of fact texts."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from memory.lifecycle import FactSimilarity, Relation, relation
+from memory.search.embeddings import to_blob
+
+SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED
+CLOSE = 0.9  # a similarity high enough not to stand in the way of a merge
+
+
+def both_ways(old: str, new: str, similarity: float = CLOSE) -> set[Relation]:
+    return {relation(old, new, similarity), relation(new, old, similarity)}
+
+
+def test_relation_values_are_the_documented_strings() -> None:
+    assert [str(member) for member in Relation] == ["same", "contradicts", "unrelated"]
+
+
+# --- edge cases -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"), [("", "Omar rides a unicycle."), ("Omar rides a unicycle.", ""),
+                     ("", ""), ("   ", "  "), ("...", "!!!")],
+)  # fmt: skip
+def test_an_empty_text_relates_to_nothing(old: str, new: str) -> None:
+    assert relation(old, new, 0.0) is UNRELATED
+
+
+def test_the_same_text_is_the_same_fact() -> None:
+    assert relation("Omar rides a unicycle.", "Omar rides a unicycle.", 1.0) is SAME
+
+
+@pytest.mark.parametrize(
+    "new", ["omar rides a unicycle", "OMAR RIDES A UNICYCLE!", "Omar rides a unicycle ...",
+            "  Omar  rides a unicycle.  "],
+)  # fmt: skip
+def test_case_and_punctuation_alone_make_no_difference(new: str) -> None:
+    assert relation("Omar rides a unicycle.", new, 0.95) is SAME
+
+
+def test_very_long_texts_are_handled() -> None:
+    long_old = "Omar collects " + ", ".join(f"stamp number {i}" for i in range(800)) + "."
+    long_new = "Omar collects " + ", ".join(f"coin number {i}" for i in range(800)) + "."
+    started = time.perf_counter()
+    assert relation(long_old, long_new, 0.7) is UNRELATED
+    assert relation(long_old, long_old, 1.0) is SAME
+    assert relation(long_old, "Omar hates stamps.", 0.3) is UNRELATED
+    assert time.perf_counter() - started < 0.5
+
+
+# --- contradictions -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("positive", "negative"),
+    [
+        ("Omar likes mushrooms.", "Omar doesn't like mushrooms."),
+        ("Omar likes mushrooms.", "Omar hates mushrooms."),
+        ("Omar loves karaoke.", "Omar can't stand karaoke."),
+        ("Lena drinks energy drinks.", "Lena does not drink energy drinks anymore."),
+        ("Lena bites her nails.", "Lena stopped biting her nails."),
+        ("Lena is afraid of spiders.", "Lena is not afraid of spiders."),
+        ("Omar hates mushrooms.", "Omar doesn't hate mushrooms."),
+    ],
+)
+def test_a_negated_like_habit_or_state_contradicts_both_ways(positive: str, negative: str) -> None:
+    assert both_ways(positive, negative) == {CONTRADICTS}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Lena lives in Porto.", "Lena lives in Lisbon."),
+        ("Lena lives in Porto.", "Lena moved to Lisbon in 2024."),
+        ("Lena is from Leipzig.", "Lena is from Dresden."),
+        ("Lena works as a paramedic.", "Lena works as a pilot."),
+        ("Lena is a paramedic.", "Lena is unemployed."),
+        ("Lena works at the airport.", "Lena works for a bakery now."),
+        ("Lena is engaged.", "Lena is divorced."),
+        ("Lena is dating Marco.", "Lena is dating Theo."),
+        ("Lena is single.", "Lena got married on 3 May 2024."),
+        ("Lena is 29.", "Lena is 30."),
+        ("Lena is 29 years old.", "Lena turned 31 last week."),
+        ("Omar's cat is called Pixel.", "Omar's cat is called Byte."),
+        ("Omar has a hamster named Nibbles.", "Omar's hamster is named Crumb."),
+        ("Omar majors in physics.", "Omar majors in philosophy."),
+        ("Omar's favourite band is Muse.", "Omar's favorite band is Blur."),
+        ("Omar eats fish and meat.", "Omar became vegan."),
+    ],
+)
+def test_one_attribute_with_two_values_contradicts(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is CONTRADICTS
+
+
+def test_numbers_in_words_and_digits_compare_as_numbers() -> None:
+    assert relation("Lena is twenty-nine.", "Lena is 30.", 0.8) is CONTRADICTS
+    assert relation("Lena is twenty-nine.", "Lena is 29 years old.", 0.8) is SAME
+    assert relation("Lena is thirty.", "Lena is thirty-one.", 0.9) is CONTRADICTS
+
+
+# --- the same fact --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Omar plays the cello.", "Omar plays cello."),
+        ("Omar is a paramedic.", "Omar works as a paramedic."),
+        ("Omar lives in Porto.", "Omar still lives in Porto."),
+        ("Omar's cat is called Pixel.", "Omar has a cat named Pixel."),
+        ("Omar enjoys chess.", "Omar is a big fan of chess."),
+        ("Omar hates mushrooms.", "Omar does not like mushrooms."),
+        ("Omar quit smoking.", "Omar doesn't smoke anymore."),
+        ("Omar is allergic to penicillin.", "Omar is alergic to penicillin."),
+        ("Omar visited Oslo on 2 March 2024.", "Omar went to Oslo on 2 March 2024."),
+        ("Omar has three kids.", "Omar has 3 children."),
+    ],
+)
+def test_a_paraphrase_is_the_same_fact(old: str, new: str) -> None:
+    assert both_ways(old, new) == {SAME}
+
+
+def test_no_merge_below_the_similarity_floor() -> None:
+    old, new = "Omar plays the cello.", "Omar plays cello."
+    assert relation(old, new, 0.1) is UNRELATED
+    assert relation(old, new, 0.1, same_min_similarity=0.0) is SAME
+
+
+# --- neither --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Lena works as a paramedic.", "Lena works weekends."),
+        ("Lena works as a paramedic.", "Lena works as a paramedic at the city hospital."),
+        ("Lena lives in Porto.", "Lena lives in Porto with two flatmates."),
+        ("Lena lives in Porto.", "Lena is moving to Lisbon next year."),
+        ("Lena lives in Porto.", "Lena used to live in Lisbon."),
+        ("Lena lives in Porto.", "Lena flew to Lisbon on 4 June 2024."),
+        ("Lena is from Leipzig.", "Lena lives in Porto."),
+        ("Omar plays the cello.", "Omar plays the cello in an orchestra."),
+        ("Omar's cat is called Pixel.", "Omar's dog is called Rex."),
+        ("Omar's cat is called Pixel.", "Omar adopted a kitten named Byte."),
+        ("Omar likes cats.", "Omar is allergic to cats."),
+        ("Omar is vegan.", "Omar loves tofu."),
+        ("Lena is dating Marco.", "Lena went on a date with Marco on 8 May 2024."),
+    ],
+)
+def test_a_compatible_update_leaves_the_old_fact_standing(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.8) == {UNRELATED}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Omar went to Oslo in March 2024.", "Omar went to Oslo in April 2024."),
+        ("Omar didn't go to the gym on Monday.", "Omar went to the gym on Tuesday."),
+        ("Omar likes cats.", "Omar doesn't like dogs."),
+        ("Omar doesn't like mushrooms.", "Omar doesn't like olives."),
+        ("Lena's brother lives in Rome.", "Lena lives in Milan."),
+        ("Lena's mother is vegan.", "Lena eats meat."),
+        ("Lena is 30.", "Lena's son is 4."),
+        ("Lena is 30.", "Lena has 30 houseplants."),
+        ("Lena is married.", "Lena's sister got divorced."),
+        ("Lena works as a paramedic.", "Lena's husband works as a pilot."),
+        ("Omar plays the cello.", "Omar plays chess."),
+        ("Omar went to a pottery class.", "Omar bought a bike."),
+    ],
+)
+def test_different_events_people_or_things_are_unrelated(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.85) == {UNRELATED}
+
+
+def test_unrelated_pairs_are_cheap() -> None:
+    pairs = [(f"Omar{i} plays the cello.", f"Omar{i} bought a bike.") for i in range(300)]
+    started = time.perf_counter()
+    for old, new in pairs:
+        assert relation(old, new, 0.3) is UNRELATED
+    assert (time.perf_counter() - started) / len(pairs) < 0.001  # generous: ~10 µs here
+
+
+# --- similarity -----------------------------------------------------------------------------
+
+
+class CountingEmbedder:
+    """Deterministic unit vectors from a hash of the text; records every batch."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+
+    def __call__(self, texts: Sequence[str]) -> list[bytes]:
+        self.batches.append(list(texts))
+        blobs = []
+        for text in texts:
+            seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
+            vector = np.random.default_rng(seed).normal(size=16)
+            blobs.append(to_blob(vector / np.linalg.norm(vector)))
+        return blobs
+
+
+@pytest.fixture(scope="module")
+def local() -> FactSimilarity:
+    return FactSimilarity()
+
+
+def test_the_same_text_is_similar_to_itself(local: FactSimilarity) -> None:
+    assert local.score("Omar plays the cello.", "Omar plays the cello.") == pytest.approx(1.0)
+
+
+def test_a_paraphrase_scores_above_an_unrelated_fact(local: FactSimilarity) -> None:
+    paraphrase, other = local.scores(
+        "Omar plays the cello.", ["Omar plays cello.", "Lena works at the airport."]
+    )
+    assert paraphrase > 0.9 > other
+
+
+def test_a_batch_scores_like_single_calls(local: FactSimilarity) -> None:
+    olds = ["Omar plays cello.", "Lena works at the airport.", "", "Omar hates mushrooms."]
+    batch = local.scores("Omar plays the cello.", olds)
+    singles = [FactSimilarity().score("Omar plays the cello.", old) for old in olds]
+    assert batch == pytest.approx(singles, abs=1e-5)
+    assert all(-1.0 <= score <= 1.0 for score in batch)
+
+
+def test_vectors_are_cached_and_each_text_embedded_once() -> None:
+    embed = CountingEmbedder()
+    similarity = FactSimilarity(embed)
+    first = similarity.scores("new fact", ["old a", "old b", "old a"])
+    assert embed.batches == [["new fact", "old a", "old b"]]
+    assert similarity.scores("new fact", ["old a", "old b", "old a"]) == first
+    assert similarity.score("old b", "old c") == pytest.approx(similarity.score("old b", "old c"))
+    assert embed.batches == [["new fact", "old a", "old b"], ["old c"]]
+    info = similarity.cache_info()
+    assert (info.misses, info.size) == (4, 4)
+    assert info.hits >= 5
+    assert similarity.scores("new fact", []) == []
+
+
+def test_the_cache_evicts_the_least_recently_used() -> None:
+    embed = CountingEmbedder()
+    similarity = FactSimilarity(embed, cache_size=2)
+    similarity.vectors(["a", "b"])
+    similarity.vectors(["a"])  # "a" is now the most recently used
+    similarity.vectors(["c"])  # evicts "b"
+    similarity.vectors(["a", "b"])
+    assert embed.batches == [["a", "b"], ["c"], ["b"]]
+    with pytest.raises(ValueError):
+        FactSimilarity(embed, cache_size=0)
+
+
+async def test_similarity_is_synchronous_inside_a_running_loop(local: FactSimilarity) -> None:
+    """The database thread has no event loop; code on the loop may call it too (it blocks)."""
+    assert local.score("Omar plays the cello.", "Lena works at the airport.") < 0.9
+
+
+def test_similarity_is_usable_from_several_threads() -> None:
+    embed = CountingEmbedder()
+    similarity = FactSimilarity(embed, cache_size=64)
+    results: list[list[float]] = []
+
+    def work() -> None:
+        results.append(similarity.scores("new", [f"old {i}" for i in range(40)]))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 4
+    assert all(result == pytest.approx(results[0]) for result in results)
