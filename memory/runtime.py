@@ -22,6 +22,7 @@ from memory.forgetting import EditSummary, ForgetSummary
 from memory.imports.importer import ExportImporter, ProgressCallback
 from memory.ingest import IngestHandle, IngestQueue
 from memory.ingest.admission import Admission
+from memory.lifecycle.judge import FactJudge
 from memory.models import CandidateFact, Fact, GuildStats, IngestItem, StoredMessage
 from memory.search.embeddings import build_embedder
 from memory.search.results import FactHit, MemorySlice, MessageHit
@@ -313,7 +314,8 @@ async def _opened(
     owned = extractor is None
     extractor = extractor or build_extractor(settings)  # a bad LLM setting fails before opening
     store = await Store.open(settings.db_path)
-    store.lifecycle = Lifecycle(half_life_days=settings.fact_half_life_days)
+    judge = FactJudge() if settings.fact_lifecycle else None
+    store.lifecycle = Lifecycle(judge=judge, half_life_days=settings.fact_half_life_days)
     journals = Journals(
         settings.journals_dir,
         store,

@@ -83,6 +83,11 @@ class Settings(BaseSettings):
         description="The first time the bot is active in a server, post one short notice of "
         "what it remembers and how to see, export, forget and opt out (or DM the owner).",
     )
+    fact_lifecycle: bool = Field(
+        True,
+        description="A new fact that repeats one in other words is merged into it, and one "
+        "that contradicts an older fact supersedes it; false: only exact repeats merge.",
+    )
     slice_min_confidence: float = Field(
         0.65,
         ge=0,
