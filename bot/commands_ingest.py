@@ -158,7 +158,8 @@ async def backfill_lifecycle(
     """Apply the fact lifecycle to facts stored before it, guild by guild, member by member
     (a progress bar counts members); how many facts were merged, superseded, archived."""
     totals = {"guilds": 0, "merged": 0, "superseded": 0, "archived": 0}
-    async with open_memory(settings, start_queue=False) as memory:
+    judged = settings.model_copy(update={"fact_lifecycle": True})  # asked for: on
+    async with open_memory(judged, start_queue=False) as memory:
         guilds = [guild_id] if guild_id else await memory.guild_ids()
         totals["guilds"] = len(guilds)
         subjects = {g: await memory.count_subjects(g) for g in guilds}

@@ -84,9 +84,10 @@ class Settings(BaseSettings):
         "what it remembers and how to see, export, forget and opt out (or DM the owner).",
     )
     fact_lifecycle: bool = Field(
-        True,
+        False,
         description="A new fact that repeats one in other words is merged into it, and one "
-        "that contradicts an older fact supersedes it; false: only exact repeats merge.",
+        "that contradicts an older fact supersedes it; false: only exact repeats merge. Off "
+        "by default for now: it halves the speed of a large import (bench/README.md).",
     )
     slice_min_confidence: float = Field(
         0.65,

@@ -156,3 +156,35 @@ async def test_settling_facts_stored_before_the_rules(tmp_path: Path) -> None:
             "Sarah lives in Denver.": (True, 1, None, None),
         }
         assert await store.settle_facts(GUILD_A) == {"merged": 0, "superseded": 0, "archived": 0}
+
+
+async def test_the_real_judge_through_memory_and_the_backfill(tmp_path: Path) -> None:
+    """End to end with the offline extractor and the bundled judge: a move supersedes the
+    old home (visible in the export with its successor), a repeat reinforces, and facts
+    stored with the lifecycle off are settled by ``backfill --lifecycle``."""
+    from bot.commands_ingest import backfill_lifecycle
+    from memory.runtime import open_memory
+    from memory.settings import load_settings
+
+    on = load_settings(data_dir=tmp_path / "on", fact_lifecycle=True)
+    async with open_memory(on) as memory:
+        await memory.ingest(item(1, "i live in boston", created_at=EARLY))
+        await memory.ingest(item(2, "i live in denver now", created_at=MIDDLE))
+        await memory.join()
+        exported = await memory.export_member(GUILD_A, SARAH.id)
+    facts_json = {f["fact"]: f for f in exported["facts"]}
+    boston = next(f for text, f in facts_json.items() if "boston" in text)
+    denver = next(f for text, f in facts_json.items() if "denver" in text)
+    assert (boston["active"], boston["supersededBy"], boston["validUntil"]) == (
+        False, denver["id"], MIDDLE,
+    )  # fmt: skip
+    assert denver["active"] is True
+
+    off = load_settings(data_dir=tmp_path / "off")
+    async with open_memory(off) as memory:
+        await memory.ingest(item(1, "i live in boston", created_at=EARLY))
+        await memory.ingest(item(2, "i live in denver now", created_at=MIDDLE))
+        await memory.join()
+        assert len(await memory.active_facts(GUILD_A)) == 2
+    counts = await backfill_lifecycle(off, quiet=True)
+    assert counts == {"guilds": 1, "merged": 0, "superseded": 1, "archived": 0}

@@ -289,18 +289,29 @@ def words_match(first: str, second: str) -> bool:
     """Equal, or one typo apart when both are long enough to tell ("libary" / "library")."""
     if first == second:
         return True
-    if min(len(first), len(second)) < 5 or abs(len(first) - len(second)) > 1:
+    if abs(len(first) - len(second)) > 1 or len(first) < 5 or len(second) < 5:
         return False
     return _one_edit(first, second)
 
 
 def sets_match(first: frozenset[str], second: frozenset[str]) -> bool:
     """Every word of each set has a match in the other (``words_match``); or the words
-    left over are one word written apart ("shellfish" / "shell fish")."""
+    left over are one word written apart ("shellfish" / "shell fish"). Words both sets hold
+    match at once; only the rest are compared (a word left over on one side only has
+    nothing to match)."""
     if first == second:
         return True
-    left = [word for word in first if not any(words_match(word, other) for other in second)]
-    right = [word for word in second if not any(words_match(word, other) for other in first)]
+    only_first, only_second = first - second, second - first
+    if not only_first or not only_second:
+        return False
+    if len(only_first) > 1 and len(only_second) > 1:  # no one word on either side: typos only
+        return all(any(words_match(w, o) for o in only_second) for w in only_first) and all(
+            any(words_match(w, o) for o in only_first) for w in only_second
+        )
+    left = [w for w in only_first if not any(words_match(w, o) for o in only_second)]
+    if len(left) > 3:  # too many to be matched, or to be one word written apart
+        return False
+    right = [w for w in only_second if not any(words_match(w, o) for o in only_first)]
     if not left and not right:
         return True
     return _written_apart(left, right) or _written_apart(right, left)

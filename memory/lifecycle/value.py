@@ -38,3 +38,16 @@ def fact_value(
         age_days = 0.0
     decay: float = 0.5 ** (age_days / half_life_days)
     return confidence * repeats * decay
+
+
+def value_rank(
+    confidence: float, times_seen: int, last_seen_day: float,
+    half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+) -> float:  # fmt: skip
+    """A key that orders facts as :func:`fact_value` does, whatever the day it is: the log of
+    the value plus a constant (``last_seen_day``: any day count, e.g. SQLite's julianday)."""
+    repeats = min(MAX_REPEAT_BONUS, 1.0 + 0.3 * math.log(max(1, times_seen)))
+    rank = math.log(max(confidence, 1e-9) * repeats)
+    if half_life_days > 0:
+        rank += math.log(2) * last_seen_day / half_life_days
+    return rank

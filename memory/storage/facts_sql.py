@@ -11,7 +11,7 @@ from memory.audit import MemoryEvent
 from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, JobStatus
 from memory.storage import events_sql
 from memory.storage.ingest_sql import chunks, marks, transaction
-from memory.storage.lifecycle_sql import Lifecycle, archive_beyond_cap, place_fact
+from memory.storage.lifecycle_sql import Actives, Lifecycle, archive_beyond_cap, place_fact
 from memory.storage.migrations import CLOSED
 
 JOB_STATUSES = frozenset(get_args(JobStatus))
@@ -35,9 +35,12 @@ def finish_jobs(
     are stored as they are. The audit log gets ``events`` and what placing and capping did."""
     changed: set[tuple[str, str]] = set()
     log = list(events)
+    actives: Actives = {}
     with transaction(conn):
         for origin, cand in facts:
-            placed = place_fact(conn, origin, cand, now, lifecycle, extracted=bool(done))
+            placed = place_fact(
+                conn, origin, cand, now, lifecycle, extracted=bool(done), actives=actives
+            )
             if placed.fact_id is not None:
                 changed.add((origin.guild_id, cand.subject))
                 log += placed.events

@@ -25,10 +25,10 @@ from memory.lifecycle.value import (
     CONFIDENCE_CEILING,
     DEFAULT_HALF_LIFE_DAYS,
     REINFORCE_STEP,
-    fact_value,
     reinforced,
+    value_rank,
 )
-from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, canonical_time, parse_iso
+from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, canonical_time
 from memory.storage import events_sql
 from memory.storage.ingest_sql import transaction
 from memory.storage.vectors_sql import delete_fact_vectors
@@ -71,7 +71,7 @@ ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
     superseded_by = NULL,
     valid_until = NULL,
     updated_at = excluded.updated_at
-RETURNING id, created_at, times_seen
+RETURNING id, created_at, times_seen, last_seen_at
 """
 )
 JOB_OPEN = """
@@ -103,13 +103,19 @@ class Placed:
     events: list[MemoryEvent]
 
 
+Actives = dict[tuple[str, str], list[_Active]]
+"""(guild, subject) -> its active facts, read once per transaction and kept up to date."""
+
+
 def place_fact(
     conn: Any, origin: FactOrigin, cand: CandidateFact, now: str, lifecycle: Lifecycle,
-    *, extracted: bool, actor: str = SYSTEM,
+    *, extracted: bool, actor: str = SYSTEM, actives: Actives | None = None,
 ) -> Placed:  # fmt: skip
     """Store ``cand`` (said when ``origin`` was written) among its subject's facts. An
     ``extracted`` fact is stored only while its message's job is still open (a message
-    deleted or forgotten meanwhile leaves no fact behind)."""
+    deleted or forgotten meanwhile leaves no fact behind). ``actives`` carries the subjects'
+    active facts from one call to the next within a transaction."""
+    actives = {} if actives is None else actives
     guild, subject = origin.guild_id, cand.subject
     if extracted and not conn.execute(JOB_OPEN, (guild, cand.source_message_id)).fetchone():
         return Placed(None, [])
@@ -119,17 +125,23 @@ def place_fact(
         (guild, subject, cand.fact),
     ).fetchone()
     judge = lifecycle.judge if subject != LORE_SUBJECT else None
+    mine: list[_Active] = []
+    if judge is not None:
+        if (guild, subject) not in actives:
+            actives[guild, subject] = _active(conn, guild, subject)
+        mine = actives[guild, subject]
     relations: list[tuple[_Active, str]] = []
     if exact is None and judge is not None:
-        relations = _judged(conn, guild, subject, cand.fact, judge, exclude=None)
+        relations = _judged(mine, cand.fact, judge, exclude=None)
         same = [old for old, relation in relations if relation == "same"]
         if same:  # a paraphrase of a fact it has: merged into the one said last
             target = max(same, key=lambda old: (old.last_seen_at, old.id))
+            mine[mine.index(target)] = target._replace(last_seen_at=max(said, target.last_seen_at))
             return Placed(target.id, _merge(conn, guild, subject, target, cand, said, now))
     params = (guild, origin.channel_id or None, subject, cand.fact, cand.fact_type,
               cand.evidence, cand.source_message_id or None, cand.confidence, said, now, now,
               said)  # fmt: skip
-    fact_id, created_at, times_seen = conn.execute(UPSERT_FACT, params).fetchone()
+    fact_id, created_at, times_seen, last_seen = conn.execute(UPSERT_FACT, params).fetchone()
     events: list[MemoryEvent] = []
     if exact is None and created_at == now:
         events.append(stored_event(guild, fact_id, cand, actor))
@@ -137,9 +149,14 @@ def place_fact(
         events.append(_said_again(guild, subject, fact_id, cand, "the same words"))
     if judge is not None and (exact is None or not exact[1]):  # new, or active again
         if exact is not None:
-            relations = _judged(conn, guild, subject, cand.fact, judge, exclude=fact_id)
+            relations = _judged(mine, cand.fact, judge, exclude=fact_id)
         contradicted = [old for old, relation in relations if relation == "contradicts"]
-        events += _supersede(conn, guild, subject, fact_id, contradicted, now)
+        superseding = _supersede(conn, guild, subject, fact_id, contradicted, now)
+        events += superseding
+        gone = {int(event.object_id) for event in superseding}
+        mine[:] = [old for old in mine if old.id not in gone and old.id != fact_id]
+        if fact_id not in gone:
+            mine.append(_Active(fact_id, cand.fact, last_seen))
     return Placed(fact_id, events)
 
 
@@ -155,13 +172,12 @@ def archive_beyond_cap(
     if count <= keep:
         return []
     rows = conn.execute(
-        "SELECT id, confidence, times_seen, COALESCE(last_seen_at, said_at) FROM memory_facts "
-        "WHERE guild_id = ? AND subject = ? AND is_active = 1",
+        "SELECT id, confidence, times_seen, julianday(COALESCE(last_seen_at, said_at)) "
+        "FROM memory_facts WHERE guild_id = ? AND subject = ? AND is_active = 1",
         (guild_id, subject),
     ).fetchall()
-    moment = parse_iso(now)
     ranked = sorted(
-        rows, key=lambda r: (fact_value(r[1], r[2], r[3], moment, half_life_days), r[3], r[0])
+        rows, key=lambda r: (value_rank(r[1], r[2], r[3] or 0.0, half_life_days), r[3], r[0])
     )
     dropped = [row[0] for row in ranked[: count - keep]]
     conn.executemany(
@@ -197,15 +213,19 @@ def said_at(when: str, now: str) -> str:
         return now
 
 
-def _judged(
-    conn: Any, guild_id: str, subject: str, text: str, judge: Judge, *, exclude: int | None
-) -> list[tuple[_Active, str]]:
+def _active(conn: Any, guild_id: str, subject: str) -> list[_Active]:
     rows = conn.execute(
         "SELECT id, fact, COALESCE(last_seen_at, said_at) FROM memory_facts "
         "WHERE guild_id = ? AND subject = ? AND is_active = 1",
         (guild_id, subject),
     ).fetchall()
-    olds = [_Active(*row) for row in rows if row[0] != exclude]
+    return [_Active(*row) for row in rows]
+
+
+def _judged(
+    mine: list[_Active], text: str, judge: Judge, *, exclude: int | None
+) -> list[tuple[_Active, str]]:
+    olds = [old for old in mine if old.id != exclude]
     if not olds:
         return []
     return list(zip(olds, judge(text, [old.fact for old in olds]), strict=True))
