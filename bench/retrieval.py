@@ -1,6 +1,6 @@
 """Retrieval quality: evidence recall of the prompt memory slice on the LoCoMo dev data.
 
-    python bench/retrieval.py [--dev DIR] [--extractor offline|none] [--json]
+    python bench/retrieval.py [--dev DIR] [--extractor offline|none] [--lifecycle] [--json]
 
 Each ``*.export.json`` under ``--dev`` is imported (offline, the chosen extractor) into a
 fresh data directory; then for every question of category 1-4 with evidence, the slice is
@@ -37,7 +37,7 @@ def _pairs(dev: Path) -> list[tuple[Path, Path]]:
     return [(e, e.with_name(e.name.replace(".export.json", ".questions.json"))) for e in exports]
 
 
-async def evaluate(dev: Path, extractor: str) -> dict[str, Any]:
+async def evaluate(dev: Path, extractor: str, lifecycle: bool = False) -> dict[str, Any]:
     from bot.commands_ingest import run_import
     from memory.runtime import open_memory
     from memory.settings import load_settings
@@ -47,12 +47,13 @@ async def evaluate(dev: Path, extractor: str) -> dict[str, Any]:
     pointed: list[int] = []
     latency: list[float] = []
     with tempfile.TemporaryDirectory(prefix="memorybot-retrieval-") as tmp:
-        settings = load_settings(data_dir=Path(tmp), extractor=extractor)
+        settings = load_settings(data_dir=Path(tmp), extractor=extractor, fact_lifecycle=lifecycle)
         pairs = _pairs(dev)
         _summary, errors = await run_import(settings, [e for e, _ in pairs], quiet=True)
         if errors:
             raise SystemExit("; ".join(errors))
         async with open_memory(settings, start_queue=False) as rt:
+            active = sum([len(await rt.active_facts(g)) for g in await rt.guild_ids()])
             for _export, questions_path in pairs:
                 questions = json.loads(questions_path.read_text(encoding="utf-8"))
                 for question in questions:
@@ -82,6 +83,8 @@ async def evaluate(dev: Path, extractor: str) -> dict[str, Any]:
         "mean_messages_pointed_to": round(sum(pointed) / len(pointed), 1),
         "mean_ms": round(1000 * sum(latency) / len(latency), 1),
         "extractor": extractor,
+        "fact_lifecycle": lifecycle,
+        "active_facts": active,
     }
 
 
@@ -89,9 +92,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dev", type=Path, default=DEFAULT_DEV, help="LoCoMo-format exports")
     parser.add_argument("--extractor", default="offline", choices=["offline", "none"])
+    parser.add_argument(
+        "--lifecycle",
+        action="store_true",
+        help="merge and supersede facts (MEMORYBOT_FACT_LIFECYCLE)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    result = asyncio.run(evaluate(args.dev, args.extractor))
+    result = asyncio.run(evaluate(args.dev, args.extractor, args.lifecycle))
     if args.json:
         print(json.dumps(result))
         return
