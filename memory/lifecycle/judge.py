@@ -4,10 +4,11 @@ whether the new one is the same fact (merge), contradicts it (supersede) or neit
 
 A member can hold 80 active facts, and every new fact meets all of them, so the judge first
 picks the pairs worth judging: those sharing a word that is rare among the member's facts
-(paraphrases, and likes turned dislikes, share their object), and those sharing no word at
-all where both may fill an attribute slot ("lives in Boston" / "moved to Denver", "is 29" /
-"is 30"). Two facts that share only words the member uses all the time ("Sarah prefers tea
-over coffee" / "Sarah prefers trains over planes") are not compared further.
+(paraphrases, and likes turned dislikes, share their object), those filling the same
+attribute slot ("lives in Boston" / "moved to Denver", "is 29" / "is 30"), and a diet beside
+anything that may be eaten. Two facts that share only words the member uses all the time
+("Sarah prefers tea over coffee" / "Sarah prefers trains over planes") are not compared
+further.
 
 Only a merge depends on the embeddings, so a pair is judged as if the two were identical and
 the bundled embedder is asked only for the pairs that would merge."""
@@ -16,10 +17,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
 
-from memory.lifecycle.reading import keys
+from memory.lifecycle.reading import keys, read
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY, Relation, relation
 from memory.lifecycle.similarity import FactSimilarity
+from memory.lifecycle.slots import find_slots
 
 ALL_PAIRS_UP_TO = 12
 """With this many facts or fewer, every pair is judged."""
@@ -27,21 +31,41 @@ COMMON_SHARE = 0.25
 """A word in more than this share of a member's facts (and in more than 3) is common."""
 
 
+class _Profile(NamedTuple):
+    """What picking pairs needs of a fact (cached per text)."""
+
+    words: frozenset[str]
+    slots: frozenset[str]
+    diet: bool
+    cued: bool
+
+
+@lru_cache(maxsize=8192)
+def _profile(text: str) -> _Profile:
+    found = keys(text)
+    reading = read(text)
+    slots = frozenset(slot.key for slot in find_slots(reading.body))
+    return _Profile(found.words, slots, bool(reading.not_eaten), found.cued)
+
+
 def worth_judging(new: str, olds: Sequence[str]) -> list[int]:
     """The indexes of ``olds`` that ``new`` is compared with (see the module's docstring)."""
     if len(olds) <= ALL_PAIRS_UP_TO:
         return list(range(len(olds)))
-    mine = keys(new)
-    theirs = [keys(old) for old in olds]
-    counts = Counter(word for key in theirs for word in key.words & mine.words)
+    mine = _profile(new)
+    theirs = [_profile(old) for old in olds]
+    shared = [mine.words & other.words for other in theirs]
+    counts = Counter(word for words in shared for word in words)
     limit = max(3, int(len(olds) * COMMON_SHARE))
-    rare = {word for word, count in counts.items() if count <= limit}
+    common = {word for word, count in counts.items() if count > limit}
     same_text = new.strip().lower()
     return [
         index
-        for index, key in enumerate(theirs)
-        if key.words & rare
-        or (mine.cued and key.cued and not key.words & mine.words)
+        for index, other in enumerate(theirs)
+        if (shared[index] and not shared[index] <= common)
+        or mine.slots & other.slots
+        or (other.cued and mine.diet)
+        or (mine.cued and other.diet)
         or olds[index].strip().lower() == same_text
     ]
 
