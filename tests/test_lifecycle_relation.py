@@ -280,3 +280,28 @@ def test_similarity_is_usable_from_several_threads() -> None:
         thread.join()
     assert len(results) == 4
     assert all(result == pytest.approx(results[0]) for result in results)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Zoe works as a baker.", "zoe a pilot now"),  # a verb-less job
+        ("Raj is 52.", "raj 53 now lol"),  # a verb-less age
+        ("Eli eats bacon every morning.", "eli vegan now"),  # a verb-less diet
+        ("Nia is dating Leo.", "nia and leo broke up"),  # the couple's break-up
+    ],
+)
+def test_chat_fragments_without_a_verb_fill_slots(old: str, new: str) -> None:
+    assert both_ways(old, new) == {Relation.CONTRADICTS}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Zoe plays the cello.", "zoe 40 now"),  # an age beside a hobby
+        ("Eli is tired after the shift.", "eli a pilot now"),  # a state beside a job
+        ("Nia and Leo cook together.", "nia and leo split the rent"),  # not a break-up
+    ],
+)
+def test_fragments_leave_other_facts_alone(old: str, new: str) -> None:
+    assert both_ways(old, new) == {Relation.UNRELATED}

@@ -114,7 +114,8 @@ OCCUPATIONS = _words(
     "physiotherapist pilot plumber policeman policewoman politician postman professor "
     "programmer psychologist receptionist reporter researcher salesman saleswoman "
     "scientist secretary singer soldier surgeon tailor teacher technician therapist "
-    "translator tutor vet veterinarian waiter waitress welder writer"
+    "translator tutor vet veterinarian waiter waitress welder writer tech intern recruiter "
+    "caregiver dev"
 )
 """Heads of an occupation: "is a nurse" names a job, "is a cat person" does not."""
 

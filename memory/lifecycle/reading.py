@@ -114,9 +114,9 @@ _FREQUENCY = re.compile(
 _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"[a-z0-9]+")
 _DIET = re.compile(
-    rf"^\S+ (?:(?:now|still|just|strictly|fully) )*(?:is|became|has become|went|has gone"
-    rf"|turned|has turned) (?:(?:a|now|strictly|fully) )*(?P<diet>{'|'.join(DIETS)})\b"
-)
+    rf"^\S+ (?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went|has gone"
+    rf"|turned|has turned) )?(?:(?:a|now|strictly|fully) )*(?P<diet>{'|'.join(DIETS)})\b"
+)  # the verb may be left out in chat: "mo vegan now"
 _CUE_WORDS = frozenset({"from", *NUMBER_WORDS})
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
                             "weekends", "days", "weeks", "months", "years", "nights"}  # fmt: skip

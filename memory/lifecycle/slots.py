@@ -38,6 +38,8 @@ _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"
 _PET = "(?P<pet>" + "|".join(sorted(PETS, key=len, reverse=True)) + ")"
 _FAVOURITE = r"(?:favorite|favourite|fav|fave)"
+_FRAGMENT_END = r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again))*$"
+"""What may follow a verb-less fragment ("ana nurse now", "priya 30 now lol")."""
 _JOB_VERBS = (
     r"(?:works|is working|has worked|has been working|worked|started working|got a job"
     r"|got a new job|has a job|found a job|took a job|started a new job|is employed"
@@ -90,6 +92,8 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("job", rf"{_S}{_ADVERBS}(?:is|became|has become|has been) (?:now )?(?:a|an) "
               rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{'|'.join(OCCUPATIONS)})){_STOP}"),
     _p("job", rf"{_S}'s (?:job|occupation|profession) is (?:as )?(?:a |an )?{_VALUE}"),
+    _p("job", rf"{_S}{_ADVERBS}(?:(?:a|an) )?(?P<value>(?:[\w-]+ )?(?:{'|'.join(OCCUPATIONS)}))"
+              rf"{_FRAGMENT_END}"),  # a verb-less fragment: "ana nurse now"
     _p("job", rf"{_S}{_ADVERBS}teaches\b", "teacher"),
     _p("job", rf"{_S}{_ADVERBS}(?:quit|lost|left|has quit|has lost) {_DET} job\b", "none"),
     _p("job", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
@@ -105,6 +109,7 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("status", rf"{_S}{_ADVERBS}(?:is|has been) (?:dating|seeing) (?P<partner>\w+)", "dating"),
     _p("status", rf"{_S}{_ADVERBS}is in a relationship(?: with (?P<partner>\w+))?", "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:broke up|split up)(?: with (?P<partner>\w+))?", "single"),
+    _p("status", rf"{_S}and (?P<partner>\w+) (?:broke up|split up|split)\b", "single"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) (?:now )?"
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
@@ -117,6 +122,7 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns) (?P<value>\d{{1,3}})"
               rf"(?: years? old| yrs? old| yo)?(?=$| [.,;:!?]| now| today| and)"),
     _p("age", rf"{_S}'s age is (?P<value>\d{{1,3}})\b"),
+    _p("age", rf"{_S}{_ADVERBS}(?P<value>\d{{1,3}})(?: years? old| yrs? old| yo)?{_FRAGMENT_END}"),
     # studies
     _p("studies", rf"{_S}{_ADVERBS}(?:majors|is majoring|has majored|majored) in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|has|is studying for) "
