@@ -14,7 +14,9 @@ import aiohttp
 import pytest
 from playwright.async_api import Browser, Locator, Page, Route, expect
 
+from memory.lifecycle.judge import FactJudge
 from memory.models import LORE_SUBJECT
+from memory.storage.lifecycle_sql import Lifecycle
 from memory.storage.store import Store
 from tests.api_helpers import TOKEN, Api, served
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, sql
@@ -504,4 +506,26 @@ async def test_hostile_fact_text_stays_text(browser: Browser, tmp_path: Path) ->
         await expect(row(page, imaged)).to_have_count(1)
         await no_xss(page)
         watched.dialogs.clear()
+        watched.assert_clean()
+
+
+async def test_a_superseded_fact_says_which_fact_replaced_it(
+    browser: Browser, tmp_path: Path
+) -> None:
+    async def seed(store: Store) -> None:
+        await seed_two_guilds(store)
+        store.lifecycle = Lifecycle(judge=FactJudge())
+        for when, city in (("2023-05-01", "Boston"), ("2023-06-01", "Denver")):
+            await add_fact(store, SARAH.id, f"Sarah lives in {city}.",
+                           said_at=f"{when}T10:00:00.000+00:00")  # fmt: skip
+
+    async with serving(tmp_path, seed=seed) as api:
+        watched = await open_review(browser, api)
+        page = watched.page
+        await expect(rows(page)).to_have_count(4)  # the superseded fact is archived
+        await page.check("#review-archived")
+        await expect(rows(page)).to_have_count(5)
+        (denver,) = [f for f in await api.memory.active_facts(GUILD_A) if "Denver" in f.fact]
+        state = row(page, "Sarah lives in Boston.").locator("td").nth(5)
+        await expect(state).to_have_text(f"superseded by #{denver.id}")
         watched.assert_clean()

@@ -42,6 +42,15 @@
 
   // --- the list --------------------------------------------------------------------------
 
+  /** "active", "archived", or "superseded by #12" (a fact said later contradicts it); a fact
+   * said several times says how often. */
+  function factState(fact, active) {
+    const by = Number.isSafeInteger(fact.supersededBy) ? ` by #${fact.supersededBy}` : "";
+    const state = active ? "active" : by ? `superseded${by}` : "archived";
+    const seen = Number.isSafeInteger(fact.timesSeen) && fact.timesSeen > 1;
+    return seen ? `${state} · said ${fact.timesSeen}×` : state;
+  }
+
   function showNote(message, kind) {
     ui.note.textContent = message;
     ui.note.className = kind ? `note ${kind}` : "note";
@@ -249,7 +258,7 @@
       typeCell,
       node("td", number(fact.confidence, 2), "num"),
       times,
-      node("td", active ? "active" : "archived", "nowrap state"),
+      node("td", factState(fact, active), "nowrap state"),
       sourceCell(view.guildId, text(fact.channelId), text(fact.sourceMessageId)),
       actions,
     );
