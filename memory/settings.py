@@ -87,7 +87,8 @@ class Settings(BaseSettings):
         False,
         description="A new fact that repeats one in other words is merged into it, and one "
         "that contradicts an older fact supersedes it; false: only exact repeats merge. Off "
-        "by default for now: it halves the speed of a large import (bench/README.md).",
+        "by default for now: it halves the speed of a large import, and its judge is not yet "
+        "right often enough on unseen wordings (bench/README.md).",
     )
     slice_min_confidence: float = Field(
         0.65,
