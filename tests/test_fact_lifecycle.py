@@ -188,3 +188,11 @@ async def test_the_real_judge_through_memory_and_the_backfill(tmp_path: Path) ->
         assert len(await memory.active_facts(GUILD_A)) == 2
     counts = await backfill_lifecycle(off, quiet=True)
     assert counts == {"guilds": 1, "merged": 0, "superseded": 1, "archived": 0}
+
+
+async def test_deleting_the_fact_that_superseded_another_brings_it_back(store: Store) -> None:
+    await say(store, "Sarah lives in Boston.", EARLY, "1")
+    await say(store, "Sarah lives in Denver.", MIDDLE, "2")
+    denver = await fact_id(store, "Sarah lives in Denver.")
+    assert await store.delete_fact(GUILD_A, denver)  # a moderator: that was a wrong fact
+    assert await facts(store) == {"Sarah lives in Boston.": (True, 1, None, None)}

@@ -217,6 +217,13 @@ def _drop_facts(conn: Any, guild_id: str, fact_ids: Sequence[int]) -> _Dropped:
         dropped.vectors += delete_fact_vectors(conn, guild_id, part)
         cursor = conn.execute(f"DELETE FROM memory_facts WHERE {where}", (guild_id, *part))
         dropped.facts += max(0, cursor.rowcount)
+        # what a deleted fact had superseded is current again: the statement that replaced
+        # it is gone (a wrong extraction, a deleted message), and no id points at nothing
+        conn.execute(
+            "UPDATE memory_facts SET is_active = 1, superseded_by = NULL, valid_until = NULL "
+            f"WHERE guild_id = ? AND superseded_by IN ({marks(part)})",
+            (guild_id, *part),
+        )
     return dropped
 
 
