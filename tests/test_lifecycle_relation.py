@@ -305,3 +305,115 @@ def test_chat_fragments_without_a_verb_fill_slots(old: str, new: str) -> None:
 )
 def test_fragments_leave_other_facts_alone(old: str, new: str) -> None:
     assert both_ways(old, new) == {Relation.UNRELATED}
+
+
+# --- generalisation: clean wordings, aliases, places within places, informal negations ------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tevita lives in Hamilton.", "Tevita relocated to Tauranga."),
+        ("Tevita relocated to Tauranga.", "Tevita's current home is Hamilton."),
+        ("Tevita lives in Hamilton.", "Tevita settled in Nelson."),
+        ("Tevita calls Napier home.", "Tevita lives in Gisborne."),
+        ("Tevita is a plumber.", "Tevita is employed as an electrician."),
+        ("Tevita is a plumber.", "Tevita now works in construction as a site manager."),
+        ("Tevita's occupation: plumber.", "Tevita works as a welder."),
+        ("Tevita has a dog named Kuri.", "Tevita renamed the dog to Rua."),
+        ("Tevita's favourite dish is laksa.", "Tevita's favorite food is pho."),
+        ("tevita fav drink is milo", "tevita's fave drink is kombucha now"),
+        ("Tevita is 27.", "Tevita turned twenty-eight."),
+        ("Tevita is 27.", "Tevita is aged 28."),
+        ("Tevita attends Massey University.", "Tevita transferred to Lincoln University."),
+        ("Tevita lives in Ohio.", "Tevita moved to Denver."),
+        ("Tevita lives in Japan.", "Tevita moved to Madrid."),
+        ("Tevita's husband is Sione.", "Tevita is married to Manu."),
+        ("tevita goes to mit", "tevita transferred to stanford"),
+        ("tevita in hastings", "tevita in dunedin now"),
+        ("Tevita's new flat is in Petone.", "Tevita lives in Karori."),
+        ("Tevita's hometown is Hastings.", "Tevita is from Napier."),
+        ("Tevita celebrated his 31st birthday.", "Tevita is 30."),
+        ("Tevita's girlfriend is Mele.", "Tevita is single."),
+        ("Tevita goes to Otago University.", "Tevita switched unis to Canterbury University."),
+        ("Tevita's favourite ice cream flavour is mango.", "Tevita's fave ice cream flavour: lime"),
+    ],
+)
+def test_clean_and_varied_wordings_of_one_attribute_contradict(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.5) == {CONTRADICTS}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tevita smokes.", "tevita quit smokin"),
+        ("Tevita loves kava.", "tevita not into kava anymore"),
+        ("Tevita hates kava.", "tevita obsessed w kava now"),
+        ("Tevita likes surfing.", "Tevita gave up surfing."),
+        ("tevita doesnt drive", "Tevita drives a ute to work."),
+        ("Tevita is a smoker.", "Tevita is a non-smoker."),
+        ("Tevita is a cat person.", "Tevita hates cats."),
+        ("Tevita loves kava.", "tevita not a fan of kava anymore"),
+        ("Tevita hates kava.", "tevita hooked on kava now"),
+        ("Tevita likes reggae.", "Tevita is sick of reggae."),
+    ],
+)
+def test_informal_negations_contradict(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.5) == {CONTRADICTS}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tevita lives in NYC.", "Tevita lives in New York City."),
+        ("Tevita lives in LA.", "Tevita lives in Los Angeles."),
+        ("Tevita lives in the US.", "Tevita lives in the United States."),
+        ("Tevita loves NYC.", "Tevita loves New York City."),
+        ("Tevita is a doctor.", "Tevita is a physician."),
+        ("Tevita is a developer.", "Tevita is a software engineer."),
+        ("Tevita works as a programmer.", "Tevita is a software developer."),
+        ("Tevita is a lawyer.", "Tevita is an attorney."),
+        (
+            "Tevita goes to uni in Palmerston North.",
+            "Tevita goes to university in Palmerston North.",
+        ),
+        ("Tevita's occupation: plumber.", "Tevita works as a plumber."),
+        ("Tevita is employed as a plumber.", "Tevita is a plumber by trade."),
+        ("Tevita relocated to Tauranga.", "Tevita lives in Tauranga."),
+        ("Tevita's home is Tauranga.", "Tevita is now based in Tauranga."),
+        ("Tevita is 28.", "Tevita is twenty-eight years old."),
+        ("Tevita is 28.", "Tevita is 28 years of age."),
+        ("Tevita's favourite film is Heat.", "Tevita's favorite movie is Heat."),
+        ("Tevita has a cat called Pua.", "tevita renamed the cat to pua"),
+        ("Tevita's wife is Ana.", "Tevita is married to Ana."),
+        ("Tevita loves cats.", "Tevita is a cat person."),
+        ("Tevita doesn't smoke.", "Tevita is a non-smoker."),
+        ("Tevita is vegan.", "Tevita follows a plant-based diet."),
+        ("Tevita has a ute.", "Tevita owns a ute."),
+        ("Tevita is a plumber.", "Tevita is a plumbr."),
+        ("tevita doesnt eat meat", "Tevita is vegetarian."),
+        ("Tevita lives in Christchurch, New Zealand.", "Tevita lives in Christchurch."),
+    ],
+)
+def test_synonyms_abbreviations_and_typos_are_the_same_fact(old: str, new: str) -> None:
+    assert both_ways(old, new) == {SAME}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tevita lives in Texas.", "Tevita lives in Austin."),
+        ("Tevita is from Japan.", "Tevita was born in Osaka."),
+        ("Tevita lives in London.", "Tevita lives in Hackney."),
+        ("Tevita lives in Brooklyn.", "Tevita lives in New York."),
+        ("Tevita is from Tonga.", "Tevita grew up in Nukualofa."),
+        ("Tevita lives in Europe.", "Tevita moved to Madrid."),
+        ("Tevita didn't go surfing on 3 May 2024.", "Tevita loves surfing."),
+        ("Tevita hates cooking.", "Tevita cooks every night."),
+        ("Tevita's house is in Petone.", "Tevita's house is big."),
+        ("Tevita's hometown is Hastings.", "Tevita lives in Napier."),
+        ("Tevita's boyfriend is a chef.", "Tevita is dating Sione."),
+    ],
+)
+def test_places_within_places_and_likes_beside_events_both_hold(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.7) == {UNRELATED}

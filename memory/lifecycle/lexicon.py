@@ -13,6 +13,11 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+def _names(text: str) -> frozenset[str]:
+    """The comma-separated names of ``text`` (names of more than one word)."""
+    return frozenset(name.strip() for name in text.split(","))
+
+
 STOPWORDS = _words(
     "a an the and or but of to in on at for with from by about as into onto than then "
     "is are was were be been being am has have had having do does did doing will would "
@@ -54,7 +59,10 @@ SYNONYMS = {
     "fave": "favorite", "favourite": "favorite", "colour": "color", "film": "movie",
     "uni": "university", "allergy": "allergic", "create": "make", "begin": "start",
     "purchase": "buy", "puppy": "dog", "pup": "dog", "doggo": "dog", "kitten": "cat",
-    "kitty": "cat", "bunny": "rabbit",
+    "kitty": "cat", "bunny": "rabbit", "dish": "food", "meal": "food", "cuisine": "food",
+    "novel": "book", "tune": "song", "flick": "movie", "beverage": "drink", "own": "have",
+    "physician": "doctor", "attorney": "lawyer", "programmer": "developer",
+    "coder": "developer", "university": "university", "varsity": "university",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 
@@ -115,7 +123,7 @@ OCCUPATIONS = _words(
     "programmer psychologist receptionist reporter researcher salesman saleswoman "
     "scientist secretary singer soldier surgeon tailor teacher technician therapist "
     "translator tutor vet veterinarian waiter waitress welder writer tech intern recruiter "
-    "caregiver dev"
+    "caregiver dev solicitor coder medic cop physio"
 )
 """Heads of an occupation: "is a nurse" names a job, "is a cat person" does not."""
 
@@ -143,12 +151,138 @@ ANIMAL_PRODUCTS = _words("cheese egg dairy milk butter honey yogurt yoghurt")
 DIETS = {"vegetarian": MEATS, "vegan": MEATS | ANIMAL_PRODUCTS}
 """Diets, and what a member who keeps one does not eat."""
 
-SLOT_CUES = _words(
-    "live move relocate base reside work job employ employed unemployed retire retired "
-    "fire fired quit teach single marry married engaged engage divorce divorced separate "
-    "separated widowed dating date relationship boyfriend girlfriend partner husband wife "
-    "break split call named name age turn old study major degree student university college "
-    "school favorite grow born come vegetarian vegan meat eat"
+UNIVERSITIES = _words(
+    "ucla nyu mit usc ucl lse kcl stanford harvard yale princeton berkeley columbia cornell "
+    "oxford cambridge caltech duke imperial sorbonne eth uc"
+)
+"""Universities often named alone ("goes to nyu"): a school even without "university"."""
+
+SLOT_CUES = (
+    _words(
+        "live move relocate base reside work job employ employed unemployed retire retired "
+        "fire fired quit teach single marry married engaged engage divorce divorced separate "
+        "separated widowed dating date relationship boyfriend girlfriend partner husband wife "
+        "break split call named name age turn old study major degree student university college "
+        "school favorite grow born come vegetarian vegan meat eat home residence hometown "
+        "occupation profession rename transfer go-to see settle hire role position spouse "
+        "flat apartment house birthday enrol enroll hometown"
+    )
+    | UNIVERSITIES
 )
 """Lemmas that may introduce an attribute slot: two facts sharing no content word are
 compared further only when both hold one of these (or an occupation, or a number)."""
+
+PLACE_ALIASES = {
+    "nyc": "new york", "new york city": "new york", "ny": "new york", "la": "los angeles",
+    "sf": "san francisco", "dc": "washington", "washington dc": "washington",
+    "philly": "philadelphia", "vegas": "las vegas", "us": "united states",
+    "usa": "united states", "america": "united states", "states": "united states",
+    "united states": "united states", "united kingdom": "united kingdom",
+    "uk": "united kingdom", "britain": "united kingdom",
+    "great britain": "united kingdom", "holland": "netherlands", "nz": "new zealand",
+    "uae": "united arab emirates",
+}  # fmt: skip
+"""Abbreviations and other names of a place, mapped to one name (values of home, origin)."""
+
+JOB_ALIASES = {
+    "physician": "doctor", "gp": "doctor", "medic": "doctor", "attorney": "lawyer",
+    "solicitor": "lawyer", "software engineer": "developer", "software developer": "developer",
+    "programmer": "developer", "coder": "developer", "dev": "developer",
+    "web developer": "developer", "veterinarian": "vet", "cop": "police officer",
+    "policeman": "police officer", "policewoman": "police officer", "prof": "professor",
+    "physio": "physiotherapist", "shrink": "therapist",
+}  # fmt: skip
+"""Synonyms and abbreviations of a job, mapped to one name (values of job)."""
+
+US_STATES = _words(
+    "alabama alaska arizona arkansas california colorado connecticut delaware florida "
+    "georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland "
+    "massachusetts michigan minnesota mississippi missouri montana nebraska nevada "
+    "ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia wisconsin "
+    "wyoming"
+) | _names(
+    "new hampshire, new jersey, new mexico, north carolina, north dakota, rhode island, "
+    "south carolina, south dakota, west virginia"
+)
+"""US states (New York and Washington left out: cities too)."""
+
+COUNTRIES = _words(
+    "afghanistan albania algeria argentina armenia australia austria bangladesh belgium "
+    "bolivia brazil bulgaria cambodia cameroon canada chile china colombia croatia cuba "
+    "cyprus czechia denmark ecuador egypt england estonia ethiopia fiji finland france "
+    "germany ghana greece guatemala hungary iceland india indonesia iran iraq ireland "
+    "israel italy jamaica japan jordan kenya korea latvia lebanon lithuania luxembourg "
+    "malaysia malta mexico morocco nepal netherlands nigeria norway pakistan peru "
+    "philippines poland portugal romania russia scotland serbia singapore slovakia "
+    "slovenia somalia spain sweden switzerland syria taiwan tanzania thailand tunisia "
+    "turkey uganda ukraine uruguay venezuela vietnam wales zimbabwe samoa tonga"
+) | _names(
+    "united states, united kingdom, new zealand, south africa, south korea, north korea, "
+    "sri lanka, saudi arabia, costa rica, united arab emirates, northern ireland, "
+    "puerto rico"
+)
+
+REGIONS = (
+    US_STATES
+    | COUNTRIES
+    | _words(
+        "europe asia africa oceania scandinavia midwest yorkshire cornwall devon kent "
+        "bavaria tuscany catalonia andalusia quebec ontario alberta queensland tasmania "
+        "siberia patagonia"
+    )
+    | _names(
+        "british columbia, new south wales, new england, bay area, south america, "
+        "north america, latin america, middle east, east coast, west coast"
+    )
+)
+"""Countries, US states and large regions: a home or origin there holds beside a city."""
+
+DISTRICTS = {
+    "camden": "london", "hackney": "london", "brixton": "london", "shoreditch": "london",
+    "islington": "london", "clapham": "london", "peckham": "london", "soho": "london",
+    "brooklyn": "new york", "manhattan": "new york", "queens": "new york",
+    "bronx": "new york", "harlem": "new york", "hollywood": "los angeles",
+    "kreuzberg": "berlin", "montmartre": "paris", "shibuya": "tokyo", "shinjuku": "tokyo",
+    "gastown": "vancouver", "bondi": "sydney",
+}  # fmt: skip
+"""Well-known districts and the city they are in: living in one is living in the other."""
+
+
+def _cities(text: str) -> dict[str, frozenset[str]]:
+    """``city: state, country; ...`` read as each city and the places it lies in."""
+    cities: dict[str, frozenset[str]] = {}
+    for entry in text.split(";"):
+        city, _, places = entry.partition(":")
+        cities[city.strip()] = _names(places)
+    return cities
+
+
+CITIES = _cities(
+    "boston: massachusetts, united states; denver: colorado, united states; "
+    "austin: texas, united states; houston: texas, united states; dallas: texas, united states; "
+    "chicago: illinois, united states; seattle: united states; portland: united states; "
+    "miami: florida, united states; orlando: florida, united states; "
+    "atlanta: georgia, united states; phoenix: arizona, united states; "
+    "los angeles: california, united states; san francisco: california, united states; "
+    "san diego: california, united states; new york: united states; "
+    "philadelphia: pennsylvania, united states; pittsburgh: pennsylvania, united states; "
+    "detroit: michigan, united states; nashville: tennessee, united states; "
+    "las vegas: nevada, united states; minneapolis: minnesota, united states; "
+    "london: england, united kingdom; manchester: england, united kingdom; "
+    "leeds: england, united kingdom; bristol: england, united kingdom; "
+    "birmingham: england, united kingdom; liverpool: england, united kingdom; "
+    "edinburgh: scotland, united kingdom; glasgow: scotland, united kingdom; "
+    "aberdeen: scotland, united kingdom; cardiff: wales, united kingdom; "
+    "belfast: northern ireland, united kingdom; dublin: ireland; paris: france; "
+    "lyon: france; berlin: germany; munich: germany; hamburg: germany; madrid: spain; "
+    "barcelona: spain, catalonia; rome: italy; milan: italy; amsterdam: netherlands; "
+    "lisbon: portugal; vienna: austria; zurich: switzerland; stockholm: sweden; "
+    "oslo: norway; copenhagen: denmark; tokyo: japan; kyoto: japan; osaka: japan; "
+    "seoul: south korea, korea; beijing: china; shanghai: china; mumbai: india; "
+    "delhi: india; bangalore: india; sydney: australia, new south wales; "
+    "melbourne: australia; toronto: canada, ontario; vancouver: canada, british columbia; "
+    "montreal: canada, quebec; auckland: new zealand; wellington: new zealand; "
+    "mexico city: mexico; sao paulo: brazil; cape town: south africa; lagos: nigeria; "
+    "nairobi: kenya; cairo: egypt; istanbul: turkey; dubai: united arab emirates"
+)
+"""Well-known cities and the states and countries they lie in ("Denver" is not in Texas)."""

@@ -9,7 +9,7 @@
   verb, "olives" → "olive", "loves" → "like"), without the subject (the first word),
   stopwords, chat fillers, negations and dates: ``{"eat", "meat"}``;
 * ``negated``: whether the fact negates (an odd number of "not", "never", "hates",
-  "quit", "used to"...): ``True``;
+  "quit", "used to"...): ``True``; ``stopped``: whether it ends a habit ("quit", "stopped");
 * ``not_eaten``: what the subject's diet rules out ("is vegetarian": meat, fish...);
 * ``dates``: the dates of an event ("on 7 May 2023", "last week"), which tell two
   occurrences of the same kind of event apart; stamps of a state ("as of 3 May 2023",
@@ -61,14 +61,34 @@ _SUFFIXES = [(re.compile(r"'m\b"), " am"), (re.compile(r"'re\b"), " are"),
              (re.compile(r"'ve\b"), " have"), (re.compile(r"'ll\b"), " will"),
              (re.compile(r"'d\b"), " would")]  # fmt: skip
 _PHRASES = [  # (words one of which must be in the text, pattern, replacement)
-    (("fan of",), r"\bis (not )?(?:a )?(?:big |huge |massive |great )?fan of\b", r"\1likes"),
-    (("into", "obsessed", "passionate", "keen", "crazy", "mad about", "fond"),
-     r"\bis (not )?(?:(?:really|so|super|very|lowkey|kinda) )*(?:into|obsessed with"
-     r"|passionate about|keen on|crazy about|mad about|fond of)\b", r"\1likes"),
+    (("fan of",), r"\b(?:is |(?=not ))(not )?(?:a )?(?:big |huge |massive |great )?fan of\b",
+     r"\1likes"),
+    (("hooked", "addicted", "enough of"), r"\b(?:is )?(?:hooked on|addicted to"
+     r"|can not get enough of)\b", "likes"),
+    (("sick of", "tired of", "fed up"), r"\b(?:is )?(?:sick of|tired of|fed up with)\b",
+     "not likes"),
+    (("into",), r"\b(?:is |(?=not ))(not )?(?:(?:really|so|super|very|lowkey|kinda) )*into\b",
+     r"\1likes"),
+    (("obsessed", "passionate", "keen", "crazy", "mad about", "fond"),
+     r"(?:\bis |^(\S+ ))(not )?(?:(?:really|so|super|very|lowkey|kinda) )*(?:obsessed"
+     r" (?:with|w)|passionate about|keen on|crazy about|mad about|fond of)\b", r"\1\2likes"),
     (("stand",), r"\bcan not stand\b", "hates"),
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
-    (("done with",), r"\bis done with\b", "stopped"),
+    (("done w",), r"\b(?:is )?done (?:with|w)\b", "stopped"),
     (("used to",), r"\bused to\b", "not"),
+    (("diet",), r"\b(?:follows|eats|keeps|has|is on) (?:a |an )?(vegan|vegetarian|plant-based"
+     r"|plant based) diet\b", r"is \1"),
+    (("plant",), r"\bplant[- ]based\b", "vegan"),
+    (("smoker",), r"\bis (not )?(?:a )?(non-)?smoker\b", r"\1\2smokes"),
+    (("non-",), r"\bnon-", "not "),
+    (("alcohol", "booze"), r"\b(drinks?|drinking) (?:alcohol|booze)\b", r"\1"),
+    (("teetotal", "sober"), r"\bis (?:teetotal|a teetotaler|sober)\b", "does not drink"),
+    (("person", "lover"), r"\bis (not )?(?:a |an )?(?:big |huge )?(\w+) (?:person|lover)\b",
+     r"\1likes \2"),
+    (("by profession", "by trade"), r"\bby (?:profession|trade)\b", " "),
+    (("nyc", "york city"), r"\b(?:nyc|new york city)\b", "new york"),  # names of one place
+    (("la",), r"\bla\b", "los angeles"),
+    (("software",), r"\bsoftware (?:engineer|developer)\b", "developer"),
     (("all", "well", "now", "days"),
      r"\b(?:at all|after all|as well|right now|these days|for now)\b", " "),
 ]  # fmt: skip
@@ -133,6 +153,8 @@ class Reading:
     """About something of the subject's ("Sarah's sister lives in Boston"), not the subject."""
     core: frozenset[str]
     negated: bool
+    stopped: bool
+    """A habit ended ("quit smoking", "stopped running")."""
     dates: frozenset[str]
     not_eaten: frozenset[str]
     """What the subject's diet rules out ("is vegetarian": meat, fish...); else empty."""
@@ -153,7 +175,8 @@ def read(text: str) -> Reading:
     possessive = len(words) > 1 and words[1] == "'s"
     diet = _DIET.search(body)
     not_eaten = DIETS[diet.group("diet")] if diet else frozenset()
-    return Reading(body, subject, possessive, core, bool(negations % 2), dates, not_eaten)
+    stopped = any(lemma(word) in STOPPING_VERBS for word in words)
+    return Reading(body, subject, possessive, core, bool(negations % 2), stopped, dates, not_eaten)
 
 
 @dataclass(frozen=True)
@@ -169,8 +192,9 @@ class Keys:
 def keys(text: str) -> Keys:
     """The pre-check's view of ``text`` (cached): plain words, no phrase or date patterns."""
     words: set[str] = set()
-    cued = False
-    for token in _WORD.findall(text[:MAX_CHARS].lower())[1:]:
+    tokens = _WORD.findall(text[:MAX_CHARS].lower())
+    cued = len(tokens) > 2 and tokens[1] == "in"  # a verb-less home: "jay in boston"
+    for token in tokens[1:]:
         if token in _CUE_WORDS or token[0].isdigit():
             cued = True
         if token in STOPWORDS or token in FILLERS or token in DATE_WORDS or len(token) < 2:
@@ -261,6 +285,8 @@ def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
 def lemma(word: str) -> str:
     """The lemma of a verb form ("went" → "go"), else the singular of a plural ("olives")."""
     found = verb(word)
+    if found is None and word.endswith("in") and len(word) > 4:
+        found = verb(word + "g")  # a dropped g: "smokin", "runnin"
     if found is not None:
         return found[0]
     if word in SYNONYMS or len(word) <= 3 or word.isdigit():

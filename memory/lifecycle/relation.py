@@ -8,17 +8,20 @@ In order:
 
 1. an empty text relates to nothing; the same words (case and punctuation aside) and the
    same dates are the same fact;
-2. a cheap token pre-check: two facts sharing no content word are unrelated unless both
-   hold a word that may fill an attribute slot ("lives", "nurse", "married", a number);
+2. a cheap token pre-check: two facts sharing no content word (nor one typo apart) are
+   unrelated unless both hold a word that may fill an attribute slot ("lives", "nurse",
+   "married", a number);
 3. attribute slots (:mod:`memory.lifecycle.slots`): one slot with two values that cannot
    both hold ("lives in Boston" / "moved to Denver", "is 29" / "is 30") contradicts;
 4. polarity: the same content, one side negated ("likes olives" / "hates olives", "eats
-   meat" / "is vegetarian", "smokes" / "quit smoking") contradicts, unless both are events
-   with different dates;
-5. the same fact: the same polarity, the same dates (a dated event and an undated fact are
-   not merged), the same content words (lemmas, synonyms, one typo per word), or the same
-   slots with the same values and nothing else said besides; and the embeddings not far
-   apart (``SAME_MIN_SIMILARITY``). A fact that adds something ("plays clarinet" / "plays
+   meat" / "is vegetarian", "smokes" / "quit smoking", "likes running" / "stopped running",
+   "doesn't drink" / "drinks wine") contradicts, unless both are events with different
+   dates;
+5. the same fact: "doesn't eat meat" restates "is vegetarian"; else the same polarity,
+   the same dates (a dated event and an undated fact are not merged), the same content
+   words (lemmas, synonyms, one typo per word), or the same slots with the same values
+   and nothing else said besides; and the embeddings not far apart
+   (``SAME_MIN_SIMILARITY``). A fact that adds something ("plays clarinet" / "plays
    clarinet in a band") is no merge: a merge keeps one wording and would lose the rest;
 6. anything else is unrelated, compatible updates included ("works as a nurse" / "works
    nights"), and two events on different dates ("went to Paris in May 2023" / "in June").
@@ -31,10 +34,15 @@ from __future__ import annotations
 import logging
 from enum import StrEnum
 
-from memory.lifecycle.reading import Reading, content, keys, read, sets_match
+from memory.extraction.offline.verbs import verb
+from memory.lifecycle.lexicon import DIETS
+from memory.lifecycle.reading import Reading, content, keys, read, sets_match, words_match
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
 
 log = logging.getLogger(__name__)
+
+_LIKE = frozenset({"like"})
+_EAT_MEAT = frozenset({"eat", "meat"})
 
 SAME_MIN_SIMILARITY = 0.5
 """Below this embedding similarity two facts are never merged, whatever their words."""
@@ -54,7 +62,11 @@ def relation(
     if old.strip().lower() == new.strip().lower():
         return Relation.SAME if old.strip() else Relation.UNRELATED
     keys_a, keys_b = keys(old), keys(new)
-    if not keys_a.words & keys_b.words and not (keys_a.cued and keys_b.cued):
+    if (
+        not keys_a.words & keys_b.words
+        and not (keys_a.cued and keys_b.cued)
+        and not _near(keys_a.words, keys_b.words)
+    ):
         return Relation.UNRELATED  # the pre-check: nothing in common to compare
     first, second = read(old), read(new)
     if first.empty or second.empty:
@@ -68,6 +80,8 @@ def relation(
         return Relation.CONTRADICTS
     if _opposed(first, second, core_a, core_b):
         return Relation.CONTRADICTS
+    if _diet_restated(first, core_b, second) or _diet_restated(second, core_a, first):
+        return Relation.SAME
     if similarity >= same_min_similarity and _same(first, second, verdict, names):
         return Relation.SAME
     return Relation.UNRELATED
@@ -84,10 +98,45 @@ def _opposed(
     """One fact denies what the other says (a like, a habit, a state)."""
     if first.possessive != second.possessive or not _dates_compatible(first, second):
         return False
-    if first.negated != second.negated and core_a and sets_match(core_a, core_b):
-        return True
+    if first.negated != second.negated and core_a and core_b:
+        if sets_match(core_a, core_b):
+            return True
+        if (first.stopped or second.stopped) and _stopped_liking(core_a, core_b):
+            return True
+        if not first.dates and not second.dates and _habit_denied(first, core_a, core_b):
+            return True
     return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
         second, first, core_a
+    )
+
+
+def _near(first: frozenset[str], second: frozenset[str]) -> bool:
+    """Some word of one is a typo of a word of the other ("barista" / "barrista")."""
+    return any(words_match(mine, theirs) for mine in first for theirs in second)
+
+
+def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """A bare habit denied on one side, done on the other: "doesn't drink" / "drinks wine"
+    (a liking is no doing: "didn't go camping" / "loves camping" is left alone)."""
+    denied, done = (core_a, core_b) if first.negated else (core_b, core_a)
+    if len(denied) != 1 or not denied < done or "like" in done:
+        return False
+    return verb(next(iter(denied))) is not None
+
+
+def _stopped_liking(core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """A habit liked on one side, stopped on the other: "likes running" / "stopped running"."""
+    rest_a, rest_b = core_a - _LIKE, core_b - _LIKE
+    return bool(rest_a) and (core_a != rest_a) != (core_b != rest_b) and sets_match(rest_a, rest_b)
+
+
+def _diet_restated(dieter: Reading, said: frozenset[str], other: Reading) -> bool:
+    """``dieter`` is vegetarian; ``other`` says no more than that it eats no meat."""
+    return (
+        dieter.not_eaten is DIETS["vegetarian"]
+        and other.negated
+        and not other.dates
+        and said == _EAT_MEAT
     )
 
 

@@ -20,7 +20,20 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from memory.lifecycle.lexicon import LANGUAGES, OCCUPATIONS, PETS, SYNONYMS
+from memory.lifecycle.lexicon import (
+    CITIES,
+    COUNTRIES,
+    DISTRICTS,
+    JOB_ALIASES,
+    LANGUAGES,
+    OCCUPATIONS,
+    PETS,
+    PLACE_ALIASES,
+    REGIONS,
+    SYNONYMS,
+    UNIVERSITIES,
+    US_STATES,
+)
 from memory.lifecycle.reading import words_match
 
 _S = r"^\S+ "  # the subject
@@ -37,13 +50,20 @@ _STOP = (
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"
 _PET = "(?P<pet>" + "|".join(sorted(PETS, key=len, reverse=True)) + ")"
-_FAVOURITE = r"(?:favorite|favourite|fav|fave)"
+_FAVOURITE = r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to)"
 _FRAGMENT_END = r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again))*$"
 """What may follow a verb-less fragment ("ana nurse now", "priya 30 now lol")."""
 _JOB_VERBS = (
-    r"(?:works|is working|has worked|has been working|worked|started working|got a job"
-    r"|got a new job|has a job|found a job|took a job|started a new job|is employed"
-    r"|has been employed|is now working)"
+    r"(?:works|is (?:now |currently |still )?(?:working|employed)|has worked|has been working"
+    r"|worked|started working|(?:got|has|found|took|landed|has taken|started|accepted) "
+    r"(?:a |a new )?(?:job|role|position)|has been employed|(?:got|was|has been) hired)"
+)
+_FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still )?"
+_YEARS_OLD = r"(?: years? old| yrs? old| yo| years? of age)"
+_TRANSFER = r"(?:transferred|transfered|has transferred|switched|changed schools|moved)"
+_ATTENDS = (
+    rf"(?:goes to|attends|is (?:now )?at|studies at|started at|(?:is )?enrolled (?:at|in)"
+    rf"|{_TRANSFER}(?: schools?| unis?| colleges?)? to)"
 )
 _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
 
@@ -78,20 +98,38 @@ def _p(key: str, pattern: str, value: str | None = None) -> _Pattern:
     return _Pattern(key, re.compile(pattern), value)
 
 
-_LIVE = r"(?:lives|is living|has been living|has lived|resides|is based|is settled)"
+_LIVE = (
+    r"(?:lives|settled|has settled|is (?:now |currently |still )?(?:living|based|settled)"
+    r"|has been living|has lived|resides|is residing)"
+)
+_IN_THE = r"(?:the (?=(?:uk|us|usa|states|united \w+|netherlands|philippines|bay area)\b))?"
+"""In "lives in the UK" the article is part of the place; in "lives in the city" it is not."""
+_SCHOOL = r"(?:university|college|uni|high school|high|school|academy)"
+_PARTNER_NAMED = r"(?:(?P<partner>\w+)(?=$| [.,;:!?]))?"
+"""A partner's name ends the fact ("'s wife is Ana"); "'s wife is a nurse" names none."""
 _MOVE = r"(?:moved|has moved|relocated|has relocated)(?: back)?"
 PATTERNS: tuple[_Pattern, ...] = (
     # where they live, and where from
     _p("home", rf"{_S}{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
-               rf"(?:{_DET} \w+(?: \w+)? in )?(?!{_DET} ){_VALUE}"),
-    _p("home", rf"{_S}{_ADVERBS}{_MOVE} (?:from [\w ]+? )?to (?!{_DET} ){_VALUE}"),
+               rf"(?:{_DET} \w+(?: \w+)? in )?{_IN_THE}(?!{_DET} ){_VALUE}"),
+    _p("home", rf"{_S}{_ADVERBS}{_MOVE} (?:from [\w ]+? )?to {_IN_THE}(?!{_DET} ){_VALUE}"),
+    _p("home", rf"{_S}'s (?:current |new |present )?(?:home|residence|city of residence) "
+               rf"(?:is|:) (?:now )?(?:in )?{_IN_THE}{_VALUE}"),
+    _p("home", rf"{_S}'s (?:current |new |present )?(?:place|flat|apartment|house) "
+               rf"(?:is|:) (?:now )?in {_IN_THE}{_VALUE}"),
+    _p("origin", rf"{_S}'s (?:home town|hometown) (?:is|:) {_IN_THE}{_VALUE}"),
+    _p("home", rf"{_S}{_ADVERBS}(?:calls|now calls) (?P<value>[\w'-]+(?: [\w'-]+){{0,2}}?) "
+               rf"home\b"),
+    _p("home", rf"^\S+ (?:now |still )?in (?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
     _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in|was born in)"
-                 rf" {_VALUE}"),
+                 rf" {_IN_THE}{_VALUE}"),
     # work
-    _p("job", rf"{_S}{_ADVERBS}{_JOB_VERBS} as (?:a |an )?{_VALUE}"),
+    _p("job", rf"{_S}{_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for) [\w'-]+(?: [\w'-]+){{0,2}}?)? as "
+              rf"(?:a |an )?{_VALUE}"),
     _p("job", rf"{_S}{_ADVERBS}(?:is|became|has become|has been) (?:now )?(?:a|an) "
               rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{'|'.join(OCCUPATIONS)})){_STOP}"),
-    _p("job", rf"{_S}'s (?:job|occupation|profession) is (?:as )?(?:a |an )?{_VALUE}"),
+    _p("job", rf"{_S}'s (?:current |new )?(?:job|occupation|profession|job title|role) "
+              rf"(?:is|:) (?:now )?(?:as )?(?:a |an )?{_VALUE}"),
     _p("job", rf"{_S}{_ADVERBS}(?:(?:a|an) )?(?P<value>(?:[\w-]+ )?(?:{'|'.join(OCCUPATIONS)}))"
               rf"{_FRAGMENT_END}"),  # a verb-less fragment: "ana nurse now"
     _p("job", rf"{_S}{_ADVERBS}teaches\b", "teacher"),
@@ -101,10 +139,15 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("job", rf"{_S}{_ADVERBS}(?:is|has) (?:now )?(?:unemployed|jobless|out of work"
               rf"|between jobs|retired)\b", "none"),
     _p("job", rf"{_S}{_ADVERBS}(?:retired|has retired)\b", "none"),
-    _p("employer", rf"{_S}{_ADVERBS}{_JOB_VERBS} (?:at|for) "
+    _p("employer", rf"{_S}{_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
                    rf"(?!home\b|night|weekend|the weekend|a distance\b){_VALUE}"),
     # relationship status (the patterns naming a partner first)
     _p("status", rf"{_S}{_ADVERBS}(?:is|got) married to (?P<partner>\w+)", "married"),
+    _p("status", rf"{_S}'s (?:husband|wife|spouse) is {_PARTNER_NAMED}", "married"),
+    _p("status", rf"{_S}{_ADVERBS}(?:tied the knot|got hitched)(?: with (?P<partner>\w+))?",
+       "married"),
+    _p("status", rf"{_S}'s (?:girlfriend|boyfriend|partner|gf|bf) is {_PARTNER_NAMED}",
+       "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|got) engaged to (?P<partner>\w+)", "engaged"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|has been) (?:dating|seeing) (?P<partner>\w+)", "dating"),
     _p("status", rf"{_S}{_ADVERBS}is in a relationship(?: with (?P<partner>\w+))?", "dating"),
@@ -113,36 +156,45 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) (?:now )?"
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
+    _p("status", rf"{_S}{_ADVERBS}(?P<value>single|married|engaged|divorced){_FRAGMENT_END}"),
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:boyfriend|girlfriend|partner|bf|gf)\b",
        "dating"),
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
     _p("status", rf"{_S}{_ADVERBS}is not (?:in a relationship|seeing anyone|dating anyone)\b",
        "single"),
     # age
-    _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns) (?P<value>\d{{1,3}})"
-              rf"(?: years? old| yrs? old| yo)?(?=$| [.,;:!?]| now| today| and)"),
-    _p("age", rf"{_S}'s age is (?P<value>\d{{1,3}})\b"),
-    _p("age", rf"{_S}{_ADVERBS}(?P<value>\d{{1,3}})(?: years? old| yrs? old| yo)?{_FRAGMENT_END}"),
+    _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns|just turned) (?:aged )?"
+              rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?(?=$| [.,;:!?]| now| today| and)"),
+    _p("age", rf"{_S}'s age (?:is|:) (?:now )?(?P<value>\d{{1,3}})\b"),
+    _p("age", rf"{_S}{_ADVERBS}(?:celebrated|had|has had) (?:{_DET} )?(?P<value>\d{{1,3}})"
+              rf"(?:st|nd|rd|th) birthday\b"),
+    _p("age", rf"{_S}{_ADVERBS}(?:aged )?(?P<value>\d{{1,3}}){_YEARS_OLD}?{_FRAGMENT_END}"),
     # studies
     _p("studies", rf"{_S}{_ADVERBS}(?:majors|is majoring|has majored|majored) in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|has|is studying for) "
                   rf"(?:a |an |{_DET} )?{_STUDY_DEGREE} in {_VALUE}"),
-    _p("studies", rf"{_S}{_ADVERBS}switched {_DET} (?:{_STUDY_DEGREE}|major|studies) to "
-                  rf"{_VALUE}"),
+    _p("studies", rf"{_S}{_ADVERBS}switched (?:{_DET} (?:{_STUDY_DEGREE}|major|studies) to "
+                  rf"|to (?:studying|majoring in) ){_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:studies|is studying|has been studying) "
                   rf"(?!for |to |a |an |the |hard\b){_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}is (?:a|an) (?P<value>\w+(?: \w+)?) student\b"),
-    _p("school", rf"{_S}{_ADVERBS}(?:goes to|attends|is at|studies at) "
-                 rf"(?P<value>\w+(?: \w+)?) (?:university|college|uni)\b"),
+    _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
+                 rf"(?:the )?(?P<value>\w+(?: \w+)?) {_SCHOOL}\b"),
+    _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
+                 rf"(?P<value>{'|'.join(sorted(UNIVERSITIES))}){_STOP}"),
+    _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
+                 rf"the (?:university|college) of (?P<value>\w+(?: \w+)?){_STOP}"),
     # pets
     _p("pet", rf"{_S}'s {_PET} (?:is )?(?:called|named) {_NAME}"),
     _p("pet", rf"{_S}'s {_PET} 's name is {_NAME}"),
     _p("pet", rf"{_S}{_ADVERBS}has (?:a|an) {_PET} (?:called|named) {_NAME}"),
-    _p("pet", rf"{_S}{_ADVERBS}named {_DET} {_PET} {_NAME}"),
+    _p("pet", rf"{_S}{_ADVERBS}(?:named|renamed|has renamed|called|calls) {_DET} {_PET} "
+              rf"(?:to )?{_NAME}"),
     _p("pet", rf"^(?P<value>\w+) is \S+ 's {_PET}$"),
     # favourites
-    _p("favorite", rf"{_S}'s {_FAVOURITE} (?P<thing>\w+(?: \w+)?) is {_VALUE}"),
-    _p("favorite", rf"{_S}'s {_FAVOURITE} is {_VALUE}"),
+    _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} (?P<thing>\w+(?: \w+){{0,2}}?) {_FAV_IS}"
+                   rf"{_VALUE}"),
+    _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
     _p("favorite", rf"^(?P<value>[\w' -]+?) (?:is|are) \S+ 's {_FAVOURITE}"
                    rf"(?: (?P<thing>\w+(?: \w+)?))?$"),
 )  # fmt: skip
@@ -163,8 +215,16 @@ def find_slots(body: str) -> tuple[Slot, ...]:
         if key == "studies" and LANGUAGES.intersection(value.split()):
             continue  # a language learnt beside whatever else they study
         if key not in found and value:
-            found[key] = Slot(key, value, match.start(), match.end())
+            end = match.end()
+            tail = _REGION_TAIL.match(body, end) if key in _PLACE_KEYS else None
+            if tail is not None and _alias(tail.group(1), _PLACE_ALIAS) in REGIONS:
+                value, end = f"{value} {_alias(tail.group(1), _PLACE_ALIAS)}", tail.end()
+            found[key] = Slot(key, value, match.start(), end)
     return tuple(found.values())
+
+
+_REGION_TAIL = re.compile(r" , ([a-z]+(?: [a-z]+){0,2}?)(?=$| [.,;:!?]| now\b)")
+"""A region after a place, comma-separated: "houston, texas"."""
 
 
 def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
@@ -176,17 +236,50 @@ def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
         return Verdict.NONE
     if any(not values_agree(key, mine[key], theirs[key]) for key in shared):
         return Verdict.CONFLICT
-    same = mine.keys() == theirs.keys() and all(mine[k] == theirs[k] for k in shared)
+    same = mine.keys() == theirs.keys() and all(
+        _equal(key, mine[key], theirs[key]) for key in shared
+    )
     return Verdict.AGREE if same else Verdict.PARTIAL
 
 
 def values_agree(key: str, first: str, second: str) -> bool:
     """Two values of one slot can both hold: equal, or one a part of the other ("Boston" /
-    "Boston, Massachusetts"); a relationship status also by its partner's name."""
+    "Boston, Massachusetts"); a relationship status also by its partner's name; a home or
+    origin when one is a country, US state or large region and the other is not (a city
+    there, as far as the words tell: "Texas" / "Houston")."""
+    if first == second:
+        return True
     if key == "status":
         return _statuses_agree(first, second)
     mine, theirs = first.split(), second.split()
-    return _within(mine, theirs) or _within(theirs, mine)
+    if _within(mine, theirs) or _within(theirs, mine):
+        return True
+    if key not in _PLACE_KEYS:
+        return False
+    if DISTRICTS.get(first) == second or DISTRICTS.get(second) == first:
+        return True
+    if (first in REGIONS) == (second in REGIONS):
+        return False
+    region, city = (first, second) if first in REGIONS else (second, first)
+    known = CITIES.get(city)  # a well-known city lies in known places, and no others
+    return known is None or region in known or region not in _STATES_AND_COUNTRIES
+
+
+def _equal(key: str, first: str, second: str) -> bool:
+    """The same value, typos aside ("seatle" / "seattle"); a place also with its region
+    named ("boston" / "boston massachusetts")."""
+    if key == "status" or first == second:
+        return first == second
+    mine, theirs = first.split(), second.split()
+    if len(mine) == len(theirs):
+        return _within(mine, theirs) and _within(theirs, mine)
+    if key not in _PLACE_KEYS:
+        return False
+    short, long = (mine, theirs) if len(mine) < len(theirs) else (theirs, mine)
+    if not _within(short, long):
+        return False  # "Boston" / "Boston Massachusetts": the rest names the region
+    rest = " ".join(word for word in long if not any(words_match(word, s) for s in short))
+    return rest in REGIONS
 
 
 def _within(part: list[str], whole: list[str]) -> bool:
@@ -213,7 +306,29 @@ def _key_and_value(pattern: _Pattern, match: re.Match[str]) -> tuple[str, str]:
         partner = groups.get("partner") or ""
         return key, f"{pattern.value} {partner}".strip()
     words = [SYNONYMS.get(word, word) for word in groups["value"].split()]
-    return key, " ".join(word for word in words if word not in _DROPPED)
+    value = " ".join(word for word in words if word not in _DROPPED)
+    if key in _PLACE_KEYS:
+        value = _alias(value, _PLACE_ALIAS)
+    elif key == "job":
+        value = _alias(value, _JOB_ALIAS)
+    return key, value
+
+
+def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
+    names = sorted(aliases, key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(name) for name in names) + r")\b")
+
+
+_PLACE_KEYS = frozenset({"home", "origin"})
+_STATES_AND_COUNTRIES = US_STATES | COUNTRIES
+_PLACE_ALIAS = (_alias_pattern(PLACE_ALIASES), PLACE_ALIASES)
+_JOB_ALIAS = (_alias_pattern(JOB_ALIASES), JOB_ALIASES)
+
+
+def _alias(value: str, aliases: tuple[re.Pattern[str], dict[str, str]]) -> str:
+    """``value`` with its abbreviations and synonyms written one way ("nyc" → "new york")."""
+    pattern, names = aliases
+    return pattern.sub(lambda match: names[match.group(0)], value)
 
 
 def _statuses_agree(first: str, second: str) -> bool:
