@@ -13,6 +13,8 @@ from memory.storage.store import Store
 from memory_journals import Journals
 
 if TYPE_CHECKING:
+    from playwright.async_api import Browser
+
     from tests.test_voice_stt import FakeTranscriptions
 
 REPO = Path(__file__).resolve().parent.parent
@@ -95,3 +97,12 @@ async def fake_stt() -> AsyncIterator[FakeTranscriptions]:
         yield fake
     finally:
         await runner.cleanup()
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    """A headless Chromium for the page tests (Debian's, driven by playwright)."""
+    from tests.page_helpers import chromium
+
+    async with chromium() as launched:
+        yield launched

@@ -4,7 +4,6 @@ hostile member-written text that must stay text."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from memory.storage.store import Store
 from tests.api_helpers import served
 from tests.conftest import REPO
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH
-from tests.page_helpers import NURSE_SOURCE, TOKEN_KEY, chromium, open_page, use_token
+from tests.page_helpers import NURSE_SOURCE, TOKEN_KEY, open_page, use_token
 from tests.page_helpers import add_page_fact as add_fact
 
 pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
@@ -25,12 +24,6 @@ SCRIPT = "<script>window.__xss=1</script>"
 IMG = '<img src=x onerror="window.__xss=1">'
 JS_LINK = "[click](javascript:window.__xss=1)"
 EVIL_LINK = "[x](https://evil.example)"
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with chromium() as launched:
-        yield launched
 
 
 async def seed_two_guilds(store: Store) -> None:

@@ -4,7 +4,6 @@ paging, what the read token is told, and member-chosen names that must stay text
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,18 +13,12 @@ from memory.audit import API, MemoryEvent
 from memory.storage.store import Store
 from tests.api_helpers import TOKEN, Api, served
 from tests.helpers import GUILD_A, GUILD_B, MIKE, SARAH, add_fact
-from tests.page_helpers import Watched, chromium, open_page, use_token
+from tests.page_helpers import Watched, open_page, use_token
 
 pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
 
 ADMIN = "admin-token-for-the-events-page"
 HOSTILE_NAME = '<img src=x onerror="window.__xss=1">'
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with chromium() as launched:
-        yield launched
 
 
 async def seed(store: Store) -> None:

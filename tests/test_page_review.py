@@ -6,7 +6,6 @@ it: the list, the edit box and the confirmation."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from memory.storage.lifecycle_sql import Lifecycle
 from memory.storage.store import Store
 from tests.api_helpers import TOKEN, Api, served
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, sql
-from tests.page_helpers import NURSE_SOURCE, Watched, chromium, open_page, use_token
+from tests.page_helpers import NURSE_SOURCE, Watched, open_page, use_token
 from tests.page_helpers import add_page_fact as add_fact
 
 pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
@@ -32,12 +31,6 @@ NURSE = "Sarah works as a nurse."
 BASS = "Mike plays bass in a ska band."
 LORE = "Memory line: the raid is every friday."
 GUIDE_DOGS = "Sarah trains guide dogs."  # guild B's
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    async with chromium() as launched:
-        yield launched
 
 
 async def seed_two_guilds(store: Store) -> None:
