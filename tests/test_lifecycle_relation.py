@@ -417,3 +417,22 @@ def test_synonyms_abbreviations_and_typos_are_the_same_fact(old: str, new: str) 
 )
 def test_places_within_places_and_likes_beside_events_both_hold(old: str, new: str) -> None:
     assert both_ways(old, new, 0.7) == {UNRELATED}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ravi enjoys cycling to work every day.", "Ravi no longer enjoys cycling."),
+        ("Ravi is seeing someone from work.", "Ravi is currently single."),
+        ("Ravi has a parrot named Kiwi.", "Ravi's parrot is now called Mango."),
+        ("Ravi studies chemistry.", "Ravi changed his major to history."),
+    ],
+)
+def test_llm_wordings_of_a_change(old: str, new: str) -> None:
+    assert both_ways(old, new) == {Relation.CONTRADICTS}
+
+
+def test_a_liking_denied_only_in_detail_is_no_contradiction() -> None:
+    assert both_ways("Ravi likes cycling.", "Ravi doesn't like cycling in the rain.") == {
+        Relation.UNRELATED
+    }

@@ -105,6 +105,8 @@ def _opposed(
             return True
         if not first.dates and not second.dates and _habit_denied(first, core_a, core_b):
             return True
+        if _liking_denied(first, core_a, core_b):
+            return True
     return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
         second, first, core_a
     )
@@ -122,6 +124,14 @@ def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]
     if len(denied) != 1 or not denied < done or "like" in done:
         return False
     return verb(next(iter(denied))) is not None
+
+
+def _liking_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """A liking denied in general, affirmed in detail: "no longer enjoys coffee" / "enjoys
+    drinking coffee every morning" (denied in detail is no denial in general: "doesn't like
+    coffee with sugar" / "likes coffee" is left alone)."""
+    denied, affirmed = (core_a, core_b) if first.negated else (core_b, core_a)
+    return bool(denied & _LIKE) and bool(denied - _LIKE) and denied < affirmed
 
 
 def _stopped_liking(core_a: frozenset[str], core_b: frozenset[str]) -> bool:

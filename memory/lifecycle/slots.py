@@ -153,7 +153,7 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("status", rf"{_S}{_ADVERBS}is in a relationship(?: with (?P<partner>\w+))?", "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:broke up|split up)(?: with (?P<partner>\w+))?", "single"),
     _p("status", rf"{_S}and (?P<partner>\w+) (?:broke up|split up|split)\b", "single"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) (?:now )?"
+    _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) (?:(?:now|currently) )?"
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
     _p("status", rf"{_S}{_ADVERBS}(?P<value>single|married|engaged|divorced){_FRAGMENT_END}"),
@@ -173,8 +173,9 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("studies", rf"{_S}{_ADVERBS}(?:majors|is majoring|has majored|majored) in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|has|is studying for) "
                   rf"(?:a |an |{_DET} )?{_STUDY_DEGREE} in {_VALUE}"),
-    _p("studies", rf"{_S}{_ADVERBS}switched (?:{_DET} (?:{_STUDY_DEGREE}|major|studies) to "
-                  rf"|to (?:studying|majoring in) ){_VALUE}"),
+    _p("studies", rf"{_S}{_ADVERBS}(?:switched|changed) "
+                  rf"(?:{_DET} (?:{_STUDY_DEGREE}|major|studies) to |to (?:studying|majoring in) )"
+                  rf"{_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:studies|is studying|has been studying) "
                   rf"(?!for |to |a |an |the |hard\b){_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}is (?:a|an) (?P<value>\w+(?: \w+)?) student\b"),
@@ -185,7 +186,7 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
                  rf"the (?:university|college) of (?P<value>\w+(?: \w+)?){_STOP}"),
     # pets
-    _p("pet", rf"{_S}'s {_PET} (?:is )?(?:called|named) {_NAME}"),
+    _p("pet", rf"{_S}'s {_PET} (?:is )?(?:(?:now|still) )?(?:called|named) {_NAME}"),
     _p("pet", rf"{_S}'s {_PET} 's name is {_NAME}"),
     _p("pet", rf"{_S}{_ADVERBS}has (?:a|an) {_PET} (?:called|named) {_NAME}"),
     _p("pet", rf"{_S}{_ADVERBS}(?:named|renamed|has renamed|called|calls) {_DET} {_PET} "
