@@ -313,7 +313,10 @@ def database_at(path: Path, last: str) -> Any:
     names = [name for name, _ in MIGRATIONS]
     for name, statements in MIGRATIONS[: names.index(last) + 1]:
         for statement in statements:
-            conn.execute(statement)
+            if callable(statement):  # a step written in Python (m006 moves vectors)
+                statement(conn)
+            else:
+                conn.execute(statement)
         conn.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", (name,))
     return conn
 
@@ -560,3 +563,27 @@ async def test_the_vec0_migration_keeps_every_vector_searchable(tmp_path: Path) 
         query = _unit(*[1.0 if d == 1 else 0.1 for d in range(8)])  # facts 1 and 9
         found = await store.nearest_facts(GUILD_A, "wide", query, 2)
         assert sorted(found.similarities) == [archived, ids[9]]
+
+
+async def test_the_lifecycle_migration_counts_each_stored_fact_said_once(tmp_path: Path) -> None:
+    """m011 on facts stored before it: said once, last said when first said, superseded by
+    nothing; the rules then hold for them (said again, they are reinforced)."""
+    path = tmp_path / "memory.db"
+    conn = database_at(path, "m010_memory_events")
+    conn.execute(
+        "INSERT INTO memory_facts (guild_id, channel_id, subject, fact, fact_type, "
+        "evidence_text, source_message_id, confidence, is_active, said_at, created_at, "
+        "updated_at) VALUES (?, ?, ?, 'Sarah is a nurse.', 'profile', '', '1', 0.9, 1, ?, ?, ?)",
+        (GUILD_A, CHANNEL_A, SARAH.id, SAID, STORED, STORED),
+    )
+    conn.commit()
+    conn.close()
+    async with await Store.open(path) as store:
+        (fact,) = await store.active_facts(GUILD_A)
+        assert (fact.times_seen, fact.last_seen_at, fact.superseded_by) == (1, SAID, None)
+        await store.insert_messages([item(2)], live=True)
+        message = await store.get_message(GUILD_A, "2")
+        await store.finish_jobs([], [], [(message, _fact(SARAH.id, "Sarah is a nurse.", 0.9, "2"))])
+        (again,) = await store.active_facts(GUILD_A)
+        assert (again.times_seen, again.said_at) == (2, SAID)
+        assert again.last_seen_at == message.created_at
