@@ -436,3 +436,14 @@ def test_a_liking_denied_only_in_detail_is_no_contradiction() -> None:
     assert both_ways("Ravi likes cycling.", "Ravi doesn't like cycling in the rain.") == {
         Relation.UNRELATED
     }
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ravi has a hamster named Pip.", "Ravi owns a hamster called Pip."),
+        ("Ravi is learning Korean.", "Ravi is studying Korean."),
+    ],
+)
+def test_owning_and_learning_said_other_ways(old: str, new: str) -> None:
+    assert both_ways(old, new) == {Relation.SAME}

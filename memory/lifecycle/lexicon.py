@@ -53,6 +53,8 @@ SYNONYMS = {
     "love": "like", "adore": "like", "enjoy": "like", "prefer": "like",
     # going places
     "visit": "go", "attend": "go",
+    # learning
+    "learn": "study",
     # people and things
     "child": "kid", "children": "kid", "kiddo": "kid", "mom": "mother", "mum": "mother",
     "dad": "father", "bf": "boyfriend", "gf": "girlfriend", "fav": "favorite",

@@ -188,7 +188,7 @@ PATTERNS: tuple[_Pattern, ...] = (
     # pets
     _p("pet", rf"{_S}'s {_PET} (?:is )?(?:(?:now|still) )?(?:called|named) {_NAME}"),
     _p("pet", rf"{_S}'s {_PET} 's name is {_NAME}"),
-    _p("pet", rf"{_S}{_ADVERBS}has (?:a|an) {_PET} (?:called|named) {_NAME}"),
+    _p("pet", rf"{_S}{_ADVERBS}(?:has|owns) (?:a|an) {_PET} (?:called|named) {_NAME}"),
     _p("pet", rf"{_S}{_ADVERBS}(?:named|renamed|has renamed|called|calls) {_DET} {_PET} "
               rf"(?:to )?{_NAME}"),
     _p("pet", rf"^(?P<value>\w+) is \S+ 's {_PET}$"),
