@@ -23,13 +23,18 @@ def reinforced(confidence: float) -> float:
     return confidence + (CONFIDENCE_CEILING - confidence) * REINFORCE_STEP
 
 
+def repeat_bonus(times_seen: int) -> float:
+    """What being said again adds to a fact's value: log-shaped, at most x2."""
+    return min(MAX_REPEAT_BONUS, 1.0 + 0.3 * math.log(max(1, times_seen)))
+
+
 def fact_value(
     confidence: float, times_seen: int, last_seen_at: str, now: datetime,
     half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
 ) -> float:  # fmt: skip
     """Confidence, times a bonus for each time it was said again (log-shaped, at most x2),
     halved for every ``half_life_days`` since it was last said (0: no decay)."""
-    repeats = min(MAX_REPEAT_BONUS, 1.0 + 0.3 * math.log(max(1, times_seen)))
+    repeats = repeat_bonus(times_seen)
     if half_life_days <= 0:
         return confidence * repeats
     try:
@@ -46,8 +51,7 @@ def value_rank(
 ) -> float:  # fmt: skip
     """A key that orders facts as :func:`fact_value` does, whatever the day it is: the log of
     the value plus a constant (``last_seen_day``: any day count, e.g. SQLite's julianday)."""
-    repeats = min(MAX_REPEAT_BONUS, 1.0 + 0.3 * math.log(max(1, times_seen)))
-    rank = math.log(max(confidence, 1e-9) * repeats)
+    rank = math.log(max(confidence, 1e-9) * repeat_bonus(times_seen))
     if half_life_days > 0:
         rank += math.log(2) * last_seen_day / half_life_days
     return rank

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
-from memory.lifecycle.value import fact_value
+from memory.lifecycle.value import repeat_bonus
 from memory.models import Fact, parse_iso
 from memory.search.fts import stem
 
@@ -109,6 +109,6 @@ def score_fact(
     recency = recency_score(fact.last_seen_at or fact.said_at, now)  # when last said
     channel = channel_score(fact.channel_id, channel_id)
     sem = max(0.0, semantic) if semantic is not None else None
-    worth = min(1.0, fact_value(fact.confidence, fact.times_seen, "", now, half_life_days=0))
+    worth = min(1.0, fact.confidence * repeat_bonus(fact.times_seen))
     combined, passed = combine(sem, lexical, worth, recency, channel)
     return FactScores(sem, lexical, worth, recency, channel, combined, passed)
