@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from memory.models import LORE_SUBJECT, utc_iso
+from memory.models import subject_name, utc_iso
 from memory.text import cap
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def event_json(event: StoredEvent, names: Mapping[str, str]) -> dict[str, object
         "actorName": names.get(event.actor, ""),
         "objectId": event.object_id,
         "subject": event.subject,
-        "subjectName": "lore" if event.subject == LORE_SUBJECT else names.get(event.subject, ""),
+        "subjectName": subject_name(event.subject, names),
         "detail": event.detail,
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple, Protocol
@@ -13,6 +14,11 @@ Source = Literal["text", "voice", "import", "bot"]
 JobStatus = Literal["pending", "done", "dropped", "failed"]
 SOURCES: tuple[Source, ...] = ("text", "voice", "import", "bot")
 LORE_SUBJECT = "__lore__"
+
+
+def subject_name(subject: str, names: Mapping[str, str]) -> str:
+    """How a fact's subject is shown: "lore", a member's display name, or "" (unknown)."""
+    return "lore" if subject == LORE_SUBJECT else names.get(subject, "")
 
 
 def utc_iso(moment: datetime | None = None) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from memory.models import LORE_SUBJECT, Fact, StoredMessage
+from memory.models import Fact, StoredMessage, subject_name
 from memory.search.scoring import FactScores
 
 
@@ -89,11 +89,10 @@ def fact_json(hit: FactHit) -> dict[str, object]:
 def stored_fact_json(fact: Fact, names: Mapping[str, str] | None = None) -> dict[str, object]:
     """A fact as stored, not as found (no scores): moderators' review and a member's export;
     ``names`` (user id -> display name) gives its ``subjectName``."""
-    subject_name = "lore" if fact.subject == LORE_SUBJECT else (names or {}).get(fact.subject, "")
     return {
         "id": fact.id,
         "subject": fact.subject,
-        "subjectName": subject_name,
+        "subjectName": subject_name(fact.subject, names or {}),
         "fact": fact.fact,
         "type": fact.fact_type,
         "evidence": fact.evidence,

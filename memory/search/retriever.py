@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from memory.extraction.safety import fold
 from memory.ids import MENTION
-from memory.models import LORE_SUBJECT
+from memory.models import subject_name
 from memory.search import lexical
 from memory.search.fts import query_tokens, quote, term_groups
 from memory.search.results import FactHit, MemorySlice, MessageHit
@@ -195,11 +195,7 @@ class Retriever:
             if scores.passed or not strict:
                 scored.append((scores, fact))
         best = heapq.nlargest(limit, scored, key=lambda p: (p[0].passed, p[0].combined))
-        return [
-            FactHit(fact, "lore" if fact.subject == LORE_SUBJECT else names.get(fact.subject, ""),
-                    scores)
-            for scores, fact in best
-        ]  # fmt: skip
+        return [FactHit(fact, subject_name(fact.subject, names), scores) for scores, fact in best]
 
     async def messages(
         self,
