@@ -151,7 +151,7 @@ def place_fact(
         if exact is not None:
             relations = _judged(mine, cand.fact, judge, exclude=fact_id)
         contradicted = [old for old, relation in relations if relation == "contradicts"]
-        superseding = _supersede(conn, guild, subject, fact_id, contradicted, now)
+        superseding = _supersede(conn, guild, subject, fact_id, last_seen, contradicted, now)
         events += superseding
         gone = {int(event.object_id) for event in superseding}
         mine[:] = [old for old in mine if old.id not in gone and old.id != fact_id]
@@ -264,14 +264,11 @@ def _said_again(
 
 
 def _supersede(
-    conn: Any, guild_id: str, subject: str, fact_id: int, contradicted: list[_Active], now: str
-) -> list[MemoryEvent]:
-    """Of ``fact_id`` and each active fact it contradicts, the one said later stays."""
-    if not contradicted:
-        return []
-    (mine,) = conn.execute(
-        "SELECT COALESCE(last_seen_at, said_at) FROM memory_facts WHERE id = ?", (fact_id,)
-    ).fetchone()
+    conn: Any, guild_id: str, subject: str, fact_id: int, mine: str, contradicted: list[_Active],
+    now: str,
+) -> list[MemoryEvent]:  # fmt: skip
+    """Of ``fact_id`` (last said at ``mine``) and each active fact it contradicts, the one
+    said later stays."""
     events: list[MemoryEvent] = []
     for old in sorted(contradicted, key=lambda o: (o.last_seen_at, o.id)):
         older, newer, until = (old.id, fact_id, mine) if old.last_seen_at <= mine else (
@@ -325,7 +322,7 @@ def settle_subject(
                                           subject, detail))  # fmt: skip
                 continue
             contradicted = [old for old, relation in relations if relation == "contradicts"]
-            events += _supersede(conn, guild_id, subject, fact_id, contradicted, now)
+            events += _supersede(conn, guild_id, subject, fact_id, last_seen, contradicted, now)
             gone = {old.id for old in contradicted}
             kept = [k for k in kept if k.id not in gone] + [_Active(fact_id, text, last_seen)]
         events += archive_beyond_cap(conn, guild_id, subject, now, lifecycle.half_life_days)
