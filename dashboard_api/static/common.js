@@ -116,6 +116,13 @@ window.memorybot = (() => {
     statusLine.className = kind ? `status ${kind}` : "status";
   }
 
+  /** A panel's note (``kind``: "error" or none) in ``element``, shown. */
+  function showNote(element, message, kind) {
+    element.textContent = message;
+    element.className = kind ? `note ${kind}` : "note";
+    element.hidden = false;
+  }
+
   /** A link to the source message, only when every id is a plain Discord id. */
   function sourceCell(guildId, channelId, messageId) {
     const cell = node("td", undefined, "nowrap");
@@ -220,6 +227,7 @@ window.memorybot = (() => {
     option,
     button,
     setStatus,
+    showNote,
     sourceCell,
     ApiFailure,
     api,

@@ -7,6 +7,7 @@
 (() => {
   const { on, session, node, text, shortTime, option, setStatus, api, fail, ApiFailure } =
     window.memorybot;
+  const noteIn = window.memorybot.showNote;
   const PAGE = 50; // events per request
   const KINDS = [
     "fact.stored", "fact.reinforced", "fact.superseded", "fact.archived", "fact.restored", "fact.edited",
@@ -27,11 +28,7 @@
   };
   const view = { guildId: "", guildLabel: "", request: 0, kind: "", next: null, shown: 0 };
 
-  function showNote(message, kind) {
-    ui.note.textContent = message;
-    ui.note.className = kind ? `note ${kind}` : "note";
-    ui.note.hidden = false;
-  }
+  const showNote = (message, kind) => noteIn(ui.note, message, kind);
 
   function clearList() {
     view.next = null;

@@ -9,6 +9,7 @@
 (() => {
   const { on, session, node, text, number, shortTime, option, button, setStatus, sourceCell } =
     window.memorybot;
+  const noteIn = window.memorybot.showNote;
   const { api, fail, ApiFailure, SNOWFLAKE } = window.memorybot;
   const PAGE = 50; // facts per request
   const TYPES = ["preference", "profile", "relationship", "project", "event", "other"];
@@ -51,11 +52,7 @@
     return seen ? `${state} · said ${fact.timesSeen}×` : state;
   }
 
-  function showNote(message, kind) {
-    ui.note.textContent = message;
-    ui.note.className = kind ? `note ${kind}` : "note";
-    ui.note.hidden = false;
-  }
+  const showNote = (message, kind) => noteIn(ui.note, message, kind);
 
   function clearList() {
     view.generation++;
