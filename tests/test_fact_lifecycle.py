@@ -196,3 +196,19 @@ async def test_deleting_the_fact_that_superseded_another_brings_it_back(store: S
     denver = await fact_id(store, "Sarah lives in Denver.")
     assert await store.delete_fact(GUILD_A, denver)  # a moderator: that was a wrong fact
     assert await facts(store) == {"Sarah lives in Boston.": (True, 1, None, None)}
+
+
+async def test_settling_repoints_what_a_merged_fact_had_superseded(store: Store) -> None:
+    """A fact merged away by ``backfill --lifecycle`` hands what it superseded to the fact it
+    joins: no archived fact points at a row that is gone."""
+    await say(store, "Sarah lives in Boston.", EARLY, "1")
+    await say(store, "Sarah lives in Denver.", LATE, "2")  # supersedes Boston
+    store.lifecycle = Lifecycle()  # stored while the rules were off: not merged
+    await say(store, "Sarah lives in the Denver.", MIDDLE, "3")
+    store.lifecycle = Lifecycle(judge=judge)
+    assert (await store.settle_facts(GUILD_A))["merged"] == 1  # Denver (later) joins it
+    kept = await fact_id(store, "Sarah lives in the Denver.")
+    assert await facts(store) == {
+        "Sarah lives in Boston.": (False, 1, kept, LATE),
+        "Sarah lives in the Denver.": (True, 2, None, None),
+    }

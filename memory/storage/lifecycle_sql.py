@@ -314,6 +314,11 @@ def settle_subject(
                     "confidence = MAX(confidence, ?), updated_at = ? WHERE id = ?",
                     (times_seen, last_seen, reinforced(confidence), now, target.id),
                 )
+                conn.execute(  # what the merged row superseded, the row it joins did
+                    "UPDATE memory_facts SET superseded_by = ? "
+                    "WHERE guild_id = ? AND superseded_by = ?",
+                    (target.id, guild_id, fact_id),
+                )
                 delete_fact_vectors(conn, guild_id, [fact_id])
                 conn.execute("DELETE FROM memory_facts WHERE id = ?", (fact_id,))
                 kept[kept.index(target)] = target._replace(last_seen_at=last_seen)
