@@ -167,7 +167,7 @@ class Memory(Controls):
 
     async def count_subjects(self, guild_id: str) -> int:
         """Members (and lore) with active facts in the guild."""
-        return len({f.subject for f in await self._store.active_facts(guild_id)})
+        return await self._store.count_subjects(guild_id)
 
     async def journal_backlog(self) -> int:
         """Write the daily-log lines of messages stored but not journaled; return how many."""

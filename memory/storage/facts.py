@@ -133,6 +133,14 @@ class Facts(Database):
         )
         return int(row[0])
 
+    async def count_subjects(self, guild_id: str) -> int:
+        """Members (and lore) with active facts in the guild."""
+        row = await self._fetchone(
+            "SELECT count(DISTINCT subject) FROM memory_facts WHERE guild_id = ? AND is_active = 1",
+            (guild_id,),
+        )
+        return int(row[0])
+
     async def remember_line(
         self,
         guild_id: str,

@@ -157,6 +157,8 @@ class Storage(Protocol):
 
     async def count_active_facts(self, guild_id: str) -> int: ...
 
+    async def count_subjects(self, guild_id: str) -> int: ...
+
     async def remember_line(
         self,
         guild_id: str,
