@@ -21,7 +21,7 @@ EARLY, MIDDLE, LATE = ("2023-05-01T10:00:00.000+00:00", "2023-06-01T10:00:00.000
                        "2023-07-01T10:00:00.000+00:00")  # fmt: skip
 
 
-def judge(new: str, olds: Sequence[str]) -> list[str]:
+def judge(new: str, olds: Sequence[str], whose: object = None) -> list[str]:
     """ "lives in X" contradicts "lives in Y"; "plays the X" is "plays X" said again."""
 
     def key(text: str) -> str:

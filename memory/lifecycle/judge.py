@@ -15,8 +15,8 @@ the bundled embedder is asked only for the pairs that would merge."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -29,6 +29,8 @@ ALL_PAIRS_UP_TO = 12
 """With this many facts or fewer, every pair is judged."""
 COMMON_SHARE = 0.25
 """A word in more than this share of a member's facts (and in more than 3) is common."""
+SUBJECTS_KEPT = 4096
+"""Subjects whose facts the judge keeps indexed between calls (the least recently judged go)."""
 
 
 class _Profile(NamedTuple):
@@ -48,38 +50,103 @@ def _profile(text: str) -> _Profile:
     return _Profile(found.words, slots, bool(reading.not_eaten), found.cued)
 
 
+class SubjectFacts:
+    """What picking pairs needs of one subject's active facts: who holds each word and
+    slot, kept up to date between calls (:meth:`sync`) so that a new fact's pairs come from
+    its own words instead of a pass over all 80 facts."""
+
+    def __init__(self) -> None:
+        self._order: list[str] = []
+        self._profiles: dict[str, _Profile] = {}
+        self._by_word: dict[str, set[str]] = {}
+        self._by_slot: dict[str, set[str]] = {}
+        self._diet: set[str] = set()
+        self._cued: set[str] = set()
+        self._lowered: dict[str, set[str]] = {}
+
+    def sync(self, olds: Sequence[str]) -> None:
+        """Hold exactly ``olds`` (distinct texts)."""
+        if self._order == olds:
+            return
+        held = self._profiles.keys() - set(olds)
+        for text in held:
+            self._drop(text)
+        for text in olds:
+            if text not in self._profiles:
+                self._add(text)
+        self._order = list(olds)
+
+    def pick(self, new: str) -> list[int]:
+        """The indexes of the held facts that ``new`` is compared with (see the module)."""
+        olds = self._order
+        if len(olds) <= ALL_PAIRS_UP_TO:
+            return list(range(len(olds)))
+        mine = _profile(new)
+        limit = max(3, int(len(olds) * COMMON_SHARE))
+        picked: set[str] = set()
+        for word in mine.words:
+            holders = self._by_word.get(word)
+            if holders and len(holders) <= limit:  # a word rare among the member's facts
+                picked |= holders
+        for slot in mine.slots:
+            picked |= self._by_slot.get(slot, set())
+        if mine.diet:
+            picked |= self._cued
+        if mine.cued:
+            picked |= self._diet
+        picked |= self._lowered.get(new.strip().lower(), set())
+        return [index for index, text in enumerate(olds) if text in picked]
+
+    def _add(self, text: str) -> None:
+        profile = self._profiles[text] = _profile(text)
+        for word in profile.words:
+            self._by_word.setdefault(word, set()).add(text)
+        for slot in profile.slots:
+            self._by_slot.setdefault(slot, set()).add(text)
+        if profile.diet:
+            self._diet.add(text)
+        if profile.cued:
+            self._cued.add(text)
+        self._lowered.setdefault(text.strip().lower(), set()).add(text)
+
+    def _drop(self, text: str) -> None:
+        profile = self._profiles.pop(text)
+        for word in profile.words:
+            self._by_word[word].discard(text)
+            if not self._by_word[word]:
+                del self._by_word[word]
+        for slot in profile.slots:
+            self._by_slot[slot].discard(text)
+            if not self._by_slot[slot]:
+                del self._by_slot[slot]
+        self._diet.discard(text)
+        self._cued.discard(text)
+        lowered = text.strip().lower()
+        self._lowered[lowered].discard(text)
+        if not self._lowered[lowered]:
+            del self._lowered[lowered]
+
+
 def worth_judging(new: str, olds: Sequence[str]) -> list[int]:
     """The indexes of ``olds`` that ``new`` is compared with (see the module's docstring)."""
-    if len(olds) <= ALL_PAIRS_UP_TO:
-        return list(range(len(olds)))
-    mine = _profile(new)
-    theirs = [_profile(old) for old in olds]
-    shared = [mine.words & other.words for other in theirs]
-    counts = Counter(word for words in shared for word in words)
-    limit = max(3, int(len(olds) * COMMON_SHARE))
-    common = {word for word, count in counts.items() if count > limit}
-    same_text = new.strip().lower()
-    return [
-        index
-        for index, other in enumerate(theirs)
-        if (shared[index] and not shared[index] <= common)
-        or mine.slots & other.slots
-        or (other.cued and mine.diet)
-        or (mine.cued and other.diet)
-        or olds[index].strip().lower() == same_text
-    ]
+    facts = SubjectFacts()
+    facts.sync(olds)
+    return facts.pick(new)
 
 
 class FactJudge:
-    """``judge(new, olds) -> ["same" | "contradicts" | "unrelated", ...]`` (the store's
-    ``lifecycle_sql.Judge``), synchronous: it runs on the database thread."""
+    """``judge(new, olds, whose) -> ["same" | "contradicts" | "unrelated", ...]`` (the
+    store's ``lifecycle_sql.Judge``), synchronous: it runs on the database thread. ``whose``
+    names the subject (any hashable key): its facts stay indexed between calls, since each
+    call differs from the last by a fact or two."""
 
     def __init__(self, similarity: FactSimilarity | None = None) -> None:
         self._similarity = similarity  # made on first need: loading the model takes a moment
+        self._subjects: OrderedDict[Hashable, SubjectFacts] = OrderedDict()
 
-    def __call__(self, new: str, olds: Sequence[str]) -> list[str]:
+    def __call__(self, new: str, olds: Sequence[str], whose: Hashable = None) -> list[str]:
         verdicts = [Relation.UNRELATED] * len(olds)
-        for index in worth_judging(new, olds):
+        for index in self._indexed(whose, olds).pick(new):
             verdict = relation(olds[index], new, 1.0)
             if (
                 verdict is Relation.SAME
@@ -89,6 +156,14 @@ class FactJudge:
                 verdict = Relation.UNRELATED
             verdicts[index] = verdict
         return [str(verdict) for verdict in verdicts]
+
+    def _indexed(self, whose: Hashable, olds: Sequence[str]) -> SubjectFacts:
+        facts = self._subjects.pop(whose, None) or SubjectFacts()
+        self._subjects[whose] = facts  # the most recently judged last
+        if len(self._subjects) > SUBJECTS_KEPT:
+            self._subjects.popitem(last=False)
+        facts.sync(olds)
+        return facts
 
     @property
     def similarity(self) -> FactSimilarity:

@@ -16,7 +16,7 @@ Lore (the guild's remembered lines) is never merged or superseded, only capped.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -33,8 +33,9 @@ from memory.storage import events_sql
 from memory.storage.ingest_sql import transaction
 from memory.storage.vectors_sql import delete_fact_vectors
 
-Judge = Callable[[str, Sequence[str]], Sequence[str]]
-"""``(new fact, the subject's active facts) -> "same" | "contradicts" | "unrelated"`` each."""
+Judge = Callable[[str, Sequence[str], Hashable], Sequence[str]]
+"""``(new fact, the subject's active facts, (guild, subject)) -> "same" | "contradicts" |
+"unrelated"`` each; the key lets a judge keep what it learnt of a subject's facts."""
 
 FACT_CAP = 80
 LORE_FACT_CAP = 120
@@ -132,7 +133,7 @@ def place_fact(
         mine = actives[guild, subject]
     relations: list[tuple[_Active, str]] = []
     if exact is None and judge is not None:
-        relations = _judged(mine, cand.fact, judge, exclude=None)
+        relations = _judged(mine, cand.fact, judge, (guild, subject), exclude=None)
         same = [old for old, relation in relations if relation == "same"]
         if same:  # a paraphrase of a fact it has: merged into the one said last
             target = max(same, key=lambda old: (old.last_seen_at, old.id))
@@ -149,7 +150,7 @@ def place_fact(
         events.append(_said_again(guild, subject, fact_id, cand, "the same words"))
     if judge is not None and (exact is None or not exact[1]):  # new, or active again
         if exact is not None:
-            relations = _judged(mine, cand.fact, judge, exclude=fact_id)
+            relations = _judged(mine, cand.fact, judge, (guild, subject), exclude=fact_id)
         contradicted = [old for old, relation in relations if relation == "contradicts"]
         superseding = _supersede(conn, guild, subject, fact_id, last_seen, contradicted, now)
         events += superseding
@@ -223,12 +224,12 @@ def _active(conn: Any, guild_id: str, subject: str) -> list[_Active]:
 
 
 def _judged(
-    mine: list[_Active], text: str, judge: Judge, *, exclude: int | None
+    mine: list[_Active], text: str, judge: Judge, whose: Hashable, *, exclude: int | None
 ) -> list[tuple[_Active, str]]:
     olds = [old for old in mine if old.id != exclude]
     if not olds:
         return []
-    return list(zip(olds, judge(text, [old.fact for old in olds]), strict=True))
+    return list(zip(olds, judge(text, [old.fact for old in olds], whose), strict=True))
 
 
 def _merge(
@@ -305,7 +306,9 @@ def settle_subject(
     events: list[MemoryEvent] = []
     with transaction(conn):
         for fact_id, text, last_seen, confidence, times_seen in rows:
-            relations = list(zip(kept, judge(text, [k.fact for k in kept]), strict=True))
+            relations = list(
+                zip(kept, judge(text, [k.fact for k in kept], (guild_id, subject)), strict=True)
+            )
             same = [old for old, relation in relations if relation == "same"]
             if same:
                 target = same[-1]
