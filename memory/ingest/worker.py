@@ -22,12 +22,11 @@ from memory.extraction import (
     MAX_FACTS_PER_MESSAGE,
     ContextTurn,
     Extractor,
-    Mention,
     SourceMessage,
 )
 from memory.extraction.fact_filter import filter_fact
-from memory.ingest.jobs import JOB_BATCH, Entry, JobBook, Key, job_key, linger
-from memory.models import CandidateFact, IngestItem, Job, StoredMessage
+from memory.ingest.jobs import JOB_BATCH, Entry, JobBook, Key, job_key, linger, source_message
+from memory.models import CandidateFact, IngestItem, Job
 from memory.storage.ingest_sql import Closed
 from memory.storage.protocol import Storage
 from memory.text import clean_text
@@ -285,7 +284,7 @@ class ExtractionWorker:
         for job in jobs:
             if extractable(job.message.guild_id, job.message.content):
                 key = (job.message.guild_id, job.message.channel_id)
-                by_channel.setdefault(key, []).append((job.job_id, _source(job)))
+                by_channel.setdefault(key, []).append((job.job_id, source_message(job)))
         size = max(1, self.extractor.batch_size)
         chunks = [
             (channel, members[start : start + size])
@@ -378,23 +377,4 @@ def _without(
         [row for row in done if row not in rows],
         [(row, error) for row, error in failed if row not in rows],
         [(m, f) for m, f in facts if (m.guild_id, m.message_id) not in stale],
-    )
-
-
-def _source(job: Job) -> SourceMessage:
-    """What the extractor sees of a job's message; mentions travel in the job's trace."""
-    message: StoredMessage = job.message
-    mentions: list[Mention] = []
-    for pair in job.trace.get("mentions") or ():
-        if isinstance(pair, list | tuple) and len(pair) == 2:
-            mentions.append(Mention(str(pair[0]), str(pair[1])))
-    return SourceMessage(
-        message_id=message.message_id,
-        guild_id=message.guild_id,
-        channel_id=message.channel_id,
-        author_id=message.author_id,
-        author_name=message.author_name,
-        text=message.content,
-        created_at=message.created_at,
-        mentions=tuple(mentions),
     )
