@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import NamedTuple, Protocol
 
 from memory.audit import MemoryEvent, extraction_call, extraction_error
@@ -28,6 +28,7 @@ from memory.extraction.fact_filter import filter_fact
 from memory.ingest.jobs import JOB_BATCH, Entry, JobBook, Key, job_key, linger, source_message
 from memory.models import CandidateFact, IngestItem, Job
 from memory.storage.ingest_sql import Closed
+from memory.storage.lifecycle_sql import NO_ADVICE, Advice
 from memory.storage.protocol import Storage
 from memory.text import clean_text
 
@@ -43,6 +44,8 @@ Facts = list[tuple[SourceMessage, CandidateFact]]
 Failed = list[tuple[int, str]]
 Changed = Callable[[str, bool], None]
 """Told a guild id whose memory changed, and whether its facts did."""
+FactCheck = Callable[[Facts], Awaitable[Advice]]
+"""A step's facts -> verdicts on some of their pairs for the store (the LLM's check)."""
 
 
 class FactFilter(Protocol):
@@ -78,11 +81,13 @@ class ExtractionWorker:
         *,
         fact_filter: FactFilter = filter_fact,
         changed: Changed,
+        fact_check: FactCheck | None = None,
     ) -> None:
         self.book = book
         self.store = store
         self.extractor = extractor
         self.fact_filter = fact_filter
+        self.fact_check = fact_check
         self._changed = changed
         self._task: asyncio.Task[None] | None = None
         self._unwritten: _Extracted | None = None  # the last step, its write not started
@@ -229,17 +234,20 @@ class ExtractionWorker:
             await writing
 
     async def _write(self, step: _Extracted) -> None:
-        """Store a step's facts and close its jobs; settle their handles."""
+        """Store a step's facts (checked first, when a check is set: it reads the facts the
+        last write stored) and close its jobs; settle their handles."""
         book = self.book
         jobs, keys, done, failed, facts, events = step
         stale: set[Key] = set()
         try:
+            check = self.fact_check
+            advice = await check(facts) if check is not None and facts else NO_ADVICE
             # No await between this check and the write being queued: an edit either comes
             # before it (seen here) or its own write runs after this one (and reopens the job).
             stale = self._stale(jobs)
             if stale:
                 done, failed, facts = _without(stale, jobs, done, failed, facts)
-            changed = await self.store.finish_jobs(done, failed, facts, events)
+            changed = await self.store.finish_jobs(done, failed, facts, events, advice=advice)
         finally:
             book.in_progress.difference_update(keys)
         failed_ids = {job_id for job_id, _ in failed}
