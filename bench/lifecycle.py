@@ -1,6 +1,6 @@
 """Fact lifecycle: how well ``memory.lifecycle.relation`` tells merges and supersessions apart.
 
-    python bench/lifecycle.py [--set FILE ...] [--show-misses] [--sweep] [--json]
+    python bench/lifecycle.py [--set FILE ...] [--show-misses] [--sweep] [--llm] [--json]
 
 Each set (``bench/data/lifecycle/dev.jsonl``, tuned on, and ``holdout.jsonl``, informal chat
 facts labelled before any rule was written and never tuned on) holds labelled pairs of
@@ -28,6 +28,9 @@ The median embedding similarity per label and the thresholds in use are printed 
 ``--sweep``: paraphrases merged and wrong merges of each set for other values of the merge
 threshold ``SAME_MIN_SIMILARITY`` (run it on the dev set: the threshold is tuned there).
 
+``--llm``: the four shares offline and with the verdicts of the LLM's check (every pair sent,
+``MAX_PAIRS`` a request, to the ``MEMORYBOT_LLM_*`` endpoint; unanswered: offline).
+
 Cross pairs (unlabelled): every ordered pair of two distinct facts of a set about the same
 member (same first word), the labelled pairs left out: what comparing a new fact with a
 member's other facts looks like. Reported: how many the pre-check ends, the cold median µs,
@@ -38,6 +41,7 @@ unlabelled pairs a flag is not necessarily wrong).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import statistics
 import sys
@@ -261,6 +265,50 @@ def sweep(path: Path, similarity: FactSimilarity) -> list[dict[str, Any]]:
     return rows
 
 
+async def llm_verdicts(pairs: Sequence[Pair], similarity: FactSimilarity) -> list[str | None]:
+    """The LLM check's verdict on each pair (None: not answered), ``MAX_PAIRS`` a request."""
+    from memory.lifecycle.judge import FactJudge
+    from memory.lifecycle.llm_check import MAX_PAIRS, FactCheckError, LLMFactCheck
+    from memory.models import Fact
+    from memory.settings import load_settings
+
+    async def no_facts(guild_id: str, subjects: Sequence[str]) -> list[Fact]:
+        return []  # the pairs are given: nothing is read
+
+    check = LLMFactCheck.from_settings(load_settings(), FactJudge(similarity), similarity,
+                                       no_facts)  # fmt: skip
+    got: list[str | None] = [None] * len(pairs)
+    try:
+        for start in range(0, len(pairs), MAX_PAIRS):
+            chunk = pairs[start : start + MAX_PAIRS]
+            try:
+                answered = await check.relations([(pair.old, pair.new) for pair in chunk])
+            except FactCheckError as exc:
+                print(f"pairs {start + 1}-{start + len(chunk)}: {exc}", file=sys.stderr)
+                continue
+            for index, verdict in answered.items():
+                got[start + index] = verdict
+    finally:
+        await check.aclose()
+    return got
+
+
+def evaluate_llm(path: Path, similarity: FactSimilarity) -> dict[str, Any]:
+    """The four shares of a set, offline and with the LLM's verdicts."""
+    pairs = load_pairs(path)
+    scored = [(pair, similarity.score(pair.old, pair.new)) for pair in pairs]
+    offline = [Outcome(pair, score, relation(pair.old, pair.new, score), 0.0, 0.0)
+               for pair, score in scored]  # fmt: skip
+    verdicts = asyncio.run(llm_verdicts(pairs, similarity))
+    checked = [
+        outcome if verdict is None else Outcome(outcome.pair, outcome.similarity,
+                                                Relation(verdict), 0.0, 0.0)
+        for outcome, verdict in zip(offline, verdicts, strict=True)
+    ]  # fmt: skip
+    return {"set": path.name, "pairs": len(pairs), "answered": sum(v is not None for v in verdicts),
+            "offline": scores(offline), "llm": scores(checked)}  # fmt: skip
+
+
 def thresholds() -> dict[str, float]:
     return {"SAME_MIN_SIMILARITY": SAME_MIN_SIMILARITY}
 
@@ -319,9 +367,20 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--show-misses", action="store_true", help="list the misclassified pairs")
     parser.add_argument("--sweep", action="store_true", help="merge figures per threshold")
+    parser.add_argument("--llm", action="store_true", help="the LLM check's verdicts too")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     similarity = FactSimilarity()
+    if args.llm:
+        checked = [evaluate_llm(path, similarity) for path in args.sets or DEFAULT_SETS]
+        if args.json:
+            print(json.dumps({"sets": checked, "targets": TARGETS}))
+            return
+        for result in checked:
+            print(f"{result['set']} ({result['pairs']} pairs, {result['answered']} answered)")
+            for how in ("offline", "llm"):
+                print(f"  {how:8}", "  ".join(f"{n} {_cell(result[how][n])}" for n in TARGETS))
+        return
     if args.sweep:
         for path in args.sets or DEFAULT_SETS[:1]:
             for row in sweep(path, similarity):

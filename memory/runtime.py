@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memory import forgetting
 from memory.audit import DISCORD, EventPruner
@@ -35,6 +36,9 @@ from memory.storage.protocol import Storage
 from memory.storage.store import Store
 from memory_journals import Journals
 
+if TYPE_CHECKING:
+    from memory.lifecycle.llm_check import LLMFactCheck
+
 
 def extractor_choice(settings: Settings) -> str:
     """``offline``, ``llm`` or ``none``: ``auto`` is ``llm`` when a model is configured, else
@@ -56,6 +60,21 @@ def build_extractor(settings: Settings) -> Extractor:
     from memory.extraction.llm import LLMExtractor  # imports openai: only when it is used
 
     return LLMExtractor.from_settings(settings)
+
+
+def build_fact_check(
+    settings: Settings, judge: FactJudge | None, store: Storage
+) -> LLMFactCheck | None:
+    """The LLM's check of the lifecycle's pairs: with a model configured, the lifecycle on
+    (``judge``) and ``MEMORYBOT_LLM_FACT_CHECK`` not turned off; else None."""
+    if judge is None or not settings.llm_model or not settings.llm_fact_check:
+        return None
+    from memory.lifecycle.llm_check import LLMFactCheck  # imports openai: only when used
+
+    # A judge of its own: the store's keeps its subjects' facts indexed for the database
+    # thread, and the check runs in another.
+    own = FactJudge(judge.similarity)
+    return LLMFactCheck.from_settings(settings, own, judge.similarity, store.facts_of)
 
 
 class Memory(Controls):
@@ -323,6 +342,7 @@ async def _opened(
         refresh_interval=settings.journal_refresh_interval,
     )
     semantic = Semantic(store, build_embedder(settings))
+    check = None if reading else build_fact_check(settings, judge, store)
     pruner = EventPruner(store, settings.events_retention_days)
     queue = IngestQueue(
         store,
@@ -332,6 +352,7 @@ async def _opened(
         drain_timeout=settings.drain_timeout,
         on_facts=semantic.facts.wake,
         admission=Admission(store, settings.ignore_channels),
+        fact_check=check.advise if check is not None else None,
     )
     try:
         if not reading:  # a reader writes no journals
@@ -348,6 +369,8 @@ async def _opened(
             await semantic.facts.close()
             await semantic.embedder.aclose()
             await journals.close()
+            if check is not None:
+                await check.aclose()
         finally:
             await store.close()
             if owned:

@@ -90,6 +90,13 @@ class Settings(BaseSettings):
         "by default for now: it halves the speed of a large import, and its judge is not yet "
         "right often enough on unseen wordings (bench/README.md).",
     )
+    llm_fact_check: bool = Field(
+        True,
+        description="With MEMORYBOT_LLM_MODEL set and the fact lifecycle on, the LLM checks "
+        "the pairs of facts the offline judge would merge or supersede, or may have missed, "
+        "once per extraction step; its answer wins, and a failed check keeps the offline "
+        "verdicts. false: offline only.",
+    )
     slice_min_confidence: float = Field(
         0.65,
         ge=0,

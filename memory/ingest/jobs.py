@@ -14,6 +14,7 @@ from collections.abc import Collection, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memory.extraction import Mention, SourceMessage
 from memory.models import IngestItem, Job
 
 Key = tuple[str, str]
@@ -216,3 +217,22 @@ async def linger(seconds: float, waiting: int, *, closing: bool) -> None:
     """Let more work arrive before a small step (not while closing: drain at once)."""
     if not closing and waiting < LINGER_BELOW:
         await asyncio.sleep(seconds)
+
+
+def source_message(job: Job) -> SourceMessage:
+    """What the extractor sees of a job's message; mentions travel in the job's trace."""
+    message = job.message
+    mentions: list[Mention] = []
+    for pair in job.trace.get("mentions") or ():
+        if isinstance(pair, list | tuple) and len(pair) == 2:
+            mentions.append(Mention(str(pair[0]), str(pair[1])))
+    return SourceMessage(
+        message_id=message.message_id,
+        guild_id=message.guild_id,
+        channel_id=message.channel_id,
+        author_id=message.author_id,
+        author_name=message.author_name,
+        text=message.content,
+        created_at=message.created_at,
+        mentions=tuple(mentions),
+    )

@@ -18,7 +18,7 @@ from memory.extraction.fact_filter import filter_fact
 from memory.ingest.admission import Admission
 from memory.ingest.jobs import Entry, IngestHandle, JobBook, Key, resolved
 from memory.ingest.journal import JournalFollower, JournalSink
-from memory.ingest.worker import ExtractionWorker, FactFilter, closed_at_write
+from memory.ingest.worker import ExtractionWorker, FactCheck, FactFilter, closed_at_write
 from memory.models import IngestItem, Job
 from memory.storage.forget_sql import EditOutcome
 from memory.storage.ingest_sql import Closed
@@ -91,6 +91,7 @@ class IngestQueue:
         drain_timeout: float = 4.0,
         on_facts: Callable[[str], None] | None = None,
         admission: Admission | None = None,
+        fact_check: FactCheck | None = None,
     ) -> None:
         self.store = store
         self.admission = admission or Admission(store)
@@ -100,8 +101,9 @@ class IngestQueue:
         self.dropped = 0
         self._book = JobBook(max_queue)
         self._worker = ExtractionWorker(
-            self._book, store, self.extractor, fact_filter=fact_filter, changed=self.notices.changed
-        )
+            self._book, store, self.extractor, fact_filter=fact_filter,
+            changed=self.notices.changed, fact_check=fact_check,
+        )  # fmt: skip
         self._journaler = JournalFollower(
             store,
             journal,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import NamedTuple, Protocol
 
 from memory.audit import MemoryEvent, extraction_call, extraction_error
@@ -22,13 +22,13 @@ from memory.extraction import (
     MAX_FACTS_PER_MESSAGE,
     ContextTurn,
     Extractor,
-    Mention,
     SourceMessage,
 )
 from memory.extraction.fact_filter import filter_fact
-from memory.ingest.jobs import JOB_BATCH, Entry, JobBook, Key, job_key, linger
-from memory.models import CandidateFact, IngestItem, Job, StoredMessage
+from memory.ingest.jobs import JOB_BATCH, Entry, JobBook, Key, job_key, linger, source_message
+from memory.models import CandidateFact, IngestItem, Job
 from memory.storage.ingest_sql import Closed
+from memory.storage.lifecycle_sql import NO_ADVICE, Advice
 from memory.storage.protocol import Storage
 from memory.text import clean_text
 
@@ -44,6 +44,8 @@ Facts = list[tuple[SourceMessage, CandidateFact]]
 Failed = list[tuple[int, str]]
 Changed = Callable[[str, bool], None]
 """Told a guild id whose memory changed, and whether its facts did."""
+FactCheck = Callable[[Facts], Awaitable[Advice]]
+"""A step's facts -> verdicts on some of their pairs for the store (the LLM's check)."""
 
 
 class FactFilter(Protocol):
@@ -79,11 +81,13 @@ class ExtractionWorker:
         *,
         fact_filter: FactFilter = filter_fact,
         changed: Changed,
+        fact_check: FactCheck | None = None,
     ) -> None:
         self.book = book
         self.store = store
         self.extractor = extractor
         self.fact_filter = fact_filter
+        self.fact_check = fact_check
         self._changed = changed
         self._task: asyncio.Task[None] | None = None
         self._unwritten: _Extracted | None = None  # the last step, its write not started
@@ -230,17 +234,20 @@ class ExtractionWorker:
             await writing
 
     async def _write(self, step: _Extracted) -> None:
-        """Store a step's facts and close its jobs; settle their handles."""
+        """Store a step's facts (checked first, when a check is set: it reads the facts the
+        last write stored) and close its jobs; settle their handles."""
         book = self.book
         jobs, keys, done, failed, facts, events = step
         stale: set[Key] = set()
         try:
+            check = self.fact_check
+            advice = await check(facts) if check is not None and facts else NO_ADVICE
             # No await between this check and the write being queued: an edit either comes
             # before it (seen here) or its own write runs after this one (and reopens the job).
             stale = self._stale(jobs)
             if stale:
                 done, failed, facts = _without(stale, jobs, done, failed, facts)
-            changed = await self.store.finish_jobs(done, failed, facts, events)
+            changed = await self.store.finish_jobs(done, failed, facts, events, advice=advice)
         finally:
             book.in_progress.difference_update(keys)
         failed_ids = {job_id for job_id, _ in failed}
@@ -285,7 +292,7 @@ class ExtractionWorker:
         for job in jobs:
             if extractable(job.message.guild_id, job.message.content):
                 key = (job.message.guild_id, job.message.channel_id)
-                by_channel.setdefault(key, []).append((job.job_id, _source(job)))
+                by_channel.setdefault(key, []).append((job.job_id, source_message(job)))
         size = max(1, self.extractor.batch_size)
         chunks = [
             (channel, members[start : start + size])
@@ -378,23 +385,4 @@ def _without(
         [row for row in done if row not in rows],
         [(row, error) for row, error in failed if row not in rows],
         [(m, f) for m, f in facts if (m.guild_id, m.message_id) not in stale],
-    )
-
-
-def _source(job: Job) -> SourceMessage:
-    """What the extractor sees of a job's message; mentions travel in the job's trace."""
-    message: StoredMessage = job.message
-    mentions: list[Mention] = []
-    for pair in job.trace.get("mentions") or ():
-        if isinstance(pair, list | tuple) and len(pair) == 2:
-            mentions.append(Mention(str(pair[0]), str(pair[1])))
-    return SourceMessage(
-        message_id=message.message_id,
-        guild_id=message.guild_id,
-        channel_id=message.channel_id,
-        author_id=message.author_id,
-        author_name=message.author_name,
-        text=message.content,
-        created_at=message.created_at,
-        mentions=tuple(mentions),
     )

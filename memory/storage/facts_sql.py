@@ -11,7 +11,14 @@ from memory.audit import MemoryEvent
 from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, JobStatus
 from memory.storage import events_sql
 from memory.storage.ingest_sql import chunks, marks, transaction
-from memory.storage.lifecycle_sql import Actives, Lifecycle, archive_beyond_cap, place_fact
+from memory.storage.lifecycle_sql import (
+    NO_ADVICE,
+    Actives,
+    Advice,
+    Lifecycle,
+    archive_beyond_cap,
+    place_fact,
+)
 from memory.storage.migrations import CLOSED
 
 JOB_STATUSES = frozenset(get_args(JobStatus))
@@ -25,6 +32,7 @@ def finish_jobs(
     events: Sequence[MemoryEvent],
     now: str,
     lifecycle: Lifecycle,
+    advice: Advice = NO_ADVICE,
 ) -> set[tuple[str, str]]:
     """Place facts among their subjects' (``lifecycle_sql.place_fact``: merged when said
     again, superseding what they contradict), archive past the caps, close jobs, and log it
@@ -32,15 +40,17 @@ def finish_jobs(
 
     When the call closes jobs, their facts are extracted ones: each is kept only if its
     message is still stored with its job open (not deleted meanwhile). Without jobs the facts
-    are stored as they are. The audit log gets ``events`` and what placing and capping did."""
+    are stored as they are. The audit log gets ``events`` and what placing and capping did.
+    ``advice`` (the LLM's verdicts on some pairs) goes to ``place_fact``."""
     changed: set[tuple[str, str]] = set()
     log = list(events)
     actives: Actives = {}
     with transaction(conn):
         for origin, cand in facts:
             placed = place_fact(
-                conn, origin, cand, now, lifecycle, extracted=bool(done), actives=actives
-            )
+                conn, origin, cand, now, lifecycle, extracted=bool(done), actives=actives,
+                advice=advice,
+            )  # fmt: skip
             if placed.fact_id is not None:
                 changed.add((origin.guild_id, cand.subject))
                 log += placed.events

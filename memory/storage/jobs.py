@@ -11,6 +11,7 @@ from memory.models import CandidateFact, FactOrigin, IngestItem, Job, utc_iso
 from memory.storage import facts_sql
 from memory.storage import ingest_sql as sql
 from memory.storage.base import MESSAGE_COLS, Database, message_from_row
+from memory.storage.lifecycle_sql import NO_ADVICE, Advice
 
 SELECT_PENDING = f"""
 SELECT j.message_row, j.live, j.trace, {MESSAGE_COLS}
@@ -76,10 +77,14 @@ class Jobs(Database):
         failed: Sequence[tuple[int, str]] = (),
         facts: Sequence[tuple[FactOrigin, CandidateFact]] = (),
         events: Sequence[MemoryEvent] = (),
+        *,
+        advice: Advice = NO_ADVICE,
     ) -> set[tuple[str, str]]:
         """Store extracted facts and close their jobs, in one transaction. Each fact is said
         when its origin (the source message) was written. The audit log gets ``events`` and
-        one event per fact stored new or archived past its subject's cap.
+        one event per fact stored new or archived past its subject's cap. ``advice``: verdicts
+        on some pairs of a new fact and an active one that replace the judge's (the LLM's
+        check of them); ignored with the lifecycle off.
 
         Returns the ``(guild_id, subject)`` pairs whose facts changed.
         """
@@ -91,6 +96,7 @@ class Jobs(Database):
             list(events),
             utc_iso(),
             self.lifecycle,
+            advice,
         )
         if facts:
             self.vector_version += 1

@@ -12,12 +12,16 @@ inside the caller's transaction.
 * Past the subject's cap, the active facts of least value (:func:`fact_value`) are archived.
 
 Lore (the guild's remembered lines) is never merged or superseded, only capped.
+
+``advice`` carries verdicts given from outside for some pairs (the LLM's check,
+:mod:`memory.lifecycle.llm_check`): for those pairs it is followed instead of the judge.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from memory.audit import SYSTEM, MemoryEvent
@@ -36,6 +40,10 @@ from memory.storage.vectors_sql import delete_fact_vectors
 Judge = Callable[[str, Sequence[str], Hashable], Sequence[str]]
 """``(new fact, the subject's active facts, (guild, subject)) -> "same" | "contradicts" |
 "unrelated"`` each; the key lets a judge keep what it learnt of a subject's facts."""
+Advice = Mapping[tuple[str, str, str, str], str]
+"""``(guild, subject, new fact, active fact) -> "same" | "contradicts" | "unrelated"``:
+verdicts that replace the judge's for those pairs."""
+NO_ADVICE: Advice = MappingProxyType({})
 
 FACT_CAP = 80
 LORE_FACT_CAP = 120
@@ -111,11 +119,13 @@ Actives = dict[tuple[str, str], list[_Active]]
 def place_fact(
     conn: Any, origin: FactOrigin, cand: CandidateFact, now: str, lifecycle: Lifecycle,
     *, extracted: bool, actor: str = SYSTEM, actives: Actives | None = None,
+    advice: Advice = NO_ADVICE,
 ) -> Placed:  # fmt: skip
     """Store ``cand`` (said when ``origin`` was written) among its subject's facts. An
     ``extracted`` fact is stored only while its message's job is still open (a message
     deleted or forgotten meanwhile leaves no fact behind). ``actives`` carries the subjects'
-    active facts from one call to the next within a transaction."""
+    active facts from one call to the next within a transaction; ``advice`` overrides the
+    judge for the pairs it names (nothing is judged without a judge, so nothing else)."""
     actives = {} if actives is None else actives
     guild, subject = origin.guild_id, cand.subject
     if extracted and not conn.execute(JOB_OPEN, (guild, cand.source_message_id)).fetchone():
@@ -134,6 +144,7 @@ def place_fact(
     relations: list[tuple[_Active, str]] = []
     if exact is None and judge is not None:
         relations = _judged(mine, cand.fact, judge, (guild, subject), exclude=None)
+        relations = _advised(relations, advice, guild, cand)
         same = [old for old, relation in relations if relation == "same"]
         if same:  # a paraphrase of a fact it has: merged into the one said last
             target = max(same, key=lambda old: (old.last_seen_at, old.id))
@@ -151,6 +162,7 @@ def place_fact(
     if judge is not None and (exact is None or not exact[1]):  # new, or active again
         if exact is not None:
             relations = _judged(mine, cand.fact, judge, (guild, subject), exclude=fact_id)
+            relations = _advised(relations, advice, guild, cand)
         contradicted = [old for old, relation in relations if relation == "contradicts"]
         superseding = _supersede(conn, guild, subject, fact_id, last_seen, contradicted, now)
         events += superseding
@@ -230,6 +242,18 @@ def _judged(
     if not olds:
         return []
     return list(zip(olds, judge(text, [old.fact for old in olds], whose), strict=True))
+
+
+def _advised(
+    relations: list[tuple[_Active, str]], advice: Advice, guild_id: str, cand: CandidateFact
+) -> list[tuple[_Active, str]]:
+    """The judge's ``relations`` of ``cand`` with the advised verdicts in their place."""
+    if not advice:
+        return relations
+    return [
+        (old, advice.get((guild_id, cand.subject, cand.fact, old.fact), relation))
+        for old, relation in relations
+    ]
 
 
 def _merge(

@@ -21,6 +21,7 @@ from memory.models import (
 )
 from memory.storage.forget_sql import DeleteOutcome, EditOutcome, ForgetOutcome
 from memory.storage.ingest_sql import Closed, InsertOutcome
+from memory.storage.lifecycle_sql import NO_ADVICE, Advice
 from memory.storage.vectors_sql import Nearest
 
 
@@ -119,6 +120,8 @@ class Storage(Protocol):
         failed: Sequence[tuple[int, str]] = (),
         facts: Sequence[tuple[FactOrigin, CandidateFact]] = (),
         events: Sequence[MemoryEvent] = (),
+        *,
+        advice: Advice = NO_ADVICE,
     ) -> set[tuple[str, str]]: ...
 
     async def pending_count(self, guild_id: str) -> int: ...
