@@ -166,7 +166,7 @@ def cross_report(pairs: Sequence[Pair], similarity: FactSimilarity) -> dict[str,
     return {
         "pairs": len(outcomes),
         "ended_by_precheck": len(ended),
-        "median_us_cold": round(statistics.median(o.cold_us for o in outcomes), 1),
+        "median_us_cold": _median([o.cold_us for o in outcomes]),
         "median_us_cold_prechecked": round(statistics.median(o.cold_us for o in ended), 1)
         if ended
         else None,
@@ -174,6 +174,10 @@ def cross_report(pairs: Sequence[Pair], similarity: FactSimilarity) -> dict[str,
         "same": sum(o.got is Relation.SAME for o in outcomes),
         "flagged": [_miss(o) for o in flagged],
     }
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return round(statistics.median(values), 1) if values else None  # none: each member once
 
 
 def _share(hits: int, total: int) -> float | None:
