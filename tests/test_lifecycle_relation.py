@@ -447,3 +447,39 @@ def test_a_liking_denied_only_in_detail_is_no_contradiction() -> None:
 )
 def test_owning_and_learning_said_other_ways(old: str, new: str) -> None:
     assert both_ways(old, new) == {Relation.SAME}
+
+
+# --- how an LLM extractor reports a fact, and changes told as events ------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ama lives in Kumasi.", "Ama mentioned that she recently relocated to Accra."),
+        ("Ama is 30.", "Ama told the group that she is 31 years old."),
+        ("Ama's favourite book is Emma.", "Ama said her favourite book is now Beloved."),
+        ("Ama works as a cashier.", "According to her post, Ama now works as a midwife."),
+        ("Ama works at Shoprite.", "Ama accepted an offer from MTN."),
+        ("Ama works at Shoprite.", "Ama was laid off."),
+        ("Ama is engaged to Kofi.", "Ama called off her engagement."),
+        ("Ama is married to Kofi.", "Ama and Kofi got divorced."),
+        ("Ama is single.", "Ama married Kofi."),
+        ("Ama smokes.", "Ama is smoke-free now."),
+    ],
+)
+def test_reported_and_told_as_events_contradicts(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is Relation.CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ama lives in Accra.", "Ama mentioned that she lives in Accra."),
+        ("Ama is married to Kofi.", "Kofi is Ama's husband."),
+        ("Ama has a boyfriend named Yaw.", "Ama's boyfriend is Yaw."),
+        ("Ama works at MTN.", "Ama is an MTN employee."),
+        ("Ama does not drink alcohol.", "Ama is teetotal."),
+    ],
+)
+def test_reported_and_inverted_wordings_are_the_same_fact(old: str, new: str) -> None:
+    assert relation(old, new, 0.95) is Relation.SAME

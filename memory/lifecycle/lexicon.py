@@ -65,6 +65,9 @@ SYNONYMS = {
     "novel": "book", "tune": "song", "flick": "movie", "beverage": "drink", "own": "have",
     "physician": "doctor", "attorney": "lawyer", "programmer": "developer",
     "coder": "developer", "university": "university", "varsity": "university",
+    "teetotal": "drink", "teetotaler": "drink", "sober": "drink", "spouse": "wife",
+    "husband": "wife", "employee": "work", "employed": "work", "divorce": "married",
+    "marry": "married", "engagement": "engaged",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 
@@ -167,7 +170,7 @@ SLOT_CUES = (
         "break split call named name age turn old study major degree student university college "
         "school favorite grow born come vegetarian vegan meat eat home residence hometown "
         "occupation profession rename transfer go-to see settle hire role position spouse "
-        "flat apartment house birthday enrol enroll hometown"
+        "flat apartment house birthday enrol enroll hometown lay laid sack sacked offer employee"
     )
     | UNIVERSITIES
 )

@@ -60,7 +60,18 @@ _NT = re.compile(r"(\w)n't\b")
 _SUFFIXES = [(re.compile(r"'m\b"), " am"), (re.compile(r"'re\b"), " are"),
              (re.compile(r"'ve\b"), " have"), (re.compile(r"'ll\b"), " will"),
              (re.compile(r"'d\b"), " would")]  # fmt: skip
+_SAYING = ("mentioned", "said", "says", "shared", "noted", "explained", "revealed", "stated",
+           "confirmed", "announced", "indicated", "reported", "admitted", "wrote", "posted",
+           "told")  # fmt: skip
+_FRAME = (  # how an LLM extractor reports a fact: "Ana mentioned that she ..."
+    r"^(\S+) (?:(?:also|proudly|happily|excitedly|recently|once|later|has|had|just) )*"
+    rf"(?:{'|'.join(_SAYING[:-1])}|told (?:the \w+|everyone|us|me|them|\w+))"
+    r"(?: to (?:the \w+|everyone|us|me|them))?(?: that)? "
+)
 _PHRASES = [  # (words one of which must be in the text, pattern, replacement)
+    (_SAYING, _FRAME + r"(?:she|he|they|i) ", r"\1 "),  # what was said, as said of Ana
+    (_SAYING, _FRAME + r"(?:her|his|their|my) ", r"\1 's "),
+    (("according",), r"^according to [^,]+ , ", ""),
     (("fan of",), r"\b(?:is |(?=not ))(not )?(?:a )?(?:big |huge |massive |great )?fan of\b",
      r"\1likes"),
     (("hooked", "addicted", "enough of"), r"\b(?:is )?(?:hooked on|addicted to"
@@ -83,6 +94,8 @@ _PHRASES = [  # (words one of which must be in the text, pattern, replacement)
     (("non-",), r"\bnon-", "not "),
     (("alcohol", "booze"), r"\b(drinks?|drinking) (?:alcohol|booze)\b", r"\1"),
     (("teetotal", "sober"), r"\bis (?:teetotal|a teetotaler|sober)\b", "does not drink"),
+    (("smoke-free", "smoke free"), r"\b(?:is|has been|stayed) (?:\w+ )?smoke[- ]free\b",
+     "quit smoking"),
     (("person", "lover"), r"\bis (not )?(?:a |an )?(?:big |huge )?(\w+) (?:person|lover)\b",
      r"\1likes \2"),
     (("by profession", "by trade"), r"\bby (?:profession|trade)\b", " "),

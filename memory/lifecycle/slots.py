@@ -139,6 +139,11 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("job", rf"{_S}{_ADVERBS}(?:is|has) (?:now )?(?:unemployed|jobless|out of work"
               rf"|between jobs|retired)\b", "none"),
     _p("job", rf"{_S}{_ADVERBS}(?:retired|has retired)\b", "none"),
+    _p("employer", rf"{_S}{_ADVERBS}(?:accepted|took|got|has accepted) (?:an? )?(?:new )?"
+                   rf"(?:offer|job|position|role) (?:from|at|with) {_VALUE}"),
+    _p("employer", rf"{_S}{_ADVERBS}is (?:a|an) (?P<value>\w+(?: \w+)?) employee\b"),
+    _p("employer", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
+       "none"),  # from wherever they worked
     _p("employer", rf"{_S}{_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
                    rf"(?!home\b|night|weekend|the weekend|a distance\b){_VALUE}"),
     # relationship status (the patterns naming a partner first)
@@ -152,13 +157,24 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("status", rf"{_S}{_ADVERBS}(?:is|has been) (?:dating|seeing) (?P<partner>\w+)", "dating"),
     _p("status", rf"{_S}{_ADVERBS}is in a relationship(?: with (?P<partner>\w+))?", "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:broke up|split up)(?: with (?P<partner>\w+))?", "single"),
+    _p("status", rf"{_S}{_ADVERBS}called off {_DET} (?:engagement|wedding)\b", "single"),
+    _p("status", rf"{_S}{_ADVERBS}(?:divorced|has divorced|separated from) (?P<partner>\w+)",
+       "divorced"),
+    _p("status", rf"{_S}and (?P<partner>\w+) (?:got divorced|divorced|separated)\b",
+       "divorced"),
+    _p("status", rf"{_S}{_ADVERBS}(?:married|has married) (?P<partner>\w+)", "married"),
+    _p("status", r"^(?P<partner>\w+) is \S+ 's (?:wife|husband|spouse)$", "married"),
+    _p("status", r"^(?P<partner>\w+) is \S+ 's (?:girlfriend|boyfriend|partner|gf|bf)$",
+       "dating"),
     _p("status", rf"{_S}and (?P<partner>\w+) (?:broke up|split up|split)\b", "single"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) (?:(?:now|currently) )?"
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
     _p("status", rf"{_S}{_ADVERBS}(?P<value>single|married|engaged|divorced){_FRAGMENT_END}"),
-    _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:boyfriend|girlfriend|partner|bf|gf)\b",
-       "dating"),
+    _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:boyfriend|girlfriend|partner|bf|gf)"
+                 rf"(?: (?:named|called) (?P<partner>\w+))?\b", "dating"),
+    _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife) (?:named|called) "
+                 rf"(?P<partner>\w+)", "married"),
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
     _p("status", rf"{_S}{_ADVERBS}is not (?:in a relationship|seeing anyone|dating anyone)\b",
        "single"),
