@@ -62,7 +62,7 @@ from memory.lifecycle.reading import keys  # noqa: E402
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY  # noqa: E402
 
 DATA = REPO / "bench" / "data" / "lifecycle"
-DEFAULT_SETS = [DATA / "dev.jsonl", DATA / "holdout.jsonl", DATA / "holdout2.jsonl"]
+DEFAULT_SETS = sorted(DATA.glob("*.jsonl"))
 LABELS = ("contradicts", "same", "compatible", "unrelated")
 TARGETS = {
     "contradictions_caught": (">=", 0.90),

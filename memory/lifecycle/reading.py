@@ -45,6 +45,7 @@ from memory.lifecycle.lexicon import (
     SYNONYMS,
     WEEKDAYS,
 )
+from memory.lifecycle.spelling import repaired
 
 READ_CACHE_SIZE = 8192
 MAX_CHARS = 600
@@ -212,7 +213,7 @@ def keys(text: str) -> Keys:
             cued = True
         if token in STOPWORDS or token in FILLERS or token in DATE_WORDS or len(token) < 2:
             continue
-        base = lemma(token)
+        base = lemma(repaired(token))
         base = SYNONYMS.get(base, base)
         if base in SLOT_CUES or base in OCCUPATIONS:
             cued = True
@@ -242,7 +243,7 @@ def normalise(text: str) -> str:
         if token.endswith("'s") and len(token) > 2:
             tokens.extend((token[:-2], "'s"))
         elif token not in _PUNCTUATION or (tokens and tokens[-1] not in _PUNCTUATION):
-            tokens.append(token.strip("'"))
+            tokens.append(repaired(token.strip("'")))
     if len(tokens) > 2 and tokens[1] == "'s":  # "Ana's a vet" / "Jay's moved": not possessive
         after = tokens[2]
         if after in IS_AFTER_S or after.endswith("ing") or after.isdigit():

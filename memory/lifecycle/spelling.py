@@ -1,0 +1,91 @@
+"""One-typo repair of the words that fill attribute slots ("maried" → "married", "studing" →
+"studying", "turnd" → "turned", "nurce" → "nurse"), so that a typo'd fact still fills its slot.
+
+Only words the slots look for are repaired to (the slot cues, their verb forms and the
+occupations), only from a word of 5 letters or more that is no verb form itself, and only
+when exactly one such word is one letter longer ("turnd") or, failing that, one letter
+different ("nurce"): a word with a letter more is left alone, as "movies" is no "moves"
+(found through single-letter deletions, as SymSpell does)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from memory.extraction.offline.verbs import verb
+from memory.lifecycle.lexicon import OCCUPATIONS, SLOT_CUES, STOPWORDS
+
+MIN_LENGTH = 5
+_ENDINGS = ("s", "es", "d", "ed", "ing")
+
+
+def _forms(word: str) -> set[str]:
+    """``word`` and the spellings of it as a verb that the verb lexicon knows."""
+    stems = {word, word[:-1]} if word.endswith(("e", "y")) else {word, word + word[-1]}
+    found = {word}
+    for stem in stems:
+        for ending in (*_ENDINGS, "ied", "ies"):
+            spelling = stem + ending
+            read = verb(spelling)
+            if read is not None and read[0] == word:
+                found.add(spelling)
+    return found
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:index] + word[index + 1 :] for index in range(len(word))}
+
+
+@lru_cache(maxsize=1)
+def _index() -> tuple[frozenset[str], dict[str, frozenset[str]]]:
+    vocabulary = {
+        form
+        for word in SLOT_CUES | OCCUPATIONS
+        for form in _forms(word)
+        if len(form) >= MIN_LENGTH - 1 and " " not in form
+    }
+    near: dict[str, set[str]] = {}
+    for word in vocabulary:
+        for key in {word, *_deletions(word)}:
+            near.setdefault(key, set()).add(word)
+    return frozenset(vocabulary), {key: frozenset(words) for key, words in near.items()}
+
+
+@lru_cache(maxsize=65536)
+def repaired(word: str) -> str:
+    """``word``, or the one slot word it is a typo of."""
+    if len(word) < MIN_LENGTH or not word.isalpha() or word in STOPWORDS:
+        return word
+    vocabulary, near = _index()
+    if word in vocabulary or verb(word) is not None:
+        return word
+    candidates: set[str] = set()
+    for key in {word, *_deletions(word)}:
+        candidates |= near.get(key, frozenset())
+    swapped = [c for c in candidates if _swapped(word, c)]  # "singel": "single", not "singer"
+    if len(swapped) == 1:
+        return swapped[0]
+    for length in (len(word) + 1, len(word)):  # a letter left out, else one mistyped
+        found = [c for c in candidates if len(c) == length and _one_edit(word, c)]
+        if found:
+            return found[0] if len(found) == 1 else word
+    return word
+
+
+def _swapped(first: str, second: str) -> bool:
+    """Two neighbouring letters swapped."""
+    if len(first) != len(second):
+        return False
+    differ = [index for index, (a, b) in enumerate(zip(first, second, strict=True)) if a != b]
+    return (
+        len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and first[differ[0]] == second[differ[1]]
+        and first[differ[1]] == second[differ[0]]
+    )
+
+
+def _one_edit(first: str, second: str) -> bool:
+    if len(first) == len(second):
+        return sum(a != b for a, b in zip(first, second, strict=True)) == 1
+    short, long = sorted((first, second), key=len)
+    return any(long[:index] + long[index + 1 :] == short for index in range(len(long)))

@@ -1,0 +1,29 @@
+"""One-typo repair of the words attribute slots look for, and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle.relation import Relation, relation
+from memory.lifecycle.spelling import repaired
+
+
+@pytest.mark.parametrize(
+    ("typo", "word"),
+    [("maried", "married"), ("turnd", "turned"), ("nurce", "nurse"), ("singel", "single"),
+     ("divorsed", "divorced"), ("studing", "studying"), ("pharmacst", "pharmacist")],
+)  # fmt: skip
+def test_a_slot_word_with_one_typo_is_repaired(typo: str, word: str) -> None:
+    assert repaired(typo) == word
+
+
+@pytest.mark.parametrize("word", ["movies", "rating", "sister", "karen", "lives", "nurses", "ok"])
+def test_real_words_names_and_short_words_stay(word: str) -> None:
+    assert repaired(word) == word
+
+
+def test_a_typo_d_fact_still_fills_its_slot() -> None:
+    assert (
+        relation("gus is maried to ines", "gus and ines got divorcd", 0.5) is Relation.CONTRADICTS
+    )
+    assert relation("gus is 52", "gus turnd 53", 0.5) is Relation.CONTRADICTS
