@@ -45,7 +45,7 @@ from memory.lifecycle.lexicon import (
     SYNONYMS,
     WEEKDAYS,
 )
-from memory.lifecycle.spelling import repaired
+from memory.lifecycle.spelling import one_edit, repaired
 
 READ_CACHE_SIZE = 8192
 MAX_CHARS = 600
@@ -331,7 +331,7 @@ def words_match(first: str, second: str) -> bool:
         return True
     if abs(len(first) - len(second)) > 1 or len(first) < 5 or len(second) < 5:
         return False
-    return _one_edit(first, second)
+    return one_edit(first, second)
 
 
 def sets_match(first: frozenset[str], second: frozenset[str]) -> bool:
@@ -362,17 +362,3 @@ def _written_apart(one: list[str], parts: list[str]) -> bool:
     if len(one) != 1 or not 2 <= len(parts) <= 3:
         return False
     return any("".join(order) == one[0] for order in permutations(parts))
-
-
-def _one_edit(first: str, second: str) -> bool:
-    """One insertion, deletion, substitution or swap of neighbours turns one into the other."""
-    if len(first) > len(second):
-        first, second = second, first
-    for index, (mine, theirs) in enumerate(zip(first, second, strict=False)):
-        if mine == theirs:
-            continue
-        if len(first) == len(second):
-            swapped = first[index + 1 : index + 2] + first[index] + first[index + 2 :]
-            return first[index + 1 :] == second[index + 1 :] or swapped == second[index:]
-        return first[index:] == second[index + 1 :]
-    return True

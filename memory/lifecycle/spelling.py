@@ -65,7 +65,10 @@ def repaired(word: str) -> str:
     if len(swapped) == 1:
         return swapped[0]
     for length in (len(word) + 1, len(word)):  # a letter left out, else one mistyped
-        found = [c for c in candidates if len(c) == length and _one_edit(word, c)]
+        found = [
+            c for c in candidates
+            if len(c) == length and one_edit(word, c) and not _swapped(word, c)
+        ]  # fmt: skip
         if found:
             return found[0] if len(found) == 1 else word
     return word
@@ -84,8 +87,15 @@ def _swapped(first: str, second: str) -> bool:
     )
 
 
-def _one_edit(first: str, second: str) -> bool:
-    if len(first) == len(second):
-        return sum(a != b for a, b in zip(first, second, strict=True)) == 1
-    short, long = sorted((first, second), key=len)
-    return any(long[:index] + long[index + 1 :] == short for index in range(len(long)))
+def one_edit(first: str, second: str) -> bool:
+    """One insertion, deletion, substitution or swap of neighbours turns one into the other."""
+    if len(first) > len(second):
+        first, second = second, first
+    for index, (mine, theirs) in enumerate(zip(first, second, strict=False)):
+        if mine == theirs:
+            continue
+        if len(first) == len(second):
+            swapped = first[index + 1 : index + 2] + first[index] + first[index + 2 :]
+            return first[index + 1 :] == second[index + 1 :] or swapped == second[index:]
+        return first[index:] == second[index + 1 :]
+    return True
