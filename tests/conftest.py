@@ -11,6 +11,7 @@ import pytest
 from memory.ingest import IngestQueue
 from memory.storage.store import Store
 from memory_journals import Journals
+from tests.fake_openai import API_KEY, FakeOpenAI
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser
@@ -106,3 +107,10 @@ async def browser() -> AsyncIterator[Browser]:
 
     async with chromium() as launched:
         yield launched
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeOpenAI]:
+    """A fake OpenAI-compatible server on loopback that wants ``API_KEY``."""
+    async with FakeOpenAI(api_key=API_KEY) as server:
+        yield server

@@ -104,6 +104,10 @@ class Reset:
 Behaviour = Reply | Status | Delay | Raw | Reset
 
 
+API_KEY = "test-key"
+"""The key the tests' fake servers ask for (the ``fake`` fixture's)."""
+
+
 def reply(content: str | None, *, refusal: str | None = None, finish_reason: str = "stop") -> Reply:
     return Reply(content, refusal, finish_reason)
 

@@ -20,7 +20,7 @@ from memory.runtime import open_memory
 from memory.settings import load_settings
 from memory.storage.store import Store
 from tests.api_helpers import TOKEN, Api, served
-from tests.fake_openai import FakeOpenAI, reply, status
+from tests.fake_openai import API_KEY, FakeOpenAI, reply, status
 from tests.helpers import (
     CHANNEL_A,
     GUILD_A,
@@ -36,7 +36,6 @@ from tests.helpers import (
 )
 
 ADMIN = "admin-token-for-the-audit-tests"
-API_KEY = "test-key"
 NURSE = "i work as a nurse at the children's hospital"
 SECRET = "my grandmother's secret recipe uses saffron and cardamom"
 

@@ -200,12 +200,6 @@ async def test_local_embedder_keeps_order_and_is_deterministic(
 # --- a remote model -----------------------------------------------------------------------
 
 
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeOpenAI]:
-    async with FakeOpenAI(api_key="test-key") as server:
-        yield server
-
-
 def remote(fake: FakeOpenAI, **options: Any) -> OpenAIEmbedder:
     return OpenAIEmbedder(
         options.pop("model", MODEL), base_url=fake.base_url, api_key="test-key", **options

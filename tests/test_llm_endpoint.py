@@ -21,21 +21,14 @@ from memory.llm.errors import LLMRequestError
 from memory.runtime import open_memory
 from memory.search.results import MemorySlice
 from memory.settings import load_settings
-from tests.fake_openai import FakeOpenAI, delay, raw, reply, reset, status, unused_port
+from tests.fake_openai import API_KEY, FakeOpenAI, delay, raw, reply, reset, status, unused_port
 from tests.helpers import CHANNEL_A, GUILD_A, SARAH, repliers
 
-API_KEY = "test-key"
 ANSWER = json.dumps({"reply": "Sarah works nights as a nurse.", "memoryLine": None})
 FAST = {"retry-after-ms": "10"}
 """Headers asking the client to retry after 10 ms instead of its backoff (a quicker test)."""
 
 MakeReplier = Callable[..., LLMReplier]
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeOpenAI]:
-    async with FakeOpenAI(api_key=API_KEY) as server:
-        yield server
 
 
 @pytest.fixture

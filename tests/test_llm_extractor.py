@@ -26,10 +26,9 @@ from memory.extraction.llm import MAX_ANSWER_CHARS, ExtractionError, LLMExtracto
 from memory.extraction.llm_request import EXAMPLE_ANSWER, EXAMPLE_REQUEST, MAX_CONTEXT_TEXT_CHARS
 from memory.models import LORE_SUBJECT, CandidateFact
 from memory.settings import load_settings
-from tests.fake_openai import FakeOpenAI, raw, reply, unused_port
+from tests.fake_openai import API_KEY, FakeOpenAI, raw, reply, unused_port
 from tests.helpers import CHANNEL_A, GUILD_A, MIKE, SARAH
 
-API_KEY = "test-key"
 CREATED = "2026-10-12T18:03:11.123+00:00"
 DANA_ID = "300000000000000003"
 
@@ -96,12 +95,6 @@ def user_payload(body: dict[str, Any]) -> Any:
     """The JSON object of the last user message of a recorded chat request."""
     users = [m for m in body["messages"] if m["role"] == "user"]
     return json.loads(users[-1]["content"])
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeOpenAI]:
-    async with FakeOpenAI(api_key=API_KEY) as server:
-        yield server
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from memory.models import Author
 from memory.runtime import Memory, open_memory
 from memory.settings import load_settings
 from memory.storage.store import Store
-from tests.fake_openai import FakeOpenAI, RecordedRequest, call, reply, status, tool_calls
+from tests.fake_openai import API_KEY, FakeOpenAI, RecordedRequest, call, reply, status, tool_calls
 from tests.helpers import (
     CHANNEL_A,
     CHANNEL_B,
@@ -40,7 +40,6 @@ from tests.helpers import (
     seed_store,
 )
 
-API_KEY = "test-key"
 QUESTION = "what is Mike training for?"
 MESSAGE_ID = "900000000000000042"
 OLGA = Author("300000000000000003", "Olga", "olga")
@@ -54,12 +53,6 @@ MakeReplier = Callable[..., LLMReplier]
 
 def answer(text: str = "Mike is training for the Berlin marathon.", line: Any = None) -> str:
     return json.dumps({"reply": text, "memoryLine": line})
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeOpenAI]:
-    async with FakeOpenAI(api_key=API_KEY) as server:
-        yield server
 
 
 @pytest.fixture
