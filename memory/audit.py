@@ -10,7 +10,6 @@ log keeps nothing a ``forget`` must remove. Events older than the retention
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 from collections.abc import Mapping
@@ -18,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from memory.models import subject_name, utc_iso
+from memory.tasks import stop_task
 from memory.text import cap
 
 if TYPE_CHECKING:
@@ -171,11 +171,8 @@ class EventPruner:
             self._task = asyncio.create_task(self._run(), name="memorybot-event-pruner")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         while True:

@@ -10,7 +10,6 @@ messages, far fewer index segments and transactions than one step per submitted 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -19,6 +18,7 @@ from typing import Protocol
 from memory.ingest.jobs import linger
 from memory.models import StoredMessage
 from memory.storage.protocol import Storage
+from memory.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -69,11 +69,8 @@ class JournalFollower:
         self._wake.set()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
 
     def add(self, message: StoredMessage) -> None:
         """A message was stored (by this process, in row order): journal it soon."""

@@ -30,6 +30,7 @@ from memory.models import CandidateFact, IngestItem, Job
 from memory.storage.ingest_sql import Closed
 from memory.storage.lifecycle_sql import NO_ADVICE, Advice
 from memory.storage.protocol import Storage
+from memory.tasks import stop_task
 from memory.text import clean_text
 
 log = logging.getLogger(__name__)
@@ -103,10 +104,7 @@ class ExtractionWorker:
 
     async def stop(self) -> None:
         for task in (self._task, self._writing):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            await stop_task(task)
         self._task = self._writing = None
 
     async def _run(self) -> None:

@@ -15,7 +15,6 @@ memory; only, per guild, where its next coarse pass starts.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
@@ -24,6 +23,7 @@ from collections.abc import Set as AbstractSet
 from memory.audit import MemoryEvent, error_detail
 from memory.search.embeddings import Embedder, embed_cached
 from memory.storage.protocol import Storage
+from memory.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +60,8 @@ class FactEmbedder:
             self._task = asyncio.create_task(self._run(), name="memorybot-fact-embedder")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
 
     def wake(self, guild_id: str) -> None:
         """Facts of this guild changed: embed what lacks a vector, soon."""
