@@ -67,7 +67,7 @@ SYNONYMS = {
     "coder": "developer", "university": "university", "varsity": "university",
     "teetotal": "drink", "teetotaler": "drink", "sober": "drink", "spouse": "wife",
     "husband": "wife", "employee": "work", "employed": "work", "divorce": "married",
-    "marry": "married", "engagement": "engaged",
+    "marry": "married", "engagement": "engaged", "eater": "eat",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 
@@ -85,7 +85,7 @@ CONTRACTIONS = {
     "wasnt": "was not", "arent": "are not", "werent": "were not", "cant": "can not",
     "wont": "will not", "hasnt": "has not", "havent": "have not", "hadnt": "had not",
     "couldnt": "could not", "wouldnt": "would not", "shouldnt": "should not",
-    "aint": "is not", "no longer": "not", "any more": "anymore", "w/": "with",
+    "aint": "is not", "no longer": "not", "no more": "not", "any more": "anymore", "w/": "with",
 }  # fmt: skip
 """Rewritten before tokenising (``n't`` in general is handled by a pattern)."""
 
@@ -170,7 +170,8 @@ SLOT_CUES = (
         "break split call named name age turn old study major degree student university college "
         "school favorite grow born come vegetarian vegan meat eat home residence hometown "
         "occupation profession rename transfer go-to see settle hire role position spouse "
-        "flat apartment house birthday enrol enroll hometown lay laid sack sacked offer employee"
+        "flat apartment house birthday enrol enroll hometown lay laid sack sacked offer employee "
+        "drop graduate dropout breakup resign"
     )
     | UNIVERSITIES
 )

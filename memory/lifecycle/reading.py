@@ -149,7 +149,8 @@ _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"[a-z0-9]+")
 _DIET = re.compile(
     rf"^\S+ (?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went|has gone"
-    rf"|turned|has turned) )?(?:(?:a|now|strictly|fully) )*(?P<diet>{'|'.join(DIETS)})\b"
+    rf"|turned|has turned) )?(?:(?:a|an|now|strictly|fully|strict|full|committed|lifelong"
+    rf"|proper|total) )*(?P<diet>{'|'.join(DIETS)})\b"
 )  # the verb may be left out in chat: "mo vegan now"
 _CUE_WORDS = frozenset({"from", *NUMBER_WORDS})
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
@@ -309,11 +310,22 @@ def lemma(word: str) -> str:
         return word[:-3] + "y"
     if word.endswith(("sses", "xes", "ches", "shes", "zes")):
         return word[:-2]
-    if word.endswith("ing") and len(word) > 5:  # a gerund the lexicon lacks ("hikeing")
-        return word[:-3]
+    if word.endswith("ing") and len(word) > 5:  # a gerund the lexicon lacks ("vaping")
+        return _stem_of_gerund(word[:-3])
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+_SHORT_STEM = re.compile(r"^[^aeiou]*[aeiou][^aeiouwxy]$")
+
+
+def _stem_of_gerund(stem: str) -> str:
+    """The verb of a gerund's stem: "vap" → "vape" (one short syllable lost its e, as in
+    Porter's stemmer), "runn" → "run", "fish" → "fish"."""
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+        return stem[:-1]
+    return stem + "e" if _SHORT_STEM.match(stem) else stem
 
 
 def _number_value(match: re.Match[str]) -> str:
@@ -332,6 +344,14 @@ def words_match(first: str, second: str) -> bool:
     if abs(len(first) - len(second)) > 1 or len(first) < 5 or len(second) < 5:
         return False
     return one_edit(first, second)
+
+
+def kin(first: str, second: str) -> bool:
+    """One word, or a word and one made from it ("teach" / "teacher", "bake" / "baker")."""
+    if first == second:
+        return True
+    short, long = sorted((first, second), key=len)
+    return len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 3
 
 
 def sets_match(first: frozenset[str], second: frozenset[str]) -> bool:

@@ -17,13 +17,16 @@ In order:
    meat" / "is vegetarian", "smokes" / "quit smoking", "likes running" / "stopped running",
    "doesn't drink" / "drinks wine") contradicts, unless both are events with different
    dates;
-5. the same fact: "doesn't eat meat" restates "is vegetarian"; else the same polarity,
+5. a change told as an event (:mod:`memory.lifecycle.change`: "moved last month", "single
+   again", "quit vaping") on the old fact's topic, or one clause of the new fact denying
+   the old one ("lily back on burgers lol no more vegan"), contradicts;
+6. the same fact: "doesn't eat meat" restates "is vegetarian"; else the same polarity,
    the same dates (a dated event and an undated fact are not merged), the same content
    words (lemmas, synonyms, one typo per word), or the same slots with the same values
    and nothing else said besides; and the embeddings not far apart
    (``SAME_MIN_SIMILARITY``). A fact that adds something ("plays clarinet" / "plays
    clarinet in a band") is no merge: a merge keeps one wording and would lose the rest;
-6. anything else is unrelated, compatible updates included ("works as a nurse" / "works
+7. anything else is unrelated, compatible updates included ("works as a nurse" / "works
    nights"), and two events on different dates ("went to Paris in May 2023" / "in June").
 
 The thresholds are module constants, measured by ``bench/lifecycle.py``.
@@ -35,8 +38,17 @@ import logging
 from enum import StrEnum
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.change import ended
 from memory.lifecycle.lexicon import DIETS
-from memory.lifecycle.reading import Reading, content, keys, read, sets_match, words_match
+from memory.lifecycle.reading import (
+    Reading,
+    content,
+    keys,
+    kin,
+    read,
+    sets_match,
+    words_match,
+)
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
 
 log = logging.getLogger(__name__)
@@ -80,11 +92,36 @@ def relation(
         return Relation.CONTRADICTS
     if _opposed(first, second, core_a, core_b):
         return Relation.CONTRADICTS
+    if verdict is not Verdict.AGREE and ended(first, second):
+        return Relation.CONTRADICTS
+    if any(_opposed(first, part, core_a, part.core - names) for part in _clauses(second)):
+        return Relation.CONTRADICTS
     if _diet_restated(first, core_b, second) or _diet_restated(second, core_a, first):
         return Relation.SAME
     if similarity >= same_min_similarity and _same(first, second, verdict, names):
         return Relation.SAME
     return Relation.UNRELATED
+
+
+_CLAUSE_ENDS = frozenset({",", ".", ";", "!", "?", "(", ")", "lol", "lmao", "ngl", "tbh", "fr",
+                          "and", "but", "so", "because", "cuz", "though", "tho"})  # fmt: skip
+
+
+def _clauses(reading: Reading) -> list[Reading]:
+    """The clauses of a fact of several, each read as said of its subject ("lily back on
+    the burgers lol no more vegan": "lily back on the burgers", "lily not vegan")."""
+    if not reading.subject or not _CLAUSE_ENDS.intersection(reading.body.split()):
+        return []
+    parts: list[list[str]] = [[]]
+    for word in reading.body.split()[1:]:
+        if word in _CLAUSE_ENDS:
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    found = [" ".join(part) for part in parts if part]
+    if len(found) < 2:
+        return []
+    return [read(f"{reading.subject} {part}") for part in found]
 
 
 def _dates_compatible(first: Reading, second: Reading) -> bool:
@@ -113,8 +150,11 @@ def _opposed(
 
 
 def _near(first: frozenset[str], second: frozenset[str]) -> bool:
-    """Some word of one is a typo of a word of the other ("barista" / "barrista")."""
-    return any(words_match(mine, theirs) for mine in first for theirs in second)
+    """Some word of one is a typo of a word of the other ("barista" / "barrista"), or made
+    from it ("baker" / "bake")."""
+    return any(
+        words_match(mine, theirs) or kin(mine, theirs) for mine in first for theirs in second
+    )
 
 
 def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:

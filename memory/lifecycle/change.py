@@ -1,0 +1,174 @@
+"""A change told as an event ends an older fact on the same topic.
+
+    ended(read("jay lives in brooklyn"), read("jay in atl now fr, moved last month")) → True
+
+People rarely restate an attribute when it changes; they tell what happened: "moved last
+month", "single again", "dropped out of uni", "got laid off", "quit retail", "left the
+hardware store", "Biscuit passed away". When the slots find no conflict (no new value to
+compare, or a wording they do not know), such a change still ends the old fact when:
+
+* a **topic cue** of the new fact (moved → home; single, split up, divorced → relationship;
+  graduated, dropped out → studies; fired, laid off, retired → work; switched, transferred
+  → whatever topic the new fact names too) meets a topic the old fact is about (its slots,
+  or its words: "works retail" is about work); or
+* an **object cue** (quit, left, stopped, sold, lost; died, passed away, renamed) stands
+  next to a content word of the old fact, or a word made from it ("quit vaping" / "vapes",
+  "left teaching" / "a teacher", "Biscuit passed away" / "a dog named Biscuit").
+
+Not a change: a topic cue of someone else's ("Mike's brother is divorced"), a negated cue
+("hasn't moved"), a plan or wish ("wants to move", "is moving", "thinking of quitting"), a
+change of an old fact that is a dated event ("went on a date with Tom on 4 June") or a wish
+("wants to be a pilot"), an old fact that told the same change already ("broke up" /
+"single"), a negated old fact, and a change that keeps the old value ("lives in Paris" /
+"moved to a bigger flat in Paris", "lives in France" / "moved to Lyon").
+"""
+
+from __future__ import annotations
+
+from memory.lifecycle.lexicon import MEATS, OCCUPATIONS, PETS, SYNONYMS
+from memory.lifecycle.reading import Reading, kin, lemma
+from memory.lifecycle.slots import Verdict, compare_slots, find_slots
+
+HOME, WORK, LOVE, STUDIES, PET, DIET = "home", "work", "relationship", "studies", "pet", "diet"
+
+_SLOT_TOPICS = {"home": HOME, "job": WORK, "employer": WORK, "status": LOVE,
+                "studies": STUDIES, "school": STUDIES}  # fmt: skip
+_TOPIC_WORDS = {
+    HOME: "live flat apartment house city town neighbourhood neighborhood reside",
+    WORK: "work job employ employer career boss office shift retail company firm role "
+    "position hire",
+    LOVE: "boyfriend girlfriend partner wife married engaged fiance fiancee dating date "
+    "relationship single wedding",
+    STUDIES: "student major degree university college school course phd masters semester class",
+    PET: "pet named",
+    DIET: "vegan vegetarian pescatarian meat diet plant-based keto",
+}
+_WORD_TOPICS: dict[str, str] = {
+    **{word: topic for topic, words in _TOPIC_WORDS.items() for word in words.split()},
+    **{word: WORK for word in OCCUPATIONS},
+    **{word: PET for word in PETS},
+    **{word: DIET for word in MEATS},
+}
+
+_TOPIC_CUES: dict[str, frozenset[str]] = {
+    "move": frozenset({HOME}), "relocate": frozenset({HOME}),
+    "single": frozenset({LOVE}), "split": frozenset({LOVE}), "breakup": frozenset({LOVE}),
+    "divorce": frozenset({LOVE}), "divorced": frozenset({LOVE}), "dump": frozenset({LOVE}),
+    "separate": frozenset({LOVE}), "separated": frozenset({LOVE}),
+    "widowed": frozenset({LOVE}), "graduate": frozenset({STUDIES}),
+    "dropout": frozenset({STUDIES}), "fire": frozenset({WORK}), "fired": frozenset({WORK}),
+    "sack": frozenset({WORK}), "sacked": frozenset({WORK}), "retire": frozenset({WORK}),
+    "retired": frozenset({WORK}), "unemployed": frozenset({WORK}),
+    "jobless": frozenset({WORK}), "resign": frozenset({WORK}),
+}  # fmt: skip
+"""Cues that name the topic they change on their own."""
+
+_NAMED_CUES: dict[str, frozenset[str]] = {
+    "switch": frozenset({STUDIES, WORK, DIET, HOME}),
+    "transfer": frozenset({STUDIES, WORK}),
+    "change": frozenset({STUDIES, WORK, DIET}),
+}  # fmt: skip
+"""Cues that change whatever topic the new fact names too ("switched her major")."""
+
+_AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch"})
+"""Cues that end the thing after them ("quit retail", "left the hardware store")."""
+_BEFORE_CUES = frozenset({"die", "rename", "pass"})
+"""Cues that end the thing before them ("Biscuit passed away", "the dog was renamed")."""
+_PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
+            ("laid", "off"): "fire", ("call", "off"): "split"}  # fmt: skip
+_ALL_CUES = _TOPIC_CUES.keys() | _NAMED_CUES.keys() | _AFTER_CUES | _BEFORE_CUES
+_WISHES = frozenset({"want", "wants", "wanted", "wish", "wishes", "hope", "hopes", "hoping",
+                     "plan", "plans", "planning", "dream", "dreams", "someday"})  # fmt: skip
+_WINDOW = 5
+_NEGATORS = frozenset({"not", "never", "no"})
+_PLANS = frozenset({"to", "will", "might", "may", "could", "would", "should", "gonna",
+                    "wanna", "about", "of", "considering", "planning", "thinking", "hoping",
+                    "if", "maybe"})  # fmt: skip
+"""A word before a cue that makes it a plan or a wish, not a change."""
+
+
+def ended(old: Reading, new: Reading) -> bool:
+    """Whether ``new`` tells of a change that ends ``old`` (see the module's docstring)."""
+    if old.negated or old.empty or new.empty or old.dates:
+        return False  # a dated event stays true: "went on a date with Tom on 4 June"
+    cues = _cues(new.body.split())
+    if not cues or _WISHES.intersection(old.body.split()):
+        return False  # "wants to be a teacher" is no state a change can end
+    old_cues = _cues(old.body.split())
+    told = {cue for cue, _ in old_cues} | {
+        topic for cue, _ in old_cues for topic in _TOPIC_CUES.get(cue, ())
+    }
+    for cue, index in cues:
+        if cue in told:
+            continue  # the old fact told this change already
+        if cue in _TOPIC_CUES or cue in _NAMED_CUES:
+            if old.possessive == new.possessive and _topic_ended(cue, old, new, told):
+                return True
+        elif _object_ended(cue, index, old, new):
+            return True
+    return False
+
+
+def topics(reading: Reading) -> frozenset[str]:
+    """What a fact is about: its slots' topics, else its words' ("works retail": work)."""
+    slots = find_slots(reading.body)
+    if slots:
+        return frozenset(_SLOT_TOPICS[slot.key] for slot in slots if slot.key in _SLOT_TOPICS)
+    return frozenset(_WORD_TOPICS[word] for word in reading.core if word in _WORD_TOPICS)
+
+
+def _cues(words: list[str]) -> list[tuple[str, int]]:
+    """The change cues of a fact's words, with their positions; plans and denials left out."""
+    found: list[tuple[str, int]] = []
+    for index, word in enumerate(words):
+        base = lemma(word)
+        following = words[index + 1] if index + 1 < len(words) else ""
+        base = _PHRASES.get((base, following), _PHRASES.get((word, following), base))
+        if base == "pass" and following != "away":
+            continue
+        if base not in _ALL_CUES:
+            continue
+        before = words[max(0, index - 3) : index]
+        if _NEGATORS.intersection(before) or (before and before[-1] in _PLANS):
+            continue
+        if word.endswith("ing") and before and before[-1] in {"is", "are", "am"}:
+            continue  # "is moving to": a plan
+        found.append((base, index))
+    return found
+
+
+def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
+    """A cue of a topic the old fact is about, the old value not kept ("moved" / "lives in
+    Paris": ended, unless the new fact still says they are in Paris, or in France)."""
+    shared = topics(old) & (_TOPIC_CUES.get(cue) or _NAMED_CUES[cue] & topics(new))
+    if not shared or shared & told:
+        return False
+    olds = [slot for slot in find_slots(old.body) if _SLOT_TOPICS.get(slot.key) in shared]
+    news = [slot for slot in find_slots(new.body) if slot.key in {s.key for s in olds}]
+    if news and compare_slots(olds, news) is not Verdict.CONFLICT:
+        return False  # the same value told again, or one within the other
+    body = f" {new.body} "
+    said = (old.core - {old.subject}) - _WORD_TOPICS.keys()
+    if said and said <= new.core and not any(_left(body, word) for word in said):
+        return False  # "jay in denver now" / "jay moved to denver"
+    kept = {slot.value for slot in olds}
+    return not any(
+        f" {value} " in body and not _left(body, value) for value in kept if len(value) > 2
+    )
+
+
+def _left(body: str, value: str) -> bool:
+    """The new fact names the old value as what was left ("graduated from Uppsala")."""
+    return any(f" {word} {value} " in body or f" {word} the {value} " in body
+               for word in ("from", "left", "quit", "leaving", "of", "out"))  # fmt: skip
+
+
+def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
+    """A content word of both facts next to the cue, on the side the cue ends."""
+    words = new.body.split()
+    if cue in _AFTER_CUES:
+        near = words[index + 1 : index + 1 + _WINDOW]
+    else:
+        near = words[max(0, index - _WINDOW) : index]
+    olds = old.core - {old.subject}
+    return any(kin(SYNONYMS.get(lemma(word), lemma(word)), mine) for word in near for mine in olds)

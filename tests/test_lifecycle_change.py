@@ -1,0 +1,64 @@
+"""A change told as an event ends the older fact on its topic (memory.lifecycle.change),
+through the public ``relation``: the new fact comes second, and the change ends the old one
+only in that direction."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle import Relation, relation
+
+CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a topic cue: the change names its topic on its own
+        ("noor lives in glasgow", "noor moved last week, loving it so far"),
+        ("Tariq has a girlfriend.", "Tariq is single again after three years."),
+        ("Tariq is engaged to Lina.", "Tariq and Lina broke up."),
+        ("bea studies law at uni", "bea dropped out lol"),
+        ("Bea is a student at Trinity College.", "Bea graduated in June."),
+        ("Hugo works as a forklift driver.", "Hugo got laid off yesterday."),
+        ("hugo works retail", "hugo got fired from his job"),
+        # a topic the new fact names too
+        ("Ines is studying chemistry.", "Ines switched her major to history."),
+        # an object cue next to a word of the old fact, or one made from it
+        ("otto vapes", "otto quit vaping, 3 weeks clean"),
+        ("Otto works as a baker.", "Otto left baking to drive a taxi."),
+        ("Sana has a tortoise named Shelly.", "Sana's tortoise Shelly passed away, sadly."),
+        ("Sana plays the drums.", "Sana sold her drums and stopped playing."),
+        # a clause of the new fact denies the old one
+        ("kit is vegetarian", "kit back on steak ngl, no more vegetarian"),
+    ],
+)
+def test_a_change_told_as_an_event_ends_the_old_fact(old: str, new: str) -> None:
+    assert relation(old, new, 0.4) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("noor lives in glasgow", "noor is moving to leeds next year"),  # a plan
+        ("noor lives in glasgow", "noor wants to move someday"),  # a wish
+        ("noor lives in glasgow", "noor hasn't moved yet"),  # a denied change
+        ("noor lives in glasgow", "noor moved to a bigger flat in glasgow"),  # same city
+        ("Noor lives in Scotland.", "Noor moved to Glasgow."),  # a city of the old country
+        ("Tariq is married.", "Tariq's cousin got divorced."),  # someone else's change
+        ("Tariq's sister lives in Oslo.", "Tariq moved to Bergen."),  # the old was hers
+        ("Bea went on a date with Sam on 2 May 2024.", "Bea is single."),  # a dated event
+        ("Bea wants to be a pilot.", "Bea got fired."),  # a wish is no state
+        ("Tariq broke up with Lina.", "Tariq is single."),  # the same change told again
+        ("Otto works as a baker.", "Otto quit smoking."),  # the change is of another thing
+        ("Otto works from home.", "Otto moved to Lyon."),  # where he works, not lives
+        ("Ines is learning Spanish.", "Ines switched her degree to history."),  # a pastime
+    ],
+)
+def test_what_is_no_change_of_the_old_fact_leaves_it_standing(old: str, new: str) -> None:
+    assert relation(old, new, 0.4) is UNRELATED
+
+
+def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
+    assert relation("hugo works retail", "hugo quit retail", 0.5) is CONTRADICTS
+    assert relation("hugo quit retail", "hugo works retail", 0.5) is not Relation.SAME
