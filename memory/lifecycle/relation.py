@@ -201,7 +201,7 @@ def _eats_what_diet_excludes(dieter: Reading, eater: Reading, eaten: frozenset[s
 
 
 def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) -> bool:
-    """The two facts say the same thing (see the module's docstring, step 5)."""
+    """The two facts say the same thing (see the module's docstring, step 6)."""
     if first.dates != second.dates or verdict is Verdict.PARTIAL:
         return False
     if verdict is Verdict.AGREE:  # the same slots: what else do they say?
