@@ -37,6 +37,10 @@ FILLERS = _words(
 )
 """Chat fillers, intensifiers and hedges: dropped before two facts are compared."""
 
+GENERIC_WORDS = _words("music food stuff thing things person people activity activities life")
+"""Head nouns that add nothing to the word before them ("jazz music", "spicy stuff"): left
+out when two facts are compared for a merge."""
+
 LIGHT_VERBS = frozenset({"be", "have", "do", "go", "get"})
 """Lemmas too common to tell two facts apart ("went to Paris" / "visited Paris")."""
 
@@ -68,6 +72,9 @@ SYNONYMS = {
     "teetotal": "drink", "teetotaler": "drink", "sober": "drink", "spouse": "wife",
     "husband": "wife", "employee": "work", "employed": "work", "divorce": "married",
     "marry": "married", "engagement": "engaged", "eater": "eat",
+    # chat abbreviations
+    "doc": "doctor", "psych": "psychology", "bio": "biology", "chem": "chemistry",
+    "econ": "economics", "math": "maths", "alcohol": "drink", "booze": "drink",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 

@@ -72,9 +72,18 @@ _FRAME = (  # how an LLM extractor reports a fact: "Ana mentioned that she ..."
 _PHRASES = [  # (words one of which must be in the text, pattern, replacement)
     (_SAYING, _FRAME + r"(?:she|he|they|i) ", r"\1 "),  # what was said, as said of Ana
     (_SAYING, _FRAME + r"(?:her|his|their|my) ", r"\1 's "),
+    (_SAYING, _FRAME + r"(?=1 of (?:her|his|their|my) )", r"\1 "),  # "one" is read as 1
     (("according",), r"^according to [^,]+ , ", ""),
     (("fan of",), r"\b(?:is |(?=not ))(not )?(?:a )?(?:big |huge |massive |great )?fan of\b",
      r"\1likes"),
+    (("fan",), r"\bis (not )?(?:a |an )?(?:big |huge |massive |great |die-hard |diehard )?"
+     r"(?!big |huge |massive |great )([\w-]+) fan\b", r"\1likes \2"),
+    (("hobb", "pastime", "passion"), r"(?:\b1 of )?(?:'s|\b(?:his|her|their|my)) (?:favorite )?"
+     r"(?:hobbies|hobby|pastimes|pastime|passions|passion) (?:is|are|include|includes)\b",
+     "likes"),
+    (("free time", "spare time"), r"\b(?:in|during) (?:his|her|their|my) (?:free|spare) time\b",
+     " "),
+    (("living",), r"\bfor a living\b", " "),
     (("hooked", "addicted", "enough of"), r"\b(?:is )?(?:hooked on|addicted to"
      r"|can not get enough of)\b", "likes"),
     (("sick of", "tired of", "fed up"), r"\b(?:is )?(?:sick of|tired of|fed up with)\b",
@@ -84,7 +93,7 @@ _PHRASES = [  # (words one of which must be in the text, pattern, replacement)
     (("obsessed", "passionate", "keen", "crazy", "mad about", "fond"),
      r"(?:\bis |^(\S+ ))(not )?(?:(?:really|so|super|very|lowkey|kinda) )*(?:obsessed"
      r" (?:with|w)|passionate about|keen on|crazy about|mad about|fond of)\b", r"\1\2likes"),
-    (("stand",), r"\bcan not stand\b", "hates"),
+    (("stand", "handle", "stomach"), r"\bcan not (?:stand|handle|stomach)\b", "hates"),
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
     (("done w",), r"\b(?:is )?done (?:with|w)\b", "stopped"),
     (("used to",), r"\bused to\b", "not"),
@@ -94,7 +103,7 @@ _PHRASES = [  # (words one of which must be in the text, pattern, replacement)
     (("smoker",), r"\bis (not )?(?:a )?(non-)?smoker\b", r"\1\2smokes"),
     (("non-",), r"\bnon-", "not "),
     (("alcohol", "booze"), r"\b(drinks?|drinking) (?:alcohol|booze)\b", r"\1"),
-    (("teetotal", "sober"), r"\bis (?:teetotal|a teetotaler|sober)\b", "does not drink"),
+    (("teetotal", "sober"), r"\b(?:is )?(?:teetotal|a teetotaler|sober)\b", "does not drink"),
     (("smoke-free", "smoke free"), r"\b(?:is|has been|stayed) (?:\w+ )?smoke[- ]free\b",
      "quit smoking"),
     (("person", "lover"), r"\bis (not )?(?:a |an )?(?:big |huge )?(\w+) (?:person|lover)\b",
@@ -146,6 +155,7 @@ _FREQUENCY = re.compile(
     rf"|(?:once|twice|\d+ times) a (?:day|week|month|year)|(?:on|at) weekends)\b"
 )
 _SPACES = re.compile(r"\s+")
+_CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
 _WORD = re.compile(r"[a-z0-9]+")
 _DIET = re.compile(
     rf"^\S+ (?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went|has gone"
@@ -274,10 +284,17 @@ def split_dates(normalised: str) -> tuple[str, frozenset[str]]:
 
 
 def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
-    """The canonical content lemmas of ``words`` and how many negations they hold."""
+    """The canonical content lemmas of ``words``, and 1 when they deny something, else 0:
+    negations are counted per clause ("is sober , no alcohol" denies twice, not zero
+    times; "does not not drink" denies nothing)."""
     core: set[str] = set()
-    negations = 0
+    negations = 0  # in the clause read so far
+    denied = False  # some clause before it denies
     for word in words:
+        if word in _CLAUSE_ENDS:
+            denied = denied or bool(negations % 2)
+            negations = 0
+            continue
         if word in NEGATORS:
             negations += 1
             continue
@@ -293,7 +310,7 @@ def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
         base = SYNONYMS.get(base, base)
         if base not in LIGHT_VERBS and base not in DATE_WORDS:
             core.add(base)
-    return frozenset(core), negations
+    return frozenset(core), int(denied or bool(negations % 2))
 
 
 @lru_cache(maxsize=65536)

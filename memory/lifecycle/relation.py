@@ -39,7 +39,7 @@ from enum import StrEnum
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import ended
-from memory.lifecycle.lexicon import DIETS
+from memory.lifecycle.lexicon import DIETS, GENERIC_WORDS
 from memory.lifecycle.reading import (
     Reading,
     content,
@@ -211,7 +211,12 @@ def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) ->
     if first.possessive != second.possessive or first.negated != second.negated:
         return False
     core_a, core_b = first.core - names, second.core - names
-    return bool(core_a) and sets_match(core_a, core_b)
+    if core_a and sets_match(core_a, core_b):
+        return True
+    plain_a, plain_b = core_a - GENERIC_WORDS, core_b - GENERIC_WORDS
+    if plain_a == core_a and plain_b == core_b:
+        return False
+    return bool(plain_a) and sets_match(plain_a, plain_b)
 
 
 def _rest(reading: Reading, names: set[str]) -> tuple[frozenset[str], bool]:

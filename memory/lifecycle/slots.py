@@ -107,6 +107,9 @@ _IN_THE = r"(?:the (?=(?:uk|us|usa|states|united \w+|netherlands|philippines|bay
 _SCHOOL = r"(?:university|college|uni|high school|high|school|academy)"
 _PARTNER_NAMED = r"(?:(?P<partner>\w+)(?=$| [.,;:!?]))?"
 """A partner's name ends the fact ("'s wife is Ana"); "'s wife is a nurse" names none."""
+_PARTNER = r"(?:(?:a|an) (?:man|woman|guy|girl|person) (?:named|called) )?(?P<partner>\w+)"
+"""A partner, by name: "married to Jun", "married to a man named Jun"."""
+_CALLED = r"(?:called |named )?"
 _MOVE = r"(?:moved|has moved|relocated|has relocated)(?: back)?"
 PATTERNS: tuple[_Pattern, ...] = (
     # where they live, and where from
@@ -147,13 +150,13 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("employer", rf"{_S}{_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
                    rf"(?!home\b|night|weekend|the weekend|a distance\b){_VALUE}"),
     # relationship status (the patterns naming a partner first)
-    _p("status", rf"{_S}{_ADVERBS}(?:is|got) married to (?P<partner>\w+)", "married"),
-    _p("status", rf"{_S}'s (?:husband|wife|spouse) is {_PARTNER_NAMED}", "married"),
+    _p("status", rf"{_S}{_ADVERBS}(?:is|got) married to {_PARTNER}", "married"),
+    _p("status", rf"{_S}'s (?:husband|wife|spouse) is {_CALLED}{_PARTNER_NAMED}", "married"),
     _p("status", rf"{_S}{_ADVERBS}(?:tied the knot|got hitched)(?: with (?P<partner>\w+))?",
        "married"),
-    _p("status", rf"{_S}'s (?:girlfriend|boyfriend|partner|gf|bf) is {_PARTNER_NAMED}",
+    _p("status", rf"{_S}'s (?:girlfriend|boyfriend|partner|gf|bf) is {_CALLED}{_PARTNER_NAMED}",
        "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|got) engaged to (?P<partner>\w+)", "engaged"),
+    _p("status", rf"{_S}{_ADVERBS}(?:is|got) engaged to {_PARTNER}", "engaged"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|has been) (?:dating|seeing) (?P<partner>\w+)", "dating"),
     _p("status", rf"{_S}{_ADVERBS}is in a relationship(?: with (?P<partner>\w+))?", "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:broke up|split up)(?: with (?P<partner>\w+))?", "single"),

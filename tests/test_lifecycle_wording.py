@@ -1,0 +1,48 @@
+"""Wordings of one fact that the lifecycle reads as the same (memory.lifecycle), through the
+public ``relation``: fan and hobby phrasings, generic head nouns, chat abbreviations, a
+partner named two ways, and denials counted per clause."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle import Relation, relation
+
+SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("zoe loves k-pop", "zoe is a massive k-pop fan"),
+        ("Ravi enjoys fishing in his spare time.", "Ravi's hobbies include fishing."),
+        ("Ravi enjoys fishing.", "Ravi said that one of his hobbies is fishing."),
+        ("Lea likes techno.", "Lea enjoys techno music."),
+        ("max doesn't like sour food", "max can't handle sour stuff"),
+        ("ola is a doctor", "ola doc"),
+        ("Ines studies biology.", "Ines studies bio."),
+        ("Dana is married to a woman named Ruth.", "Dana's wife is called Ruth."),
+        ("kim doesn't drink", "kim is sober, no alcohol"),
+    ],
+)
+def test_two_wordings_of_one_fact_merge(old: str, new: str) -> None:
+    assert relation(old, new, 0.7) is SAME
+    assert relation(new, old, 0.7) is SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Lea likes techno.", "Lea likes techno and house music."),  # more said
+        ("Lea likes music.", "Lea likes techno."),  # the generic word is all there is
+        ("Dana is married to a woman named Ruth.", "Dana's wife is called Mia."),
+        ("kim is sober", "kim drinks wine, and never beer"),  # the first clause drinks
+    ],
+)
+def test_what_differs_is_not_merged(old: str, new: str) -> None:
+    assert relation(old, new, 0.8) is not SAME
+
+
+def test_a_denial_in_one_clause_is_not_undone_by_another() -> None:
+    assert relation("kim drinks", "kim is sober, no alcohol", 0.6) is CONTRADICTS
+    assert relation("kim doesn't drink", "kim does not not drink", 0.6) is CONTRADICTS
