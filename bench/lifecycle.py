@@ -55,9 +55,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from memory.lifecycle import FactSimilarity, Relation, relation  # noqa: E402
-from memory.lifecycle import reading as lifecycle_reading  # noqa: E402
-from memory.lifecycle import slots as lifecycle_slots  # noqa: E402
+from memory.lifecycle import FactSimilarity, Relation, clear_caches, relation  # noqa: E402
 from memory.lifecycle.reading import keys  # noqa: E402
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY  # noqa: E402
 
@@ -103,11 +101,6 @@ def load_pairs(path: Path) -> list[Pair]:
         pairs.append(Pair(row["old"], row["new"], row["label"], row.get("style", ""),
                           row.get("kind", ""), row.get("note", "")))  # fmt: skip
     return pairs
-
-
-def clear_caches() -> None:
-    lifecycle_reading.clear_cache()
-    lifecycle_slots.find_slots.cache_clear()
 
 
 def timed(pair: Pair, similarity: float) -> tuple[Relation, float, float]:

@@ -11,7 +11,7 @@
 Measured by ``bench/lifecycle.py`` on the labelled pairs of ``bench/data/lifecycle/``.
 """
 
-from memory.lifecycle.relation import Relation, relation
+from memory.lifecycle.relation import Relation, clear_caches, relation
 from memory.lifecycle.similarity import FactSimilarity
 
-__all__ = ["FactSimilarity", "Relation", "relation"]
+__all__ = ["FactSimilarity", "Relation", "clear_caches", "relation"]

@@ -25,6 +25,8 @@ change of an old fact that is a dated event ("went on a date with Tom on 4 June"
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from memory.lifecycle.lexicon import MEATS, OCCUPATIONS, PETS, SYNONYMS
 from memory.lifecycle.reading import Reading, kin, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
@@ -91,10 +93,10 @@ def ended(old: Reading, new: Reading) -> bool:
     """Whether ``new`` tells of a change that ends ``old`` (see the module's docstring)."""
     if old.negated or old.empty or new.empty or old.dates:
         return False  # a dated event stays true: "went on a date with Tom on 4 June"
-    cues = _cues(new.body.split())
+    cues = _cues(new.body)
     if not cues or _WISHES.intersection(old.body.split()):
         return False  # "wants to be a teacher" is no state a change can end
-    old_cues = _cues(old.body.split())
+    old_cues = _cues(old.body)
     told = {cue for cue, _ in old_cues} | {
         topic for cue, _ in old_cues for topic in _TOPIC_CUES.get(cue, ())
     }
@@ -109,6 +111,13 @@ def ended(old: Reading, new: Reading) -> bool:
     return False
 
 
+def clear_cache() -> None:
+    """Forget the cached cues and topics (benchmarks time cold calls with it)."""
+    _cues.cache_clear()
+    topics.cache_clear()
+
+
+@lru_cache(maxsize=8192)
 def topics(reading: Reading) -> frozenset[str]:
     """What a fact is about: its slots' topics, else its words' ("works retail": work)."""
     slots = find_slots(reading.body)
@@ -117,8 +126,11 @@ def topics(reading: Reading) -> frozenset[str]:
     return frozenset(_WORD_TOPICS[word] for word in reading.core if word in _WORD_TOPICS)
 
 
-def _cues(words: list[str]) -> list[tuple[str, int]]:
-    """The change cues of a fact's words, with their positions; plans and denials left out."""
+@lru_cache(maxsize=8192)
+def _cues(body: str) -> tuple[tuple[str, int], ...]:
+    """The change cues of a fact's body, with their word positions; plans and denials left
+    out (cached: a member's facts are compared with many)."""
+    words = body.split()
     found: list[tuple[str, int]] = []
     for index, word in enumerate(words):
         base = lemma(word)
@@ -134,7 +146,7 @@ def _cues(words: list[str]) -> list[tuple[str, int]]:
         if word.endswith("ing") and before and before[-1] in {"is", "are", "am"}:
             continue  # "is moving to": a plan
         found.append((base, index))
-    return found
+    return tuple(found)
 
 
 def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:

@@ -36,8 +36,10 @@ from __future__ import annotations
 
 import logging
 from enum import StrEnum
+from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended
 from memory.lifecycle.lexicon import DIETS, GENERIC_WORDS
 from memory.lifecycle.reading import (
@@ -48,6 +50,9 @@ from memory.lifecycle.reading import (
     read,
     sets_match,
     words_match,
+)
+from memory.lifecycle.reading import (
+    clear_cache as clear_readings,
 )
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
 
@@ -94,7 +99,9 @@ def relation(
         return Relation.CONTRADICTS
     if verdict is not Verdict.AGREE and ended(first, second):
         return Relation.CONTRADICTS
-    if any(_opposed(first, part, core_a, part.core - names) for part in _clauses(second)):
+    if (first.negated or second.negated) and any(
+        _opposed(first, part, core_a, part.core - names) for part in _clauses(second.body)
+    ):
         return Relation.CONTRADICTS
     if _diet_restated(first, core_b, second) or _diet_restated(second, core_a, first):
         return Relation.SAME
@@ -107,21 +114,32 @@ _CLAUSE_ENDS = frozenset({",", ".", ";", "!", "?", "(", ")", "lol", "lmao", "ngl
                           "and", "but", "so", "because", "cuz", "though", "tho"})  # fmt: skip
 
 
-def _clauses(reading: Reading) -> list[Reading]:
-    """The clauses of a fact of several, each read as said of its subject ("lily back on
-    the burgers lol no more vegan": "lily back on the burgers", "lily not vegan")."""
-    if not reading.subject or not _CLAUSE_ENDS.intersection(reading.body.split()):
-        return []
+@lru_cache(maxsize=4096)
+def _clauses(body: str) -> tuple[Reading, ...]:
+    """The clauses of a fact's body when it has several, each read as said of its subject
+    ("lily back on the burgers lol no more vegan": "lily back on the burgers", "lily not
+    vegan"); none for a fact of one clause."""
+    words = body.split()
+    if len(words) < 3 or not _CLAUSE_ENDS.intersection(words):
+        return ()
     parts: list[list[str]] = [[]]
-    for word in reading.body.split()[1:]:
+    for word in words[1:]:
         if word in _CLAUSE_ENDS:
             parts.append([])
         else:
             parts[-1].append(word)
     found = [" ".join(part) for part in parts if part]
     if len(found) < 2:
-        return []
-    return [read(f"{reading.subject} {part}") for part in found]
+        return ()
+    return tuple(read(f"{words[0]} {part}") for part in found)
+
+
+def clear_caches() -> None:
+    """Forget every cached reading, slot, clause and cue (to time cold calls)."""
+    clear_readings()
+    find_slots.cache_clear()
+    clear_cues()
+    _clauses.cache_clear()
 
 
 def _dates_compatible(first: Reading, second: Reading) -> bool:
