@@ -201,25 +201,34 @@ def search(
 @click.option("--channel", "channel_id", default=None, help="The channel asked in.")
 @click.option("--user", "user_id", default=None, help="The member asking.")
 @click.option(
+    "--budget",
+    default=None,
+    type=click.IntRange(200, 100_000),
+    help="Characters the slice shows (default: MEMORYBOT_SLICE_BUDGET, 4000).",
+)
+@click.option(
     "--limit",
     default=None,
-    type=click.IntRange(1, 10, clamp=True),
-    help="At most this many items per section (default 8 / 10 / 8).",
+    type=click.IntRange(1, 100, clamp=True),
+    help="At most this many items per section, after the budget.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
 def slice_cmd(
     state: CliState, query: str, guild_id: str | None, channel_id: str | None,
-    user_id: str | None, limit: int | None, as_json: bool,
+    user_id: str | None, budget: int | None, limit: int | None, as_json: bool,
 ) -> None:  # fmt: skip
-    """Show the prompt memory slice a reply to QUERY would see."""
+    """Show the prompt memory slice a reply to QUERY would see: the best facts and messages
+    that fill its budget of characters shown."""
     from bot.commands_read import echo_slice, memory_slice
 
     guild_id = snowflake(guild_id, "--guild")
     channel_id = snowflake(channel_id, "--channel")
     user_id = snowflake(user_id, "--user")
     settings = state.settings()
-    result = run_async(memory_slice(settings, query, guild_id, channel_id, user_id, limit))
+    result = run_async(
+        memory_slice(settings, query, guild_id, channel_id, user_id, limit, budget=budget)
+    )
     if as_json:
         echo_json({"query": query, **result})
         return

@@ -124,24 +124,31 @@ def echo_search(results: list[dict[str, Any]]) -> None:
 
 async def memory_slice(
     settings: Settings, query: str, guild_id: str | None, channel_id: str | None,
-    user_id: str | None, limit: int | None,
+    user_id: str | None, limit: int | None, *, budget: int | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """The prompt memory slice a reply to ``query`` would see, in its JSON shape; ``limit``
-    cuts each section."""
+    """The prompt memory slice a reply to ``query`` would see within ``budget`` characters
+    (default: the setting), in its JSON shape; ``limit`` cuts each section."""
     from memory.search.results import slice_json
 
     async with reading_memory(settings) as memory:
         guild = await guild_or_only(memory, guild_id)
-        found = await memory.slice(guild, query, channel_id=channel_id, user_id=user_id)
+        found = await memory.slice(
+            guild, query, channel_id=channel_id, user_id=user_id, budget=budget
+        )
     if limit is not None:
         found.user_facts = found.user_facts[:limit]
         found.relevant_facts = found.relevant_facts[:limit]
         found.relevant_messages = found.relevant_messages[:limit]
-    return slice_json(found)
+    return {
+        "budget": budget or settings.slice_budget,
+        "shownChars": found.shown_chars(),
+        **slice_json(found),
+    }
 
 
 def echo_slice(result: dict[str, Any]) -> None:
     """The slice's sections: facts about the member, relevant facts, relevant messages."""
+    click.echo(f"{result['shownChars']:,} of {result['budget']:,} characters shown")
     for key, title in (("userFacts", "facts about you"), ("relevantFacts", "relevant facts")):
         click.echo(f"{title}:")
         for r in result[key]:

@@ -221,21 +221,26 @@ async def memory_slice(request: web.Request) -> web.Response:
     guild_id = _guild(request)
     channel_id = params.snowflake(request.query, "channelId")
     user_id = params.snowflake(request.query, "userId")
+    budget = params.budget(request.query)
     memory = request.app[MEMORY]
 
     async def compute() -> bytes:
-        found = await memory.slice(guild_id, query, channel_id=channel_id, user_id=user_id)
+        found = await memory.slice(
+            guild_id, query, channel_id=channel_id, user_id=user_id, budget=budget
+        )
         return _encode(
             {
                 "queryText": query,
                 "guildId": guild_id,
                 "channelId": channel_id,
                 "userId": user_id,
+                "budget": budget or memory.settings.slice_budget,
+                "shownChars": found.shown_chars(),
                 **slice_json(found),
             }
         )
 
-    key = ("slice", guild_id, query, channel_id, user_id, memory.data_version)
+    key = ("slice", guild_id, query, channel_id, user_id, budget, memory.data_version)
     return await _cached(request, key, compute)
 
 

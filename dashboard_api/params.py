@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from dashboard_api.errors import ApiError
 from memory import ids
+from memory.search.budget import MAX_BUDGET, MIN_BUDGET
 
 MAX_QUERY_CHARS = 500
 DEFAULT_LIMIT = 10
@@ -48,3 +49,20 @@ def limit(params: Mapping[str, str], *, default: int = DEFAULT_LIMIT,
     except ValueError:
         raise ApiError(400, "invalid_parameter", "limit must be an integer") from None
     return max(LIMIT_RANGE[0], min(high, value))
+
+
+def budget(params: Mapping[str, str]) -> int | None:
+    """``budget``: characters a slice shows; absent → the server's setting (None); an
+    integer outside 200..100,000 or anything else is a 400."""
+    raw = params.get("budget")
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ApiError(400, "invalid_parameter", "budget must be an integer") from None
+    if not MIN_BUDGET <= value <= MAX_BUDGET:
+        raise ApiError(
+            400, "invalid_parameter", f"budget must be {MIN_BUDGET}..{MAX_BUDGET} characters"
+        )
+    return value

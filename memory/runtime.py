@@ -94,7 +94,10 @@ class Memory(Controls):
         self._queue = queue
         self._semantic = semantic
         self._retriever = Retriever(
-            store, semantic, min_confidence=settings.slice_min_confidence
+            store,
+            semantic,
+            min_confidence=settings.slice_min_confidence,
+            budget=settings.slice_budget,
         )  # one: it caches names and index profiles
 
     # --- what members say ------------------------------------------------------------------
@@ -233,10 +236,12 @@ class Memory(Controls):
 
     async def slice(
         self, guild_id: str, query: str, *, channel_id: str | None = None,
-        user_id: str | None = None,
+        user_id: str | None = None, budget: int | None = None,
     ) -> MemorySlice:  # fmt: skip
-        """What a reply to ``query`` sees of memory."""
-        return await self._retriever.slice(guild_id, query, channel_id=channel_id, user_id=user_id)
+        """What a reply to ``query`` sees of memory, within ``budget`` characters shown."""
+        return await self._retriever.slice(
+            guild_id, query, channel_id=channel_id, user_id=user_id, budget=budget
+        )
 
     async def messages(
         self, guild_id: str, query: str, *, channel_id: str | None = None,

@@ -97,6 +97,14 @@ class Settings(BaseSettings):
         "once per extraction step; its answer wins, and a failed check keeps the offline "
         "verdicts. false: offline only.",
     )
+    slice_budget: int = Field(
+        4000,
+        ge=200,
+        le=100_000,
+        description="Characters the memory slice of a reply shows (facts, messages and their "
+        "neighbouring turns, each once; about 4 characters a token); the best facts and "
+        "messages that fit.",
+    )
     slice_min_confidence: float = Field(
         0.65,
         ge=0,

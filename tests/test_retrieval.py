@@ -208,7 +208,7 @@ async def test_the_slice_sections_and_sizes(community: Store) -> None:
         GUILD_A, "what bands do people play in?", channel_id=CHANNEL_A, user_id=SARAH.id
     )
     assert {h.fact.subject for h in memory.user_facts} == {SARAH.id}
-    assert len(memory.user_facts) <= 8 and len(memory.relevant_facts) <= 10
+    assert memory.shown_chars() <= 4000
     assert memory.relevant_facts[0].fact.fact == "Mike plays bass in a ska band."
     assert not {h.fact.id for h in memory.user_facts} & {h.fact.id for h in memory.relevant_facts}
 
@@ -229,8 +229,15 @@ def test_search_and_slice_commands(tmp_path: Path) -> None:
     sliced = run_cli(data, "slice", "who is allergic to cats?", "--json")
     assert sliced.returncode == 0, sliced.stderr
     body = json.loads(sliced.stdout)
-    assert set(body) == {"query", "userFacts", "relevantFacts", "relevantMessages"}
-    assert len(body["relevantMessages"]) <= 8
+    assert set(body) == {
+        "query",
+        "budget",
+        "shownChars",
+        "userFacts",
+        "relevantFacts",
+        "relevantMessages",
+    }
+    assert body["budget"] == 4000 and 0 < body["shownChars"] <= 4000
     # Arabic-Indic digits are no id; 16 and 21 digits are refused as the API refuses them
     for odd in ("not-a-snowflake", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨", "1" * 16, "1" * 21):
         bad = run_cli(data, "search", "x", "--guild", odd)

@@ -50,6 +50,13 @@ class MemorySlice:
     def item_count(self) -> int:
         return len(self.user_facts) + len(self.relevant_facts) + len(self.relevant_messages)
 
+    def shown_chars(self) -> int:
+        """The characters the slice shows: each fact's text and each message's text (an
+        item or a neighbouring turn), every message counted once."""
+        facts = sum(len(h.fact.fact) for h in self.user_facts + self.relevant_facts)
+        messages = {m.message_id: m for hit in self.relevant_messages for m in hit.context}
+        return facts + sum(len(m.content) for m in messages.values())
+
     def message_ids(self) -> set[str]:
         """Every message the slice points to through provenance."""
         ids = {h.fact.source_message_id for h in self.user_facts + self.relevant_facts}

@@ -18,15 +18,17 @@ from memory.extraction.safety import fold
 from memory.ids import MENTION
 from memory.models import subject_name
 from memory.search import lexical
+from memory.search.budget import DEFAULT_BUDGET, pack
 from memory.search.fts import query_tokens, quote, term_groups
 from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.scoring import score_fact
 from memory.search.semantic import Semantic
 from memory.storage.protocol import Storage
 
-USER_FACTS = 8
-RELEVANT_FACTS = 10
-RELEVANT_MESSAGES = 8
+USER_FACTS = 40  # candidates for the slice's budget (``budget.pack``)
+RELEVANT_FACTS = 60
+RELEVANT_MESSAGES = 8  # messages a search shows
+MESSAGE_CHARS = 250  # a slice asks for a message hit per this many characters of budget
 CANDIDATES = 60  # facts by full text, and as many by meaning, that a big guild's search scores
 MESSAGE_POOL = 100  # messages ranked by BM25 (plus the channel's and named members' newest)
 RRF_K = 10
@@ -55,11 +57,13 @@ class Retriever:
     """Search and slices over one store (lexical; semantic when given vectors' scores)."""
 
     def __init__(
-        self, store: Storage, semantic: Semantic | None = None, *, min_confidence: float = 0.0
-    ) -> None:
+        self, store: Storage, semantic: Semantic | None = None, *, min_confidence: float = 0.0,
+        budget: int = DEFAULT_BUDGET,
+    ) -> None:  # fmt: skip
         self.store = store
         self.semantic = semantic
         self.min_confidence = min_confidence  # facts less sure than this stay out of slices
+        self.budget = budget  # characters a slice shows unless its caller sets its own
         self._counts: dict[str, tuple[int, int]] = {}
         self._members: dict[str, _Members] = {}
         self._profiles = lexical.Profiles()
@@ -273,29 +277,32 @@ class Retriever:
         channel_id: str | None = None,
         user_id: str | None = None,
         semantic: Mapping[int, float] | None = None,
+        budget: int | None = None,
     ) -> MemorySlice:
-        """The prompt memory slice for ``user_id`` asking ``query`` in ``channel_id``."""
+        """The prompt memory slice for ``user_id`` asking ``query`` in ``channel_id``: the
+        best facts and messages that fill ``budget`` characters shown (``budget.pack``)."""
+        budget = self.budget if budget is None else budget
         named = await self.named_members(guild_id, query)
         if semantic is None and self.semantic is not None:
             semantic = await self.semantic.similarities(guild_id, query)
-        out = MemorySlice()
         sure = self.min_confidence
+        mine: list[FactHit] = []
         if user_id:
             mine = await self.search(
-                guild_id, query, channel_id=channel_id, limit=USER_FACTS * 2, strict=False,
+                guild_id, query, channel_id=channel_id, limit=USER_FACTS, strict=False,
                 subjects=[user_id], semantic=semantic, named=named,
             )  # fmt: skip
-            out.user_facts = [h for h in mine if h.fact.confidence >= sure][:USER_FACTS]
-        seen = {h.fact.id for h in out.user_facts}
+            mine = [h for h in mine if h.fact.confidence >= sure]
+        seen = {h.fact.id for h in mine}
         relevant = await self.search(
-            guild_id, query, channel_id=channel_id, limit=(RELEVANT_FACTS + len(seen)) * 2,
+            guild_id, query, channel_id=channel_id, limit=RELEVANT_FACTS + len(seen),
             strict=False, semantic=semantic, named=named,
         )  # fmt: skip
-        relevant = [h for h in relevant if h.fact.confidence >= sure]
+        relevant = [h for h in relevant if h.fact.confidence >= sure and h.fact.id not in seen]
         if named:  # facts about the members the query names come first among equals
             relevant.sort(key=lambda h: (h.fact.subject in named, h.scores.combined), reverse=True)
-        out.relevant_facts = [h for h in relevant if h.fact.id not in seen][:RELEVANT_FACTS]
-        out.relevant_messages = await self.messages(
-            guild_id, query, channel_id=channel_id, named=named
-        )
-        return out
+        found = await self.messages(
+            guild_id, query, channel_id=channel_id, named=named,
+            limit=max(2, budget // MESSAGE_CHARS),
+        )  # fmt: skip
+        return pack(mine, relevant, found, budget)
