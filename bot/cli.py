@@ -235,6 +235,25 @@ def slice_cmd(
     echo_slice(result)
 
 
+@cli.command()
+@click.option("--guild", "guild_id", default=None, help="Only this guild.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.pass_obj
+def profiles(state: CliState, guild_id: str | None, as_json: bool) -> None:
+    """Let the LLM write each member's profile paragraph from their facts now (where they
+    changed), and rewrite MEMORY.md; needs MEMORYBOT_LLM_MODEL. Exits 1 if some failed."""
+    from bot.commands_profiles import describe, write_profiles
+
+    guild = snowflake(guild_id, "--guild")
+    tally = run_async(write_profiles(state.settings(), guild_id=guild, quiet=as_json))
+    if as_json:
+        echo_json(tally.as_dict())
+    else:
+        click.echo(describe(tally))
+    if tally.failed:
+        sys.exit(1)
+
+
 @cli.command("refresh-journals")
 @click.option("--guild", "guild_id", default=None, help="Only this guild.")
 @click.pass_obj

@@ -54,7 +54,7 @@ async def run_bot(
     ``running_api``) beside it; errors reaching Discord become one-line errors.
     ``client_options`` go to discord.py's client."""
     async with (
-        open_memory(settings) as memory,
+        open_memory(settings, profiles=True) as memory,
         running_api(memory, settings, port=port) as serving,
     ):
         announce(serving)

@@ -55,6 +55,7 @@ KINDS: Final = (
     "channel.unignored",
     "setting.changed",
     "import",  # what an import stored for the guild
+    "profile.written",  # a member's profile paragraph written by the LLM (ids, never text)
 )
 MAX_DETAIL = 300
 PRUNE_EVERY = 3600.0  # seconds

@@ -78,7 +78,9 @@ class Controls:
         """Everything memory holds of the member in this guild, as one JSON document."""
         about, lore = await self._store.member_facts(guild_id, user_id)
         messages = await self._store.messages_by_author(guild_id, user_id)
-        return member_export(guild_id, user_id, about, lore, messages)
+        profiles = await self._store.member_profiles(guild_id)
+        profile = next((p for p in profiles if p.subject == user_id), None)
+        return member_export(guild_id, user_id, about, lore, messages, profile)
 
     # --- the guild's settings ----------------------------------------------------------
 

@@ -189,3 +189,23 @@ class GuildStats:
     pending_jobs: int = 0
     dropped_jobs: int = 0
     failed_jobs: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MemberProfile:
+    """A member's condensed paragraph, written by the LLM from their facts (``fact_ids``,
+    each sentence citing the ones it rests on). ``current``: every cited fact is still active
+    (else it is not shown until it is written again)."""
+
+    guild_id: str
+    subject: str
+    paragraph: str
+    fact_ids: tuple[int, ...]
+    digest: str  # of the member's facts it was written from: unchanged facts, no rewrite
+    model: str
+    written_at: str
+    current: bool = True
+
+    @property
+    def written_on(self) -> str:
+        return self.written_at[:10]

@@ -25,6 +25,7 @@ from memory.ingest import IngestHandle, IngestQueue
 from memory.ingest.admission import Admission
 from memory.lifecycle.judge import FactJudge
 from memory.models import CandidateFact, Fact, GuildStats, IngestItem, StoredMessage
+from memory.profile_pass import MemberProfiles, ProfileTally
 from memory.search.embeddings import build_embedder
 from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.retriever import RELEVANT_MESSAGES, Retriever
@@ -87,8 +88,10 @@ class Memory(Controls):
         journals: Journals,
         queue: IngestQueue,
         semantic: Semantic,
+        profiles: MemberProfiles,
     ) -> None:
         self.settings = settings
+        self._profiles = profiles
         self._store = store
         self._journals = journals
         self._queue = queue
@@ -186,6 +189,13 @@ class Memory(Controls):
         self._journals.guild_changed(guild_id)
         self._semantic.facts.wake(guild_id)
         return counts
+
+    async def write_profiles(
+        self, guild_id: str | None = None, progress: Callable[[int], None] | None = None
+    ) -> ProfileTally:
+        """Let the LLM write the paragraphs of members whose facts changed, now (one guild,
+        or every guild); their MEMORY.md is refreshed. ``ConfigError`` without a model."""
+        return await self._profiles.write(guild_id, progress)
 
     async def count_subjects(self, guild_id: str) -> int:
         """Members (and lore) with active facts in the guild."""
@@ -305,17 +315,20 @@ class Memory(Controls):
 
 @asynccontextmanager
 async def open_memory(
-    settings: Settings, *, start_queue: bool = True, extractor: Extractor | None = None
-) -> AsyncIterator[Memory]:
-    """Open the store, start the journals and (optionally) the queue and the fact embedder;
-    drain and close them on exit.
+    settings: Settings, *, start_queue: bool = True, extractor: Extractor | None = None,
+    profiles: bool = False,
+) -> AsyncIterator[Memory]:  # fmt: skip
+    """Open the store, start the journals and (optionally) the queue and the fact embedder,
+    and (``profiles``, with a model) the periodic profile pass; stop and close them on exit.
 
     Holds the data directory's lock throughout: one writing process per data directory.
     """
     lock = DataDirLock(settings.data_dir)
     lock.acquire()
     try:
-        async with _opened(settings, start_queue=start_queue, extractor=extractor) as memory:
+        async with _opened(
+            settings, start_queue=start_queue, extractor=extractor, profiles=profiles
+        ) as memory:
             yield memory
     finally:
         lock.release()
@@ -333,8 +346,9 @@ async def reading_memory(settings: Settings) -> AsyncIterator[Memory]:
 
 @asynccontextmanager
 async def _opened(
-    settings: Settings, *, start_queue: bool, extractor: Extractor | None, reading: bool = False
-) -> AsyncIterator[Memory]:
+    settings: Settings, *, start_queue: bool, extractor: Extractor | None, reading: bool = False,
+    profiles: bool = False,
+) -> AsyncIterator[Memory]:  # fmt: skip
     owned = extractor is None
     extractor = extractor or build_extractor(settings)  # a bad LLM setting fails before opening
     store = await Store.open(settings.db_path)
@@ -349,6 +363,7 @@ async def _opened(
     semantic = Semantic(store, build_embedder(settings))
     check = None if reading else build_fact_check(settings, judge, store)
     pruner = EventPruner(store, settings.events_retention_days)
+    writer = MemberProfiles(settings, store, journals.guild_changed)
     queue = IngestQueue(
         store,
         extractor=extractor,
@@ -366,9 +381,12 @@ async def _opened(
             await queue.start()
             semantic.facts.start()
             pruner.start()
-        yield Memory(settings, store, journals, queue, semantic)
+        if profiles and not reading:
+            writer.start()
+        yield Memory(settings, store, journals, queue, semantic, writer)
     finally:
         try:
+            await writer.close()
             await pruner.close()
             await queue.close()
             await semantic.facts.close()

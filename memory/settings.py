@@ -158,6 +158,14 @@ class Settings(BaseSettings):
         description="Retries of an LLM request (the openai client's) on 408, 409, 429, 5xx, "
         "timeouts and connection errors.",
     )
+    profile_interval_hours: float = Field(
+        24,
+        ge=0,
+        le=8760,
+        description="With MEMORYBOT_LLM_MODEL set, hours between the passes in which the LLM "
+        "writes each member's condensed profile paragraph from their facts, while the bot runs "
+        "(the first soon after start); 0: never by itself (memorybot profiles writes them now).",
+    )
     llm_reply_tools: bool = Field(
         True,
         description="An LLM reply may look memory up (the search_memory tool, twice at most) "

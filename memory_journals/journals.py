@@ -174,6 +174,7 @@ class Journals:
                 stats=await self.store.stats(guild_id),
                 facts=await self.store.snapshot_facts(guild_id, SNAPSHOT_FACTS),
                 names=await self.store.member_names(guild_id),
+                profiles={p.subject: p for p in await self.store.member_profiles(guild_id)},
             )
             path = self.snapshot_path(guild_id)
             text = await asyncio.to_thread(render_snapshot, view, path.parent)

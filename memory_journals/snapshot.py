@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory.models import LORE_SUBJECT, Fact, GuildStats, utc_iso
+from memory.models import LORE_SUBJECT, Fact, GuildStats, MemberProfile, utc_iso
 from memory.text import cap, clean_text
 from memory_journals.files import SNAPSHOT_NAME, daily_logs
 from memory_journals.profiles import profile_lines
@@ -25,6 +25,7 @@ class GuildView:
     stats: GuildStats
     facts: Sequence[Fact]
     names: dict[str, str]
+    profiles: Mapping[str, MemberProfile] = field(default_factory=dict)  # by subject
 
 
 def _fact_line(fact: Fact) -> str:
@@ -32,6 +33,16 @@ def _fact_line(fact: Fact) -> str:
     text = cap(clean_text(fact.fact), 240)
     kind = f"_({fact.fact_type}, confidence {fact.confidence:.2f})_"
     return f"- {text} {kind} · said {fact.said_on}"
+
+
+def _summary_line(profile: MemberProfile) -> str:
+    """``_Summary (written <day> by the LLM (<model>) from facts [12, 15]):_ <paragraph>``."""
+    cited = ", ".join(map(str, profile.fact_ids))
+    model = cap(clean_text(profile.model), 60)
+    return (
+        f"_Summary (written {profile.written_on} by the LLM ({model}) from facts [{cited}]):_ "
+        + cap(clean_text(profile.paragraph), 600)
+    )
 
 
 def _subject_title(subject: str, names: dict[str, str]) -> str:
@@ -64,6 +75,9 @@ def render_snapshot(view: GuildView, folder: Path) -> str:
     for subject in sorted(people, key=lambda s: (view.names.get(s, "~").lower(), s)):
         name = clean_text(view.names.get(subject, ""))
         profile = profile_lines(people[subject], name)
+        summary = view.profiles.get(subject)
+        if summary is not None and summary.current:  # a fact it cites gone: hidden
+            profile.append(_summary_line(summary))
         out += [_subject_title(subject, view.names), *profile, *([""] if profile else [])]
         out += [*map(_fact_line, people[subject]), ""]
     out += ["## Ongoing Lore", ""]

@@ -13,7 +13,7 @@
     "fact.stored", "fact.reinforced", "fact.superseded", "fact.archived", "fact.restored", "fact.edited",
     "fact.deleted", "message.deleted", "message.edited", "extraction.call", "extraction.error",
     "embedding.error", "member.forgotten", "member.optout", "member.optin", "channel.ignored",
-    "channel.unignored", "setting.changed", "import",
+    "channel.unignored", "setting.changed", "import", "profile.written",
   ];
 
   const $ = (id) => document.getElementById(id);

@@ -18,6 +18,7 @@ from typing import Any
 from memory.models import StoredMessage
 from memory.search.embeddings import content_hash
 from memory.storage.ingest_sql import chunks, marks, transaction
+from memory.storage.profiles_sql import delete_profiles
 from memory.storage.vectors_sql import delete_fact_vectors, fact_embedding_text, fact_vector_models
 
 MESSAGE_COLS = (
@@ -137,8 +138,8 @@ def edit_message(
 
 def forget_member(conn: Any, guild_id: str, user_id: str) -> ForgetOutcome:
     """Delete the member's messages (every source), the facts about them, the facts sourced
-    from their messages and the lore they wrote, their members row, and their name in the
-    mentions that other messages' jobs carry."""
+    from their messages and the lore they wrote, their members row, their profile paragraph,
+    and their name in the mentions that other messages' jobs carry."""
     with transaction(conn):
         # No (guild_id, author_id) index (see migrations): a scan of the guild's messages.
         rows = conn.execute(
@@ -164,6 +165,7 @@ def forget_member(conn: Any, guild_id: str, user_id: str) -> ForgetOutcome:
             "DELETE FROM members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         ).rowcount
         mentions = conn.execute(SCRUB_MENTIONS, (guild_id, user_id)).rowcount
+        delete_profiles(conn, guild_id, user_id)
     return ForgetOutcome(
         messages=messages,
         facts=dropped.facts,

@@ -215,6 +215,24 @@ M011_FACT_LIFECYCLE: list[Step] = [
     "UPDATE memory_facts SET last_seen_at = said_at",
 ]
 
+# A member's condensed paragraph, written by the LLM from their facts (``memory.profile_writer``):
+# one per member of a guild, with the ids of the facts it cites (a JSON array), a digest of the
+# facts it was written from, the model and when.
+M012_MEMBER_PROFILES: list[Step] = [
+    """
+    CREATE TABLE member_profiles (
+        guild_id   TEXT NOT NULL,
+        subject    TEXT NOT NULL,
+        paragraph  TEXT NOT NULL,
+        fact_ids   TEXT NOT NULL,
+        digest     TEXT NOT NULL,
+        model      TEXT NOT NULL,
+        written_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, subject)
+    ) WITHOUT ROWID
+    """,
+]
+
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
@@ -227,4 +245,5 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m009_guild_settings", M009_GUILD_SETTINGS),
     ("m010_memory_events", M010_MEMORY_EVENTS),
     ("m011_fact_lifecycle", M011_FACT_LIFECYCLE),
+    ("m012_member_profiles", M012_MEMBER_PROFILES),
 ]

@@ -17,6 +17,7 @@ from memory.models import (
     GuildStats,
     IngestItem,
     Job,
+    MemberProfile,
     StoredMessage,
 )
 from memory.storage.forget_sql import DeleteOutcome, EditOutcome, ForgetOutcome
@@ -234,3 +235,9 @@ class Storage(Protocol):
     ) -> list[StoredEvent]: ...
 
     async def prune_events(self, before: str) -> int: ...
+
+    # --- members' profiles ------------------------------------------------------------
+
+    async def member_profiles(self, guild_id: str) -> list[MemberProfile]: ...
+
+    async def write_member_profile(self, profile: MemberProfile, event: MemoryEvent) -> None: ...

@@ -1,5 +1,6 @@
-"""The guild-scoped SQLite store: every table family (``messages``, ``jobs``, ``facts``, and
-the members and fact vectors below) in one class over one connection.
+"""The guild-scoped SQLite store: every table family (``messages``, ``jobs``, ``facts``, the
+audit log, members' profiles, and the members and fact vectors below) in one class over one
+connection.
 
 All SQL of memorybot lives in ``memory/storage/``. Public methods take ``guild_id`` and
 never read across guilds; the few queue-internal methods that walk every guild
@@ -25,6 +26,7 @@ from memory.storage.facts import Facts
 from memory.storage.jobs import Jobs
 from memory.storage.messages import FTS_TABLES, Messages
 from memory.storage.migrations import CLOSED
+from memory.storage.profiles import Profiles
 
 __all__ = ["FTS_TABLES", "Store"]
 
@@ -171,7 +173,7 @@ class Vectors(Database):
         )
 
 
-class Store(Members, Messages, Jobs, Facts, Vectors, Events):
+class Store(Members, Messages, Jobs, Facts, Vectors, Events, Profiles):
     """One SQLite file; one writer connection guarded by a lock for explicit transactions."""
 
     @classmethod
