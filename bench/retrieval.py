@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import sys
 import tempfile
 import time
@@ -162,6 +163,7 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object a set")
     args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)  # the imports' progress is not the report
     for dev in args.dev or [DEFAULT_DEV]:
         result = asyncio.run(evaluate(dev, args.extractor, args.budget, args.lifecycle))
         if args.json:

@@ -151,3 +151,14 @@ async def test_the_api_slice_takes_a_budget(tmp_path: Path) -> None:
                 error = (await r.json())["error"]
                 assert r.status == 400 and error["code"] == "invalid_parameter"
                 assert "budget" in error["message"]
+
+
+def test_a_window_is_sized_by_characters_not_turns() -> None:
+    burst = [turn(n, "short line " + "b" * 19) for n in range(1, 12)]  # 30 characters each
+    hits = [MessageHit(burst[5], 1.0, tuple(burst[1:10]))]  # message 6, four turns either side
+    shown = pack([], [], hits, budget=4000).relevant_messages[0].context
+    assert [m.message_id for m in shown] == [str(n) for n in range(2, 11)]  # all nine: 270
+    long = [turn(n, "a long message " + "l" * 285) for n in range(1, 12)]  # 300 each
+    hits = [MessageHit(long[5], 1.0, tuple(long[1:10]))]
+    shown = pack([], [], hits, budget=4000).relevant_messages[0].context
+    assert [m.message_id for m in shown] == ["6", "7"]  # the hit and the reply after it

@@ -29,6 +29,7 @@ USER_FACTS = 40  # candidates for the slice's budget (``budget.pack``)
 RELEVANT_FACTS = 60
 RELEVANT_MESSAGES = 8  # messages a search shows
 MESSAGE_CHARS = 250  # a slice asks for a message hit per this many characters of budget
+NEIGHBOURS = 4  # turns either side a slice may show with a hit (``budget.pack`` picks)
 CANDIDATES = 60  # facts by full text, and as many by meaning, that a big guild's search scores
 MESSAGE_POOL = 100  # messages ranked by BM25 (plus the channel's and named members' newest)
 RRF_K = 10
@@ -210,9 +211,11 @@ class Retriever:
         limit: int = RELEVANT_MESSAGES,
         named: Iterable[str] = (),
         context: int = 2,
+        distinct: bool = True,
     ) -> list[MessageHit]:
         """Messages by full text, fused over the guild, the current channel and the named
-        members' own messages; each with ``context`` turns before and after."""
+        members' own messages; each with ``context`` turns before and after (``distinct``:
+        a hit among the turns of a better one is left out)."""
         named_ids = list(named)
         name_words = await self._name_words(guild_id, named_ids)
         query = MENTION.sub(" ", query)
@@ -265,7 +268,8 @@ class Retriever:
                 if message.row_id in covered:
                     continue
                 turns = (*before, message, *after)
-                covered.update(m.row_id for m in turns)
+                if distinct:
+                    covered.update(m.row_id for m in turns)
                 hits.append(MessageHit(message, fused[message.row_id], turns))
         return hits
 
@@ -303,6 +307,6 @@ class Retriever:
             relevant.sort(key=lambda h: (h.fact.subject in named, h.scores.combined), reverse=True)
         found = await self.messages(
             guild_id, query, channel_id=channel_id, named=named,
-            limit=max(2, budget // MESSAGE_CHARS),
+            limit=max(2, budget // MESSAGE_CHARS), context=NEIGHBOURS, distinct=False,
         )  # fmt: skip
         return pack(mine, relevant, found, budget)
