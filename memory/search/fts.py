@@ -12,8 +12,9 @@ term a prefix matches on each query, which costs tens of milliseconds on a big i
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
+
+from memory.search.scripts import spaced, words
 
 MAX_QUERY_TOKENS = 32
 _TOKEN = re.compile(r"\w+")
@@ -30,11 +31,12 @@ STOPWORDS = frozenset(
 
 
 def query_tokens(text: str) -> list[str]:
-    """Lower-cased word tokens of ``text`` without stopwords (all of them if that is all)."""
-    words = [w.casefold() for w in _TOKEN.findall(text)]
-    content = [w for w in words if w not in STOPWORDS]
+    """Lower-cased word tokens of ``text`` without stopwords (all of them if that is all);
+    a Chinese, Japanese or Korean run gives its character bigrams (``memory.search.scripts``)."""
+    tokens = [w.casefold() for w in _TOKEN.findall(spaced(text))]
+    content = [w for w in tokens if w not in STOPWORDS]
     seen: dict[str, None] = {}
-    for word in content or words:
+    for word in content or tokens:
         seen.setdefault(word, None)
     return list(seen)[:MAX_QUERY_TOKENS]
 
@@ -58,18 +60,13 @@ def stem(token: str) -> str:
 # --- term groups: what a query token matches, as exact index terms ------------------------
 
 MAX_FORMS = 16
-_FTS_WORD = re.compile(r"[^\W_]+")  # unicode61 splits on "_" too
-_COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 _VOWELS = frozenset("aeiou")
 
 
 def fts_words(text: str) -> list[str]:
-    """``text`` split and folded the way the index's tokenizer (unicode61, diacritics
-    removed) sees it: "Café_crème" → ["cafe", "creme"]."""
-    text = text.casefold()
-    if not text.isascii():
-        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
-    return _FTS_WORD.findall(text)
+    """``text`` split and folded as the full-text index holds it: "Café_crème" → ["cafe",
+    "creme"], "東京で" → ["東京", "で"] (:func:`memory.search.scripts.words`)."""
+    return words(text)
 
 
 _INFLECTIONS = ("ies", "ied", "ing", "ers", "er", "ed", "es", "s")

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from memory.lifecycle.value import repeat_bonus
 from memory.models import Fact, parse_iso
 from memory.search.fts import stem
+from memory.search.scripts import spaced
 
 RECENCY_DAYS = 45.0
 _WORD = re.compile(r"\w+")
@@ -32,8 +33,9 @@ class FactScores(NamedTuple):
 
 @functools.lru_cache(maxsize=65536)
 def _words(text: str) -> str:
-    """Case-folded words, space-separated and padded with a space on each side."""
-    return " " + " ".join(_WORD.findall(text.casefold())) + " "
+    """Case-folded words, space-separated and padded with a space on each side; a CJK run
+    as its bigrams, as ``memory.search.fts.query_tokens`` splits a query."""
+    return " " + " ".join(_WORD.findall(spaced(text).casefold())) + " "
 
 
 @functools.lru_cache(maxsize=256)
