@@ -119,13 +119,11 @@ def _message_text(rng: random.Random) -> str:
 async def _indexed(conn: Any, db: Path) -> Any:
     """Index every message for full text in one statement (as the journal cursor would have),
     close the build connection and open the store on the result."""
+    from memory.storage.fts_tables import INDEX_MESSAGES
     from memory.storage.store import Store
 
     conn.execute("BEGIN")
-    conn.execute(
-        "INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id) "
-        "SELECT id, content, guild_id, channel_id, author_id FROM messages"
-    )
+    conn.execute(INDEX_MESSAGES, (0, conn.execute("SELECT max(id) FROM messages").fetchone()[0]))
     conn.execute("UPDATE journal_cursor SET journaled_through = (SELECT max(id) FROM messages)")
     conn.execute("COMMIT")
     conn.close()

@@ -13,6 +13,8 @@ from typing import Any
 import aiosqlite
 
 from memory.errors import StoreError
+from memory.search.scripts import index_text
+from memory.storage.fts_tables import FTS_TEXT
 from memory.storage.migrations import MIGRATIONS, Step
 
 log = logging.getLogger(__name__)
@@ -48,6 +50,9 @@ def _raw_connect(path: str) -> Any:
     conn.enable_load_extension(True)
     conn.load_extension(_sqlite_vec_path())
     conn.enable_load_extension(False)
+    # What the full-text indexes are given for a text (CJK runs as bigrams; m013's tables
+    # and triggers call it, so every connection that writes messages or facts needs it).
+    conn.create_function(FTS_TEXT, 1, index_text, deterministic=True)
     return conn
 
 

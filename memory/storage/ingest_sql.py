@@ -20,6 +20,7 @@ from memory.models import (
     JobStatus,
     canonical_time,
 )
+from memory.storage.fts_tables import INDEX_MESSAGES
 
 SQL_PARAM_CHUNK = 500
 JOB_STATUSES = frozenset(get_args(JobStatus))
@@ -46,10 +47,6 @@ SELECT id, guild_id, ?, ?, ?, ?, ?, ? FROM messages WHERE id > ? AND id <= ?
 """
 SET_JOB_TRACE = "UPDATE ingest_jobs SET trace = ? WHERE message_row = ?"
 SMALL_BATCH = 8  # up to this many messages, row-by-row statements (RETURNING id) serve
-INDEX_MESSAGES = """
-INSERT INTO messages_fts (rowid, content, guild_id, channel_id, author_id)
-SELECT id, content, guild_id, channel_id, author_id FROM messages WHERE id > ? AND id <= ?
-"""
 UPSERT_MEMBER = """
 INSERT INTO members (guild_id, user_id, display_name, username, updated_at)
 VALUES (?, ?, ?, ?, ?)

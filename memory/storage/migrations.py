@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from memory.storage.fts_tables import M013_EVERY_SCRIPT
 from memory.storage.schema import (
     FACTS_FTS_TRIGGERS,
     M001_CORE,
@@ -233,6 +234,9 @@ M012_MEMBER_PROFILES: list[Step] = [
     """,
 ]
 
+# Chinese, Japanese and Korean searchable: both full-text indexes made again from each text as
+# ``memory.search.scripts`` splits it (``memory.storage.fts_tables``; progress logged).
+
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
@@ -246,4 +250,5 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m010_memory_events", M010_MEMORY_EVENTS),
     ("m011_fact_lifecycle", M011_FACT_LIFECYCLE),
     ("m012_member_profiles", M012_MEMBER_PROFILES),
+    ("m013_every_script", M013_EVERY_SCRIPT),
 ]
