@@ -12,6 +12,11 @@ boundaries, or when at least max(2, ⌈0.45 × its tokens⌉) of its tokens occu
 same word with or without a plural / verb ending: "works" ~ "work"). Tokens are the claim's
 content words: function words ("to", "be", "does") are not counted.
 
+Chinese, Japanese and Korean have no spaces between words: their runs are compared as
+character bigrams ("看護師" → 看護 護師, ``memory.search.scripts``), and bigrams of hiragana
+only (particles, endings: は, です, として) count as function words. So 田中さんは看護師です is
+grounded in 田中さんは看護師として働いています, and 田中さんは医者です is not.
+
 Two refinements, so a rewrite passes and an invention does not: a date word the message
 does not have counts for neither side ("yesterday" becomes "on 7 May 2023" in a fact); and
 at least 40 % of the claim's own words (those that are no lent name and no resolved date)
@@ -30,6 +35,7 @@ from memory.errors import InvalidMessageError
 from memory.extraction import SourceMessage
 from memory.extraction.safety import fold, unsafe_reason
 from memory.models import LORE_SUBJECT, CandidateFact
+from memory.search.scripts import is_grammar, spaced
 from memory.text import clean_text
 
 log = logging.getLogger(__name__)
@@ -114,8 +120,8 @@ class Verdict(NamedTuple):
 
 def tokens(text: str) -> list[str]:
     """Folded word tokens (case, accents, look-alikes and invisible characters folded;
-    ``n't`` read as ``not``)."""
-    folded = fold(text).replace("can't", "can not").replace("won't", "will not")
+    ``n't`` read as ``not``); a Chinese, Japanese or Korean run as its character bigrams."""
+    folded = fold(spaced(text)).replace("can't", "can not").replace("won't", "will not")
     return _TOKEN.findall(_NOT.sub(" not", folded))
 
 
@@ -172,7 +178,7 @@ def is_grounded(claim: str, source: str, speaker: str = "") -> bool:
     # it counts for neither side.
     content = [
         t for t in claim_tokens
-        if t not in STOPWORDS and (t in present or not _is_date_word(t))
+        if t not in STOPWORDS and not is_grammar(t) and (t in present or not _is_date_word(t))
     ] or claim_tokens  # fmt: skip
     found = [t for t in content if t in present or _forms(t) & forms]
     # The names count as present, but the message's own words must carry the claim too:
