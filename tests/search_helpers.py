@@ -47,14 +47,12 @@ def write_exports(folder: Path) -> list[Path]:
     """Guild A's chat and guild B's, as two DiscordChatExporter files."""
     folder.mkdir(parents=True, exist_ok=True)
     chats = [(GUILD_A, CHANNEL_A, "Night Shift", CHAT_A), (GUILD_B, CHANNEL_B, "Day Shift", CHAT_B)]
-    return [
-        write_export(
-            folder / f"{guild}.json",
-            [export_message(n, text, author=who, timestamp=at) for n, who, text, at in chat],
-            guild_id=guild, channel_id=channel, guild_name=name,
-        )  # fmt: skip
-        for guild, channel, name, chat in chats
-    ]
+    paths = []
+    for guild, channel, name, chat in chats:
+        messages = [export_message(n, text, author=who, timestamp=at) for n, who, text, at in chat]
+        paths.append(write_export(folder / f"{guild}.json", messages, guild_id=guild,
+                                  channel_id=channel, guild_name=name))  # fmt: skip
+    return paths
 
 
 async def import_chats(data_dir: Path) -> None:
