@@ -174,25 +174,28 @@ def backfill(
 @click.option("--guild", "guild_id", default=None, help="Guild id (default: the only one).")
 @click.option("--channel", "channel_id", default=None, help="Channel id (a ranking hint).")
 @click.option("--user", "user_id", default=None, help="Only this member's facts.")
-@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 24, clamp=True))
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 24, clamp=True),
+              help="Results of each kind.")  # fmt: skip
+@click.option("--kind", default="facts", show_default=True,
+              type=click.Choice(["facts", "messages", "all"]), help="What to search.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
 def search(
     state: CliState, query: str, guild_id: str | None, channel_id: str | None,
-    user_id: str | None, limit: int, as_json: bool,
+    user_id: str | None, limit: int, kind: str, as_json: bool,
 ) -> None:  # fmt: skip
-    """Search a guild's durable facts (hybrid, relevance-gated)."""
-    from bot.commands_read import echo_search, search_facts
+    """Search a guild's durable facts, stored messages or both (relevance-gated)."""
+    from bot.commands_read import echo_search, search_found
 
     guild_id = snowflake(guild_id, "--guild")
     channel_id = snowflake(channel_id, "--channel")
     user_id = snowflake(user_id, "--user")
     settings = state.settings()
-    results = run_async(search_facts(settings, query, guild_id, channel_id, user_id, limit))
+    found = run_async(search_found(settings, query, guild_id, channel_id, user_id, limit, kind))
     if as_json:
-        echo_json({"query": query, "results": results})
+        echo_json({"query": query, **found})
         return
-    echo_search(results)
+    echo_search(found)
 
 
 @cli.command("slice")

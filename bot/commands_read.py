@@ -92,31 +92,50 @@ def echo_events(rows: list[dict[str, Any]]) -> None:
 # --- search -------------------------------------------------------------------------------
 
 
-async def search_facts(
+async def search_found(
     settings: Settings, query: str, guild_id: str | None, channel_id: str | None,
-    user_id: str | None, limit: int,
-) -> list[dict[str, Any]]:  # fmt: skip
-    """The guild's durable facts relevant to ``query``, best first, in their JSON shape."""
-    from memory.search.results import fact_json
+    user_id: str | None, limit: int, kind: str = "facts",
+) -> dict[str, Any]:  # fmt: skip
+    """The guild's durable facts and/or messages relevant to ``query`` (``kind``: facts,
+    messages or all), best first, in the API's JSON shape (``memory.search_kinds``):
+    ``{kind, results?, messages?}``. ``user_id``: only facts about that member."""
+    from memory import search_kinds
 
     async with reading_memory(settings) as memory:
         guild = await guild_or_only(memory, guild_id)
-        hits = await memory.search(
-            guild, query, channel_id=channel_id, limit=limit,
-            subjects=[user_id] if user_id else None,
+        found = await search_kinds.search(
+            memory, guild, query, search_kinds.parse_kind(kind), channel_id=channel_id,
+            limit=limit, subjects=[user_id] if user_id else None,
         )  # fmt: skip
-        return [fact_json(h) for h in hits]
+        return search_kinds.search_json(found)
 
 
-def echo_search(results: list[dict[str, Any]]) -> None:
-    """One line per fact found (or that none was)."""
-    if not results:
+def echo_search(found: dict[str, Any]) -> None:
+    """One line per fact found, then each message found with its neighbouring turns (the
+    hit marked ">"); or that none was."""
+    results = found.get("results")
+    if results is not None and not results:
         click.echo("no relevant facts")
-    for r in results:
+    for r in results or []:
         click.echo(
             f"{r['score']:.3f}  {r['fact']}  [{r['subjectName'] or r['subject']}, {r['type']}, "
             f"confidence {r['confidence']:.2f}, message {r['sourceMessageId']}]"
         )
+    messages = found.get("messages")
+    if messages is None:
+        return
+    if results is not None:
+        click.echo("")
+    if not messages:
+        click.echo("no relevant messages")
+    for r in messages:
+        where = r["link"] or f"channel {r['channelId']}, message {r['id']}"
+        click.echo(f"{r['score']:.3f}  {r['authorName']} at {r['createdAt'][:16]}  [{where}]")
+        for turn in r["context"]:
+            mark = ">" if turn["id"] == r["id"] else " "
+            click.echo(
+                f"  {mark} {turn['createdAt'][:16]} {turn['authorName']}: {turn['content'][:140]}"
+            )
 
 
 # --- slice --------------------------------------------------------------------------------

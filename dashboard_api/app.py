@@ -18,8 +18,9 @@ from dashboard_api.auth import bearer_matches
 from dashboard_api.cache import ResponseCache
 from dashboard_api.errors import ApiError, Handler, error_middleware
 from dashboard_api.ratelimit import RateLimiter, retry_after
+from memory import search_kinds
 from memory.runtime import Memory
-from memory.search.results import fact_json, slice_json
+from memory.search.results import slice_json
 
 log = logging.getLogger(__name__)
 
@@ -198,21 +199,24 @@ async def memory_search(request: web.Request) -> web.Response:
     guild_id = _guild(request)
     channel_id = params.snowflake(request.query, "channelId")
     limit = params.limit(request.query)
+    kind = params.kind(request.query)
     memory = request.app[MEMORY]
 
     async def compute() -> bytes:
-        hits = await memory.search(guild_id, query, channel_id=channel_id, limit=limit)
+        found = await search_kinds.search(
+            memory, guild_id, query, kind, channel_id=channel_id, limit=limit
+        )
         return _encode(
             {
                 "queryText": query,
                 "guildId": guild_id,
                 "channelId": channel_id,
                 "limit": limit,
-                "results": [fact_json(h) for h in hits],
+                **search_kinds.search_json(found),
             }
         )
 
-    key = ("search", guild_id, query, channel_id, limit, memory.data_version)
+    key = ("search", guild_id, query, channel_id, limit, kind, memory.data_version)
     return await _cached(request, key, compute)
 
 

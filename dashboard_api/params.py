@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dashboard_api.errors import ApiError
 from memory import ids
 from memory.search.budget import MAX_BUDGET, MIN_BUDGET
+from memory.search_kinds import DEFAULT_KIND, Kind, parse_kind
 
 MAX_QUERY_CHARS = 500
 DEFAULT_LIMIT = 10
@@ -66,3 +67,15 @@ def budget(params: Mapping[str, str]) -> int | None:
             400, "invalid_parameter", f"budget must be {MIN_BUDGET}..{MAX_BUDGET} characters"
         )
     return value
+
+
+def kind(params: Mapping[str, str]) -> Kind:
+    """``kind``: what a search finds, ``facts`` (absent or empty), ``messages`` or ``all``;
+    anything else is a 400."""
+    raw = params.get("kind")
+    if raw is None or raw == "":
+        return DEFAULT_KIND
+    try:
+        return parse_kind(raw.strip())
+    except ValueError as exc:
+        raise ApiError(400, "invalid_parameter", str(exc)) from None

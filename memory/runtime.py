@@ -220,15 +220,9 @@ class Memory(Controls):
     # --- reading ---------------------------------------------------------------------------
 
     async def search(
-        self,
-        guild_id: str,
-        query: str,
-        *,
-        channel_id: str | None = None,
-        limit: int = 10,
-        strict: bool = True,
-        subjects: Sequence[str] | None = None,
-    ) -> list[FactHit]:
+        self, guild_id: str, query: str, *, channel_id: str | None = None, limit: int = 10,
+        strict: bool = True, subjects: Sequence[str] | None = None,
+    ) -> list[FactHit]:  # fmt: skip
         """The guild's facts for ``query``, best first (``strict``: relevance-gated;
         ``subjects``: only facts about them)."""
         return await self._retriever.search(
@@ -255,10 +249,12 @@ class Memory(Controls):
 
     async def messages(
         self, guild_id: str, query: str, *, channel_id: str | None = None,
-        limit: int = RELEVANT_MESSAGES,
+        limit: int = RELEVANT_MESSAGES, strict: bool = False,
     ) -> list[MessageHit]:  # fmt: skip
-        """Stored messages for ``query``, each with its neighbouring turns."""
-        return await self._retriever.messages(guild_id, query, channel_id=channel_id, limit=limit)
+        """Stored messages for ``query``, each with its neighbouring turns (``strict``: what
+        search shows, only relevant ones: ``Retriever.search_messages``)."""
+        find = self._retriever.search_messages if strict else self._retriever.messages
+        return await find(guild_id, query, channel_id=channel_id, limit=limit)
 
     async def recent_messages(
         self, guild_id: str, channel_id: str, limit: int, *, before: str | None = None

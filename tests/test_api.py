@@ -106,7 +106,7 @@ async def test_search_returns_the_contract_shape(api: Api, http: aiohttp.ClientS
     assert body["channelId"] is None and body["limit"] == 10
     (result,) = body["results"]
     assert set(result) == {
-        "id", "subject", "subjectName", "fact", "type", "evidence", "sourceMessageId",
+        "kind", "id", "subject", "subjectName", "fact", "type", "evidence", "sourceMessageId",
         "channelId", "confidence", "createdAt", "saidAt", "score", "semanticScore",
         "lexicalScore", "recencyScore", "channelScore", "relevant",
     }  # fmt: skip

@@ -179,6 +179,48 @@ async def test_search_answers_privately_without_pings(world: World) -> None:
     assert "Mike plays bass in a ska band" in text and "(about Mike" in text
 
 
+async def test_search_shows_the_messages_that_say_it(world: World) -> None:
+    guild, channel = str(world.guild.id), str(world.channel.id)
+    (corgi,) = [m for m in await world.bot.memory.recent_messages(guild, channel, 10)
+                if "corgi" in m.content]  # fmt: skip
+    asking = world.interaction(world.mike)
+    await world.run("search", asking, "corgi vacuum")
+    assert_private(asking)
+    (text,) = asking.texts
+    lines = text.split("\n")
+    assert lines[0] == "What I remember about “corgi vacuum”:"
+    when = corgi.created_at[:16].replace("T", " ")
+    link = f"https://discord.com/channels/{guild}/{channel}/{corgi.message_id}"
+    name = discord.utils.escape_markdown(world.sarah.display_name)  # shown as typed
+    assert lines[-2:] == [
+        "Messages that say it:",
+        f"• {name} · {when} UTC: my corgi Biscuit hates the vacuum [jump]({link})",
+    ]
+    # nothing relevant: neither facts nor messages
+    unrelated = world.interaction(world.mike)
+    await world.run("search", unrelated, "what does Sarah think about quantum chromodynamics")
+    assert unrelated.texts == [
+        "What I remember about “what does Sarah think about quantum chromodynamics”:\n"
+        "Nothing remembered yet."
+    ]
+
+
+async def test_search_messages_stay_text_within_discords_limit(world: World) -> None:
+    hostile = f"[free nitro](https://evil.example) **corgi** <@{world.mike.id}> @everyone"
+    for n in range(12):
+        await dpytest.message(f"{hostile} {'corgi ' * 40}{n}", member=world.sarah)
+    await world.bot.memory.join()
+    asking = world.interaction(world.mike)
+    await world.run("search", asking, "corgi")
+    assert_private(asking)
+    (text,) = asking.texts
+    assert len(text) <= 2000 and text.count("[jump](https://discord.com/channels/") >= 3
+    assert "\\[free nitro](https://evil.example) \\*\\*corgi\\*\\*" in text
+    assert text.count("[free nitro](") == text.count("\\[free nitro](")  # never a masked link
+    assert f"<@{world.mike.id}>" not in text
+    assert all(len(line) < 400 for line in text.split("\n"))  # each message's text is cut
+
+
 async def test_about_defaults_to_the_caller(world: World) -> None:
     asking = world.interaction(world.sarah)
     await world.run("about", asking, None)

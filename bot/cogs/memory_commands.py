@@ -19,27 +19,16 @@ from discord.ext import commands
 
 from bot.cogs.slash import NONE, answer_error, forget_after_confirming, say, where
 from bot.cogs.voice import VoiceCog, VoiceError
-from bot.replies import defuse, fit, said
+from bot.replies import defuse, fit
+from bot.search_reply import facts_text, search_text
 from memory.errors import InvalidMessageError
-from memory.search.results import FactHit
 
 if TYPE_CHECKING:
     from bot.client import MemoryBot
 
 SEARCH_RESULTS = 8
+SEARCH_MESSAGES = 5  # messages a search shows (as many as fit)
 ABOUT_OTHERS_SETTING = "about_others"  # members may ask about each other
-
-
-def facts_text(title: str, hits: list[FactHit]) -> str:
-    """A short list of facts, each with whom it is about and the day it was said, for a
-    Discord message (no pings, ≤ 2,000 characters)."""
-    if not hits:
-        return f"{title}\nNothing remembered yet."
-    lines = [title]
-    for hit in hits:
-        about = "" if hit.subject_name in ("", "lore") else f" (about {hit.subject_name})"
-        lines.append(f"• {hit.fact.fact}{about}{said(hit)}")
-    return fit(defuse("\n".join(lines)))
 
 
 @app_commands.guild_only()
@@ -50,15 +39,19 @@ class MemoryCommands(commands.GroupCog, group_name="memory", group_description="
 
     # --- everyone -----------------------------------------------------------------------
 
-    @app_commands.command(name="search", description="Search what I remember about this server")
+    @app_commands.command(
+        name="search", description="Search what I remember about this server: facts and messages"
+    )
     @app_commands.describe(query="What to look for")
     async def search(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, 500]
                      ) -> None:  # fmt: skip
         guild_id, channel_id = where(interaction)
-        hits = await self.bot.memory.search(
-            guild_id, query, channel_id=channel_id, limit=SEARCH_RESULTS
+        memory = self.bot.memory
+        hits = await memory.search(guild_id, query, channel_id=channel_id, limit=SEARCH_RESULTS)
+        found = await memory.messages(
+            guild_id, query, channel_id=channel_id, limit=SEARCH_MESSAGES, strict=True
         )
-        await say(interaction, facts_text(f"What I remember about “{query}”:", hits))
+        await say(interaction, search_text(query, hits, found))
 
     @app_commands.command(
         name="about", description="What I remember about a member (you by default)"

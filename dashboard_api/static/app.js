@@ -1,4 +1,5 @@
-// memorybot moderator page: the token, the guild chooser, search and MEMORY.md. The helpers
+// memorybot moderator page: the token, the guild chooser, search (facts here; the messages
+// found are drawn by messages.js, on the "messages" event) and MEMORY.md. The helpers
 // every panel shares (and the safety rule they all keep: API data only ever reaches the page
 // as text) are in common.js; further panels (review.js, ...) follow the "guild" and
 // "signedOut" events this script emits through window.memorybot.
@@ -20,6 +21,11 @@
     limit: $("limit"),
     table: $("results-table"),
     results: $("results"),
+    noFacts: $("no-facts"),
+    messages: $("messages-list"),
+    noMessages: $("no-messages"),
+    tabs: $("search-tabs"),
+    tab: { facts: $("tab-facts"), messages: $("tab-messages") },
     memory: $("memory"),
     refresh: $("refresh"),
   };
@@ -123,9 +129,31 @@
 
   // --- search ----------------------------------------------------------------------------
 
+  // Facts and messages: one tab each, what the chosen tab found shown (or that it found none).
+  const found = { facts: 0, messages: 0, tab: "facts" };
+
   function clearResults() {
     ui.results.replaceChildren();
-    ui.table.hidden = true;
+    emit("messages", [], "");
+    found.facts = found.messages = 0;
+    ui.tabs.hidden = true;
+    showTab("facts");
+  }
+
+  function showTab(name) {
+    found.tab = name;
+    for (const [tab, button] of Object.entries(ui.tab)) {
+      button.setAttribute("aria-selected", String(tab === name));
+      button.tabIndex = tab === name ? 0 : -1;
+    }
+    ui.table.hidden = name !== "facts" || found.facts === 0;
+    ui.noFacts.hidden = name !== "facts" || found.facts > 0 || ui.tabs.hidden;
+    ui.messages.hidden = name !== "messages" || found.messages === 0;
+    ui.noMessages.hidden = name !== "messages" || found.messages > 0 || ui.tabs.hidden;
+  }
+
+  function plural(count, word) {
+    return `${count} ${word}${count === 1 ? "" : "s"}`;
   }
 
   async function search(event) {
@@ -139,7 +167,9 @@
     setStatus(`Searching for “${q}”…`);
     let data;
     try {
-      data = await api("api/memory/search", { q, guildId, limit: ui.limit.value.trim() });
+      data = await api("api/memory/search", {
+        q, guildId, limit: ui.limit.value.trim(), kind: "all",
+      });
     } catch (err) {
       if (mine === latest.search) {
         clearResults();
@@ -149,11 +179,20 @@
     }
     if (mine !== latest.search) return;
     const rows = Array.isArray(data.results) ? data.results : [];
+    const messages = Array.isArray(data.messages) ? data.messages : [];
     const answeredGuild = text(data.guildId);
     ui.results.replaceChildren(...rows.map((hit) => resultRow(hit, answeredGuild)));
-    ui.table.hidden = rows.length === 0;
-    if (rows.length) setStatus(`${rows.length} result${rows.length === 1 ? "" : "s"} for “${q}”.`, "ok");
-    else setStatus(`No results for “${q}”.`);
+    emit("messages", messages, answeredGuild);
+    found.facts = rows.length;
+    found.messages = messages.length;
+    ui.tab.facts.textContent = `Facts (${rows.length})`;
+    ui.tab.messages.textContent = `Messages (${messages.length})`;
+    ui.tabs.hidden = rows.length + messages.length === 0;
+    showTab(rows.length || !messages.length ? "facts" : "messages");
+    if (rows.length || messages.length) {
+      const what = `${plural(rows.length, "fact")} and ${plural(messages.length, "message")}`;
+      setStatus(`${what} for “${q}”.`, "ok");
+    } else setStatus(`No results for “${q}”.`);
   }
 
   function resultRow(hit, guildId) {
@@ -294,6 +333,9 @@
   ui.clearToken.addEventListener("click", clearToken);
   ui.guild.addEventListener("change", guildChanged);
   ui.searchForm.addEventListener("submit", search);
+  for (const [name, button] of Object.entries(ui.tab)) {
+    button.addEventListener("click", () => showTab(name));
+  }
   ui.refresh.addEventListener("click", () => loadMemory(true));
 
   if (session.token) {

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from memory.extraction.safety import fold
 from memory.ids import MENTION
 from memory.models import subject_name
-from memory.search import lexical
+from memory.search import lexical, message_gate
 from memory.search.budget import DEFAULT_BUDGET, pack
 from memory.search.fts import query_tokens, quote, term_groups
 from memory.search.results import FactHit, MemorySlice, MessageHit
@@ -157,7 +157,10 @@ class Retriever:
         topic = " ".join(w for w in _norm(query).split() if w not in name_words)
         wanted = list(subjects) if subjects is not None else list(named)
         if semantic is None and self.semantic is not None:
-            semantic = await self.semantic.similarities(guild_id, query)
+            # Every fact about a member resembles their name: when the query names members
+            # and says more, meaning is measured on the rest ("Kai" + "quantum physics").
+            text = topic if named and tokens else query
+            semantic = await self.semantic.similarities(guild_id, text)
         if subjects is not None:  # some members' facts: at most 80 active each, take them all
             candidates = await self.store.facts_of(guild_id, subjects)
         elif await self._fact_count(guild_id) <= 2 * CANDIDATES:
@@ -212,10 +215,12 @@ class Retriever:
         named: Iterable[str] = (),
         context: int = 2,
         distinct: bool = True,
+        strict: bool = False,
     ) -> list[MessageHit]:
         """Messages by full text, fused over the guild, the current channel and the named
         members' own messages; each with ``context`` turns before and after (``distinct``:
-        a hit among the turns of a better one is left out)."""
+        a hit among the turns of a better one is left out; ``strict``: only messages that
+        pass the relevance gate, ``message_gate``)."""
         named_ids = list(named)
         name_words = await self._name_words(guild_id, named_ids)
         query = MENTION.sub(" ", query)
@@ -245,6 +250,8 @@ class Retriever:
         by_row = {m.row_id: m for m in await self.store.messages_by_rows(guild_id, list(rows))}
         bm25 = lexical.rank(groups, found.idf, {r: m.content for r, m in by_row.items()})
         pool = sorted(by_row, key=lambda r: (bm25[r], r), reverse=True)
+        if strict:
+            pool = [r for r in pool if message_gate.relevant(groups, found.idf, by_row[r].content)]
         lists = [pool]
         if channel_id:
             lists.append([r for r in pool if by_row[r].channel_id == channel_id])
@@ -272,6 +279,17 @@ class Retriever:
                     covered.update(m.row_id for m in turns)
                 hits.append(MessageHit(message, fused[message.row_id], turns))
         return hits
+
+    async def search_messages(
+        self, guild_id: str, query: str, *, channel_id: str | None = None,
+        limit: int = RELEVANT_MESSAGES,
+    ) -> list[MessageHit]:  # fmt: skip
+        """Search's messages: the members the query names resolved, only messages that pass
+        the relevance gate (``message_gate``), each with two turns either side."""
+        named = await self.named_members(guild_id, query)
+        return await self.messages(
+            guild_id, query, channel_id=channel_id, limit=limit, named=named, strict=True
+        )
 
     async def slice(
         self,
