@@ -28,6 +28,13 @@ def _stdlib_can_load_extensions() -> bool:
     return hasattr(sqlite3.Connection, "enable_load_extension")
 
 
+CACHED_STATEMENTS = 1024
+"""Prepared statements a connection keeps (sqlite3's default: 128). An import's write step
+runs more distinct statements than 128 (lists of ids of every length), so its statements
+were prepared again on every use, and preparing one that fires the full-text triggers costs
+more than running it: 4,300 msg/s instead of 5,900 on the import bench."""
+
+
 @cache
 def _sqlite_vec_path() -> str:
     """The loadable extension bundled with the ``sqlite-vec`` package (what
@@ -42,11 +49,17 @@ def _sqlite_vec_path() -> str:
 def _raw_connect(path: str) -> Any:
     """A DB-API connection able to load extensions: stdlib sqlite3 where it can, else sqlean."""
     if _stdlib_can_load_extensions():
-        conn: Any = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        conn: Any = sqlite3.connect(
+            path, check_same_thread=False, isolation_level=None,
+            cached_statements=CACHED_STATEMENTS,
+        )  # fmt: skip
     else:
         import sqlean
 
-        conn = sqlean.connect(path, check_same_thread=False, isolation_level=None)
+        conn = sqlean.connect(
+            path, check_same_thread=False, isolation_level=None,
+            cached_statements=CACHED_STATEMENTS,
+        )  # fmt: skip
     conn.enable_load_extension(True)
     conn.load_extension(_sqlite_vec_path())
     conn.enable_load_extension(False)
