@@ -8,8 +8,10 @@ them; the facts simply lack vectors of the new model until they are embedded aga
 
 ``VectorIndex`` asks the store for a guild's ``TOP_K`` nearest active facts: a k-NN over
 the guild's partition of the model's vec0 table, a coarse pass on the vectors' signs and
-exact re-scoring of its candidates (``memory.storage.vectors_sql``). No guild's vectors are held in
-memory; only, per guild, where its next coarse pass starts.
+exact re-scoring of its candidates (``memory.storage.vectors_sql``); for a big guild the
+coarse pass runs on its facts' sign bits held in memory (``memory.search.signs``). No
+guild's float vectors are held in memory; only those signs and, per guild, where its next
+SQLite coarse pass starts.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Set as AbstractSet
 
 from memory.audit import MemoryEvent, error_detail
 from memory.search.embeddings import Embedder, embed_cached
+from memory.search.signs import SignIndex
 from memory.storage.protocol import Storage
 from memory.tasks import stop_task
 
@@ -143,6 +146,7 @@ class VectorIndex:
     def __init__(self, store: Storage) -> None:
         self.store = store
         self._bounds: OrderedDict[tuple[str, str], int] = OrderedDict()
+        self.signs = SignIndex(store)  # a big guild's coarse pass, in memory
 
     async def similarities(
         self,
@@ -155,6 +159,9 @@ class VectorIndex:
     ) -> Similarities:
         """Cosine similarity of the query vector to the guild's ``top`` nearest active facts;
         ``missing``: the guild's active facts without a vector (None: too many to list)."""
+        held = await self.signs.nearest(guild_id, model, query, top)
+        if held is not None:
+            return Similarities(held, missing)
         key = (guild_id, model)
         bound = self._bounds.get(key)
         nearest = await self.store.nearest_facts(guild_id, model, query, top, bound)

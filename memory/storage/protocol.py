@@ -23,6 +23,7 @@ from memory.models import (
 from memory.storage.forget_sql import DeleteOutcome, EditOutcome, ForgetOutcome
 from memory.storage.ingest_sql import Closed, InsertOutcome
 from memory.storage.lifecycle_sql import NO_ADVICE, Advice
+from memory.storage.signs_sql import Signs
 from memory.storage.vectors_sql import Nearest
 
 
@@ -220,6 +221,14 @@ class Storage(Protocol):
         *,
         exact: bool = False,
     ) -> Nearest: ...
+
+    # The in-memory coarse pass (``memory.search.signs``): a guild's sign bits, and its
+    # candidates re-scored exactly.
+    async def fact_signs(self, guild_id: str, model: str) -> Signs | None: ...
+
+    async def rescore_facts(
+        self, model: str, query: bytes, candidates: Sequence[int], k: int
+    ) -> dict[int, float]: ...
 
     # --- the audit log ------------------------------------------------------------
 

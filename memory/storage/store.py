@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from memory.models import GuildStats, utc_iso
 from memory.storage import ingest_sql as sql
+from memory.storage import signs_sql
 from memory.storage import vectors_sql as vsql
 from memory.storage.base import Database
 from memory.storage.db import open_connection
@@ -171,6 +172,16 @@ class Vectors(Database):
         return await self._call(
             functools.partial(vsql.nearest_facts, exact=exact), guild_id, model, query, k, bound
         )
+
+    async def fact_signs(self, guild_id: str, model: str) -> signs_sql.Signs | None:
+        """The sign bits of the guild's active facts' ``model`` vectors (see ``signs_sql``)."""
+        return await self._call(signs_sql.fact_signs, guild_id, model)
+
+    async def rescore_facts(
+        self, model: str, query: bytes, candidates: Sequence[int], k: int
+    ) -> dict[int, float]:
+        """The ``k`` of ``candidates`` nearest to ``query`` (see ``signs_sql``)."""
+        return await self._call(signs_sql.rescore_facts, model, query, list(candidates), k)
 
 
 class Store(Members, Messages, Jobs, Facts, Vectors, Events, Profiles):

@@ -1,0 +1,135 @@
+"""The coarse pass of a big guild's k-NN in memory: its facts' sign bits, held per guild.
+
+sqlite-vec's coarse pass (``vectors_sql.nearest_facts``) reads every chunk of the guild's
+partition and selects ``COARSE`` × k candidates in each: on 100k facts about 6 ms of the
+database thread per query, most of a search's cost. The same pass over the signs held here
+(32 bytes a fact for 256 dimensions: 3 MB for 100k facts) takes under 2 ms in numpy, off
+the database thread; its candidates are re-scored in SQLite as before
+(``signs_sql.rescore_facts``). It keeps the ``COARSE`` × k nearest signs with no Hamming
+bound, so it finds the candidates sqlite-vec's bounded pass finds, or nearer ones.
+
+Only guilds with at least ``MIN_SIGNS`` vectors are held (a smaller guild's pass in SQLite
+is as fast). The signs are read again when facts or their vectors changed
+(``Storage.vector_version``), at most every ``RELOAD_SECONDS``: between, a query of a
+guild whose signs are stale takes the SQLite pass, so it never misses a new fact.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from memory.storage.protocol import Storage
+from memory.storage.vectors_sql import COARSE, FLOAT32_BYTES
+
+log = logging.getLogger(__name__)
+
+MIN_SIGNS = 4096  # fewer vectors: sqlite-vec's own pass is as fast
+RELOAD_SECONDS = 30.0  # stale signs are read again at most this often (SQLite's pass between)
+GUILDS = 64  # (guild, model) pairs whose signs are held, most recently searched kept
+
+
+@dataclass(slots=True)
+class _Held:
+    """One guild's signs for one model: words of the signs, one row per word position."""
+
+    version: int
+    loaded_at: float
+    ids: Any  # int64 array of fact ids
+    words: Any  # (words per sign, facts) array: uint64 when the width allows, else uint8
+    dims: int
+
+
+def _words(bits: Any) -> Any:
+    """``(facts, bytes)`` sign bytes as ``(words, facts)``, uint64 words when they fit."""
+    if bits.shape[1] % 8 == 0:
+        bits = bits.view(np.uint64)
+    return np.ascontiguousarray(bits.T)
+
+
+if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+
+    def _popcount(values: Any) -> Any:
+        return np.bitwise_count(values)
+
+else:  # pragma: no cover - numpy 1.x: a byte table
+    _TABLE = np.array([bin(n).count("1") for n in range(256)], dtype=np.uint8)
+
+    def _popcount(values: Any) -> Any:
+        as_bytes = values.view(np.uint8).reshape(*values.shape, values.itemsize)
+        return _TABLE[as_bytes].sum(axis=-1, dtype=np.uint16)
+
+
+def hamming(words: Any, query: Any) -> Any:
+    """Hamming distance of each held sign (``words``, as ``_words`` lays them out) to the
+    query's (``query``: its words)."""
+    distance = np.zeros(words.shape[1], dtype=np.uint16)
+    for row, word in zip(words, query, strict=True):
+        distance += _popcount(row ^ word)
+    return distance
+
+
+class SignIndex:
+    """The ``COARSE`` × k candidates of a big guild's nearest facts, from signs in memory."""
+
+    def __init__(self, store: Storage) -> None:
+        self.store = store
+        self._held: OrderedDict[tuple[str, str], _Held | None] = OrderedDict()
+        self._checked: dict[tuple[str, str], tuple[int, float]] = {}  # small: when last read
+
+    async def nearest(self, guild_id: str, model: str, query: bytes, k: int
+                      ) -> dict[int, float] | None:  # fmt: skip
+        """The guild's ``k`` nearest active facts by cosine similarity, or None when this
+        guild's pass is SQLite's (small, no coarse column, or signs stale)."""
+        held = await self._signs(guild_id, model)
+        if held is None:
+            return None
+        if len(query) != held.dims * FLOAT32_BYTES or k <= 0:
+            return {}
+        want = COARSE * k
+        signs = np.packbits(np.frombuffer(query, dtype=np.float32) > 0, bitorder="little")
+        distance = hamming(held.words, _words(signs.reshape(1, -1))[:, 0])
+        if len(distance) > want:
+            picked = held.ids[np.argpartition(distance, want - 1)[:want]]
+        else:
+            picked = held.ids
+        return await self.store.rescore_facts(model, query, picked.tolist(), k)
+
+    async def _signs(self, guild_id: str, model: str) -> _Held | None:
+        key = (guild_id, model)
+        version = self.store.vector_version
+        now = time.monotonic()
+        held = self._held.get(key)
+        if held is not None:
+            self._held.move_to_end(key)
+            if held.version == version:
+                return held
+            if now - held.loaded_at < RELOAD_SECONDS:
+                return None  # stale: SQLite's pass until the next read
+        checked = self._checked.get(key) if held is None else None
+        if checked is not None and (checked[0] == version or now - checked[1] < RELOAD_SECONDS):
+            return None  # a small guild (or no coarse column) when last read
+        return await self._load(key, version, now)
+
+    async def _load(self, key: tuple[str, str], version: int, now: float) -> _Held | None:
+        started = time.perf_counter()
+        signs = await self.store.fact_signs(*key)
+        if signs is None or len(signs.ids) < MIN_SIGNS:
+            self._held.pop(key, None)
+            self._checked[key] = (version, now)
+            return None
+        self._checked.pop(key, None)
+        bits = np.frombuffer(signs.bits, dtype=np.uint8).reshape(len(signs.ids), -1)
+        held = _Held(version, now, np.array(signs.ids, dtype=np.int64), _words(bits), signs.dims)
+        self._held[key] = held
+        self._held.move_to_end(key)
+        while len(self._held) > GUILDS:
+            self._held.popitem(last=False)
+        log.debug("signs of %d facts of guild %s read in %.2f s", len(signs.ids), key[0],
+                  time.perf_counter() - started)  # fmt: skip
+        return held
