@@ -37,6 +37,12 @@ async def test_a_big_guilds_pass_in_memory_finds_the_nearest_exactly_scored(
             assert score == pytest.approx(float(cosines[ids.index(fact_id)]), abs=1e-5)
         found = await index.similarities(GUILD_A, "m", to_blob(query), top=10)
         assert found.nearest == held
+    calls: list[object] = []
+    monkeypatch.setattr(store, "rescore_facts", lambda *a: calls.append(a))
+    again = await index.similarities(GUILD_A, "m", to_blob(query), top=10)
+    assert again.nearest == held and not calls  # asked again: the answer kept
+    monkeypatch.undo()
+    monkeypatch.setattr(signs_module, "MIN_SIGNS", 100)
     # a small guild keeps SQLite's pass
     assert await index.signs.nearest(GUILD_B, "m", to_blob(matrix[0]), 10) is None
     # a fact archived since: stale signs are not used (SQLite's pass) until read again

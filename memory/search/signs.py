@@ -6,7 +6,9 @@ database thread per query, most of a search's cost. The same pass over the signs
 (32 bytes a fact for 256 dimensions: 3 MB for 100k facts) takes under 2 ms in numpy, off
 the database thread; its candidates are re-scored in SQLite as before
 (``signs_sql.rescore_facts``). It keeps the ``COARSE`` × k nearest signs with no Hamming
-bound, so it finds the candidates sqlite-vec's bounded pass finds, or nearer ones.
+bound, so it finds the candidates sqlite-vec's bounded pass finds, or nearer ones. The last
+``RECENT`` answers per guild are kept while its signs are current: a question asked as a
+search and as a slice (or asked again) is answered once.
 
 Only guilds with at least ``MIN_SIGNS`` vectors are held (a smaller guild's pass in SQLite
 is as fast). The signs are read again when facts or their vectors changed
@@ -19,7 +21,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,6 +34,7 @@ log = logging.getLogger(__name__)
 MIN_SIGNS = 4096  # fewer vectors: sqlite-vec's own pass is as fast
 RELOAD_SECONDS = 30.0  # stale signs are read again at most this often (SQLite's pass between)
 GUILDS = 64  # (guild, model) pairs whose signs are held, most recently searched kept
+RECENT = 256  # answers kept per held guild (a search and a slice of one question ask twice)
 
 
 @dataclass(slots=True)
@@ -43,6 +46,8 @@ class _Held:
     ids: Any  # int64 array of fact ids
     words: Any  # (words per sign, facts) array: uint64 when the width allows, else uint8
     dims: int
+    # (query, k) -> the answer, while these signs are current (facts unchanged)
+    recent: OrderedDict[tuple[bytes, int], dict[int, float]] = field(default_factory=OrderedDict)
 
 
 def _words(bits: Any) -> Any:
@@ -91,6 +96,10 @@ class SignIndex:
             return None
         if len(query) != held.dims * FLOAT32_BYTES or k <= 0:
             return {}
+        known = held.recent.get((query, k))
+        if known is not None:
+            held.recent.move_to_end((query, k))
+            return dict(known)
         want = COARSE * k
         signs = np.packbits(np.frombuffer(query, dtype=np.float32) > 0, bitorder="little")
         distance = hamming(held.words, _words(signs.reshape(1, -1))[:, 0])
@@ -98,7 +107,11 @@ class SignIndex:
             picked = held.ids[np.argpartition(distance, want - 1)[:want]]
         else:
             picked = held.ids
-        return await self.store.rescore_facts(model, query, picked.tolist(), k)
+        found = await self.store.rescore_facts(model, query, picked.tolist(), k)
+        held.recent[(query, k)] = found
+        if len(held.recent) > RECENT:
+            held.recent.popitem(last=False)
+        return dict(found)
 
     async def _signs(self, guild_id: str, model: str) -> _Held | None:
         key = (guild_id, model)
