@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 MIN_SIGNS = 4096  # fewer vectors: sqlite-vec's own pass is as fast
 RELOAD_SECONDS = 30.0  # stale signs are read again at most this often (SQLite's pass between)
-GUILDS = 64  # (guild, model) pairs whose signs are held, most recently searched kept
+GUILDS = 8  # (guild, model) pairs held, most recently searched kept: 4 MB each at 100k facts
 RECENT = 256  # answers kept per held guild (a search and a slice of one question ask twice)
 
 
