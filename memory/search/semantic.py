@@ -21,12 +21,15 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING
 
 from memory.audit import MemoryEvent, error_detail
 from memory.search.embeddings import Embedder, embed_cached
-from memory.search.signs import SignIndex
 from memory.storage.protocol import Storage
 from memory.tasks import stop_task
+
+if TYPE_CHECKING:
+    from memory.search.signs import SignIndex
 
 log = logging.getLogger(__name__)
 
@@ -141,12 +144,22 @@ class VectorIndex:
     """The nearest facts of a guild by sqlite-vec's k-NN (``vectors_sql.nearest_facts``).
 
     Nothing of a guild's vectors is held here: per (guild, model) only the Hamming bound its
-    next coarse pass starts from, for the ``BOUNDS`` most recently searched."""
+    next coarse pass starts from, for the ``BOUNDS`` most recently searched; a big guild's
+    coarse pass runs on its signs in memory (``signs``, made on the first query: it imports
+    numpy, which commands that never query go without)."""
 
     def __init__(self, store: Storage) -> None:
         self.store = store
         self._bounds: OrderedDict[tuple[str, str], int] = OrderedDict()
-        self.signs = SignIndex(store)  # a big guild's coarse pass, in memory
+        self._signs: SignIndex | None = None
+
+    @property
+    def signs(self) -> SignIndex:
+        if self._signs is None:
+            from memory.search.signs import SignIndex
+
+            self._signs = SignIndex(self.store)
+        return self._signs
 
     async def similarities(
         self,
