@@ -101,6 +101,7 @@ class Memory(Controls):
             semantic,
             min_confidence=settings.slice_min_confidence,
             budget=settings.slice_budget,
+            half_life_days=settings.fact_half_life_days,
         )  # one: it caches names and index profiles
 
     # --- what members say ------------------------------------------------------------------

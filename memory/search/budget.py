@@ -60,9 +60,12 @@ def pack(
     relevant_facts: Sequence[FactHit],
     messages: Sequence[MessageHit],
     budget: int,
+    *,
+    fact_share: float = FACT_SHARE,
 ) -> MemorySlice:
     """The slice of these ranked candidates that fills ``budget`` characters shown (see the
-    module's docstring); the lists keep their ranking order."""
+    module's docstring; ``fact_share``: of the budget facts may take before messages, 1 for
+    a question about the asker); the lists keep their ranking order."""
     shown = _Shown(budget)
     out = MemorySlice()
     facts = [(True, hit) for hit in user_facts] + [(False, hit) for hit in relevant_facts]
@@ -78,7 +81,7 @@ def pack(
         (out.user_facts if mine else out.relevant_facts).append(hit)
 
     for mine, hit in facts:
-        if shown.chars >= FACT_SHARE * budget:
+        if shown.chars >= fact_share * budget:
             break
         place_fact(mine, hit)
     for message in messages:

@@ -16,9 +16,11 @@ from datetime import UTC, datetime
 
 from memory.extraction.safety import fold
 from memory.ids import MENTION
-from memory.models import subject_name
+from memory.lifecycle.value import DEFAULT_HALF_LIFE_DAYS, fact_value
+from memory.models import Fact, subject_name
 from memory.search import lexical, message_gate
-from memory.search.budget import DEFAULT_BUDGET, pack
+from memory.search.asker import about_the_asker
+from memory.search.budget import DEFAULT_BUDGET, FACT_SHARE, pack
 from memory.search.fts import query_tokens, quote, term_groups
 from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.scoring import score_fact
@@ -27,6 +29,7 @@ from memory.storage.protocol import Storage
 
 USER_FACTS = 40  # candidates for the slice's budget (``budget.pack``)
 RELEVANT_FACTS = 60
+ALL_OF_A_MEMBER = 120  # a member's active facts (80 at most; lore 120): their whole profile
 RELEVANT_MESSAGES = 8  # messages a search shows
 MESSAGE_CHARS = 250  # a slice asks for a message hit per this many characters of budget
 NEIGHBOURS = 4  # turns either side a slice may show with a hit (``budget.pack`` picks)
@@ -59,12 +62,13 @@ class Retriever:
 
     def __init__(
         self, store: Storage, semantic: Semantic | None = None, *, min_confidence: float = 0.0,
-        budget: int = DEFAULT_BUDGET,
+        budget: int = DEFAULT_BUDGET, half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
     ) -> None:  # fmt: skip
         self.store = store
         self.semantic = semantic
         self.min_confidence = min_confidence  # facts less sure than this stay out of slices
         self.budget = budget  # characters a slice shows unless its caller sets its own
+        self.half_life_days = half_life_days  # a fact's value (the asker's profile)
         self._counts: dict[str, tuple[int, int]] = {}
         self._members: dict[str, _Members] = {}
         self._profiles = lexical.Profiles()
@@ -309,12 +313,17 @@ class Retriever:
             semantic = await self.semantic.similarities(guild_id, query)
         sure = self.min_confidence
         mine: list[FactHit] = []
+        share = FACT_SHARE
         if user_id:
+            profile = about_the_asker(query, await self._name_words(guild_id, [user_id]))
             mine = await self.search(
-                guild_id, query, channel_id=channel_id, limit=USER_FACTS, strict=False,
-                subjects=[user_id], semantic=semantic, named=named,
+                guild_id, query, channel_id=channel_id, strict=False, subjects=[user_id],
+                limit=ALL_OF_A_MEMBER if profile else USER_FACTS, semantic=semantic, named=named,
             )  # fmt: skip
             mine = [h for h in mine if h.fact.confidence >= sure]
+            if profile:  # "what do you know about me?": their profile, the whole budget
+                mine.sort(key=lambda h: (-self._value(h.fact), h.fact.id))
+                share = 1.0
         seen = {h.fact.id for h in mine}
         relevant = await self.search(
             guild_id, query, channel_id=channel_id, limit=RELEVANT_FACTS + len(seen),
@@ -327,4 +336,9 @@ class Retriever:
             guild_id, query, channel_id=channel_id, named=named,
             limit=max(2, budget // MESSAGE_CHARS), context=NEIGHBOURS, distinct=False,
         )  # fmt: skip
-        return pack(mine, relevant, found, budget)
+        return pack(mine, relevant, found, budget, fact_share=share)
+
+    def _value(self, fact: Fact) -> float:
+        seen = fact.last_seen_at or fact.said_at
+        return fact_value(fact.confidence, fact.times_seen, seen, datetime.now(UTC),
+                          self.half_life_days)  # fmt: skip
