@@ -719,7 +719,11 @@ def extraction_children() -> set[int]:
     """This process's extraction child processes (still running)."""
     pids: set[int] = set()
     for task in Path("/proc/self/task").iterdir():
-        for pid in (task / "children").read_text().split():
+        try:
+            children = (task / "children").read_text().split()
+        except FileNotFoundError:  # a thread that ended meanwhile
+            continue
+        for pid in children:
             with contextlib.suppress(FileNotFoundError):  # exited meanwhile
                 cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
                 state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
