@@ -3,7 +3,7 @@
 For each member of a guild (never the lore) with at least ``MIN_FACTS`` active facts at or
 above ``MEMORYBOT_SLICE_MIN_CONFIDENCE``, whose facts changed since their paragraph was
 written (or who has none), one chat completion gets their ``MAX_FACTS`` most valued current
-facts (``memory.lifecycle.value.fact_value``, as ``memory_journals/profiles.py`` ranks them),
+facts (``memory.lifecycle.value.most_valued``, as ``memory_journals/profiles.py`` ranks them),
 each with its id, and answers ``{"paragraph": "..."}``: one to three sentences, each citing the
 ids it rests on (``[12]``, ``[12, 15]``). The answer is kept only when it is grounded
 (:func:`check_paragraph`): every sentence cites, every cited id was sent, at most
@@ -34,7 +34,7 @@ from openai.types.shared_params import ResponseFormatJSONSchema
 from memory.audit import SYSTEM, MemoryEvent
 from memory.errors import MemorybotError
 from memory.extraction.safety import instruction_reason, secret_reason
-from memory.lifecycle.value import fact_value
+from memory.lifecycle.value import most_valued
 from memory.llm.answers import json_kind, loads_tolerant
 from memory.llm.endpoint import OpenAIEndpoint, llm_options
 from memory.models import LORE_SUBJECT, Fact, MemberProfile, utc_iso
@@ -141,18 +141,6 @@ def facts_digest(facts: Sequence[Fact]) -> str:
     return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()[:32]
 
 
-def most_valued(
-    facts: Sequence[Fact], half_life_days: float, now: datetime, limit: int = MAX_FACTS
-) -> list[Fact]:
-    """The ``limit`` most valued of ``facts``, most valued first."""
-
-    def value(fact: Fact) -> float:
-        seen = fact.last_seen_at or fact.said_at
-        return fact_value(fact.confidence, fact.times_seen, seen, now, half_life_days)
-
-    return sorted(facts, key=lambda f: (-value(f), f.id))[:limit]
-
-
 class ProfileWriter(OpenAIEndpoint):
     """Writes members' paragraphs (see the module docstring) into ``store``; ``on_written``
     is told each guild whose paragraphs changed (its MEMORY.md is refreshed)."""
@@ -233,7 +221,7 @@ class ProfileWriter(OpenAIEndpoint):
         before = held.get(subject)
         if before is not None and before.digest == digest:
             return "unchanged"
-        chosen = most_valued(eligible, self.half_life_days, datetime.now(UTC))
+        chosen = most_valued(eligible, datetime.now(UTC), self.half_life_days)[:MAX_FACTS]
         try:
             text, cited = await self.paragraph(names.get(subject, ""), chosen)
             profile = MemberProfile(

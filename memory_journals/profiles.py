@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from memory.lifecycle.value import fact_value
+from memory.lifecycle.value import most_valued
 from memory.models import Fact
 from memory.text import cap, clean_text
 
@@ -39,13 +39,6 @@ def profile_lines(
     """``**Who they are:** works as a nurse; lives in Denver.`` lines, one per group that has
     facts, each with the group's most valued facts (events: the latest, with their day)."""
     moment = now or datetime.now(UTC)
-
-    def value(fact: Fact) -> float:
-        return fact_value(
-            fact.confidence, fact.times_seen, fact.last_seen_at or fact.said_at, moment,
-            half_life_days,
-        )  # fmt: skip
-
     lines = []
     for title, types in GROUPS:
         mine = [f for f in facts if f.fact_type in types and f.confidence >= MIN_CONFIDENCE]
@@ -55,7 +48,7 @@ def profile_lines(
             chosen = sorted(mine, key=lambda f: (f.said_at, f.id), reverse=True)[:PER_GROUP]
             items = [f"{_without_name(f.fact, name)} ({f.said_on})" for f in chosen]
         else:
-            chosen = sorted(mine, key=lambda f: (-value(f), f.id))[:PER_GROUP]
+            chosen = most_valued(mine, moment, half_life_days)[:PER_GROUP]
             items = [_without_name(f.fact, name) for f in chosen]
         shown = "; ".join(cap(item, MAX_ITEM_CHARS) for item in items)
         lines.append(f"**{title}:** {shown}.")

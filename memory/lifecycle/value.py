@@ -4,9 +4,10 @@ long ago it was last said (halved every ``half_life_days``)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import datetime
 
-from memory.models import parse_iso
+from memory.models import Fact, parse_iso
 
 DEFAULT_HALF_LIFE_DAYS = 180.0
 CONFIDENCE_CEILING = 0.97
@@ -43,6 +44,19 @@ def fact_value(
         age_days = 0.0
     decay: float = 0.5 ** (age_days / half_life_days)
     return confidence * repeats * decay
+
+
+def worth(fact: Fact, now: datetime, half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> float:
+    """:func:`fact_value` of a stored fact, last said when it was last seen (or said)."""
+    seen = fact.last_seen_at or fact.said_at
+    return fact_value(fact.confidence, fact.times_seen, seen, now, half_life_days)
+
+
+def most_valued(
+    facts: Sequence[Fact], now: datetime, half_life_days: float = DEFAULT_HALF_LIFE_DAYS
+) -> list[Fact]:
+    """``facts``, most valued first (equal values: the older id first)."""
+    return sorted(facts, key=lambda f: (-worth(f, now, half_life_days), f.id))
 
 
 def value_rank(

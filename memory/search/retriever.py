@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 
 from memory.extraction.safety import fold
 from memory.ids import MENTION
-from memory.lifecycle.value import DEFAULT_HALF_LIFE_DAYS, fact_value
-from memory.models import Fact, subject_name
+from memory.lifecycle.value import DEFAULT_HALF_LIFE_DAYS, worth
+from memory.models import subject_name
 from memory.search import lexical, message_gate
 from memory.search.asker import about_the_asker
 from memory.search.budget import DEFAULT_BUDGET, FACT_SHARE, pack
@@ -322,7 +322,8 @@ class Retriever:
             )  # fmt: skip
             mine = [h for h in mine if h.fact.confidence >= sure]
             if profile:  # "what do you know about me?": their profile, the whole budget
-                mine.sort(key=lambda h: (-self._value(h.fact), h.fact.id))
+                now = datetime.now(UTC)
+                mine.sort(key=lambda h: (-worth(h.fact, now, self.half_life_days), h.fact.id))
                 share = 1.0
         seen = {h.fact.id for h in mine}
         relevant = await self.search(
@@ -337,8 +338,3 @@ class Retriever:
             limit=max(2, budget // MESSAGE_CHARS), context=NEIGHBOURS, distinct=False,
         )  # fmt: skip
         return pack(mine, relevant, found, budget, fact_share=share)
-
-    def _value(self, fact: Fact) -> float:
-        seen = fact.last_seen_at or fact.said_at
-        return fact_value(fact.confidence, fact.times_seen, seen, datetime.now(UTC),
-                          self.half_life_days)  # fmt: skip
