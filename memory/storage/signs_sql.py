@@ -7,11 +7,10 @@ it) and is scoped to one guild.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from memory.storage.vectors_sql import FLOAT32_BYTES, RESCORE, vector_table
+from memory.storage.vectors_sql import FLOAT32_BYTES, rescored, vector_table
 
 SELECT_SIGNS = "SELECT rowid, coarse FROM {name} WHERE guild_id = ? AND is_active = 1"
 
@@ -43,8 +42,4 @@ def rescore_facts(
     table = vector_table(conn, model)
     if table is None or len(query) != table.dims * FLOAT32_BYTES or k <= 0:
         return {}
-    scored = conn.execute(
-        RESCORE.format(name=table.name), (query, json.dumps(list(candidates)))
-    ).fetchall()
-    scored.sort(key=lambda row: row[1], reverse=True)
-    return {int(f): float(s) for f, s in scored[:k]}
+    return rescored(conn, table.name, query, candidates, k)

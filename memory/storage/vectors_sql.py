@@ -49,8 +49,9 @@ the evidence part left out when it is empty or says the same as the fact.
 
 from __future__ import annotations
 
+import heapq
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from memory.storage.ingest_sql import chunks, marks, transaction
@@ -359,9 +360,8 @@ def nearest_facts(
         rows = conn.execute(NEAREST_EXACT.format(name=table.name), (query, k, guild_id))
         return Nearest({int(f): float(s) for f, s in rows}, None)
     if exact:
-        scored = conn.execute(SCORE_ALL.format(name=table.name), (query, guild_id)).fetchall()
-        scored.sort(key=lambda row: row[1], reverse=True)
-        return Nearest({int(f): float(s) for f, s in scored[:k]}, bound)
+        scored = conn.execute(SCORE_ALL.format(name=table.name), (query, guild_id))
+        return Nearest(best(scored, k), bound)
     want = COARSE * k
     enough = max(1, round(want * ENOUGH))
     step = max(1, round(BOUND_STEP * table.dims))
@@ -380,10 +380,22 @@ def nearest_facts(
     # Full: the next query starts where this one's last candidate was (rows come nearest
     # first), else where enough passed.
     following = int(rows[-1][1]) if len(rows) == want else bound
-    candidates = json.dumps([rowid for rowid, _ in rows])
-    scored = conn.execute(RESCORE.format(name=table.name), (query, candidates)).fetchall()
-    scored.sort(key=lambda row: row[1], reverse=True)
-    return Nearest({int(f): float(s) for f, s in scored[:k]}, following)
+    return Nearest(rescored(conn, table.name, query, [rowid for rowid, _ in rows], k), following)
+
+
+def rescored(
+    conn: Any, name: str, query: bytes, candidates: Sequence[int], k: int
+) -> dict[int, float]:
+    """The ``k`` of ``candidates`` (fact ids of the vec0 table ``name``) nearest to ``query``
+    by cosine similarity of their float vectors: the exact step after a coarse pass."""
+    scored = conn.execute(RESCORE.format(name=name), (query, json.dumps(list(candidates))))
+    return best(scored, k)
+
+
+def best(scored: Iterable[Sequence[Any]], k: int) -> dict[int, float]:
+    """The ``k`` best of (fact id, similarity) rows, as ``{id: similarity}``."""
+    top = heapq.nlargest(k, scored, key=lambda row: row[1])
+    return {int(f): float(s) for f, s in top}
 
 
 def _dims(blob: bytes) -> int:
