@@ -172,8 +172,9 @@ class Profiles:
 
 
 @functools.lru_cache(maxsize=16384)
-def _cached_words(text: str) -> tuple[str, ...]:
-    """:func:`memory.search.fts.fts_words`, remembered: recent messages come back again."""
+def cached_words(text: str) -> tuple[str, ...]:
+    """:func:`memory.search.fts.fts_words`, remembered: recent messages come back again (to
+    rank, then to gate)."""
     return tuple(fts_words(text))
 
 
@@ -188,7 +189,7 @@ def rank(groups: Sequence[TermGroup], idf: Mapping[str, float], texts: Mapping[i
     weights = [idf.get(g.token, 0.0) for g in groups]
     counted: dict[int, tuple[int, list[int]]] = {}
     for row, text in texts.items():
-        words = _cached_words(text)
+        words = cached_words(text)
         tf = [0] * len(groups)
         for word in words:
             i = form_group.get(word)

@@ -19,22 +19,17 @@ hits went 0.263 (ungated) → 0.307, hits a question 7.8 → 3.3, unrelated quer
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 
-from memory.search.fts import TermGroup, fts_words
+from memory.search.fts import TermGroup
+from memory.search.lexical import cached_words
 
 MIN_SHARE = 0.3  # of the query's IDF weight a message must hold
 
 
-@functools.lru_cache(maxsize=16384)
-def _words(text: str) -> frozenset[str]:
-    return frozenset(fts_words(text))
-
-
 def held(groups: Sequence[TermGroup], text: str) -> list[bool]:
     """For each group, whether ``text`` holds one of its forms (or a word with its prefix)."""
-    words = _words(text)
+    words = cached_words(text)  # as ranking split it
     found = []
     for group in groups:
         hit = not group.forms.isdisjoint(words)
