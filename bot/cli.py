@@ -16,7 +16,7 @@ import click
 from bot.cli_base import CliState, echo_json, run_async, snowflake
 from bot.cli_moderation import events, forget, optout
 from memory.errors import ConfigError, MemorybotError
-from memory.settings import load_settings
+from memory.settings import MAX_SLICE_BUDGET, MIN_SLICE_BUDGET, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +206,7 @@ def search(
 @click.option(
     "--budget",
     default=None,
-    type=click.IntRange(200, 100_000),
+    type=click.IntRange(MIN_SLICE_BUDGET, MAX_SLICE_BUDGET),
     help="Characters the slice shows (default: MEMORYBOT_SLICE_BUDGET, 4000).",
 )
 @click.option(

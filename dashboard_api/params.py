@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 from dashboard_api.errors import ApiError
 from memory import ids
-from memory.search.budget import MAX_BUDGET, MIN_BUDGET
 from memory.search_kinds import DEFAULT_KIND, Kind, parse_kind
+from memory.settings import MAX_SLICE_BUDGET, MIN_SLICE_BUDGET
 
 MAX_QUERY_CHARS = 500
 DEFAULT_LIMIT = 10
@@ -62,9 +62,11 @@ def budget(params: Mapping[str, str]) -> int | None:
         value = int(raw.strip())
     except ValueError:
         raise ApiError(400, "invalid_parameter", "budget must be an integer") from None
-    if not MIN_BUDGET <= value <= MAX_BUDGET:
+    if not MIN_SLICE_BUDGET <= value <= MAX_SLICE_BUDGET:
         raise ApiError(
-            400, "invalid_parameter", f"budget must be {MIN_BUDGET}..{MAX_BUDGET} characters"
+            400,
+            "invalid_parameter",
+            f"budget must be {MIN_SLICE_BUDGET}..{MAX_SLICE_BUDGET} characters",
         )
     return value
 

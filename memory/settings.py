@@ -11,6 +11,11 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from memory import ids
 from memory.errors import ConfigError
 
+SLICE_BUDGET = 4000
+MIN_SLICE_BUDGET, MAX_SLICE_BUDGET = 200, 100_000
+"""The memory slice's budget of characters shown: its default, and the budgets a caller may
+set (the setting, ``memorybot slice --budget``, the API's ``budget``)."""
+
 ENV_PREFIX = "MEMORYBOT_"
 MAX_RECENT_MESSAGES_RANGE = (10, 120)
 LOCAL_STT = "local"
@@ -98,9 +103,9 @@ class Settings(BaseSettings):
         "verdicts. false: offline only.",
     )
     slice_budget: int = Field(
-        4000,
-        ge=200,
-        le=100_000,
+        SLICE_BUDGET,
+        ge=MIN_SLICE_BUDGET,
+        le=MAX_SLICE_BUDGET,
         description="Characters the memory slice of a reply shows (facts, messages and their "
         "neighbouring turns, each once; about 4 characters a token); the best facts and "
         "messages that fit.",

@@ -26,9 +26,6 @@ from dataclasses import dataclass, replace
 from memory.models import StoredMessage
 from memory.search.results import FactHit, MemorySlice, MessageHit
 
-DEFAULT_BUDGET = 4000
-"""Characters shown (about 1,000 tokens): ``MEMORYBOT_SLICE_BUDGET``'s default."""
-MIN_BUDGET, MAX_BUDGET = 200, 100_000
 FACT_SHARE = 0.2
 """Share of the budget facts may take before message hits are placed (measured by
 ``bench/retrieval.py``: 0.1–0.3 are within noise on LoCoMo dev; no facts at all loses 0.02)."""

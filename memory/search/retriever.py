@@ -20,11 +20,12 @@ from memory.lifecycle.value import DEFAULT_HALF_LIFE_DAYS, worth
 from memory.models import subject_name
 from memory.search import lexical, message_gate
 from memory.search.asker import about_the_asker
-from memory.search.budget import DEFAULT_BUDGET, FACT_SHARE, pack
+from memory.search.budget import FACT_SHARE, pack
 from memory.search.fts import query_tokens, quote, term_groups
 from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.scoring import score_fact
 from memory.search.semantic import Semantic
+from memory.settings import SLICE_BUDGET
 from memory.storage.protocol import Storage
 
 USER_FACTS = 40  # candidates for the slice's budget (``budget.pack``)
@@ -62,7 +63,7 @@ class Retriever:
 
     def __init__(
         self, store: Storage, semantic: Semantic | None = None, *, min_confidence: float = 0.0,
-        budget: int = DEFAULT_BUDGET, half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+        budget: int = SLICE_BUDGET, half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
     ) -> None:  # fmt: skip
         self.store = store
         self.semantic = semantic
