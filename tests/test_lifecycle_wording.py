@@ -1,6 +1,7 @@
 """Wordings of one fact that the lifecycle reads as the same (memory.lifecycle), through the
 public ``relation``: fan and hobby phrasings, generic head nouns, chat abbreviations, a
-partner named two ways, and denials counted per clause."""
+partner named two ways, denials counted per clause, verbs of saying and naming, a student
+and what they study, comparisons, "avoids", and a diet told by what it leaves out."""
 
 from __future__ import annotations
 
@@ -23,6 +24,17 @@ SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNR
         ("Ines studies biology.", "Ines studies bio."),
         ("Dana is married to a woman named Ruth.", "Dana's wife is called Ruth."),
         ("kim doesn't drink", "kim is sober, no alcohol"),
+        (
+            "Omar has three dogs, named Rex, Bo and Kit.",
+            "Omar said Rex, Bo and Kit are his three dogs.",
+        ),
+        ("leo has a parrot called kiwi", "leos parrot is named kiwi"),
+        ("Tom is a law student.", "Tom studies law."),
+        ("nina prefers tea over coffee", "nina likes tea more than coffee"),
+        ("Ali doesn't eat any animal products.", "Ali is vegan."),
+        ("ben doesnt eat dairy", "ben avoids dairy, nvr eats it"),
+        ("sara lives in washington dc", "sara lives in DC"),
+        ("jo swims every morning", "jo swims in the mornings"),
     ],
 )
 def test_two_wordings_of_one_fact_merge(old: str, new: str) -> None:
@@ -37,6 +49,9 @@ def test_two_wordings_of_one_fact_merge(old: str, new: str) -> None:
         ("Lea likes music.", "Lea likes techno."),  # the generic word is all there is
         ("Dana is married to a woman named Ruth.", "Dana's wife is called Mia."),
         ("kim is sober", "kim drinks wine, and never beer"),  # the first clause drinks
+        ("Omar's dog is named Rex.", "Omar's dog is named Max."),  # naming words are no content
+        ("Tom is a law student.", "Tom studies medicine."),
+        ("ben avoids dairy", "ben eats dairy"),
     ],
 )
 def test_what_differs_is_not_merged(old: str, new: str) -> None:

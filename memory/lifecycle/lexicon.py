@@ -24,7 +24,7 @@ STOPWORDS = _words(
     "can could should shall might must may that this these those it its their theirs his "
     "her hers him them they he she i my me we our us you your yours 's there here what "
     "which who whom when where why how so very too also just still now always already "
-    "again anymore any some all up out one own same such only even ever back"
+    "again anymore any some all up out one own same such only even ever back more over rather"
 )
 """Words that carry no content of their own in a short fact."""
 
@@ -37,14 +37,24 @@ FILLERS = _words(
 )
 """Chat fillers, intensifiers and hedges: dropped before two facts are compared."""
 
+NAMING_WORDS = _words("named called name")
+"""How a name is given ("a cat named Sushi", "her cat is called Sushi"): no content of its
+own once the name is there (the pre-check still reads them as slot cues)."""
+
 GENERIC_WORDS = _words("music food stuff thing things person people activity activities life")
 """Head nouns that add nothing to the word before them ("jazz music", "spicy stuff"): left
 out when two facts are compared for a merge."""
 
-LIGHT_VERBS = frozenset({"be", "have", "do", "go", "get"})
-"""Lemmas too common to tell two facts apart ("went to Paris" / "visited Paris")."""
+LIGHT_VERBS = frozenset(
+    {"be", "have", "do", "go", "get", "mention", "say", "tell", "explain", "reveal", "confirm"}
+)
+"""Lemmas too common to tell two facts apart ("went to Paris" / "visited Paris"), and verbs
+of saying ("Nadia mentioned that Pepper is her cat" says that Pepper is Nadia's cat)."""
 
-NEGATORS = frozenset({"not", "never", "no", "nor", "neither", "nobody", "nothing"})
+NEGATORS = frozenset({"not", "never", "no", "nor", "neither", "nobody", "nothing",
+                      "nvr", "nevr", "neva", "avoid", "avoids", "avoided", "avoiding"})  # fmt: skip
+"""Words that deny what their clause says (chat spellings of "never" included; "avoids
+pork" denies eating it as "never eats pork" does)."""
 
 NEGATIVE_VERBS = {"hate": "like", "dislike": "like", "detest": "like", "loathe": "like"}
 """Verbs that say "not like": each counts as one negation and reads as ``like``."""
@@ -71,7 +81,7 @@ SYNONYMS = {
     "coder": "developer", "university": "university", "varsity": "university",
     "teetotal": "drink", "teetotaler": "drink", "sober": "drink", "spouse": "wife",
     "husband": "wife", "employee": "work", "employed": "work", "divorce": "married",
-    "marry": "married", "engagement": "engaged", "eater": "eat",
+    "marry": "married", "engagement": "engaged", "eater": "eat", "student": "study",
     # chat abbreviations
     "doc": "doctor", "psych": "psychology", "bio": "biology", "chem": "chemistry",
     "econ": "economics", "math": "maths", "alcohol": "drink", "booze": "drink",

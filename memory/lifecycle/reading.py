@@ -2,9 +2,10 @@
 
 :func:`read` turns "Jay doesn't eat meat anymore lol." into a :class:`Reading`:
 
-* ``body``: the text normalised (lowercase; contractions, number words and a few phrases
-  rewritten: "can't stand" → "hates", "is a fan of" → "likes", "gave up" → "stopped",
-  "used to" → "not"; punctuation kept as separate tokens) with its dates taken out;
+* ``body``: the text normalised (lowercase; contractions, number words and the phrases of
+  :mod:`memory.lifecycle.phrases` rewritten: "can't stand" → "hates", "is a fan of" →
+  "likes", "gave up" → "stopped", "used to" → "not"; punctuation kept as separate tokens)
+  with its dates taken out;
 * ``core``: the content words as canonical lemmas ("went" → "go" → dropped as a light
   verb, "olives" → "olive", "loves" → "like"), without the subject (the first word),
   stopwords, chat fillers, negations and dates: ``{"eat", "meat"}``;
@@ -35,6 +36,7 @@ from memory.lifecycle.lexicon import (
     IS_AFTER_S,
     LIGHT_VERBS,
     MONTHS,
+    NAMING_WORDS,
     NEGATIVE_VERBS,
     NEGATORS,
     NUMBER_WORDS,
@@ -45,6 +47,7 @@ from memory.lifecycle.lexicon import (
     SYNONYMS,
     WEEKDAYS,
 )
+from memory.lifecycle.phrases import PHRASE_PATTERNS
 from memory.lifecycle.spelling import one_edit, repaired
 
 READ_CACHE_SIZE = 8192
@@ -61,61 +64,6 @@ _NT = re.compile(r"(\w)n't\b")
 _SUFFIXES = [(re.compile(r"'m\b"), " am"), (re.compile(r"'re\b"), " are"),
              (re.compile(r"'ve\b"), " have"), (re.compile(r"'ll\b"), " will"),
              (re.compile(r"'d\b"), " would")]  # fmt: skip
-_SAYING = ("mentioned", "said", "says", "shared", "noted", "explained", "revealed", "stated",
-           "confirmed", "announced", "indicated", "reported", "admitted", "wrote", "posted",
-           "told")  # fmt: skip
-_FRAME = (  # how an LLM extractor reports a fact: "Ana mentioned that she ..."
-    r"^(\S+) (?:(?:also|proudly|happily|excitedly|recently|once|later|has|had|just) )*"
-    rf"(?:{'|'.join(_SAYING[:-1])}|told (?:the \w+|everyone|us|me|them|\w+))"
-    r"(?: to (?:the \w+|everyone|us|me|them))?(?: that)? "
-)
-_PHRASES = [  # (words one of which must be in the text, pattern, replacement)
-    (_SAYING, _FRAME + r"(?:she|he|they|i) ", r"\1 "),  # what was said, as said of Ana
-    (_SAYING, _FRAME + r"(?:her|his|their|my) ", r"\1 's "),
-    (_SAYING, _FRAME + r"(?=1 of (?:her|his|their|my) )", r"\1 "),  # "one" is read as 1
-    (("according",), r"^according to [^,]+ , ", ""),
-    (("fan of",), r"\b(?:is |(?=not ))(not )?(?:a )?(?:big |huge |massive |great )?fan of\b",
-     r"\1likes"),
-    (("fan",), r"\bis (not )?(?:a |an )?(?:big |huge |massive |great |die-hard |diehard )?"
-     r"(?!big |huge |massive |great )([\w-]+) fan\b", r"\1likes \2"),
-    (("hobb", "pastime", "passion"), r"(?:\b1 of )?(?:'s|\b(?:his|her|their|my)) (?:favorite )?"
-     r"(?:hobbies|hobby|pastimes|pastime|passions|passion) (?:is|are|include|includes)\b",
-     "likes"),
-    (("free time", "spare time"), r"\b(?:in|during) (?:his|her|their|my) (?:free|spare) time\b",
-     " "),
-    (("living",), r"\bfor a living\b", " "),
-    (("hooked", "addicted", "enough of"), r"\b(?:is )?(?:hooked on|addicted to"
-     r"|can not get enough of)\b", "likes"),
-    (("sick of", "tired of", "fed up"), r"\b(?:is )?(?:sick of|tired of|fed up with)\b",
-     "not likes"),
-    (("into",), r"\b(?:is |(?=not ))(not )?(?:(?:really|so|super|very|lowkey|kinda) )*into\b",
-     r"\1likes"),
-    (("obsessed", "passionate", "keen", "crazy", "mad about", "fond"),
-     r"(?:\bis |^(\S+ ))(not )?(?:(?:really|so|super|very|lowkey|kinda) )*(?:obsessed"
-     r" (?:with|w)|passionate about|keen on|crazy about|mad about|fond of)\b", r"\1\2likes"),
-    (("stand", "handle", "stomach"), r"\bcan not (?:stand|handle|stomach)\b", "hates"),
-    ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
-    (("done w",), r"\b(?:is )?done (?:with|w)\b", "stopped"),
-    (("used to",), r"\bused to\b", "not"),
-    (("diet",), r"\b(?:follows|eats|keeps|has|is on) (?:a |an )?(vegan|vegetarian|plant-based"
-     r"|plant based) diet\b", r"is \1"),
-    (("plant",), r"\bplant[- ]based\b", "vegan"),
-    (("smoker",), r"\bis (not )?(?:a )?(non-)?smoker\b", r"\1\2smokes"),
-    (("non-",), r"\bnon-", "not "),
-    (("alcohol", "booze"), r"\b(drinks?|drinking) (?:alcohol|booze)\b", r"\1"),
-    (("teetotal", "sober"), r"\b(?:is )?(?:teetotal|a teetotaler|sober)\b", "does not drink"),
-    (("smoke-free", "smoke free"), r"\b(?:is|has been|stayed) (?:\w+ )?smoke[- ]free\b",
-     "quit smoking"),
-    (("person", "lover"), r"\bis (not )?(?:a |an )?(?:big |huge )?(\w+) (?:person|lover)\b",
-     r"\1likes \2"),
-    (("by profession", "by trade"), r"\bby (?:profession|trade)\b", " "),
-    (("nyc", "york city"), r"\b(?:nyc|new york city)\b", "new york"),  # names of one place
-    (("la",), r"\bla\b", "los angeles"),
-    (("software",), r"\bsoftware (?:engineer|developer)\b", "developer"),
-    (("all", "well", "now", "days"),
-     r"\b(?:at all|after all|as well|right now|these days|for now)\b", " "),
-]  # fmt: skip
-_PHRASE_PATTERNS = [(keys, re.compile(pattern), new) for keys, pattern, new in _PHRASES]
 _UNITS = "|".join(word for word, value in NUMBER_WORDS.items() if value < 10)
 _TENS = "|".join(word for word, value in NUMBER_WORDS.items() if value >= 20)
 _NUMBER = re.compile(
@@ -152,7 +100,8 @@ _EVENT_DATE = re.compile(
 _FREQUENCY = re.compile(
     rf"\b(?:(?:every|each) (?:other |single )?(?:day|morning|night|evening|afternoon|week"
     rf"|weekend|month|year|{WEEKDAYS})s?|most (?:days|nights|mornings|evenings|weekends)"
-    rf"|(?:once|twice|\d+ times) a (?:day|week|month|year)|(?:on|at) weekends)\b"
+    rf"|(?:once|twice|\d+ times) a (?:day|week|month|year)|(?:on|at) weekends"
+    rf"|in the (?:mornings?|evenings?|afternoons?)|at night)\b"
 )
 _SPACES = re.compile(r"\s+")
 _CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
@@ -264,7 +213,7 @@ def normalise(text: str) -> str:
     while tokens and tokens[-1] in _PUNCTUATION:
         tokens.pop()
     joined = " ".join(token for token in tokens if token)
-    for keys, pattern, replacement in _PHRASE_PATTERNS:
+    for keys, pattern, replacement in PHRASE_PATTERNS:
         if any(key in joined for key in keys):  # most facts hold none: skip the regex
             joined = pattern.sub(replacement, joined)
     return _SPACES.sub(" ", joined).strip()
@@ -298,7 +247,9 @@ def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
         if word in NEGATORS:
             negations += 1
             continue
-        if word in STOPWORDS or word in FILLERS or word in _PUNCTUATION or word == subject:
+        if word in STOPWORDS or word in FILLERS or word in _PUNCTUATION or word in NAMING_WORDS:
+            continue
+        if word == subject:
             continue
         base = lemma(word)
         if base in NEGATIVE_VERBS:

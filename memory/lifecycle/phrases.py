@@ -1,0 +1,71 @@
+"""Wordings of a fact rewritten to one form before it is compared: what an extractor reports
+("Ana mentioned that she ..." → "ana ..."), likings ("is a big fan of", "is into", "can't
+stand"), habits ended ("gave up" → "stopped"), diets, and a few names of one place.
+
+Each entry is (words one of which must be in the text, pattern, replacement): most facts
+hold none of the words, so most patterns are never run. Texts arrive lowercased and
+tokenised by :func:`memory.lifecycle.reading.normalise` ("can't" → "can not", "one" → "1").
+"""
+
+from __future__ import annotations
+
+import re
+
+_SAYING = ("mentioned", "said", "says", "shared", "noted", "explained", "revealed", "stated",
+           "confirmed", "announced", "indicated", "reported", "admitted", "wrote", "posted",
+           "told")  # fmt: skip
+_FRAME = (  # how an LLM extractor reports a fact: "Ana mentioned that she ..."
+    r"^(\S+) (?:(?:also|proudly|happily|excitedly|recently|once|later|has|had|just) )*"
+    rf"(?:{'|'.join(_SAYING[:-1])}|told (?:the \w+|everyone|us|me|them|\w+))"
+    r"(?: to (?:the \w+|everyone|us|me|them))?(?: that)? "
+)
+PHRASES = [  # (words one of which must be in the text, pattern, replacement)
+    (_SAYING, _FRAME + r"(?:she|he|they|i) ", r"\1 "),  # what was said, as said of Ana
+    (_SAYING, _FRAME + r"(?:her|his|their|my) ", r"\1 's "),
+    (_SAYING, _FRAME + r"(?=1 of (?:her|his|their|my) )", r"\1 "),  # "one" is read as 1
+    (("according",), r"^according to [^,]+ , ", ""),
+    (("fan of",), r"\b(?:is |(?=not ))(not )?(?:a )?(?:big |huge |massive |great )?fan of\b",
+     r"\1likes"),
+    (("fan",), r"\bis (not )?(?:a |an )?(?:big |huge |massive |great |die-hard |diehard )?"
+     r"(?!big |huge |massive |great )([\w-]+) fan\b", r"\1likes \2"),
+    (("hobb", "pastime", "passion"), r"(?:\b1 of )?(?:'s|\b(?:his|her|their|my)) (?:favorite )?"
+     r"(?:hobbies|hobby|pastimes|pastime|passions|passion) (?:is|are|include|includes)\b",
+     "likes"),
+    (("free time", "spare time"), r"\b(?:in|during) (?:his|her|their|my) (?:free|spare) time\b",
+     " "),
+    (("living",), r"\bfor a living\b", " "),
+    (("hooked", "addicted", "enough of"), r"\b(?:is )?(?:hooked on|addicted to"
+     r"|can not get enough of)\b", "likes"),
+    (("sick of", "tired of", "fed up"), r"\b(?:is )?(?:sick of|tired of|fed up with)\b",
+     "not likes"),
+    (("into",), r"\b(?:is |(?=not ))(not )?(?:(?:really|so|super|very|lowkey|kinda) )*into\b",
+     r"\1likes"),
+    (("obsessed", "passionate", "keen", "crazy", "mad about", "fond"),
+     r"(?:\bis |^(\S+ ))(not )?(?:(?:really|so|super|very|lowkey|kinda) )*(?:obsessed"
+     r" (?:with|w)|passionate about|keen on|crazy about|mad about|fond of)\b", r"\1\2likes"),
+    (("stand", "handle", "stomach"), r"\bcan not (?:stand|handle|stomach)\b", "hates"),
+    ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
+    (("done w",), r"\b(?:is )?done (?:with|w)\b", "stopped"),
+    (("used to",), r"\bused to\b", "not"),
+    (("diet",), r"\b(?:follows|eats|keeps|has|is on) (?:a |an )?(vegan|vegetarian|plant-based"
+     r"|plant based) diet\b", r"is \1"),
+    (("plant",), r"\bplant[- ]based\b", "vegan"),
+    (("animal product",), r"\b(?:does not|do not|never) eats? (?:any )?animal products\b",
+     "is vegan"),
+    (("washington",), r"\bwashington,? dc\b", "dc"),
+    (("smoker",), r"\bis (not )?(?:a )?(non-)?smoker\b", r"\1\2smokes"),
+    (("non-",), r"\bnon-", "not "),
+    (("alcohol", "booze"), r"\b(drinks?|drinking) (?:alcohol|booze)\b", r"\1"),
+    (("teetotal", "sober"), r"\b(?:is )?(?:teetotal|a teetotaler|sober)\b", "does not drink"),
+    (("smoke-free", "smoke free"), r"\b(?:is|has been|stayed) (?:\w+ )?smoke[- ]free\b",
+     "quit smoking"),
+    (("person", "lover"), r"\bis (not )?(?:a |an )?(?:big |huge )?(\w+) (?:person|lover)\b",
+     r"\1likes \2"),
+    (("by profession", "by trade"), r"\bby (?:profession|trade)\b", " "),
+    (("nyc", "york city"), r"\b(?:nyc|new york city)\b", "new york"),  # names of one place
+    (("la",), r"\bla\b", "los angeles"),
+    (("software",), r"\bsoftware (?:engineer|developer)\b", "developer"),
+    (("all", "well", "now", "days"),
+     r"\b(?:at all|after all|as well|right now|these days|for now)\b", " "),
+]  # fmt: skip
+PHRASE_PATTERNS = [(keys, re.compile(pattern), new) for keys, pattern, new in PHRASES]
