@@ -55,3 +55,20 @@ def test_the_judge_gives_the_same_verdicts_with_and_without_its_index() -> None:
     assert first == FactJudge()("Sarah lives in Chicago.", FACTS[:14])
     assert again == FactJudge()("Sarah likes olives a lot.", olds)
     assert first[0] == "contradicts"
+
+
+def test_a_change_is_judged_beside_every_fact_on_its_topic() -> None:
+    olds = [*FACTS, "Sarah studies engineering at Leeds."]
+    picked = {olds[i] for i in worth_judging("sarah dropped out of uni", olds)}
+    assert "Sarah studies engineering at Leeds." in picked  # no word shared, the same topic
+    assert "Sarah lives in Boston." not in picked
+    verdicts = FactJudge()("sarah dropped out of uni", olds)
+    assert verdicts[-1] == "contradicts"
+
+
+def test_one_object_in_common_is_not_worth_judging() -> None:
+    olds = [*FACTS, "Sarah prefers sushi over pizza."]
+    picked = {olds[i] for i in worth_judging("Sarah finished the sushi, next up: ramen.", olds)}
+    assert "Sarah prefers sushi over pizza." not in picked
+    denied = {olds[i] for i in worth_judging("Sarah doesn't like sushi anymore.", olds)}
+    assert "Sarah prefers sushi over pizza." in denied  # a denial is judged on one word

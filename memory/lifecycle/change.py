@@ -111,6 +111,20 @@ def ended(old: Reading, new: Reading) -> bool:
     return False
 
 
+def tells_change(reading: Reading) -> bool:
+    """Whether the fact tells of some change ("moved", "single again", "quit vaping")."""
+    return bool(_cues(reading.body))
+
+
+def changed_topics(reading: Reading) -> frozenset[str]:
+    """The topics whose facts a change told by the fact may end ("dropped out of uni": the
+    studies; "switched to business": whatever the fact names)."""
+    found: set[str] = set()
+    for cue, _ in _cues(reading.body):
+        found |= _TOPIC_CUES.get(cue) or _NAMED_CUES.get(cue, frozenset()) & topics(reading)
+    return frozenset(found)
+
+
 def clear_cache() -> None:
     """Forget the cached cues and topics (benchmarks time cold calls with it)."""
     _cues.cache_clear()

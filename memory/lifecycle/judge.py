@@ -11,7 +11,12 @@ anything that may be eaten. Two facts that share only words the member uses all 
 further.
 
 Only a merge depends on the embeddings, so a pair is judged as if the two were identical and
-the bundled embedder is asked only for the pairs that would merge."""
+the bundled embedder is asked only for the pairs that would merge.
+
+A pair picked by a rare word alone is judged only if it can be the same fact or deny the
+other one: their words mostly shared (``SHARED_SHARE`` of the shorter fact's), or one of
+them negating, ending a habit or telling of a change. Two facts with one object in common
+and nothing else ("prefers sushi over pizza" / "finished the sushi") are neither."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from memory.lifecycle.change import changed_topics, tells_change, topics
 from memory.lifecycle.reading import keys, read
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY, Relation, relation
 from memory.lifecycle.similarity import FactSimilarity
@@ -29,6 +35,8 @@ ALL_PAIRS_UP_TO = 12
 """With this many facts or fewer, every pair is judged."""
 COMMON_SHARE = 0.25
 """A word in more than this share of a member's facts (and in more than 3) is common."""
+SHARED_SHARE = 0.5
+"""A pair sharing at least this share of the shorter fact's words is judged."""
 SUBJECTS_KEPT = 4096
 """Subjects whose facts the judge keeps indexed between calls (the least recently judged go)."""
 
@@ -40,6 +48,12 @@ class _Profile(NamedTuple):
     slots: frozenset[str]
     diet: bool
     cued: bool
+    marked: bool
+    """Negating, ending a habit or telling of a change: may deny a fact it shares little with."""
+    topics: frozenset[str]
+    """What the fact is about (home, work...)."""
+    changes: frozenset[str]
+    """The topics it tells a change of: it is judged beside every fact on them."""
 
 
 @lru_cache(maxsize=8192)
@@ -47,7 +61,11 @@ def _profile(text: str) -> _Profile:
     found = keys(text)
     reading = read(text)
     slots = frozenset(slot.key for slot in find_slots(reading.body))
-    return _Profile(found.words, slots, bool(reading.not_eaten), found.cued)
+    marked = reading.negated or reading.stopped or tells_change(reading)
+    return _Profile(
+        found.words, slots, bool(reading.not_eaten), found.cued, marked, topics(reading),
+        changed_topics(reading),
+    )  # fmt: skip
 
 
 class SubjectFacts:
@@ -60,6 +78,7 @@ class SubjectFacts:
         self._profiles: dict[str, _Profile] = {}
         self._by_word: dict[str, set[str]] = {}
         self._by_slot: dict[str, set[str]] = {}
+        self._by_topic: dict[str, set[str]] = {}
         self._diet: set[str] = set()
         self._cued: set[str] = set()
         self._lowered: dict[str, set[str]] = {}
@@ -88,8 +107,12 @@ class SubjectFacts:
             holders = self._by_word.get(word)
             if holders and len(holders) <= limit:  # a word rare among the member's facts
                 picked |= holders
+        if not mine.marked:
+            picked = {text for text in picked if self._comparable(mine, self._profiles[text])}
         for slot in mine.slots:
             picked |= self._by_slot.get(slot, set())
+        for topic in mine.changes:
+            picked |= self._by_topic.get(topic, set())
         if mine.diet:
             picked |= self._cued
         if mine.cued:
@@ -97,12 +120,22 @@ class SubjectFacts:
         picked |= self._lowered.get(new.strip().lower(), set())
         return [index for index, text in enumerate(olds) if text in picked]
 
+    @staticmethod
+    def _comparable(mine: _Profile, theirs: _Profile) -> bool:
+        """Picked by a word, worth judging: mostly the same words, or ``theirs`` may deny."""
+        if theirs.marked:
+            return True
+        shorter = min(len(mine.words), len(theirs.words))
+        return len(mine.words & theirs.words) >= SHARED_SHARE * shorter
+
     def _add(self, text: str) -> None:
         profile = self._profiles[text] = _profile(text)
         for word in profile.words:
             self._by_word.setdefault(word, set()).add(text)
         for slot in profile.slots:
             self._by_slot.setdefault(slot, set()).add(text)
+        for topic in profile.topics:
+            self._by_topic.setdefault(topic, set()).add(text)
         if profile.diet:
             self._diet.add(text)
         if profile.cued:
@@ -119,6 +152,10 @@ class SubjectFacts:
             self._by_slot[slot].discard(text)
             if not self._by_slot[slot]:
                 del self._by_slot[slot]
+        for topic in profile.topics:
+            self._by_topic[topic].discard(text)
+            if not self._by_topic[topic]:
+                del self._by_topic[topic]
         self._diet.discard(text)
         self._cued.discard(text)
         lowered = text.strip().lower()
