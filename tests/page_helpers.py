@@ -21,8 +21,8 @@ from playwright.async_api import (
 from memory.storage.store import Store
 from tests.api_helpers import Api
 from tests.helpers import CHANNEL_A, GUILD_A, add_fact
+from tests.machine import chromium_path
 
-CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -58,9 +58,11 @@ async def add_page_fact(
 
 @contextlib.asynccontextmanager
 async def chromium() -> AsyncIterator[Browser]:
-    """A headless Chromium (a test module's ``browser`` fixture wraps this)."""
+    """A headless Chromium (a test module's ``browser`` fixture wraps this); the test is
+    skipped when Chromium is not installed (``tests.machine``)."""
+    executable = chromium_path()
     async with async_playwright() as p:
-        launched = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        launched = await p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
             yield launched
         finally:

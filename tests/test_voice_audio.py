@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from tests.machine import require_voice
+
+require_voice()  # skips the module without the voice extra
+
 import numpy as np
 import pytest
 

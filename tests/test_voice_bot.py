@@ -6,6 +6,10 @@ local fake server); leaving and the permission and missing-extra answers of the 
 
 from __future__ import annotations
 
+from tests.machine import require_voice
+
+require_voice(opus=True)  # skips the module without the voice extra and libopus
+
 import asyncio
 import subprocess
 import sys

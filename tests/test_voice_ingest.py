@@ -3,6 +3,10 @@ fact about its speaker; garbage is dropped; forgetting the member removes the vo
 
 from __future__ import annotations
 
+from tests.machine import require_voice
+
+require_voice()  # skips the module without the voice extra
+
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path

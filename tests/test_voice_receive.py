@@ -14,6 +14,10 @@
 
 from __future__ import annotations
 
+from tests.machine import require_voice
+
+require_voice(opus=True)  # skips the module without the voice extra and libopus
+
 import functools
 import logging
 import sys

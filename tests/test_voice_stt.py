@@ -3,6 +3,10 @@ and the OpenAI-compatible transcriber against a local fake ``/v1/audio/transcrip
 
 from __future__ import annotations
 
+from tests.machine import require_voice
+
+require_voice()  # skips the module without the voice extra
+
 from dataclasses import dataclass, field
 from pathlib import Path
 
