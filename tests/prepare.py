@@ -63,12 +63,12 @@ def install(packages: list[str]) -> bool:
         return False
     print(f"prepare: installing {' '.join(packages)} (apt-get)", flush=True)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    try:
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=True, env=env)
-    except subprocess.CalledProcessError as error:
-        print(f"prepare: apt-get failed ({error}); run: {line}", file=sys.stderr)
-        return False
+    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *packages]):
+        done = subprocess.run(command, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            print((done.stdout + done.stderr)[-2000:], file=sys.stderr)
+            print(f"prepare: {' '.join(command[:2])} failed; run: {line}", file=sys.stderr)
+            return False
     return True
 
 
