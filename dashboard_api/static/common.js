@@ -215,6 +215,24 @@ window.memorybot = (() => {
     setStatus(message, "error");
   }
 
+  // --- narrow screens ----------------------------------------------------------------------
+  // Under 640 px a table's rows are shown as cards (style.css), one cell a line, each led by
+  // its column's name: every body cell gets data-label from its table's header, whenever
+  // rows are added, so the panels that fill the tables need not know.
+  function labelCells(table) {
+    const names = Array.from(table.querySelectorAll("thead th"), (th) => th.textContent.trim());
+    for (const row of table.tBodies[0] ? table.tBodies[0].rows : []) {
+      Array.from(row.cells).forEach((cell, index) => {
+        if (names[index] && !cell.dataset.label) cell.dataset.label = names[index];
+      });
+    }
+  }
+
+  for (const table of document.querySelectorAll("table.results")) {
+    labelCells(table);
+    new MutationObserver(() => labelCells(table)).observe(table, { childList: true, subtree: true });
+  }
+
   return Object.freeze({
     SNOWFLAKE,
     on,
