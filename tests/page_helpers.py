@@ -93,9 +93,7 @@ class Watched:
         assert self.foreign_requests == []
 
 
-async def open_page(
-    browser: Browser, api: Api, *, width: int = 1280, height: int = 800
-) -> Watched:
+async def open_page(browser: Browser, api: Api, *, width: int = 1280, height: int = 800) -> Watched:
     page = await browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(5_000)  # a missing element fails fast instead of after 30 s
     watched = Watched(page)
