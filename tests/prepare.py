@@ -5,8 +5,9 @@
 Run with the system's Python 3.11+ from the repository's root (the README's test command);
 only the standard library is used. In order:
 
-1. the Debian packages the tests use: Chromium (the page tests drive it) and libopus (the
-   voice tests encode and decode Opus), plus what ``python3 -m venv`` needs. Missing ones
+1. the Debian packages the tests use: Chromium (the page tests drive it, through
+   playwright's driver, which needs libatomic) and libopus (the voice tests encode and
+   decode Opus), plus what ``python3 -m venv`` needs. Missing ones
    are installed with ``apt-get`` when this runs as root; otherwise the exact
    ``sudo apt-get install ...`` line is printed and the tests that need them are skipped
    with that line as the reason;
@@ -30,6 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 VENV = REPO / ".venv"
 CHROMIUM = "chromium"
 LIBOPUS = "libopus0"
+LIBATOMIC = "libatomic1"  # playwright's bundled node driver links it (minimal images lack it)
 
 
 def missing_packages() -> list[str]:
@@ -37,6 +39,8 @@ def missing_packages() -> list[str]:
     missing = []
     if shutil.which("chromium") is None:
         missing.append(CHROMIUM)
+    if ctypes.util.find_library("atomic") is None:
+        missing.append(LIBATOMIC)
     if ctypes.util.find_library("opus") is None:
         missing.append(LIBOPUS)
     if not _venv_works():
