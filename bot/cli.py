@@ -57,8 +57,11 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], defer: bool, as_json: b
         click.echo(
             f"imported {summary.files} file(s): read {summary.read}, new {summary.new}, "
             f"skipped {summary.skipped_total} ({reasons}), queued {summary.queued}"
+            + (f", repaired {summary.repaired}" if summary.repaired else "")
             + (" (processing deferred)" if defer else "")
         )
+        for note in summary.notes:
+            click.echo(f"warning: {note}", err=True)
         if summary.not_exports:
             click.echo(f"ignored {len(summary.not_exports)} JSON file(s) that are not exports")
     for error in errors:
