@@ -6,6 +6,7 @@ Errors: one clear line and a non-zero exit; ``--debug`` shows tracebacks.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -17,6 +18,7 @@ from bot.cli_base import CliState, echo_json, run_async, snowflake
 from bot.cli_moderation import events, forget, optout
 from memory.errors import ConfigError, MemorybotError
 from memory.settings import MAX_SLICE_BUDGET, MIN_SLICE_BUDGET, load_settings
+from memory.storage.permissions import PRIVATE_UMASK
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,7 @@ def cli(ctx: click.Context, debug: bool, verbose: bool, data_dir: Path | None) -
     """memorybot: a Discord bot that remembers what a community tells it."""
     level = logging.DEBUG if debug else logging.INFO if verbose else logging.WARNING
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    os.umask(PRIVATE_UMASK)  # what memorybot writes (members' words) is for its user only
     ctx.obj = CliState(debug=debug, data_dir=data_dir)
 
 

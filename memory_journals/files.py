@@ -10,6 +10,8 @@ import re
 import tempfile
 from pathlib import Path
 
+from memory.storage.permissions import PRIVATE_FILE
+
 _SAFE_DIR = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 DATE_FILE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\.md$")
 SNAPSHOT_NAME = "MEMORY.md"
@@ -51,7 +53,7 @@ def write_atomic(path: Path, text: str, *, sync: bool = True) -> None:
             if sync:
                 handle.flush()
                 os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, PRIVATE_FILE)  # members' words: for memorybot's user only
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -16,6 +16,7 @@ from memory.errors import StoreError
 from memory.search.scripts import index_text
 from memory.storage.fts_tables import FTS_TEXT
 from memory.storage.migrations import MIGRATIONS, Step
+from memory.storage.permissions import create_private_file, make_private_dir
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +103,8 @@ async def open_connection(path: Path | str) -> aiosqlite.Connection:
     target = Path(path)
     if str(path) != ":memory:":
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dir(target.parent)
+            create_private_file(target)
         except OSError as exc:
             raise StoreError(f"cannot create data directory {target.parent}: {exc}") from exc
     factory: Callable[[], Any] = lambda: _raw_connect(str(path))  # noqa: E731
