@@ -6,6 +6,7 @@ Errors: one clear line and a non-zero exit; ``--debug`` shows tracebacks.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -13,10 +14,12 @@ from typing import Any
 
 import click
 
-from bot.cli_base import CliState, echo_json, run_async, snowflake
+from bot.cli_base import CliState, db_path_of, echo_json, run_async, snowflake
 from bot.cli_moderation import events, forget, optout
 from memory.errors import ConfigError, MemorybotError
 from memory.settings import MAX_SLICE_BUDGET, MIN_SLICE_BUDGET, load_settings
+from memory.storage.damage import DamageLogFilter
+from memory.storage.permissions import PRIVATE_UMASK
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +39,10 @@ def cli(ctx: click.Context, debug: bool, verbose: bool, data_dir: Path | None) -
     """memorybot: a Discord bot that remembers what a community tells it."""
     level = logging.DEBUG if debug else logging.INFO if verbose else logging.WARNING
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not debug:  # a damaged database: one line per place, no tracebacks (see main)
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(DamageLogFilter())
+    os.umask(PRIVATE_UMASK)  # what memorybot writes (members' words) is for its user only
     ctx.obj = CliState(debug=debug, data_dir=data_dir)
 
 
@@ -57,8 +64,11 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], defer: bool, as_json: b
         click.echo(
             f"imported {summary.files} file(s): read {summary.read}, new {summary.new}, "
             f"skipped {summary.skipped_total} ({reasons}), queued {summary.queued}"
+            + (f", repaired {summary.repaired}" if summary.repaired else "")
             + (" (processing deferred)" if defer else "")
         )
+        for note in summary.notes:
+            click.echo(f"warning: {note}", err=True)
         if summary.not_exports:
             click.echo(f"ignored {len(summary.not_exports)} JSON file(s) that are not exports")
     for error in errors:
@@ -84,11 +94,19 @@ def stats(state: CliState, guild_id: str | None, as_json: bool) -> None:
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--repair", "repair", is_flag=True,
+    help="Save what can be read of a damaged database into a new one (the damaged file is "
+    "kept aside). Stop memorybot first.",
+)  # fmt: skip
 @click.pass_obj
-def doctor(state: CliState, as_json: bool) -> None:
-    """Check settings, SQLite, FTS5, sqlite-vec and the data directory."""
-    from bot.doctor import run_doctor
+def doctor(state: CliState, as_json: bool, repair: bool) -> None:
+    """Check settings, SQLite (quick_check), FTS5, sqlite-vec and the data directory."""
+    from bot.doctor import repair_database, run_doctor
 
+    if repair:
+        click.echo(run_async(repair_database(state.data_dir)))
+        return
     report = run_async(run_doctor(state.data_dir))
     if as_json:
         echo_json(report)
@@ -365,9 +383,14 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except (MemorybotError, OSError) as exc:
-        if debug:
+    except Exception as exc:
+        from memory.storage.damage import damage_line, is_damage
+
+        if debug or not (is_damage(exc) or isinstance(exc, MemorybotError | OSError)):
             raise
+        if is_damage(exc):
+            click.echo(f"error: {damage_line(db_path_of(argv), exc)}", err=True)
+            sys.exit(1)
         prefix = "configuration error" if isinstance(exc, ConfigError) else "error"
         click.echo(f"{prefix}: {exc}", err=True)
         sys.exit(1)

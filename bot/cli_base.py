@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -13,6 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from memory import ids
+from memory.errors import MemorybotError
 from memory.settings import Settings, load_settings
 
 T = TypeVar("T")
@@ -51,3 +53,16 @@ def confirmed(question: str) -> bool:
         return click.confirm(question, default=False, err=True)
     except click.Abort:
         return False
+
+
+def db_path_of(argv: list[str] | None) -> str:
+    """The database a command line (``--data-dir`` or the settings) works on, for the line
+    about a damaged one."""
+    args = argv if argv is not None else sys.argv[1:]
+    data_dir = None
+    if "--data-dir" in args[:-1]:
+        data_dir = Path(args[args.index("--data-dir") + 1])
+    try:
+        return str(load_settings(**({"data_dir": data_dir} if data_dir else {})).db_path)
+    except MemorybotError:
+        return "memory.db"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import platform
 import sys
@@ -11,6 +12,9 @@ from typing import Any
 
 from memory.errors import MemorybotError
 from memory.settings import Settings, load_settings
+from memory.storage.damage import REPAIR_HINT, damage_line, is_damage
+from memory.storage.lock import DataDirLock
+from memory.storage.repair import quick_check, repair
 from memory.storage.store import Store
 
 
@@ -83,15 +87,32 @@ def _data_dir_check(settings: Settings) -> dict[str, Any]:
 
 
 async def _database_checks(settings: Settings) -> list[dict[str, Any]]:
+    problems = await asyncio.to_thread(quick_check, settings.db_path) if _exists(settings) else []
+    if problems:
+        first = problems[0].replace("*** in database main ***", "").strip().splitlines()
+        shown = f"quick_check: {first[0] if first else problems[0]}"
+        if len(problems) > 1 or len(first) > 1:
+            shown += " …"
+        return [
+            _check("database", False, f"{settings.db_path} is damaged ({shown}): {REPAIR_HINT}")
+        ]
     try:
         async with await Store.open(settings.db_path) as store:
             versions = await store.versions()
             guilds = len(await store.guild_ids())
     except MemorybotError as exc:
         return [_check("database", False, str(exc))]
+    except Exception as exc:
+        if not is_damage(exc):
+            raise
+        return [_check("database", False, damage_line(settings.db_path, exc))]
     size = settings.db_path.stat().st_size if settings.db_path.exists() else 0
     return [
-        _check("database", True, f"{settings.db_path} ({size:,} bytes, {guilds} guild(s))"),
+        _check(
+            "database",
+            True,
+            f"{settings.db_path} ({size:,} bytes, {guilds} guild(s); quick_check ok)",
+        ),
         _check("sqlite", True, versions["sqlite"]),
         _check("fts5", versions["fts5"] == "available", versions["fts5"]),
         _check("sqlite-vec", True, versions["sqlite_vec"]),
@@ -103,3 +124,21 @@ async def _database_checks(settings: Settings) -> list[dict[str, Any]]:
             ),
         ),
     ]
+
+
+def _exists(settings: Settings) -> bool:
+    return settings.db_path.is_file() and settings.db_path.stat().st_size > 0
+
+
+async def repair_database(data_dir: Path | None) -> str:
+    """``doctor --repair``: save what can be read of a damaged database into a new one (the
+    damaged file kept aside); one line saying what was done."""
+    settings = load_settings(**({"data_dir": data_dir} if data_dir else {}))
+    if not _exists(settings):
+        return f"no database at {settings.db_path}: nothing to repair"
+    with DataDirLock(settings.data_dir):  # no other memorybot writes meanwhile
+        problems = await asyncio.to_thread(quick_check, settings.db_path)
+        if not problems:
+            return f"{settings.db_path} passes quick_check: nothing to repair"
+        report = await repair(settings.db_path)
+    return f"repaired {settings.db_path}: {report.describe()}"

@@ -10,8 +10,10 @@ from pathlib import Path
 
 from memory.errors import ConfigError
 from memory.settings import Settings
+from memory.storage.permissions import tighten_file
 
 TOKEN_FILE = "api-token"
+MIN_TOKEN_CHARS = 16
 
 
 def load_or_create_token(settings: Settings) -> tuple[str, Path | None, bool]:
@@ -19,8 +21,8 @@ def load_or_create_token(settings: Settings) -> tuple[str, Path | None, bool]:
     created (mode 0600) on first use. Returns ``(token, file or None, created now)``."""
     if settings.api_token is not None:
         token = settings.api_token.get_secret_value().strip()
-        if len(token) < 16:
-            raise ConfigError("MEMORYBOT_API_TOKEN: use at least 16 characters")
+        if len(token) < MIN_TOKEN_CHARS:
+            raise ConfigError(f"MEMORYBOT_API_TOKEN: use at least {MIN_TOKEN_CHARS} characters")
         return token, None, False
     path = settings.data_dir / TOKEN_FILE
     try:
@@ -30,6 +32,12 @@ def load_or_create_token(settings: Settings) -> tuple[str, Path | None, bool]:
     except OSError as exc:
         raise ConfigError(f"cannot read the API token file {path}: {exc}") from exc
     if token:
+        if len(token) < MIN_TOKEN_CHARS:
+            raise ConfigError(
+                f"the API token file {path} holds a token of {len(token)} characters: use at "
+                f"least {MIN_TOKEN_CHARS} (or delete the file, and a new token is made)"
+            )
+        tighten_file(path)
         return token, path, False
     token = secrets.token_urlsafe(32)
     try:

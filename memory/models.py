@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple, Protocol
 
 from memory.errors import InvalidMessageError
+from memory.text import MAX_MESSAGE_CHARS, lone_surrogates, repair_surrogates, truncate_message
 
 Source = Literal["text", "voice", "import", "bot"]
 JobStatus = Literal["pending", "done", "dropped", "failed"]
@@ -35,7 +36,10 @@ def parse_iso(value: str) -> datetime:
     moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:00-05:00 is in year 10000 in UTC
+        raise ValueError(f"time out of range in UTC: {value[:40]!r}") from None
 
 
 # Times already in the stored format that are surely valid: ASCII digits (``\d`` would take
@@ -84,8 +88,9 @@ class IngestItem(NamedTuple):
         return (self.guild_id, self.message_id)
 
     def validated(self) -> IngestItem:
-        """This item, with its time in the stored format; ``InvalidMessageError`` for what
-        the store could not keep (no id, text that is no string, a time that is none)."""
+        """This item, with its time in the stored format, text longer than Discord allows
+        cut (``truncate_message``) and lone surrogates replaced; ``InvalidMessageError`` for
+        what the store could not keep (no id, text that is no string, a time that is none)."""
         if not isinstance(self.message_id, str) or not self.message_id:
             raise InvalidMessageError(f"message has no id: {self.message_id!r}")
         if not isinstance(self.content, str):
@@ -97,7 +102,20 @@ class IngestItem(NamedTuple):
                 f"message {self.message_id}: created_at is not an ISO 8601 time: "
                 f"{str(self.created_at)[:40]!r}"
             ) from None
-        return self if created_at == self.created_at else self._replace(created_at=created_at)
+        fixed = self if created_at == self.created_at else self._replace(created_at=created_at)
+        if len(self.content) > MAX_MESSAGE_CHARS:
+            fixed = fixed._replace(content=truncate_message(self.content))
+        texts = (fixed.content, self.author.name, self.author.username)
+        return fixed._repaired() if any(map(lone_surrogates, texts)) else fixed
+
+    def _repaired(self) -> IngestItem:
+        """Text that JSON gave lone UTF-16 surrogates (no UTF-8 can hold one): each one
+        replaced with U+FFFD, the rest kept."""
+        author = self.author._replace(
+            name=repair_surrogates(self.author.name),
+            username=repair_surrogates(self.author.username),
+        )
+        return self._replace(content=repair_surrogates(self.content), author=author)
 
     def stored(self, row_id: int) -> StoredMessage:
         """The row of this (validated) item, stored as ``row_id``."""

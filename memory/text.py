@@ -14,6 +14,16 @@ _ALWAYS_INVISIBLE = (
 INVISIBLE = re.compile(f"[{_ALWAYS_INVISIBLE}]|(?<![{_EMOJI}])\u200d|\u200d(?![{_EMOJI}])")
 _ANY_SUSPECT = re.compile(f"[{_ALWAYS_INVISIBLE}\u200d]")
 
+# A UTF-16 surrogate alone is no character: JSON can carry one (``"\\ud800"``), but it cannot
+# be written as UTF-8, to SQLite or anywhere else. (A valid pair is decoded to one character.)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
+
+#: Discord's limit on a message's text (Nitro's, the longer one). Longer text (only an edited
+#: export can hold it) is stored cut here, with a note of how much was cut: no step after
+#: (extraction, journals, search) is ever handed megabytes as one message.
+MAX_MESSAGE_CHARS = 4000
+
 MIN_CLEAN_CHARS = 2
 JOURNAL_TEXT_CAP = 320
 
@@ -36,6 +46,30 @@ def clean_text(text: str) -> str:
         return text.replace("|", "/")  # nothing to trim, collapse or remove
     text = " ".join(strip_invisible(text).split())
     return text.replace("|", "/")
+
+
+def lone_surrogates(text: str) -> int:
+    """How many lone UTF-16 surrogates ``text`` holds (0 for any text read as UTF-8)."""
+    if text.isascii():
+        return 0
+    return len(_SURROGATE.findall(text))
+
+
+def repair_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate replaced by U+FFFD (the replacement character)."""
+    return text if text.isascii() else _SURROGATE.sub(REPLACEMENT, text)
+
+
+_TRUNCATION_ROOM = 48  # for " … [truncated: N characters]", whatever N
+
+
+def truncate_message(text: str) -> str:
+    """``text``, or when it is longer than ``MAX_MESSAGE_CHARS``, its start and ``… [truncated:
+    N characters]``, together no longer than that (cut again, it stays as it is)."""
+    if len(text) <= MAX_MESSAGE_CHARS:
+        return text
+    kept = MAX_MESSAGE_CHARS - _TRUNCATION_ROOM
+    return f"{text[:kept]} … [truncated: {len(text) - kept:,} characters]"
 
 
 def cap(text: str, limit: int) -> str:

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import re
 import tempfile
 from pathlib import Path
 
+from memory.storage.permissions import PRIVATE_FILE
+
 _SAFE_DIR = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 DATE_FILE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\.md$")
 SNAPSHOT_NAME = "MEMORY.md"
+# ``write_atomic``'s temporary files: ``.MEMORY.md.k3j2h1.tmp``, ``.2026-10-12.md.x9.tmp``.
+_TEMP_FILE = re.compile(r"^\..+\.md\.[A-Za-z0-9_]+\.tmp$")
+
+log = logging.getLogger(__name__)
 
 
 def guild_dir(root: Path, guild_id: str) -> Path:
@@ -46,9 +53,27 @@ def write_atomic(path: Path, text: str, *, sync: bool = True) -> None:
             if sync:
                 handle.flush()
                 os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, PRIVATE_FILE)  # members' words: for memorybot's user only
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def remove_stale_temps(root: Path) -> int:
+    """Delete the temporary files that writes killed half-way left in ``root`` and its
+    guild folders (they hold journal text, maybe of members forgotten since). Only when no
+    write can be under way: at start, under the data directory's lock. Returns how many."""
+    if not root.is_dir():
+        return 0
+    removed = 0
+    for folder in (root, *(p for p in root.iterdir() if p.is_dir())):
+        for path in folder.iterdir():
+            if _TEMP_FILE.match(path.name) and path.is_file():
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
+                    removed += 1
+    if removed:
+        log.info("removed %d temporary journal file(s) left by an interrupted write", removed)
+    return removed

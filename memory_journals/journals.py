@@ -11,7 +11,7 @@ from pathlib import Path
 from memory.models import StoredMessage
 from memory.storage.protocol import Storage
 from memory_journals.daily import DailyLogWriter, format_line
-from memory_journals.files import SNAPSHOT_NAME, guild_dir, write_atomic
+from memory_journals.files import SNAPSHOT_NAME, guild_dir, remove_stale_temps, write_atomic
 from memory_journals.snapshot import GuildView, render_index, render_snapshot
 
 SNAPSHOT_FACTS = 2000  # facts a MEMORY.md lists at most: the most recently updated
@@ -52,6 +52,7 @@ class Journals:
         self._overrides: dict[int, StoredMessage | None] = {}
 
     async def start(self) -> None:
+        await asyncio.to_thread(remove_stale_temps, self.root)
         self._periodic_task = asyncio.create_task(self._periodic(), name="memorybot-journals")
 
     async def close(self) -> None:

@@ -176,7 +176,9 @@ async def test_sample_export_counts_are_consistent_with_the_file(
         "skipped": 13,
         "skippedByReason": {"bot": 4, "empty": 6, "system": 3},
         "queued": 377,
+        "repaired": 0,
         "guilds": [SAMPLE_GUILD],
+        "notes": [],
     }
     assert await store.count_messages(SAMPLE_GUILD) == 377
     assert [row[2] for row in message_rows(data_dir)] == kept

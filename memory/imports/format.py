@@ -17,9 +17,20 @@ from memory import ids
 from memory.errors import ExportError, NotAnExportError
 from memory.imports.json_stream import JSONStream, JSONStreamError, iter_object
 from memory.models import canonical_time
-from memory.text import clean_text, is_meaningful
+from memory.text import (
+    MAX_MESSAGE_CHARS,
+    clean_text,
+    is_meaningful,
+    lone_surrogates,
+    repair_surrogates,
+    truncate_message,
+)
 
 USER_MESSAGE_TYPES = frozenset({"Default", "Reply"})
+
+#: Lines per export that name a message skipped as invalid, repaired or truncated; the
+#: summary counts the rest.
+MAX_NOTES = 20
 
 #: (message_id, author_id, display_name, username, content, created_at)
 # message id, author id, display name, username, content, created_at, mentioned user ids
@@ -45,6 +56,8 @@ class ParsedBatch:
     skipped: dict[str, int] = field(default_factory=dict)
     mentions: dict[str, Member] = field(default_factory=dict)
     offset: int = 0
+    repaired: int = 0  # kept with lone surrogates replaced, or cut to MAX_MESSAGE_CHARS
+    notes: list[str] = field(default_factory=list)  # one line per message named
 
 
 def _snowflake(value: Any, what: str, path: Path) -> str:
@@ -81,9 +94,9 @@ def read_header(path: Path) -> ExportHeader:
     return ExportHeader(
         path=str(path),
         guild_id=_snowflake(guild.get("id"), "guild.id", path),
-        guild_name=clean_text(str(guild.get("name") or "")),
+        guild_name=clean_text(repair_surrogates(str(guild.get("name") or ""))),
         channel_id=_snowflake(channel.get("id"), "channel.id", path),
-        channel_name=clean_text(str(channel.get("name") or "")),
+        channel_name=clean_text(repair_surrogates(str(channel.get("name") or ""))),
     )
 
 
@@ -181,8 +194,37 @@ def names(person: dict[str, Any]) -> tuple[str, str]:
 def _clean_names(nickname: str, name: str) -> tuple[str, str]:
     # Cached: an export repeats its few authors on every message, and the same string
     # objects then go into every row (pickled once per batch, not once per message).
-    username = clean_text(name)[:100]
-    return clean_text(nickname)[:100] or username or "unknown", username
+    username = clean_text(repair_surrogates(name))[:100]
+    return clean_text(repair_surrogates(nickname))[:100] or username or "unknown", username
+
+
+def why_invalid(raw: dict[str, Any]) -> str:
+    """What makes a message ``to_row`` called invalid, for a person."""
+    author = raw.get("author")
+    if not ids.is_discord_id(raw.get("id")):
+        return "its id is not a Discord id"
+    if not isinstance(author, dict) or not ids.is_discord_id(str(author.get("id", ""))):
+        return "its author has no Discord id"
+    return f"its timestamp is not a time memorybot can store: {str(raw.get('timestamp'))[:40]!r}"
+
+
+def repair(raw: dict[str, Any]) -> str | None:
+    """Make a message's text storable in place: lone UTF-16 surrogates (a JSON escape such
+    as ``\\ud800``, which no UTF-8 can hold) replaced with U+FFFD, text longer than Discord
+    allows cut with a note. What was done, or None when nothing needed it."""
+    content = raw.get("content")
+    if not isinstance(content, str) or (content.isascii() and len(content) <= MAX_MESSAGE_CHARS):
+        return None
+    done = []
+    if len(content) > MAX_MESSAGE_CHARS:
+        done.append(f"its text ({len(content):,} characters) cut to {MAX_MESSAGE_CHARS:,}")
+        content = truncate_message(content)
+    surrogates = lone_surrogates(content)
+    if surrogates:
+        done.append(f"{surrogates} lone surrogate(s) in its text replaced with U+FFFD")
+        content = repair_surrogates(content)
+    raw["content"] = content
+    return " and ".join(done) or None
 
 
 def mentioned_members(raw: dict[str, Any]) -> Iterator[Member]:
@@ -202,6 +244,7 @@ def parse_batches(path: Path, batch_size: int) -> Iterator[ParsedBatch]:
     """
     batch = ParsedBatch()
     cursor_offset = 0
+    notes = _Notes(path)
 
     def track(cursor: _Cursor) -> None:
         nonlocal cursor_offset
@@ -215,19 +258,48 @@ def parse_batches(path: Path, batch_size: int) -> Iterator[ParsedBatch]:
                 for member in mentioned_members(raw):
                     batch.mentions[member[0]] = member
                     mentioned += (member[0],)
+            repaired = repair(raw)
             row = to_row(raw, mentioned)
             if isinstance(row, str):
                 batch.skipped[row] = batch.skipped.get(row, 0) + 1
+                if row == "invalid":
+                    notes.add(batch, raw, f"skipped: {why_invalid(raw)}")
                 continue
+            if repaired:
+                batch.repaired += 1
+                notes.add(batch, raw, f"stored with {repaired}")
             batch.rows.append(row)
             if len(batch.rows) >= batch_size:
                 batch.offset = cursor_offset
                 yield batch
                 batch = ParsedBatch()
     except ExportError:
-        if batch.read:
+        notes.finish(batch)
+        if batch.read or batch.notes:
             batch.offset = cursor_offset
             yield batch  # what was read before the fault is kept
         raise
     batch.offset = cursor_offset
+    notes.finish(batch)
     yield batch
+
+
+@dataclass(slots=True)
+class _Notes:
+    """The lines that name messages skipped or changed, up to ``MAX_NOTES`` an export."""
+
+    path: Path
+    count: int = 0
+
+    def add(self, batch: ParsedBatch, raw: dict[str, Any], what: str) -> None:
+        self.count += 1
+        if self.count <= MAX_NOTES:
+            shown = str(raw.get("id", "?"))[:40] or "?"
+            batch.notes.append(f"{self.path.name}: message {shown}: {what}")
+
+    def finish(self, batch: ParsedBatch) -> None:
+        if self.count > MAX_NOTES:
+            batch.notes.append(
+                f"{self.path.name}: {self.count - MAX_NOTES} more message(s) skipped or "
+                "repaired (counted in the summary)"
+            )

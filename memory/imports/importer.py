@@ -38,6 +38,8 @@ class ImportSummary:
     queued: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
     guilds: set[str] = field(default_factory=set)
+    repaired: int = 0  # stored with lone surrogates replaced or cut to Discord's length
+    notes: list[str] = field(default_factory=list)  # messages skipped or repaired, named
 
     @property
     def skipped_total(self) -> int:
@@ -56,7 +58,9 @@ class ImportSummary:
             "skipped": self.skipped_total,
             "skippedByReason": dict(sorted(self.skipped.items())),
             "queued": self.queued,
+            "repaired": self.repaired,
             "guilds": sorted(self.guilds),
+            "notes": list(self.notes),
         }
 
 
@@ -159,6 +163,8 @@ class ExportImporter:
                     self.summary.files += 1
                     self.summary.guilds.add(header.guild_id)
                 self.summary.read += batch.read
+                self.summary.repaired += batch.repaired
+                self.summary.notes += batch.notes
                 for reason, count in batch.skipped.items():
                     self.summary.skip(reason, count)
                 items = factory.items(batch)

@@ -41,6 +41,11 @@ class JSONStream:
         self._pos = 0
         self._eof = False
         self._buf_start_byte = 0  # byte offset in the file of self._buf[0]
+        # A UTF-8 byte order mark (Windows tools write one) is no part of the JSON: skipped.
+        head = handle.read(len(codecs.BOM_UTF8))
+        if head == codecs.BOM_UTF8:
+            self._buf_start_byte, head = len(head), b""
+        self._head = head  # bytes read ahead, decoded with the first window
 
     # --- positions ----------------------------------------------------------------------
 
@@ -68,6 +73,8 @@ class JSONStream:
         if self._eof:
             return False
         raw = self._handle.read(self._read_size)
+        if self._head:
+            raw, self._head = self._head + raw, b""
         try:
             text = self._decoder.decode(raw, final=not raw)
         except UnicodeDecodeError as exc:

@@ -16,6 +16,7 @@ from memory.errors import StoreError
 from memory.search.scripts import index_text
 from memory.storage.fts_tables import FTS_TEXT
 from memory.storage.migrations import MIGRATIONS, Step
+from memory.storage.permissions import create_private_file, make_private_dir
 
 log = logging.getLogger(__name__)
 
@@ -76,15 +77,25 @@ def connect_sync(path: Path | str) -> Any:
     return conn
 
 
-def _configure(conn: Any) -> None:
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode = WAL")
+PRAGMAS = (
+    f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+    "PRAGMA journal_mode = WAL",
     # NORMAL in WAL mode: a killed process loses nothing; only a power cut can lose the
     # last transactions. SQLite-specific, like every PRAGMA here.
-    conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA temp_store = MEMORY")
-    conn.execute(f"PRAGMA cache_size = {CACHE_KIB}")
+    "PRAGMA synchronous = NORMAL",
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA temp_store = MEMORY",
+    f"PRAGMA cache_size = {CACHE_KIB}",
+    # Deleted rows are overwritten with zeros, not merely unlinked: what a member asked to
+    # be forgotten cannot be read back from free pages or free space inside a page.
+    "PRAGMA secure_delete = ON",
+)
+"""Every connection of memorybot runs these first."""
+
+
+def _configure(conn: Any) -> None:
+    for pragma in PRAGMAS:
+        conn.execute(pragma)
 
 
 async def open_connection(path: Path | str) -> aiosqlite.Connection:
@@ -92,7 +103,8 @@ async def open_connection(path: Path | str) -> aiosqlite.Connection:
     target = Path(path)
     if str(path) != ":memory:":
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dir(target.parent)
+            create_private_file(target)
         except OSError as exc:
             raise StoreError(f"cannot create data directory {target.parent}: {exc}") from exc
     factory: Callable[[], Any] = lambda: _raw_connect(str(path))  # noqa: E731
@@ -102,12 +114,8 @@ async def open_connection(path: Path | str) -> aiosqlite.Connection:
     except Exception as exc:
         raise StoreError(f"cannot open database {path}: {exc}") from exc
     try:
-        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA temp_store = MEMORY")
-        await db.execute(f"PRAGMA cache_size = {CACHE_KIB}")
+        for pragma in PRAGMAS:
+            await db.execute(pragma)
         await apply_migrations(db)
     except Exception as exc:
         await db.close()

@@ -14,6 +14,7 @@ from memory.storage import forget_sql as fsql
 from memory.storage import ingest_sql as sql
 from memory.storage.base import FACT_COLS, Database, fact_from_row
 from memory.storage.lifecycle_sql import settle_subject
+from memory.storage.messages import FTS_TABLES
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +227,14 @@ class Facts(Database):
         source), the facts about them or sourced from their messages, their vectors, their
         members row and their name in other messages' pending mentions. This guild only."""
         outcome = await self._call(fsql.forget_member, guild_id, user_id)
+        if not await self._call(fsql.wipe_traces, sorted(FTS_TABLES)):
+            log.warning(
+                "forgot member %s of guild %s, but another process reading the database kept "
+                "the write-ahead log from being emptied: their words leave it at its next "
+                "checkpoint",
+                user_id,
+                guild_id,
+            )
         self._members_written.pop((guild_id, user_id), None)
         self._forgot(outcome.facts, bool(outcome.messages), members=bool(outcome.members))
         log.info(

@@ -7,6 +7,11 @@ the embedding-cache entries of its text for those models: the cache is content-a
 so a kept entry would still answer "was this ever said?". Full-text rows follow their
 messages and facts through the triggers of ``memory.storage.migrations``; ingest jobs cascade
 with their messages.
+
+Deleted is gone from the file too: every connection zeroes what it deletes
+(``PRAGMA secure_delete``), and after a member is forgotten ``wipe_traces`` merges the
+full-text indexes (their old segments still hold the member's words) and empties the WAL
+(it still holds the pages as they were before).
 """
 
 from __future__ import annotations
@@ -174,6 +179,18 @@ def forget_member(conn: Any, guild_id: str, user_id: str) -> ForgetOutcome:
         members=max(0, members),
         mentions=max(0, mentions),
     )
+
+
+def wipe_traces(conn: Any, fts_tables: Sequence[str]) -> bool:
+    """After a deletion (outside its transaction): merge each full-text index into one
+    segment, which drops the deleted documents' terms with the old segments (zeroed), then
+    checkpoint the WAL into the database and truncate it. False when another connection
+    still reads an older state, so the WAL could not be emptied (it is, at a later
+    checkpoint: SQLite then writes over it from its start)."""
+    for table in fts_tables:
+        conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
+    (busy, _, _) = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return not busy
 
 
 def messages_by_author(conn: Any, guild_id: str, user_id: str) -> list[StoredMessage]:

@@ -2,7 +2,7 @@
 
 The ingest queue and the journal writer assume they are the only ones appending to the
 daily logs. The lock is an OS file lock (flock): a process that dies, even by kill -9,
-releases it.
+releases it. Taking it makes the data directory private (``memory.storage.permissions``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 from types import TracebackType
 
 from memory.errors import StoreError
+from memory.storage.permissions import PRIVATE_FILE, make_private_dir, tighten
 
 LOCK_NAME = "memorybot.lock"
 
@@ -25,8 +26,8 @@ class DataDirLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        make_private_dir(self.path.parent)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -39,6 +40,7 @@ class DataDirLock:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode("ascii"))
         self._fd = fd
+        tighten(self.path.parent)  # the writer makes what it finds looser private
 
     def release(self) -> None:
         if self._fd is not None:

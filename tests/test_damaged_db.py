@@ -1,0 +1,104 @@
+"""A damaged ``memory.db`` (pages in its middle overwritten): every command says so in one
+line that points to ``memorybot doctor``, ``doctor`` reports it (``PRAGMA quick_check``), and
+``doctor --repair`` saves what can be read into a new database, the damaged file kept aside.
+Real files, real damage, the CLI in subprocesses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import GUILD_A, MIKE, SARAH, export_message, run_cli, sql, write_export
+
+MESSAGES = 600
+
+
+def _damage(db: Path) -> None:
+    """Overwrite the pages from 30% to 70% of the file."""
+    page = 4096
+    pages = db.stat().st_size // page
+    with open(db, "r+b") as handle:
+        for number in range(pages * 3 // 10, pages * 7 // 10):
+            handle.seek(number * page)
+            handle.write(b"\x5a" * page)
+
+
+@pytest.fixture
+def damaged(tmp_path: Path) -> Path:
+    data_dir = tmp_path / "data"
+    messages = [
+        export_message(n, f"I play chess with my friend number {n} every evening", author=who)
+        for n, who in ((n, SARAH if n % 2 else MIKE) for n in range(MESSAGES))
+    ]
+    export = write_export(tmp_path / "export.json", messages)
+    assert run_cli(data_dir, "import", str(export)).returncode == 0
+    _damage(data_dir / "memory.db")
+    return data_dir
+
+
+def _one_clear_line(result: object, data_dir: Path) -> None:
+    returncode, stderr = result.returncode, result.stderr  # type: ignore[attr-defined]
+    assert returncode == 1, stderr
+    assert "Traceback" not in stderr
+    assert stderr.splitlines()[-1] == (
+        f"error: the database {data_dir / 'memory.db'} is damaged (database disk image is "
+        "malformed): run `memorybot doctor` to check it; with memorybot stopped, `memorybot "
+        "doctor --repair` saves what can be read (or restore a backup)"
+    )
+
+
+def test_commands_on_a_damaged_database_say_so_in_one_line(damaged: Path, tmp_path: Path) -> None:
+    more = write_export(tmp_path / "more.json", [export_message(9000, "I like green tea")])
+    for args in (
+        ["stats"],
+        ["forget", "--guild", GUILD_A, "--user", SARAH.id, "--yes"],
+        ["import", str(more)],
+        ["search", "--guild", GUILD_A, "--kind", "messages", "chess"],
+    ):
+        _one_clear_line(run_cli(damaged, *args), damaged)
+
+
+def test_doctor_finds_the_damage_and_repair_saves_what_can_be_read(damaged: Path) -> None:
+    doctor = run_cli(damaged, "doctor")
+    assert doctor.returncode == 1
+    (line,) = [line for line in doctor.stdout.splitlines() if "database" in line]
+    assert line.startswith(f"[ERR] database: {damaged / 'memory.db'} is damaged (quick_check: ")
+    assert line.endswith("`memorybot doctor --repair` saves what can be read (or restore a backup)")
+
+    repaired = run_cli(damaged, "doctor", "--repair")
+
+    assert repaired.returncode == 0, repaired.stderr
+    assert repaired.stdout.startswith(f"repaired {damaged / 'memory.db'}: saved ")
+    (kept,) = damaged.glob("memory.db.damaged-*")
+    assert kept.name in repaired.stdout
+    checked = run_cli(damaged, "doctor")
+    assert checked.returncode == 0, checked.stdout
+    assert "quick_check ok" in checked.stdout
+    saved = sql(damaged / "memory.db", "SELECT count(*) FROM messages")[0][0]
+    assert 0 < saved < MESSAGES
+    # What was saved is searchable again: the full-text index was made from it.
+    indexed = sql(
+        damaged / "memory.db",
+        "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'chess'",
+    )[0][0]
+    assert indexed == saved
+    stats = run_cli(damaged, "stats")
+    assert stats.returncode == 0, stats.stderr
+    assert f"{saved}" in stats.stdout
+    more = run_cli(damaged, "forget", "--guild", GUILD_A, "--user", SARAH.id, "--yes")
+    assert more.returncode == 0, more.stderr
+
+
+def test_repair_leaves_a_sound_database_alone(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    export = write_export(tmp_path / "export.json", [export_message(1, "I love hiking")])
+    assert run_cli(data_dir, "import", str(export)).returncode == 0
+
+    result = run_cli(data_dir, "doctor", "--repair")
+
+    assert result.returncode == 0
+    assert result.stdout.strip() == (
+        f"{data_dir / 'memory.db'} passes quick_check: nothing to repair"
+    )
+    assert list(data_dir.glob("memory.db.damaged-*")) == []
