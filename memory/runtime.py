@@ -202,9 +202,12 @@ class Memory(Controls):
         """Members (and lore) with active facts in the guild."""
         return await self._store.count_subjects(guild_id)
 
-    async def journal_backlog(self) -> int:
-        """Write the daily-log lines of messages stored but not journaled; return how many."""
-        return await self._queue.journal_backlog()
+    async def journal_backlog(self, guild_id: str | None = None) -> int:
+        """Write the daily-log lines of messages stored but not journaled (past the journal
+        cursor), then every other line the logs lack, found by comparing them with the
+        stored messages (of ``guild_id``, else of every guild); return how many."""
+        written = await self._queue.journal_backlog()
+        return written + await self._journals.write_missing(guild_id)
 
     async def refresh(self, guild_id: str) -> str:
         """Rewrite the guild's ``MEMORY.md``; return its text."""
