@@ -175,7 +175,7 @@ def _mean(values: Sequence[float]) -> float | None:
 
 def choose_extractor(requested: str | None) -> tuple[str, str]:
     """The extractor setting to run and a note (empty, or why it is not the one asked)."""
-    from memory.runtime import extractor_choice
+    from memory.extraction.choice import extractor_choice
     from memory.settings import load_settings
 
     if requested is None:

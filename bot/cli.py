@@ -279,12 +279,13 @@ def profiles(state: CliState, guild_id: str | None, as_json: bool) -> None:
 @click.option("--guild", "guild_id", default=None, help="Only this guild.")
 @click.pass_obj
 def refresh_journals(state: CliState, guild_id: str | None) -> None:
-    """Write missing daily-log lines and rewrite every MEMORY.md snapshot."""
+    """Write the daily-log lines missing (every stored message has one) and rewrite every
+    MEMORY.md snapshot."""
     from memory.runtime import open_memory
 
     async def refresh() -> tuple[int, list[str]]:
         async with open_memory(state.settings(), start_queue=False) as memory:
-            lines = await memory.journal_backlog()
+            lines = await memory.journal_backlog(guild_id)
             if guild_id:
                 await memory.refresh(guild_id)
                 return lines, [guild_id]

@@ -23,8 +23,9 @@ from rich.progress import (
 )
 
 from memory.errors import ExportError, MemorybotError
+from memory.extraction.choice import extractor_choice
 from memory.imports.importer import ImportSummary, find_export_files
-from memory.runtime import Memory, extractor_choice, open_memory
+from memory.runtime import Memory, open_memory, reading_memory
 from memory.settings import Settings
 
 
@@ -112,8 +113,18 @@ POLL_SECONDS = 0.2
 @dataclass(slots=True)
 class BackfillSummary:
     guilds: int = 0
-    requeued: int = 0
+    requeued: int = 0  # jobs (facts, for embeddings) this backfill ran
     failed: int = 0  # jobs that failed again
+
+
+async def _left_pending(settings: Settings, guild_id: str | None) -> int:
+    """Jobs of the guild (else of every guild) an earlier run left pending (a crash, an
+    import with --defer): the queue resumes them as it starts, so the backfill runs them."""
+    if not settings.db_path.is_file():
+        return 0
+    async with reading_memory(settings) as memory:
+        guilds = [guild_id] if guild_id else await memory.guild_ids()
+        return sum([await memory.pending_jobs(g) for g in guilds])
 
 
 async def backfill_extraction(
@@ -123,13 +134,14 @@ async def backfill_extraction(
     everything: bool = False,
     quiet: bool = False,
 ) -> BackfillSummary:
-    """Set failed and dropped jobs (``everything``: all jobs) pending again and process them
-    with the configured extractor; return what was re-run and how many failed again."""
+    """Set failed and dropped jobs (``everything``: all jobs) pending again and process them,
+    and the jobs left pending before, with the configured extractor; return how many jobs it
+    ran and how many failed again."""
     if extractor_choice(settings) == "none":
         raise MemorybotError(
             "extraction is off (MEMORYBOT_EXTRACTOR=none): nothing would be extracted"
         )
-    summary = BackfillSummary()
+    summary = BackfillSummary(requeued=await _left_pending(settings, guild_id))
     async with open_memory(settings) as memory:
         guilds = [guild_id] if guild_id else await memory.guild_ids()
         summary.guilds = len(guilds)

@@ -21,10 +21,17 @@ from memory.settings import Settings
 
 
 async def stats_rows(settings: Settings, guild_id: str | None) -> list[dict[str, Any]]:
-    """Per guild (``guild_id``, else every one): the store's stats as a dict."""
+    """Per guild (``guild_id``, else every one): the store's stats as a dict, and its active
+    facts without a vector of the configured embedding model (left by a crash, or a model
+    switched: ``backfill --embeddings``)."""
     async with reading_memory(settings) as memory:
         guilds = [guild_id] if guild_id else await memory.guild_ids()
-        return [asdict(await memory.stats(g)) for g in guilds]
+        rows = []
+        for guild in guilds:
+            row = asdict(await memory.stats(guild))
+            row["facts_without_vectors"] = await memory.missing_vectors(guild)
+            rows.append(row)
+        return rows
 
 
 def echo_stats(rows: list[dict[str, Any]]) -> None:
@@ -41,6 +48,9 @@ def echo_stats(rows: list[dict[str, Any]]) -> None:
             f"{r['guild_id']:<20} {r['name'][:24]:<24} {r['messages']:>9} {facts:>11} "
             f"{r['pending_jobs']:>8} {r['dropped_jobs']:>8} {r['failed_jobs']:>7}"
         )
+    unembedded = sum(r["facts_without_vectors"] for r in rows)
+    hint = " (memorybot backfill --embeddings embeds them)" if unembedded else ""
+    click.echo(f"facts without vectors: {unembedded}{hint}")
 
 
 # --- the guild -----------------------------------------------------------------------------

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+
+SQLITE_FULL = 13  # SQLite's primary result code for "database or disk is full"
+
 
 class MemorybotError(Exception):
     """Base class of every error memorybot reports to a person."""
@@ -13,6 +17,15 @@ class ConfigError(MemorybotError):
 
 class StoreError(MemorybotError):
     """The database cannot be opened or used."""
+
+
+class DiskFullError(StoreError):
+    """The disk holding the database or the journals is full (SQLite's SQLITE_FULL, or
+    ENOSPC): what was stored is kept; once space is freed, the same command finishes."""
+
+
+class JournalError(MemorybotError):
+    """The daily logs cannot be written (for longer than memorybot waits)."""
 
 
 class ExportError(MemorybotError):
@@ -29,3 +42,16 @@ class NotAnExportError(ExportError):
 
 class InvalidMessageError(MemorybotError, ValueError):
     """A message offered for ingest lacks an id or has a timestamp that is not ISO 8601."""
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk is full: SQLite's SQLITE_FULL (from the stdlib driver
+    or sqlean's, which share the attribute) or an OS write's ENOSPC / EDQUOT."""
+    if isinstance(exc, DiskFullError):
+        return True
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF == SQLITE_FULL
+    return "database or disk is full" in str(exc)

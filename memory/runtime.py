@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING
 from memory import forgetting
 from memory.audit import DISCORD, EventPruner
 from memory.controls import Controls
+from memory.errors import StoreError
 from memory.extraction import Extractor, NoopExtractor
+from memory.extraction.choice import build_extractor
 from memory.forgetting import EditSummary, ForgetSummary
 from memory.imports.importer import ExportImporter, ProgressCallback
 from memory.ingest import IngestHandle, IngestQueue
@@ -39,28 +41,6 @@ from memory_journals import Journals
 
 if TYPE_CHECKING:
     from memory.lifecycle.llm_check import LLMFactCheck
-
-
-def extractor_choice(settings: Settings) -> str:
-    """``offline``, ``llm`` or ``none``: ``auto`` is ``llm`` when a model is configured, else
-    ``offline`` (``heuristic``, the old name, is ``offline`` too)."""
-    if settings.extractor == "auto":
-        return "llm" if settings.llm_model else "offline"
-    return "offline" if settings.extractor == "heuristic" else settings.extractor
-
-
-def build_extractor(settings: Settings) -> Extractor:
-    """The extraction step the queue runs, as the settings choose it."""
-    choice = extractor_choice(settings)
-    if choice == "none":
-        return NoopExtractor()
-    if choice == "offline":
-        from memory.extraction.offline import OfflineExtractor
-
-        return OfflineExtractor()
-    from memory.extraction.llm import LLMExtractor  # imports openai: only when it is used
-
-    return LLMExtractor.from_settings(settings)
 
 
 def build_fact_check(
@@ -202,9 +182,12 @@ class Memory(Controls):
         """Members (and lore) with active facts in the guild."""
         return await self._store.count_subjects(guild_id)
 
-    async def journal_backlog(self) -> int:
-        """Write the daily-log lines of messages stored but not journaled; return how many."""
-        return await self._queue.journal_backlog()
+    async def journal_backlog(self, guild_id: str | None = None) -> int:
+        """Write the daily-log lines of messages stored but not journaled (past the journal
+        cursor), then every other line the logs lack, found by comparing them with the
+        stored messages (of ``guild_id``, else of every guild); return how many."""
+        written = await self._queue.journal_backlog()
+        return written + await self._journals.write_missing(guild_id)
 
     async def refresh(self, guild_id: str) -> str:
         """Rewrite the guild's ``MEMORY.md``; return its text."""
@@ -336,7 +319,13 @@ async def reading_memory(settings: Settings) -> AsyncIterator[Memory]:
     """Memory for reading beside a running bot or import (``search``, ``slice``, ``stats``):
     no lock, and nothing started — no queue, no journals, no background embedding. A search
     may still embed the few facts it finds without a vector (SQLite serialises the writers).
+    Creates nothing: ``StoreError`` when the data directory holds no database.
     """
+    if not settings.db_path.is_file():
+        raise StoreError(
+            f"no memory at {settings.data_dir}: {settings.db_path.name} does not exist there "
+            "(check --data-dir or MEMORYBOT_DATA_DIR; import an export or run the bot first)"
+        )
     async with _opened(settings, start_queue=False, extractor=NoopExtractor(), reading=True) as m:
         yield m
 

@@ -6,7 +6,10 @@ message's line out or to put an edited message's new text in its place.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -53,7 +56,9 @@ def message_day(message: StoredMessage) -> str:
 class DailyLogWriter:
     """Appends lines; the first write to an existing file in a process skips lines already there.
 
-    That check covers the one crash window: lines written but not yet marked journaled.
+    That check covers the crash window (lines written but not yet marked journaled); a write
+    asked to ``recheck`` (after one that failed) checks its files again. A write that fails
+    part way takes what it added to a file out again.
     """
 
     def __init__(self, root: Path) -> None:
@@ -63,38 +68,29 @@ class DailyLogWriter:
     def path_for(self, guild_id: str, day: str) -> Path:
         return guild_dir(self.root, guild_id) / f"{day}.md"
 
-    def append(self, messages: Sequence[StoredMessage]) -> list[Path]:
-        """Write one line per message to its guild's log of the message's day."""
-        by_file: dict[tuple[str, str], list[str]] = {}
+    def append(self, messages: Sequence[StoredMessage], *, recheck: bool = False) -> list[Path]:
+        """Write one line per message to its guild's log of the message's day (``recheck``:
+        skip the lines its files have already, as after a crash)."""
+        by_file: dict[Path, list[str]] = {}
         for message in messages:
-            day_key = (message.guild_id, message_day(message))
-            by_file.setdefault(day_key, []).append(format_line(message))
-        paths = []
-        for (guild_id, day), lines in by_file.items():
-            path = self.path_for(guild_id, day)
-            self._append_lines(path, lines)
-            paths.append(path)
-        return paths
+            path = self.path_for(message.guild_id, message_day(message))
+            by_file.setdefault(path, []).append(format_line(message))
+        if recheck:
+            self._checked.difference_update(by_file)
+        try:
+            for path, lines in by_file.items():
+                self._append_lines(path, lines)
+        except BaseException:
+            self._checked.difference_update(by_file)  # written in part: look again next time
+            raise
+        return list(by_file)
 
     def _append_lines(self, path: Path, lines: list[str]) -> None:
         if path not in self._checked:
-            self._checked.add(path)
             if path.exists():
-                existing = list(_read_lines(path))
-                present = set(existing)
-                lines = [line for line in lines if line not in present]
-                if lines and existing and not existing[-1].endswith("\n"):
-                    lines[0] = "\n" + lines[0]  # a line cut short (power loss): end it first
-        if not lines:
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists() or path.stat().st_size == 0:
-            # A new day's log appears whole, header and lines: a kill cannot leave it empty.
-            # (No flush to the device: an import of years of history starts a log per day.)
-            write_atomic(path, daily_header(path.stem) + "".join(lines), sync=False)
-            return
-        with open(path, "a", encoding="utf-8", newline="\n") as handle:
-            handle.write("".join(lines))
+                lines = _missing(path, lines)
+            self._checked.add(path)
+        add_lines(path, lines)
 
     def rewrite(
         self,
@@ -130,7 +126,7 @@ def _rewrite_file(
     """Apply ``edits`` (a line -> what takes its place, one per occurrence) and drop the
     lines by ``author`` (`` (<user id>)``) not in ``keep``; a missing file has nothing."""
     try:
-        lines = list(_read_lines(path))
+        lines = list(read_lines(path))
     except FileNotFoundError:
         return 0
     todo = {line: list(replacements) for line, replacements in edits.items()}
@@ -159,6 +155,43 @@ def _written_by(line: str, author: str) -> bool:
     return line.startswith("- ") and len(parts) == 3 and parts[1].endswith(author)
 
 
-def _read_lines(path: Path) -> Iterable[str]:
+def add_lines(path: Path, lines: Sequence[str]) -> None:
+    """Append ``lines`` to a daily log (made with its header when new); a write that fails
+    leaves the file as it was."""
+    if not lines:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    size = path.stat().st_size if path.exists() else 0
+    if not size:
+        # A new day's log appears whole, header and lines: a kill cannot leave it empty.
+        # (No flush to the device: an import of years of history starts a log per day.)
+        write_atomic(path, daily_header(path.stem) + "".join(lines), sync=False)
+        return
+    try:
+        with open(path, "a", encoding="utf-8", newline="\n") as handle:
+            handle.write("".join(lines))
+    except OSError:
+        with contextlib.suppress(OSError):  # no half line left behind (a full disk)
+            os.truncate(path, size)
+        raise
+
+
+def _missing(path: Path, lines: list[str]) -> list[str]:
+    """Those of ``lines`` the file does not have yet: each as often as it is missing (two
+    messages can make the same line)."""
+    existing = list(read_lines(path))
+    present = Counter(existing)
+    missing = []
+    for line in lines:
+        if present[line]:
+            present[line] -= 1
+        else:
+            missing.append(line)
+    if missing and existing and not existing[-1].endswith("\n"):
+        missing[0] = "\n" + missing[0]  # a line cut short (power loss): end it first
+    return missing
+
+
+def read_lines(path: Path) -> Iterable[str]:
     with open(path, encoding="utf-8", newline="\n") as handle:
         yield from handle

@@ -8,10 +8,12 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
+from memory.errors import DiskFullError, is_disk_full
 from memory.models import StoredMessage
 from memory.storage.protocol import Storage
 from memory_journals.daily import DailyLogWriter, format_line
 from memory_journals.files import SNAPSHOT_NAME, guild_dir, remove_stale_temps, write_atomic
+from memory_journals.repair import MissingLines
 from memory_journals.snapshot import GuildView, render_index, render_snapshot
 
 SNAPSHOT_FACTS = 2000  # facts a MEMORY.md lists at most: the most recently updated
@@ -74,26 +76,43 @@ class Journals:
 
     # --- JournalSink --------------------------------------------------------------------
 
-    async def append(self, messages: Sequence[StoredMessage]) -> None:
+    async def append(self, messages: Sequence[StoredMessage], *, recheck: bool = False) -> None:
         # Appending a few hundred short lines takes a few ms: done on the loop's own thread,
         # since a worker thread would only fight it and the database thread for the GIL.
         async with self._daily_lock:
+            written = self._overridden(messages) if self._overrides else messages
+            try:
+                self.daily.append(written, recheck=recheck)
+            except OSError as exc:
+                if is_disk_full(exc):
+                    raise disk_full(self.root) from exc
+                raise
+            # Written: overrides they pass are done with (the queue journals in row order,
+            # never a row below one it has journaled; a failed step is written again).
+            top = max((m.row_id for m in messages), default=0)
             if self._overrides:
-                messages = self._overridden(messages)
-            self.daily.append(messages)
+                self._overrides = {row: m for row, m in self._overrides.items() if row > top}
 
     def _overridden(self, messages: Sequence[StoredMessage]) -> list[StoredMessage]:
-        """``messages`` as forgetting left them; overrides they pass are done with (the
-        queue journals in row order, never a row below one it has journaled)."""
+        """``messages`` as forgetting left them."""
         out: list[StoredMessage] = []
         for message in messages:
             if message.row_id not in self._overrides:
                 out.append(message)
             elif (replacement := self._overrides[message.row_id]) is not None:
                 out.append(replacement)
-        top = max((m.row_id for m in messages), default=0)
-        self._overrides = {row: m for row, m in self._overrides.items() if row > top}
         return out
+
+    async def write_missing(self, guild_id: str | None = None) -> int:
+        """Append the daily-log lines the logs lack, compared with every stored message (of
+        ``guild_id``, else of every guild); return how many."""
+        async with self._daily_lock:
+            try:
+                return await MissingLines(self.store, self.daily).write(guild_id)
+            except OSError as exc:
+                if is_disk_full(exc):
+                    raise disk_full(self.root) from exc
+                raise
 
     def guild_changed(self, guild_id: str) -> None:
         self._dirty.add(guild_id)
@@ -179,7 +198,7 @@ class Journals:
             )
             path = self.snapshot_path(guild_id)
             text = await asyncio.to_thread(render_snapshot, view, path.parent)
-            await asyncio.to_thread(write_atomic, path, text)
+            await self._write(path, text)
         if index:
             await self.refresh_index()
         return text
@@ -191,8 +210,16 @@ class Journals:
                 for g in await self.store.guild_ids()
             ]
             text = render_index(guilds)
-            await asyncio.to_thread(write_atomic, self.root / SNAPSHOT_NAME, text)
+            await self._write(self.root / SNAPSHOT_NAME, text)
         return text
+
+    async def _write(self, path: Path, text: str) -> None:
+        try:
+            await asyncio.to_thread(write_atomic, path, text)
+        except OSError as exc:
+            if is_disk_full(exc):
+                raise disk_full(self.root) from exc
+            raise
 
     async def refresh_all(self) -> list[str]:
         """Rewrite every guild's snapshot and the index; return the guild ids."""
@@ -220,3 +247,11 @@ class Journals:
                 await self.refresh_all()
             except Exception:
                 log.exception("periodic MEMORY.md refresh failed")
+
+
+def disk_full(root: Path) -> DiskFullError:
+    """What a full disk under the journals' ``root`` is, told to people."""
+    return DiskFullError(
+        f"the disk is full: cannot write the journals under {root}; free some space there, "
+        "then run the same command again (nothing stored is lost)"
+    )

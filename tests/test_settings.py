@@ -181,14 +181,17 @@ def test_cli_reads_dotenv_of_its_working_directory_and_flag_wins(tmp_path: Path)
     workdir.mkdir()
     (workdir / ".env").write_text("MEMORYBOT_DATA_DIR=dotenv-data\n", encoding="utf-8")
 
+    # stats creates nothing: it names the data directory it looked in
     result = run_cli(None, "stats", "--json", cwd=workdir)
-    assert result.returncode == 0, result.stderr
-    assert (workdir / "dotenv-data" / "memory.db").is_file()
+    assert result.returncode == 1
+    assert "no memory at dotenv-data:" in result.stderr
+    assert not (workdir / "dotenv-data").exists()
 
     flagged = tmp_path / "flag-data"
     result = run_cli(None, "--data-dir", str(flagged), "stats", "--json", cwd=workdir)
-    assert result.returncode == 0, result.stderr
-    assert (flagged / "memory.db").is_file()
+    assert result.returncode == 1
+    assert f"no memory at {flagged}:" in result.stderr
+    assert not flagged.exists()
 
 
 # --- the Discord token, the development server, the openai client's own variables --------

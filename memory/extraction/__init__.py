@@ -2,7 +2,7 @@
 filters (grounding, safety) every candidate passes.
 
 The queue only knows the ``Extractor`` protocol; which extractor runs is the caller's choice
-(``memory.runtime.build_extractor``). Every candidate then passes
+(``memory.extraction.choice.build_extractor``). Every candidate then passes
 ``memory.extraction.fact_filter`` before it is stored, whatever produced it.
 
 Subjects: an extractor proposes facts about the speaker (``author_id``), about a member the

@@ -14,6 +14,7 @@ from collections.abc import Collection, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memory.errors import MemorybotError
 from memory.extraction import Mention, SourceMessage
 from memory.models import IngestItem, Job
 
@@ -69,6 +70,10 @@ class JobBook:
         self.wake = asyncio.Event()  # work for the worker
         self.idle = asyncio.Event()  # the worker found nothing to do
         self.room = asyncio.Event()  # bulk submits may go on
+        # A fault the worker cannot get past by itself (a full disk): whoever waits for it
+        # (join, a bulk submit waiting for room) is told instead of waiting for ever. It
+        # keeps retrying; the next step that succeeds clears it.
+        self.fault: MemorybotError | None = None
 
     @property
     def bulk_room(self) -> int:
@@ -108,6 +113,12 @@ class JobBook:
         """Jobs were set pending in the database: the worker reads them from there."""
         self.claim_from_db = True
         self.wake_worker()
+
+    def fail(self, fault: MemorybotError) -> None:
+        """The worker is stuck on ``fault``: wake whoever waits for it."""
+        self.fault = fault
+        self.idle.set()
+        self.room.set()
 
     def signal_room(self) -> None:
         if len(self.pending) < self.bulk_room:

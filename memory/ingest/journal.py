@@ -5,6 +5,11 @@ A cursor in the database (``journal_cursor``) says how far it got, so a crash be
 writing lines and moving the cursor is caught on the next start (the daily-log writer skips
 lines already there). During a bulk import it writes in steps of up to ``JOURNAL_BATCH``
 messages, far fewer index segments and transactions than one step per submitted batch.
+
+A step that fails (a journal folder that cannot be written for a while, a full disk) moves
+nothing: its messages, and every one after them, are read again from the database past the
+cursor, and the writer first looks for their lines already written. A full disk, or a
+failure that lasts ``JOURNAL_PATIENCE`` seconds, is a ``fault`` whoever waits is told of.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from memory.errors import DiskFullError, JournalError, MemorybotError
 from memory.ingest.jobs import linger
 from memory.models import StoredMessage
 from memory.storage.protocol import Storage
@@ -24,12 +30,16 @@ log = logging.getLogger(__name__)
 
 JOURNAL_BATCH = 2000
 JOURNAL_LINGER = 0.02
+JOURNAL_PATIENCE = 60.0  # seconds a step may keep failing before waiters are told
+MAX_RETRY = 10.0  # seconds between retries of a step that keeps failing
 
 
 class JournalSink(Protocol):
     """Where daily-log lines go, and who hears of guilds whose memory changed."""
 
-    async def append(self, messages: Sequence[StoredMessage]) -> None: ...
+    async def append(self, messages: Sequence[StoredMessage], *, recheck: bool = False) -> None:
+        """Write the messages' lines; ``recheck``: some may be written already (a step
+        that failed part way), skip those."""
 
     def guild_changed(self, guild_id: str) -> None: ...
 
@@ -58,6 +68,9 @@ class JournalFollower:
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._recheck = False  # a step failed: its lines may be written in part
+        self._failing_since: float | None = None
+        self.fault: MemorybotError | None = None
 
     @property
     def waiting(self) -> int:
@@ -75,6 +88,8 @@ class JournalFollower:
     def add(self, message: StoredMessage) -> None:
         """A message was stored (by this process, in row order): journal it soon."""
         self._queue.append(message)
+        if self._from_db and len(self._queue) > 2 * JOURNAL_BATCH:
+            self._queue.clear()  # stored, past the cursor: the database gives them back
 
     def wake(self) -> None:
         self._wake.set()
@@ -99,6 +114,7 @@ class JournalFollower:
         return not self._from_db and len(self._queue) < JOURNAL_BATCH and self._holding()
 
     async def _run(self) -> None:
+        retry = 1.0
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -109,17 +125,44 @@ class JournalFollower:
                     if holding:  # woken again when the next batch is stored, or at the end
                         break
                     await linger(JOURNAL_LINGER, len(self._queue), closing=self._closing())
-                    if not await self._step():
+                    more = await self._step()
+                    retry, self._failing_since, self.fault = 1.0, None, None
+                    if not more:
                         break
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("journal step failed; retrying in 1 s")
-                await asyncio.sleep(1)
+            except Exception as exc:
+                self._failed(exc, retry)
+                await asyncio.sleep(retry)
+                retry = min(retry * 2, MAX_RETRY)
                 self._wake.set()
                 continue
             if not holding and not self._wake.is_set():
                 self._idle.set()
+
+    def _failed(self, exc: Exception, retry: float) -> None:
+        """A step failed: what it took is read again from the database, its files looked
+        at again; a full disk, or a failure that lasts, wakes whoever waits."""
+        self._from_db, self._recheck = True, True
+        self._queue.clear()
+        now = asyncio.get_running_loop().time()
+        first = self._failing_since is None
+        if self._failing_since is None:
+            self._failing_since = now
+        if isinstance(exc, OSError | DiskFullError):  # said in one line, not a trace
+            if first:
+                log.info("cannot write the daily logs (%s); retrying", exc)
+        else:
+            log.exception("journal step failed; retrying in %.0f s", retry)
+        if isinstance(exc, DiskFullError):
+            self.fault = exc
+        elif now - self._failing_since >= JOURNAL_PATIENCE:
+            self.fault = JournalError(
+                f"cannot write the daily logs for {now - self._failing_since:.0f} s ({exc}); "
+                "every message is stored: once that is fixed, run memorybot refresh-journals"
+            )
+        if self.fault is not None:
+            self._idle.set()
 
     async def _step(self) -> int:
         """Daily-log lines (when journals are on) and full-text indexing of the next messages."""
@@ -127,9 +170,9 @@ class JournalFollower:
         if not messages:
             return 0
         if self.sink is not None:
-            await self.sink.append(messages)
-        self._cursor = messages[-1].row_id
-        await self.store.mark_journaled_through(self._cursor)
+            await self.sink.append(messages, recheck=self._recheck)
+        await self.store.mark_journaled_through(messages[-1].row_id)
+        self._cursor, self._recheck = messages[-1].row_id, False
         if self.sink is not None:
             for guild_id in {m.guild_id for m in messages}:
                 self._changed(guild_id)
@@ -140,6 +183,9 @@ class JournalFollower:
         if self._from_db:
             messages = await self.store.unjournaled_messages(JOURNAL_BATCH)
             self._from_db = len(messages) == JOURNAL_BATCH
+            if messages:  # what the queue holds up to there is read already
+                while self._queue and self._queue[0].row_id <= messages[-1].row_id:
+                    self._queue.popleft()
         else:
             count = min(JOURNAL_BATCH, len(self._queue))
             messages = [self._queue.popleft() for _ in range(count)]

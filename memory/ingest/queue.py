@@ -12,12 +12,13 @@ import logging
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from memory.errors import QueueClosedError
+from memory.errors import MemorybotError, QueueClosedError
 from memory.extraction import Extractor, NoopExtractor
 from memory.extraction.fact_filter import filter_fact
 from memory.ingest.admission import Admission
 from memory.ingest.jobs import Entry, IngestHandle, JobBook, Key, resolved
 from memory.ingest.journal import JournalFollower, JournalSink
+from memory.ingest.notices import ChangeNotices
 from memory.ingest.worker import ExtractionWorker, FactCheck, FactFilter, closed_at_write
 from memory.models import IngestItem, Job
 from memory.storage.forget_sql import EditOutcome
@@ -42,39 +43,6 @@ class BulkOutcome:
     empty: int = 0
     refused: dict[str, int] = field(default_factory=dict)
     new_keys: set[tuple[str, str]] = field(default_factory=set, repr=False)  # live only
-
-
-class ChangeNotices:
-    """Tells who needs to know that a guild's memory changed: the journal (its MEMORY.md is
-    refreshed) and ``on_facts`` when its facts did (embedding). While imports run, the
-    notices wait for the last one to end: facts that the caps archive during an import
-    are never embedded, and a snapshot is written once, not every step."""
-
-    def __init__(self, journal: JournalSink | None, on_facts: Callable[[str], None] | None):
-        self.journal = journal
-        self.on_facts = on_facts
-        self.imports = 0  # bulk sessions under way
-        self._guilds: set[str] = set()
-        self._facts: set[str] = set()
-
-    def changed(self, guild_id: str, facts: bool) -> None:
-        if self.imports:
-            self._guilds.add(guild_id)
-            if facts:
-                self._facts.add(guild_id)
-            return
-        if self.journal is not None:
-            self.journal.guild_changed(guild_id)
-        if facts and self.on_facts is not None:
-            self.on_facts(guild_id)
-
-    def import_ended(self) -> None:
-        self.imports -= 1
-        if not self.imports:
-            for guild_id in sorted(self._guilds):
-                self.changed(guild_id, guild_id in self._facts)
-            self._guilds.clear()
-            self._facts.clear()
 
 
 class IngestQueue:
@@ -136,6 +104,8 @@ class IngestQueue:
             except TimeoutError:
                 left = len(self._book.pending)
                 log.warning("ingest drain timed out: %d job(s) stay pending for next time", left)
+            except MemorybotError as exc:  # a fault (told to whoever waited): kept for later
+                log.info("ingest stopped (%s): the rest stays pending for next time", exc)
             await self._worker.stop()
             await self._journaler.stop()
         self._book.settle_all()
@@ -157,15 +127,28 @@ class IngestQueue:
         """Pending jobs bulk submits may fill; the last quarter of the bound stays for live."""
         return self._book.bulk_room
 
+    @property
+    def fault(self) -> MemorybotError | None:
+        """What keeps the worker or the journal from going on (a full disk), if anything."""
+        return self._book.fault or self._journaler.fault
+
+    def _raise_fault(self) -> None:
+        if (fault := self.fault) is not None:
+            raise fault
+
     async def join(self) -> None:
-        """Wait until every pending job is processed and every message journaled."""
+        """Wait until every pending job is processed and every message journaled; raise the
+        ``fault`` that stops them instead of waiting for ever (what is stored stays)."""
         book = self._book
         self._joining += 1  # the journal does not wait for fuller steps meanwhile
         try:
             while True:
+                self._raise_fault()
                 book.wake_worker()
                 await book.idle.wait()
+                self._raise_fault()
                 await self._journaler.join()
+                self._raise_fault()
                 if not book.pending and not self._journaler.waiting:
                     return
         finally:
@@ -308,6 +291,7 @@ class IngestQueue:
         opening = 0 if closed == "all" else len(fresh) - len(closed)
         try:
             while book.pending and len(book.pending) + opening > book.bulk_room:
+                self._raise_fault()  # no room will come: say why
                 book.room.clear()
                 book.wake.set()
                 await book.room.wait()

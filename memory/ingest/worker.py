@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import NamedTuple, Protocol
 
 from memory.audit import MemoryEvent, extraction_call, extraction_error
+from memory.errors import DiskFullError
 from memory.extraction import (
     CONTEXT_TURNS,
     MAX_FACTS_PER_MESSAGE,
@@ -115,14 +116,20 @@ class ExtractionWorker:
             try:
                 while True:
                     await linger(WORKER_LINGER, len(book.pending), closing=book.closing)
-                    if not await self._step():
+                    more = await self._step()
+                    backoff, book.fault = 1.0, None
+                    if not more:
                         break
-                    backoff = 1.0
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as exc:
                 # The jobs stay pending (durable); retry, less often while it keeps failing.
-                log.exception("ingest worker step failed; retrying in %.0f s", backoff)
+                if isinstance(exc, DiskFullError):  # said once, to whoever waits, no trace
+                    if book.fault is None:
+                        log.info("%s; ingest retries every %.0f s at most", exc, MAX_BACKOFF)
+                    book.fail(exc)
+                else:
+                    log.exception("ingest worker step failed; retrying in %.0f s", backoff)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF)
                 book.wake.set()

@@ -67,14 +67,16 @@ Closed = Collection[tuple[str, str]] | Literal["all"]
 
 @contextmanager
 def transaction(conn: Any) -> Iterator[Any]:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error."""
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error (a COMMIT that fails, on
+    a full disk, can leave the transaction open; SQLite may also have rolled it back)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
+        conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
 
 
 def chunks(values: Sequence[Any], size: int = SQL_PARAM_CHUNK) -> Iterable[Sequence[Any]]:

@@ -136,6 +136,20 @@ class Messages(Database):
         )
         return [message_from_row(r) for r in rows]
 
+    async def messages_after(
+        self, row_id: int, limit: int, guild_id: str | None = None
+    ) -> list[StoredMessage]:
+        """Up to ``limit`` stored messages past row ``row_id`` (of ``guild_id``, else of every
+        guild), in row order: every message, a page at a time."""
+        where, params = "m.id > ?", list[object]([row_id])
+        if guild_id is not None:
+            where, params = where + " AND +m.guild_id = ?", [row_id, guild_id]
+        rows = await self._fetchall(
+            f"SELECT {MESSAGE_COLS} FROM messages m WHERE {where} ORDER BY m.id LIMIT ?",
+            (*params, limit),
+        )
+        return [message_from_row(r) for r in rows]
+
     async def journal_cursor(self) -> int:
         """Queue-internal: every message row up to this id has its daily-log line."""
         row = await self._fetchone("SELECT journaled_through FROM journal_cursor")

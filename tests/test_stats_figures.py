@@ -1,0 +1,79 @@
+"""``stats`` and ``backfill`` say what is there and what they did: stats creates nothing
+and counts the facts left without vectors; backfill counts every job it ran."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench.gen_export import write_export
+from tests.helpers import add_fact, cli_env, run_cli, seed_store, stats_json
+
+GUILD = "700000000000000001"  # bench.gen_export's
+
+
+def test_stats_on_a_data_dir_that_does_not_exist_says_so_and_creates_nothing(
+    tmp_path: Path,
+) -> None:
+    typo = tmp_path / "dta"
+    for args in (("stats",), ("stats", "--json")):
+        result = run_cli(typo, *args)
+        assert result.returncode == 1
+        assert result.stderr == (
+            f"error: no memory at {typo}: memory.db does not exist there (check --data-dir "
+            "or MEMORYBOT_DATA_DIR; import an export or run the bot first)\n"
+        )
+        assert result.stdout == ""
+    assert not typo.exists()
+
+    empty = tmp_path / "empty"  # a folder, but no database in it
+    empty.mkdir()
+    assert run_cli(empty, "stats").returncode == 1
+    assert list(empty.iterdir()) == []
+
+
+async def test_stats_counts_facts_without_vectors_until_backfill_embeds_them(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    export = tmp_path / "export.json"
+    write_export(export, 200, seed=31)
+    assert run_cli(data, "import", str(export)).returncode == 0  # facts embedded as it ends
+    assert stats_json(data)[GUILD]["facts_without_vectors"] == 0
+    table = run_cli(data, "stats")
+    assert table.stdout.splitlines()[-1] == "facts without vectors: 0"
+
+    async def stored_without_vectors(store: object) -> None:  # as a crash before embedding
+        for n in range(3):
+            await add_fact(store, f"80000000000000000{n}", f"Member {n} keeps bees.", guild=GUILD)
+
+    await seed_store(data / "memory.db", stored_without_vectors)
+    assert stats_json(data)[GUILD]["facts_without_vectors"] == 3
+    table = run_cli(data, "stats")
+    assert table.stdout.splitlines()[-1] == (
+        "facts without vectors: 3 (memorybot backfill --embeddings embeds them)"
+    )
+
+    backfill = run_cli(data, "backfill", "--embeddings", "--json")
+    assert json.loads(backfill.stdout) == {"guilds": 1, "requeued": 3, "failed": 0}
+    assert stats_json(data)[GUILD]["facts_without_vectors"] == 0
+
+
+def test_backfill_extraction_counts_the_jobs_an_earlier_run_left_pending(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    export = tmp_path / "export.json"
+    write_export(export, 300, seed=32)
+    deferred = run_cli(
+        data, "import", "--defer", str(export), env=cli_env(MEMORYBOT_DRAIN_TIMEOUT="0")
+    )
+    assert deferred.returncode == 0, deferred.stderr
+    pending = stats_json(data)[GUILD]["pending_jobs"]
+    assert pending > 0
+
+    backfill = run_cli(data, "backfill", "--extraction")
+    assert backfill.returncode == 0, backfill.stderr
+    assert backfill.stdout.strip() == (
+        f"re-ran extraction of {pending} message(s) in 1 guild(s); 0 job(s) failed "
+        "(see memorybot stats)"
+    )
+    assert stats_json(data)[GUILD]["pending_jobs"] == 0
