@@ -6,9 +6,12 @@ talks HTTP to them; the bounds below are timeouts against hanging, never measure
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,8 +27,16 @@ from memory.search.embeddings_openai import OpenAIEmbedder
 from memory.search.results import MemorySlice
 from memory.settings import Settings, load_settings
 from memory.storage.store import Store
-from tests.fake_openai import API_KEY, FakeOpenAI, HungServer, delay, trickle, unused_port
-from tests.helpers import CHANNEL_A, GUILD_A, SARAH
+from tests.fake_openai import (
+    API_KEY,
+    FakeOpenAI,
+    HungServer,
+    delay,
+    last_user_json,
+    trickle,
+    unused_port,
+)
+from tests.helpers import CHANNEL_A, GUILD_A, SARAH, cli_env, export_message, write_export
 
 BOUND = 10.0
 """Seconds a request with a 2 s deadline may take here before the test calls it hung."""
@@ -186,3 +197,103 @@ async def test_the_breaker_tries_again_after_the_cooldown_and_closes_on_an_answe
         ("INFO", "is still down (timed out after 1 s): the next try in 2 s"),
         ("WARNING", "answers again"),
     ]  # fmt: skip
+
+
+# --- an import against a hung endpoint, then backfill -------------------------------------
+
+MESSAGES = 300
+
+
+def echo_facts(body: dict[str, Any]) -> str:
+    """The answer of a model that finds one fact in each message: its text."""
+    batch = last_user_json(body)["messages"]
+    facts = [
+        {"message_id": m["message_id"], "subject": "author", "fact": m["text"] + ".",
+         "type": "other", "confidence": 0.9, "evidence": m["text"]}
+        for m in batch
+    ]  # fmt: skip
+    return json.dumps({"facts": facts})
+
+
+async def memorybot(data: Path, *args: str, **env: str) -> tuple[int, str, str]:
+    """``python -m bot.cli`` as a subprocess, without blocking this loop's servers."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "--data-dir", str(data), *args,
+        env=cli_env(**env), stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), 120)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+async def stats(data: Path) -> dict[str, Any]:
+    code, out, err = await memorybot(data, "stats", "--json")
+    assert code == 0, err
+    (row,) = json.loads(out)["guilds"]
+    return dict(row)
+
+
+@pytest.mark.slow
+async def test_an_import_against_a_hung_endpoint_stores_everything_then_backfill_extracts(
+    tmp_path: Path,
+) -> None:
+    export = write_export(
+        tmp_path / "chat.json",
+        [export_message(n, f"Sarah likes the hiking trail number {n}") for n in range(MESSAGES)],
+    )
+    data = tmp_path / "data"
+    llm = {"MEMORYBOT_LLM_MODEL": "fake-model", "MEMORYBOT_LLM_API_KEY": API_KEY,
+           "MEMORYBOT_LLM_TIMEOUT": "2", "MEMORYBOT_EXTRACTION_BATCH_GAP": "0"}  # fmt: skip
+    async with HungServer() as hung:
+        code, out, err = await memorybot(
+            data, "import", str(export), MEMORYBOT_LLM_BASE_URL=hung.base_url, **llm
+        )
+    assert code == 3, err
+    assert f"new {MESSAGES}" in out
+    lines = err.splitlines()
+    assert f"extraction failed for {MESSAGES} of {MESSAGES} message(s)" in lines[-1]
+    assert "memorybot backfill --extraction" in lines[-1]
+    [down] = [line for line in lines if "WARNING" in line]  # one line, not one per batch
+    assert "is down (timed out after 2 s)" in down
+    row = await stats(data)
+    assert (row["messages"], row["failed_jobs"], row["pending_jobs"]) == (MESSAGES, MESSAGES, 0)
+
+    async with FakeOpenAI(api_key=API_KEY, chat_handler=echo_facts) as fake:  # it is back
+        code, out, err = await memorybot(
+            data, "backfill", "--extraction", MEMORYBOT_LLM_BASE_URL=fake.base_url, **llm
+        )
+        asked = {m["message_id"] for r in fake.chat_requests
+                 for m in last_user_json(r.json)["messages"]}  # fmt: skip
+    assert (code, err) == (0, "")
+    assert f"re-ran extraction of {MESSAGES} message(s)" in out
+    assert len(asked) == MESSAGES
+    row = await stats(data)
+    assert (row["failed_jobs"], row["pending_jobs"], row["facts"]) == (0, 0, MESSAGES)
+
+
+@pytest.mark.slow
+async def test_an_import_where_some_extractions_fail_reports_them_and_exits_0(
+    tmp_path: Path, fake: FakeOpenAI
+) -> None:
+    fake.chat_handler = echo_facts
+    fake.script(delay(30))  # the first batch hangs; the endpoint answers the next ones
+    export = write_export(
+        tmp_path / "chat.json",
+        [export_message(n, f"Sarah likes the hiking trail number {n}") for n in range(40)],
+    )
+    code, out, err = await memorybot(
+        tmp_path / "data", "import", "--json", str(export), MEMORYBOT_LLM_MODEL="fake-model",
+        MEMORYBOT_LLM_BASE_URL=fake.base_url, MEMORYBOT_LLM_API_KEY=API_KEY,
+        MEMORYBOT_LLM_TIMEOUT="2", MEMORYBOT_LLM_COOLDOWN="0",
+        MEMORYBOT_EXTRACTION_BATCH_GAP="0",
+    )  # fmt: skip
+    assert code == 0, err
+    summary = json.loads(out)
+    assert (summary["extracted"], summary["extractionFailed"]) == (32, 8)
+    assert "extraction failed for 8 of 40 message(s)" in err

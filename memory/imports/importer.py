@@ -29,7 +29,9 @@ ProgressCallback = Callable[[Path, int, int], None]
 
 @dataclass(slots=True)
 class ImportSummary:
-    """Counts of one import run; ``skipped`` is broken down by reason."""
+    """Counts of one import run; ``skipped`` is broken down by reason; ``extracted`` and
+    ``extraction_failed``: messages whose extraction ran, and failed, while it waited for
+    the queue (:meth:`ExportImporter.count_extractions`)."""
 
     files: int = 0
     not_exports: list[str] = field(default_factory=list)
@@ -38,6 +40,8 @@ class ImportSummary:
     queued: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
     guilds: set[str] = field(default_factory=set)
+    extracted: int = 0
+    extraction_failed: int = 0
 
     @property
     def skipped_total(self) -> int:
@@ -57,6 +61,8 @@ class ImportSummary:
             "skippedByReason": dict(sorted(self.skipped.items())),
             "queued": self.queued,
             "guilds": sorted(self.guilds),
+            "extracted": self.extracted,
+            "extractionFailed": self.extraction_failed,
         }
 
 
@@ -118,6 +124,15 @@ class ExportImporter:
         self.on_progress = on_progress
         self.use_child = use_child
         self.summary = ImportSummary()
+        tally = queue.extractions
+        self._tally_before = (tally.extracted, tally.failed)
+
+    def count_extractions(self) -> None:
+        """Once the queue has processed what was imported: the messages extracted, and
+        those whose extraction failed, since this importer was made, into the summary."""
+        tally, (extracted, failed) = self.queue.extractions, self._tally_before
+        self.summary.extracted = tally.extracted - extracted
+        self.summary.extraction_failed = tally.failed - failed
 
     async def import_paths(self, paths: Sequence[Path]) -> list[str]:
         """Import every export under ``paths``; return one line per file that failed."""

@@ -43,6 +43,15 @@ class IngestHandle:
 
 
 @dataclass(slots=True)
+class ExtractionTally:
+    """Messages the worker has extracted, and those whose extraction failed (their jobs
+    say ``failed``: ``backfill --extraction`` re-runs them), since the queue started."""
+
+    extracted: int = 0
+    failed: int = 0
+
+
+@dataclass(slots=True)
 class Entry:
     future: asyncio.Future[bool] | None  # made when someone waits for this job
     live: bool
@@ -69,6 +78,7 @@ class JobBook:
         self.wake = asyncio.Event()  # work for the worker
         self.idle = asyncio.Event()  # the worker found nothing to do
         self.room = asyncio.Event()  # bulk submits may go on
+        self.extractions = ExtractionTally()
 
     @property
     def bulk_room(self) -> int:

@@ -319,7 +319,9 @@ class ExtractionWorker:
                 )  # fmt: skip
                 events.append(extraction_error(name, guild_id, channel_id, len(chunk), exc))
                 failed += [(job_id, f"{type(exc).__name__}: {exc}") for job_id, _ in chunk]
+                self.book.extractions.failed += len(chunk)
                 continue
+            self.book.extractions.extracted += len(chunk)
             facts += kept
             if self.extractor.remote:
                 took = loop.time() - started
