@@ -23,6 +23,10 @@ from memory.storage.permissions import PRIVATE_UMASK
 
 log = logging.getLogger(__name__)
 
+EXIT_NOTHING_EXTRACTED = 3
+"""``import``: every message stored, but not one extraction succeeded (the LLM endpoint is
+down, say); ``backfill --extraction`` re-runs them."""
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Debug logging, and tracebacks on errors.")
@@ -71,10 +75,20 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], defer: bool, as_json: b
             click.echo(f"warning: {note}", err=True)
         if summary.not_exports:
             click.echo(f"ignored {len(summary.not_exports)} JSON file(s) that are not exports")
+    failed = summary.extraction_failed
+    if failed:
+        tried = failed + summary.extracted
+        click.echo(
+            f"extraction failed for {failed} of {tried} message(s) (they are stored; "
+            "`memorybot backfill --extraction` extracts them once the extractor works)",
+            err=True,
+        )
     for error in errors:
         click.echo(f"error: {error}", err=True)
     if errors:
         sys.exit(1)
+    if failed and not summary.extracted:
+        sys.exit(EXIT_NOTHING_EXTRACTED)
 
 
 @cli.command()
@@ -395,3 +409,7 @@ def main(argv: list[str] | None = None) -> None:
         prefix = "configuration error" if isinstance(exc, ConfigError) else "error"
         click.echo(f"{prefix}: {exc}", err=True)
         sys.exit(1)
+
+
+if __name__ == "__main__":  # python -m bot.cli: the console script without installing it
+    main()

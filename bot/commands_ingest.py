@@ -68,7 +68,8 @@ async def run_import(
 ) -> tuple[ImportSummary, list[str]]:
     """Import every export under ``paths``; return the summary and one line per failed file.
 
-    Unless ``defer``, returns once every queued message is processed and journaled.
+    Unless ``defer``, returns once every queued message is processed and journaled, with
+    the summary counting the extractions that ran and failed.
     """
     files = find_export_files(paths)
     if not files:
@@ -86,6 +87,7 @@ async def run_import(
             errors = await importer.import_files(files)
             if not defer:
                 await _wait_processed(memory, progress)
+                importer.count_extractions()
         if not defer:
             # No final merge of the full-text index: FTS5 merges its segments as it goes
             # (searches after a 100k import were within 5% of a fully merged index), and a

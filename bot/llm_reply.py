@@ -63,7 +63,7 @@ from memory.llm.answers import json_kind, loads_tolerant, read_answer
 from memory.llm.endpoint import OpenAIEndpoint, llm_options
 from memory.llm.errors import LLMRequestError
 from memory.search.results import MemorySlice
-from memory.settings import Settings
+from memory.settings import LLM_COOLDOWN, Settings
 from memory.text import strip_invisible
 
 log = logging.getLogger(__name__)
@@ -293,6 +293,7 @@ class LLMReplier(OpenAIEndpoint):
         api_key: str | None = None,
         timeout: float = 30.0,
         max_retries: int = 4,
+        cooldown: float = LLM_COOLDOWN,
         client: openai.AsyncOpenAI | None = None,
         tools: bool = True,
     ) -> None:
@@ -309,6 +310,7 @@ class LLMReplier(OpenAIEndpoint):
             api_key=api_key,
             timeout=timeout,
             max_retries=max_retries,
+            cooldown=cooldown,
         )
 
     @classmethod

@@ -55,3 +55,22 @@ def is_disk_full(exc: BaseException) -> bool:
     if isinstance(code, int):
         return code & 0xFF == SQLITE_FULL
     return "database or disk is full" in str(exc)
+
+
+class EndpointDownError(MemorybotError):
+    """A remote endpoint is down: it did not answer (no answer within the deadline, a
+    refused or dropped connection, 429 / 5xx after every retry), or is known not to (its
+    circuit breaker is open, so the request was not even tried). The breaker logs the
+    outage once; whoever sees this error need not log it again."""
+
+
+def endpoint_down(exc: BaseException) -> bool:
+    """Whether ``exc``, or an error it was raised from, is an :class:`EndpointDownError`."""
+    current: BaseException | None = exc
+    for _ in range(8):  # a chain is a few links long; never follow a cycle forever
+        if current is None:
+            return False
+        if isinstance(current, EndpointDownError):
+            return True
+        current = current.__cause__
+    return False

@@ -39,7 +39,7 @@ from memory.llm.answers import json_kind, loads_tolerant
 from memory.llm.endpoint import OpenAIEndpoint, llm_options
 from memory.models import LORE_SUBJECT, Fact, MemberProfile, utc_iso
 from memory.profile_pass import ProfileTally
-from memory.settings import Settings
+from memory.settings import LLM_COOLDOWN, Settings
 from memory.text import clean_text
 
 if TYPE_CHECKING:
@@ -157,11 +157,12 @@ class ProfileWriter(OpenAIEndpoint):
         api_key: str | None = None,
         timeout: float = 30.0,
         max_retries: int = 4,
+        cooldown: float = LLM_COOLDOWN,
         client: openai.AsyncOpenAI | None = None,
     ) -> None:
         super().__init__(
             "LLM profile writer", model, client=client, base_url=base_url, api_key=api_key,
-            timeout=timeout, max_retries=max_retries,
+            timeout=timeout, max_retries=max_retries, cooldown=cooldown,
         )  # fmt: skip
         self.store = store
         self.min_confidence = min_confidence

@@ -16,6 +16,10 @@ MIN_SLICE_BUDGET, MAX_SLICE_BUDGET = 200, 100_000
 """The memory slice's budget of characters shown: its default, and the budgets a caller may
 set (the setting, ``memorybot slice --budget``, the API's ``budget``)."""
 
+LLM_TIMEOUT, LLM_MAX_RETRIES, LLM_COOLDOWN = 30.0, 4, 60.0
+"""Defaults of an LLM request's deadline (seconds, retries included), its retries, and how
+long (seconds) an endpoint found down is left alone before a request tries it again."""
+
 ENV_PREFIX = "MEMORYBOT_"
 MAX_RECENT_MESSAGES_RANGE = (10, 120)
 LOCAL_STT = "local"
@@ -155,13 +159,25 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = Field(
         None, validation_alias="OPENAI_API_KEY", description="The openai client's own key."
     )
-    llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds per LLM request.")
+    llm_timeout: float = Field(
+        LLM_TIMEOUT,
+        gt=0,
+        le=600,
+        description="Seconds an LLM request may take in all: every attempt, retry and wait.",
+    )
     llm_max_retries: int = Field(
-        4,
+        LLM_MAX_RETRIES,
         ge=0,
         le=20,
         description="Retries of an LLM request (the openai client's) on 408, 409, 429, 5xx, "
-        "timeouts and connection errors.",
+        "timeouts and connection errors, within its deadline.",
+    )
+    llm_cooldown: float = Field(
+        LLM_COOLDOWN,
+        ge=0,
+        le=3600,
+        description="Seconds an LLM endpoint found down (no answer, connection refused) is "
+        "left alone: its requests fail at once meanwhile; then one tries it again.",
     )
     profile_interval_hours: float = Field(
         24,

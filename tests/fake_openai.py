@@ -10,12 +10,15 @@
         assert len(fake.chat_requests) == 2
 
 Each request takes the next behaviour of its endpoint's script (:func:`reply`,
-:func:`tool_calls`, :func:`status`, :func:`delay`, :func:`raw`, :func:`reset`); when the
-script is empty the
+:func:`tool_calls`, :func:`status`, :func:`delay`, :func:`raw`, :func:`reset`,
+:func:`trickle`); when the script is empty the
 endpoint's handler answers: for chat a callable ``(request_json) -> content`` (sync or async;
 default ``{"facts": []}``), for embeddings ``(request_json) -> list of vectors`` (default:
 deterministic unit vectors from a hash of each input, ``dimensions`` honoured). Every request
 is recorded in ``.requests`` (method, path, headers, parsed JSON body, arrival time).
+
+Two servers that are no OpenAI server at all: :class:`HungServer` accepts connections and
+never answers, and :func:`unused_port` is a port that refuses them.
 """
 
 from __future__ import annotations
@@ -101,7 +104,15 @@ class Reset:
     """Hang up without an answer: the connection is reset (RST), a connection error."""
 
 
-Behaviour = Reply | Status | Delay | Raw | Reset
+@dataclass(frozen=True)
+class Trickle:
+    """Answer 200 at once, then send the handler's answer one byte every ``seconds``: each
+    read gets a byte in time, the whole answer takes minutes."""
+
+    seconds: float = 1.0
+
+
+Behaviour = Reply | Status | Delay | Raw | Reset | Trickle
 
 
 API_KEY = "test-key"
@@ -140,6 +151,10 @@ def raw(body: bytes, content_type: str = "application/json", code: int = 200) ->
 
 def reset() -> Reset:
     return Reset()
+
+
+def trickle(seconds: float = 1.0) -> Trickle:
+    return Trickle(seconds)
 
 
 # --- recorded requests --------------------------------------------------------------------
@@ -353,6 +368,8 @@ class FakeOpenAI:
             behaviour = behaviour.then
         if behaviour is None:
             return await default(recorded)
+        if isinstance(behaviour, Trickle):
+            return await self._trickle(request, await default(recorded), behaviour.seconds)
         if isinstance(behaviour, Reply):
             body = chat_completion(
                 behaviour.content,
@@ -373,6 +390,23 @@ class FakeOpenAI:
             body=behaviour.body,
             headers={"Content-Type": behaviour.content_type},
         )
+
+    async def _trickle(
+        self, request: web.Request, answer: web.StreamResponse, seconds: float
+    ) -> web.StreamResponse:
+        """``answer``'s body, one byte every ``seconds`` (until the server closes)."""
+        body = answer.body if isinstance(answer, web.Response) else b""
+        assert isinstance(body, bytes)
+        response = web.StreamResponse(headers={"Content-Type": "application/json"})
+        response.content_length = len(body)
+        await response.prepare(request)
+        for index in range(len(body)):
+            await response.write(body[index : index + 1])
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), seconds)
+            if self._closing.is_set():
+                break
+        return response
 
     async def _chat_default(self, recorded: RecordedRequest) -> web.StreamResponse:
         content = self.chat_handler(recorded.json)
@@ -479,3 +513,34 @@ def unused_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
     return port
+
+
+class HungServer:
+    """A TCP server on 127.0.0.1 that accepts every connection and never sends a byte (nor
+    reads one): a hung endpoint. ``connections`` counts the connections accepted."""
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self._server: asyncio.Server | None = None
+        self._writers: list[asyncio.StreamWriter] = []
+        self.port = 0
+
+    async def __aenter__(self) -> HungServer:
+        self._server = await asyncio.start_server(self._hold, "127.0.0.1", 0)
+        self.port = int(self._server.sockets[0].getsockname()[1])
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._server is not None:
+            self._server.close()
+            for writer in self._writers:
+                writer.close()
+            await self._server.wait_closed()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    async def _hold(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        self._writers.append(writer)  # kept open, silent, until the server closes

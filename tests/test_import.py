@@ -179,6 +179,8 @@ async def test_sample_export_counts_are_consistent_with_the_file(
         "repaired": 0,
         "guilds": [SAMPLE_GUILD],
         "notes": [],
+        "extracted": 0,  # counted once the queue has processed them (count_extractions)
+        "extractionFailed": 0,
     }
     assert await store.count_messages(SAMPLE_GUILD) == 377
     assert [row[2] for row in message_rows(data_dir)] == kept

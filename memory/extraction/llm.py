@@ -32,7 +32,7 @@ from memory.extraction.llm_request import RESPONSE_FORMAT, build_messages
 from memory.llm.answers import json_kind, loads_tolerant
 from memory.llm.endpoint import OpenAIEndpoint, llm_options
 from memory.models import LORE_SUBJECT, CandidateFact
-from memory.settings import Settings
+from memory.settings import LLM_COOLDOWN, Settings
 
 log = logging.getLogger(__name__)
 
@@ -156,9 +156,10 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
 
     ``base_url`` / ``api_key`` unset: the openai client's ``OPENAI_BASE_URL`` /
     ``OPENAI_API_KEY``; no key anywhere: a placeholder, for local servers without auth.
-    ``timeout`` is per request; ``max_retries`` counts the client's retries after the first
-    request (see ``memory.llm.endpoint``). A ``client`` passed in is used with this extractor's
-    timeout and retries, and stays the caller's to close.
+    ``timeout`` is each request's deadline, retries included; ``max_retries`` counts the
+    client's retries after the first request; ``cooldown`` is how long an endpoint found
+    down is left alone (see ``memory.llm.endpoint``). A ``client`` passed in is used with
+    this extractor's timeout and retries, and stays the caller's to close.
     """
 
     name = "llm"
@@ -172,6 +173,7 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
         api_key: str | None = None,
         timeout: float = 30.0,
         max_retries: int = 4,
+        cooldown: float = LLM_COOLDOWN,
         batch_size: int = 8,
         batch_gap: float = 3.0,
         client: openai.AsyncOpenAI | None = None,
@@ -186,6 +188,7 @@ class LLMExtractor(OpenAIEndpoint, BaseExtractor):
             api_key=api_key,
             timeout=timeout,
             max_retries=max_retries,
+            cooldown=cooldown,
         )
         self.batch_size = batch_size
         self.batch_gap = batch_gap

@@ -29,7 +29,9 @@ ProgressCallback = Callable[[Path, int, int], None]
 
 @dataclass(slots=True)
 class ImportSummary:
-    """Counts of one import run; ``skipped`` is broken down by reason."""
+    """Counts of one import run; ``skipped`` is broken down by reason; ``extracted`` and
+    ``extraction_failed``: messages whose extraction ran, and failed, while it waited for
+    the queue (:meth:`ExportImporter.count_extractions`)."""
 
     files: int = 0
     not_exports: list[str] = field(default_factory=list)
@@ -40,6 +42,8 @@ class ImportSummary:
     guilds: set[str] = field(default_factory=set)
     repaired: int = 0  # stored with lone surrogates replaced or cut to Discord's length
     notes: list[str] = field(default_factory=list)  # messages skipped or repaired, named
+    extracted: int = 0
+    extraction_failed: int = 0
 
     @property
     def skipped_total(self) -> int:
@@ -61,6 +65,8 @@ class ImportSummary:
             "repaired": self.repaired,
             "guilds": sorted(self.guilds),
             "notes": list(self.notes),
+            "extracted": self.extracted,
+            "extractionFailed": self.extraction_failed,
         }
 
 
@@ -122,6 +128,15 @@ class ExportImporter:
         self.on_progress = on_progress
         self.use_child = use_child
         self.summary = ImportSummary()
+        tally = queue.extractions
+        self._tally_before = (tally.extracted, tally.failed)
+
+    def count_extractions(self) -> None:
+        """Once the queue has processed what was imported: the messages extracted, and
+        those whose extraction failed, since this importer was made, into the summary."""
+        tally, (extracted, failed) = self.queue.extractions, self._tally_before
+        self.summary.extracted = tally.extracted - extracted
+        self.summary.extraction_failed = tally.failed - failed
 
     async def import_paths(self, paths: Sequence[Path]) -> list[str]:
         """Import every export under ``paths``; return one line per file that failed."""

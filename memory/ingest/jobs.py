@@ -44,6 +44,15 @@ class IngestHandle:
 
 
 @dataclass(slots=True)
+class ExtractionTally:
+    """Messages the worker has extracted, and those whose extraction failed (their jobs
+    say ``failed``: ``backfill --extraction`` re-runs them), since the queue started."""
+
+    extracted: int = 0
+    failed: int = 0
+
+
+@dataclass(slots=True)
 class Entry:
     future: asyncio.Future[bool] | None  # made when someone waits for this job
     live: bool
@@ -74,6 +83,7 @@ class JobBook:
         # (join, a bulk submit waiting for room) is told instead of waiting for ever. It
         # keeps retrying; the next step that succeeds clears it.
         self.fault: MemorybotError | None = None
+        self.extractions = ExtractionTally()
 
     @property
     def bulk_room(self) -> int:

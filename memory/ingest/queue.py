@@ -68,6 +68,7 @@ class IngestQueue:
         self.drain_timeout = drain_timeout
         self.dropped = 0
         self._book = JobBook(max_queue)
+        self.extractions = self._book.extractions  # what the worker extracted and failed
         self._worker = ExtractionWorker(
             self._book, store, self.extractor, fact_filter=fact_filter,
             changed=self.notices.changed, fact_check=fact_check,

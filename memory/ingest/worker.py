@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import NamedTuple, Protocol
 
 from memory.audit import MemoryEvent, extraction_call, extraction_error
-from memory.errors import DiskFullError
+from memory.errors import DiskFullError, endpoint_down
 from memory.extraction import (
     CONTEXT_TURNS,
     MAX_FACTS_PER_MESSAGE,
@@ -317,13 +317,17 @@ class ExtractionWorker:
                 candidates = await self.extractor.extract(messages, context=context)
                 kept = self._filter(messages, candidates)
             except Exception as exc:  # the extractor's or a filter's: these jobs fail
-                log.warning(
+                # An endpoint found down is logged once, by its breaker, not every batch.
+                log.log(
+                    logging.DEBUG if endpoint_down(exc) else logging.WARNING,
                     "extraction failed for %d message(s) of guild %s channel %s: %s",
                     len(messages), guild_id, channel_id, exc,
                 )  # fmt: skip
                 events.append(extraction_error(name, guild_id, channel_id, len(chunk), exc))
                 failed += [(job_id, f"{type(exc).__name__}: {exc}") for job_id, _ in chunk]
+                self.book.extractions.failed += len(chunk)
                 continue
+            self.book.extractions.extracted += len(chunk)
             facts += kept
             if self.extractor.remote:
                 took = loop.time() - started

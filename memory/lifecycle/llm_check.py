@@ -34,7 +34,7 @@ import openai
 from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 
-from memory.errors import MemorybotError
+from memory.errors import MemorybotError, endpoint_down
 from memory.lifecycle.reading import read
 from memory.lifecycle.relation import Relation
 from memory.lifecycle.similarity import FactSimilarity
@@ -42,7 +42,7 @@ from memory.lifecycle.slots import find_slots
 from memory.llm.answers import json_kind, loads_tolerant
 from memory.llm.endpoint import OpenAIEndpoint, llm_options
 from memory.models import LORE_SUBJECT, CandidateFact, Fact, FactOrigin
-from memory.settings import Settings
+from memory.settings import LLM_COOLDOWN, Settings
 from memory.storage.lifecycle_sql import Advice, Judge
 
 log = logging.getLogger(__name__)
@@ -178,12 +178,13 @@ class LLMFactCheck(OpenAIEndpoint):
         api_key: str | None = None,
         timeout: float = 30.0,
         max_retries: int = 4,
+        cooldown: float = LLM_COOLDOWN,
         max_pairs: int = MAX_PAIRS,
         client: openai.AsyncOpenAI | None = None,
     ) -> None:
         super().__init__(
             "LLM fact check", model, client=client, base_url=base_url, api_key=api_key,
-            timeout=timeout, max_retries=max_retries,
+            timeout=timeout, max_retries=max_retries, cooldown=cooldown,
         )  # fmt: skip
         self.judge = judge
         self.similarity = similarity
@@ -217,7 +218,8 @@ class LLMFactCheck(OpenAIEndpoint):
                     continue
                 verdicts = await self.relations([(pair.old, pair.new) for pair in pairs])
             except Exception as exc:  # the LLM's, or reading or embedding: offline it is
-                log.warning(
+                log.log(  # an endpoint found down is logged once, by its breaker
+                    logging.DEBUG if endpoint_down(exc) else logging.WARNING,
                     "LLM fact check of guild %s failed, the offline verdicts stand: %s",
                     guild_id, exc,
                 )  # fmt: skip

@@ -1,10 +1,12 @@
 """What a request that failed for good reads as: :class:`LLMRequestError`, one line.
 
 The openai client has already retried by then (429, 408, 409, 5xx, timeouts and connection
-errors, as many times as ``max_retries`` allows, waiting as the server's ``Retry-After`` asks
-or backing off); :func:`request_error` only words its last exception for people: the
-endpoint, the HTTP status and the server's own explanation, or the timeout or connection
-failure, and how many requests were made.
+errors, as many times as ``max_retries`` and the request's deadline allow, waiting as the
+server's ``Retry-After`` asks or backing off); :func:`request_error` only words its last
+exception for people: the endpoint, the HTTP status and the server's own explanation, or
+the timeout or connection failure, and how many requests were made. A request that found
+the endpoint not answering at all raises :class:`LLMDownError`, which its breaker counts
+(``memory.llm.breaker``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import urllib.parse
 
 import openai
 
-from memory.errors import MemorybotError
+from memory.errors import EndpointDownError, MemorybotError
 
 DETAIL_LIMIT = 200
 """Longest server explanation quoted in an error."""
@@ -27,20 +29,35 @@ class LLMRequestError(MemorybotError):
     answer that is no answer).
 
     ``status`` is the last HTTP status (None: timeout / connection error); ``attempts`` is
-    how many requests were made.
+    how many requests were made; ``reason`` is the message without the endpoint's name.
     """
 
-    def __init__(self, message: str, *, status: int | None = None, attempts: int = 1) -> None:
+    def __init__(
+        self, message: str, *, status: int | None = None, attempts: int = 1, reason: str = ""
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.attempts = attempts
+        self.reason = reason or message
+
+
+class LLMDownError(LLMRequestError, EndpointDownError):
+    """The endpoint did not answer (no answer within the deadline, a refused or dropped
+    connection), or its breaker is open and the request was not sent (``attempts`` 0)."""
+
+
+def finds_down(exc: openai.APIError) -> bool:
+    """Whether the client's last exception says the endpoint is not answering at all (a
+    timeout or a connection failure), not that it answered with an error."""
+    return isinstance(exc, openai.APITimeoutError | openai.APIConnectionError)
 
 
 def request_error(exc: openai.APIError, what: str, *, timeout: float) -> LLMRequestError:
-    """The :class:`LLMRequestError` of the openai client's last exception for a request.
+    """The :class:`LLMRequestError` of the openai client's last exception for a request
+    (:class:`LLMDownError` when it :func:`finds_down` the endpoint).
 
     ``what`` names the request ("LLM extraction (gpt-4o-mini at https://...)"); ``timeout``
-    (the client's per-request timeout) words timeouts.
+    (the request's deadline) words timeouts.
     """
     attempts = attempts_made(exc)
     status: int | None = None
@@ -54,7 +71,8 @@ def request_error(exc: openai.APIError, what: str, *, timeout: float) -> LLMRequ
     else:
         reason = one_line(str(exc)) or type(exc).__name__
     after = f" after {attempts} attempts" if attempts > 1 else ""
-    return LLMRequestError(f"{what} failed{after}: {reason}", status=status, attempts=attempts)
+    kind = LLMDownError if finds_down(exc) else LLMRequestError
+    return kind(f"{what} failed{after}: {reason}", status=status, attempts=attempts, reason=reason)
 
 
 def attempts_made(exc: openai.APIError) -> int:

@@ -259,6 +259,7 @@ def build_embedder(settings: Settings) -> Embedder:
         dimensions=settings.embedding_dimensions,
         timeout=settings.llm_timeout,
         max_retries=settings.llm_max_retries,
+        cooldown=settings.llm_cooldown,
     )
 
 

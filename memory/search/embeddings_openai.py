@@ -29,6 +29,7 @@ from memory.search.embeddings import (
     prepared_texts,
     vector_blobs,
 )
+from memory.settings import LLM_COOLDOWN
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,7 @@ class OpenAIEmbedder(OpenAIEndpoint):
         dimensions: int | None = None,
         timeout: float = 30.0,
         max_retries: int = 4,
+        cooldown: float = LLM_COOLDOWN,
         batch_size: int = DEFAULT_BATCH_SIZE,
         client: openai.AsyncOpenAI | None = None,
     ) -> None:
@@ -74,6 +76,7 @@ class OpenAIEmbedder(OpenAIEndpoint):
             api_key=api_key,
             timeout=timeout,
             max_retries=max_retries,
+            cooldown=cooldown,
         )
         self.batch_size = batch_size
 
