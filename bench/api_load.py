@@ -38,15 +38,17 @@ sys.path.insert(0, str(REPO / "bench"))
 from scale import BIG_CHANNELS, BIG_GUILD, _member_id, _pct, _queries, ensure_store  # noqa: E402
 
 TOKEN = "bench-token-0123456789abcdef"
-MEMORYBOT = Path(sys.executable).parent / "memorybot"
 
 
 async def _start_server(data_dir: Path) -> tuple[asyncio.subprocess.Process, str]:
+    # the CLI of this checkout (not whichever ``memorybot`` is installed): what is measured
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
     env = {**os.environ, "MEMORYBOT_API_TOKEN": TOKEN, "MEMORYBOT_API_RATE_LIMIT": "0",
-           "MEMORYBOT_API_HOST": "127.0.0.1", "MEMORYBOT_DATA_DIR": str(data_dir)}  # fmt: skip
+           "MEMORYBOT_API_HOST": "127.0.0.1", "MEMORYBOT_DATA_DIR": str(data_dir),
+           "PYTHONPATH": path}  # fmt: skip
     server = await asyncio.create_subprocess_exec(
-        str(MEMORYBOT), "serve", "--port", "0", env=env, stdout=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
+        sys.executable, "-c", "from bot.cli import main; main()", "serve", "--port", "0", env=env,
+        stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     assert server.stdout is not None
     while True:
