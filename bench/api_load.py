@@ -1,11 +1,12 @@
 """API load benchmark: concurrent clients against search and slice on the big scale guild.
 
-    python bench/api_load.py [--data-dir DIR] [--clients 50] [--seconds 20]
+    python bench/api_load.py [--data-dir DIR] [--clients 50] [--seconds 20] [--workers 1]
                              [--max-requests 200000] [--queries 200] [--json]
 
 Serves ``memorybot serve`` (a real server in its own process, loopback only, the rate limit
-lifted) over the store of ``bench/scale.py`` in ``DIR/memory.db`` (built there once if
-missing: about 4 minutes) and warms it with one slice. The workload: ``--queries`` generated
+lifted; ``--workers`` processes) over the store of ``bench/scale.py`` in ``DIR/memory.db``
+(built there once if missing: about 4 minutes) and warms it with a few slices at once (one
+reaches each worker, most likely). The workload: ``--queries`` generated
 questions, each asked as a search and as a slice (from a channel, by a member) — moderators
 re-running their searches. ``--clients`` concurrent clients first send each distinct request
 once (``first_pass``: nothing cached), then repeat them for ``--seconds`` (or
@@ -38,15 +39,19 @@ sys.path.insert(0, str(REPO / "bench"))
 from scale import BIG_CHANNELS, BIG_GUILD, _member_id, _pct, _queries, ensure_store  # noqa: E402
 
 TOKEN = "bench-token-0123456789abcdef"
-MEMORYBOT = Path(sys.executable).parent / "memorybot"
 
 
-async def _start_server(data_dir: Path) -> tuple[asyncio.subprocess.Process, str]:
+async def _start_server(data_dir: Path, workers: int = 1
+                        ) -> tuple[asyncio.subprocess.Process, str]:  # fmt: skip
+    # the CLI of this checkout (not whichever ``memorybot`` is installed): what is measured
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
     env = {**os.environ, "MEMORYBOT_API_TOKEN": TOKEN, "MEMORYBOT_API_RATE_LIMIT": "0",
-           "MEMORYBOT_API_HOST": "127.0.0.1", "MEMORYBOT_DATA_DIR": str(data_dir)}  # fmt: skip
+           "MEMORYBOT_API_HOST": "127.0.0.1", "MEMORYBOT_DATA_DIR": str(data_dir),
+           "PYTHONPATH": path}  # fmt: skip
     server = await asyncio.create_subprocess_exec(
-        str(MEMORYBOT), "serve", "--port", "0", env=env, stdout=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
+        sys.executable, "-c", "from bot.cli import main; main()", "serve", "--port", "0",
+        "--workers", str(workers), env=env,
+        stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     assert server.stdout is not None
     while True:
@@ -56,6 +61,14 @@ async def _start_server(data_dir: Path) -> tuple[asyncio.subprocess.Process, str
         found = re.search(r"page: (http://\S+/)", line)
         if found:
             return server, found.group(1)
+
+
+async def _warm(session: aiohttp.ClientSession, url: str, n: int) -> None:
+    async with session.get(
+        url + "api/memory/slice", params={"q": f"warm up {n}", "guildId": BIG_GUILD},
+        headers={"Authorization": f"Bearer {TOKEN}"},
+    ) as response:  # fmt: skip
+        await response.read()
 
 
 def _requests(count: int) -> list[tuple[str, dict[str, str]]]:
@@ -134,15 +147,11 @@ async def _phase(
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    server, url = await _start_server(args.data_dir)
+    server, url = await _start_server(args.data_dir, args.workers)
     try:
         connector = aiohttp.TCPConnector(limit=args.clients)
         async with aiohttp.ClientSession(connector=connector) as session:
-            async with session.get(
-                url + "api/memory/slice", params={"q": "warm up", "guildId": BIG_GUILD},
-                headers={"Authorization": f"Bearer {TOKEN}"},
-            ) as response:  # fmt: skip
-                await response.read()
+            await asyncio.gather(*(_warm(session, url, n) for n in range(4 * args.workers)))
             work = _requests(args.queries)
             cold = await _phase(session, url, list(work), args.clients, 600, len(work),
                                 once=True)  # fmt: skip
@@ -151,14 +160,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         server.send_signal(signal.SIGTERM)
         await asyncio.wait_for(server.wait(), timeout=60)
-    return {"clients": args.clients, "distinct_requests": len(work), "first_pass": cold,
-            "repeated": steady}  # fmt: skip
+    return {"clients": args.clients, "workers": args.workers, "distinct_requests": len(work),
+            "first_pass": cold, "repeated": steady}  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, default=Path("bench/out/scale"))
     parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=1, help="memorybot serve --workers")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--max-requests", type=int, default=200_000)
     parser.add_argument("--queries", type=int, default=200, help="distinct questions")

@@ -357,12 +357,15 @@ def sync_commands(state: CliState, guild_id: str | None, as_json: bool) -> None:
 @cli.command()
 @click.option("--port", type=click.IntRange(0, 65_535), default=None,
               help="Port (default: MEMORYBOT_API_PORT; 0: any free port).")  # fmt: skip
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Processes serving (default: MEMORYBOT_API_WORKERS).")  # fmt: skip
 @click.pass_obj
-def serve(state: CliState, port: int | None) -> None:
+def serve(state: CliState, port: int | None, workers: int | None) -> None:
     """Serve the HTTP API and the moderator page (no Discord) until Ctrl-C."""
     from bot.commands_serve import serve_api
 
-    run_async(serve_api(state.settings(), port))
+    settings = state.settings()
+    run_async(serve_api(settings, port, workers or settings.api_workers))
 
 
 @cli.command()

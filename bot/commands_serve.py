@@ -53,9 +53,13 @@ def announce(serving: Any, guild_id: str | None, *, show_token: bool) -> None:
     sys.stdout.flush()
 
 
-async def serve_api(settings: Settings, port: int | None) -> None:
-    """``serve``: the API and page over ``settings``' data until SIGINT or SIGTERM."""
-    await serve_forever(settings, port=port, announce=lambda s: announce(s, None, show_token=False))
+async def serve_api(settings: Settings, port: int | None, workers: int = 1) -> None:
+    """``serve``: the API and page over ``settings``' data until SIGINT or SIGTERM (served by
+    ``workers`` processes)."""
+    await serve_forever(
+        settings, port=port, workers=workers,
+        announce=lambda s: announce(s, None, show_token=False),
+    )  # fmt: skip
 
 
 async def run_demo(settings: Settings, port: int | None) -> None:

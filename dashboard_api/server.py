@@ -43,6 +43,32 @@ def api_config(settings: Settings, token: str) -> ApiConfig:
     )
 
 
+WORKER_HEADER = "X-Memorybot-Worker"
+
+
+def api_url(host: str, port: int) -> str:
+    return f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
+
+
+def listen_error(settings: Settings, exc: OSError) -> OSError:
+    return OSError(
+        f"cannot listen on {settings.api_host}:{settings.api_port}: {exc.strerror or exc}"
+        " (set MEMORYBOT_API_PORT or stop what uses it)"
+    )
+
+
+def numbered(memory: Memory, config: ApiConfig, number: int) -> web.Application:
+    """The API of one of several serving processes (``serve --workers``): each answer says
+    which took it (0: the one holding the data directory's lock, which makes every change)."""
+    app = create_app(memory, config)
+
+    async def sign(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers[WORKER_HEADER] = str(number)
+
+    app.on_response_prepare.append(sign)
+    return app
+
+
 @contextlib.asynccontextmanager
 async def running_api(
     memory: Memory, settings: Settings, *, port: int | None = None
@@ -58,29 +84,33 @@ async def running_api(
         try:
             await site.start()
         except OSError as exc:
-            raise OSError(
-                f"cannot listen on {settings.api_host}:{settings.api_port}: {exc.strerror or exc}"
-                " (set MEMORYBOT_API_PORT or stop what uses it)"
-            ) from exc
+            raise listen_error(settings, exc) from exc
         server = site._server  # the bound socket tells the real port (port 0 = any free one)
         sockets = getattr(server, "sockets", None) or []
         bound = sockets[0].getsockname()[1] if sockets else settings.api_port
-        host = settings.api_host if ":" not in settings.api_host else f"[{settings.api_host}]"
-        yield Serving(f"http://{host}:{bound}/", token, created, str(token_file or "") or None)
+        url = api_url(settings.api_host, bound)
+        yield Serving(url, token, created, str(token_file or "") or None)
     finally:
         await runner.cleanup()
 
 
 async def serve_forever(
-    settings: Settings, *, announce: Callable[[Serving], None], port: int | None = None
-) -> None:
+    settings: Settings, *, announce: Callable[[Serving], None], port: int | None = None,
+    workers: int = 1,
+) -> None:  # fmt: skip
     """``memorybot serve``: memory (queue and journals running) and the API, until
-    SIGINT or SIGTERM; then the queue drains and the database closes."""
+    SIGINT or SIGTERM; then the queue drains and the database closes. ``workers`` > 1:
+    that many processes serve (``dashboard_api.workers``)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    if workers > 1:
+        from dashboard_api.workers import serve_workers
+
+        await serve_workers(settings, workers, stop, announce=announce, port=port)
+        return
     async with open_memory(settings) as memory, running_api(memory, settings, port=port) as s:
         announce(s)
         await stop.wait()

@@ -283,6 +283,9 @@ class Memory(Controls):
         """Moves whenever what a search or a slice could return changes (a cache key)."""
         return self._store.data_version
 
+    def watch_outside_commits(self) -> None:  # other processes write too (``Storage``'s)
+        self._store.watch_outside_commits()
+
     @property
     def queue_depth(self) -> int:
         return self._queue.depth

@@ -86,6 +86,9 @@ class Settings(BaseSettings):
     api_cache_size: int = Field(
         1024, ge=0, le=1_000_000, description="Search and slice answers the API remembers."
     )
+    api_workers: int = Field(
+        1, ge=1, le=64, description="Processes serving the API in memorybot serve."
+    )
     memory_enabled: bool = Field(True, description="Ingest and remember messages at all.")
     notice: bool = Field(
         True,

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from memory.audit import MemoryEvent, error_detail
 from memory.search.embeddings import Embedder, embed_cached
 from memory.storage.protocol import Storage
-from memory.tasks import stop_task
+from memory.tasks import SharedRuns, stop_task
 
 if TYPE_CHECKING:
     from memory.search.signs import SignIndex
@@ -226,6 +226,7 @@ class Semantic:
         self.facts = FactEmbedder(store, embedder)
         self.index = VectorIndex(store)
         self._complete: dict[str, int] = {}  # guild -> vector_version with nothing missing
+        self._checking: SharedRuns[frozenset[int] | None] = SharedRuns()  # guild, version
         # Query vectors, most recent last: in memory, not in the embedding cache table (a
         # write per new question would put a commit, and now and then a checkpoint, on the
         # read path). Fact vectors go through the table.
@@ -248,9 +249,13 @@ class Semantic:
     async def _missing(self, guild_id: str) -> frozenset[int] | None:
         """Embed up to 8 facts lacking a vector; return the active facts still without one
         (None: more than ``MISSING_LISTED``). Once none lack one, nothing is asked again
-        until facts change."""
+        until facts change. Queries that come while a check runs share its answer."""
         if self._complete.get(guild_id) == self.store.vector_version:
             return frozenset()
+        key = (guild_id, self.store.vector_version)
+        return await self._checking.run(key, lambda: self._check_missing(guild_id))
+
+    async def _check_missing(self, guild_id: str) -> frozenset[int] | None:
         model = self.embedder.model_key
         missing: frozenset[int] | None = frozenset()
         if await self.facts.embed_missing(guild_id, PER_QUERY):

@@ -28,6 +28,7 @@ import numpy as np
 
 from memory.storage.protocol import Storage
 from memory.storage.vectors_sql import COARSE, FLOAT32_BYTES
+from memory.tasks import SharedRuns
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +87,7 @@ class SignIndex:
         self.store = store
         self._held: OrderedDict[tuple[str, str], _Held | None] = OrderedDict()
         self._checked: dict[tuple[str, str], tuple[int, float]] = {}  # small: when last read
+        self._loading: SharedRuns[_Held | None] = SharedRuns()  # one read per guild and version
 
     async def nearest(self, guild_id: str, model: str, query: bytes, k: int
                       ) -> dict[int, float] | None:  # fmt: skip
@@ -127,7 +129,7 @@ class SignIndex:
         checked = self._checked.get(key) if held is None else None
         if checked is not None and (checked[0] == version or now - checked[1] < RELOAD_SECONDS):
             return None  # a small guild (or no coarse column) when last read
-        return await self._load(key, version, now)
+        return await self._loading.run((key, version), lambda: self._load(key, version, now))
 
     async def _load(self, key: tuple[str, str], version: int, now: float) -> _Held | None:
         started = time.perf_counter()

@@ -13,7 +13,7 @@ import aiosqlite
 
 from memory.errors import DiskFullError, is_disk_full
 from memory.models import Fact, StoredMessage
-from memory.storage.db import sqlite_versions
+from memory.storage.db import OutsideCommits, sqlite_versions
 from memory.storage.lifecycle_sql import Lifecycle
 
 T = TypeVar("T")
@@ -80,9 +80,19 @@ class Database:
         self.members_version = 0
         # Bumped whenever messages become searchable (the journal cursor moves).
         self.index_version = 0
+        self._outside: OutsideCommits | None = None  # see ``watch_outside_commits``
 
     async def close(self) -> None:
+        if self._outside is not None:
+            self._outside.close()
         await self._db.close()
+
+    def watch_outside_commits(self) -> None:
+        """Other processes write to this database too (``memorybot serve --workers``): from
+        now on a commit by any other connection moves ``data_version`` (and with it every
+        version counter, so every cache of this process that compares one is renewed)."""
+        if self._outside is None:
+            self._outside = OutsideCommits(self.path)
 
     async def __aenter__(self) -> Self:
         return self
@@ -127,6 +137,10 @@ class Database:
         """Moves whenever anything search or a slice reads changes (facts and their vectors,
         members, searchable messages): caches of results compare it. Every method that
         changes those must bump one of the three counters."""
+        if self._outside is not None and self._outside.changed():
+            self.vector_version += 1
+            self.members_version += 1
+            self.index_version += 1
         return (self.vector_version, self.members_version, self.index_version)
 
     async def versions(self) -> dict[str, str]:

@@ -98,6 +98,30 @@ def _configure(conn: Any) -> None:
         conn.execute(pragma)
 
 
+class OutsideCommits:
+    """Commits to the database by any other connection (other processes' too), noticed
+    through ``PRAGMA data_version`` of a connection of its own: a check costs a few
+    microseconds and no thread hop, so it runs on the caller's thread."""
+
+    def __init__(self, path: Path | str) -> None:
+        self._conn = _raw_connect(str(path))  # the library the store uses (one set of locks)
+        self._seen = self._version()
+
+    def _version(self) -> int:
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def changed(self) -> bool:
+        """Whether another connection committed since the last check."""
+        version = self._version()
+        if version == self._seen:
+            return False
+        self._seen = version
+        return True
+
+    def close(self) -> None:
+        self._conn.close()
+
+
 async def open_connection(path: Path | str) -> aiosqlite.Connection:
     """Open ``path`` (created if missing), load sqlite-vec, apply pragmas and migrations."""
     target = Path(path)

@@ -123,9 +123,13 @@ WITHIN_BOUND = " AND distance <= ?4"
 # ... then re-scored on their float vectors, read in one statement from the table's
 # ``_auxiliary`` shadow table (``valueNN`` columns, see sqlite-vec's ARCHITECTURE.md): the
 # virtual table reads an auxiliary value with a statement prepared for each (7 us a row).
+# SQLite keeps the k best itself: only those cross into Python, a row at a time, each step
+# taking the GIL back (under load, from the event loop's thread). Ties: the lower id first,
+# as the rows come (``best`` keeps that order too).
 RESCORE = """
-SELECT rowid, 1.0 - vec_distance_cosine(value00, ?1) FROM {name}_auxiliary
+SELECT rowid, 1.0 - vec_distance_cosine(value00, ?1) AS similarity FROM {name}_auxiliary
 WHERE rowid IN (SELECT value FROM json_each(?2))
+ORDER BY similarity DESC, rowid LIMIT ?3
 """
 
 
@@ -388,8 +392,8 @@ def rescored(
 ) -> dict[int, float]:
     """The ``k`` of ``candidates`` (fact ids of the vec0 table ``name``) nearest to ``query``
     by cosine similarity of their float vectors: the exact step after a coarse pass."""
-    scored = conn.execute(RESCORE.format(name=name), (query, json.dumps(list(candidates))))
-    return best(scored, k)
+    scored = conn.execute(RESCORE.format(name=name), (query, json.dumps(list(candidates)), k))
+    return {int(f): float(s) for f, s in scored}
 
 
 def best(scored: Iterable[Sequence[Any]], k: int) -> dict[int, float]:
