@@ -65,6 +65,20 @@ async def test_a_stalled_body_is_answered_408(tmp_path: Path) -> None:
         assert await health(api) == 200
 
 
+async def test_a_trickling_body_is_answered_408(tmp_path: Path) -> None:
+    async with served(tmp_path / "data", seed=seed, api_client_timeout=0.5) as api:
+        request = unfinished_body("/api/memory/refresh", TOKEN, sent=b"", length=500)
+        async with stalled(port_of(api.url), 1, request) as (slow,):
+            answered = asyncio.ensure_future(slow.closed_by_server())
+            for _ in range(200):  # a byte every 0.05 s: sending, never done in time
+                if answered.done():
+                    break
+                slow.writer.write(b" ")
+                await asyncio.sleep(0.05)
+            answer = parse(await answered)
+        assert answer.status == 408 and answer.json()["error"]["code"] == "timeout"
+
+
 async def test_health_answers_while_hundreds_of_half_sent_requests_are_open(
     tmp_path: Path,
 ) -> None:
