@@ -7,17 +7,14 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
 from aiohttp import web
 
-from dashboard_api import moderation, params
-from dashboard_api.auth import bearer_matches
-from dashboard_api.cache import ResponseCache
+from dashboard_api import middlewares, moderation, params
+from dashboard_api.config import CONFIG, ApiConfig
 from dashboard_api.errors import ApiError, Handler, error_middleware
-from dashboard_api.ratelimit import RateLimiter, retry_after
 from memory import search_kinds
 from memory.runtime import Memory
 from memory.search.results import slice_json
@@ -40,28 +37,25 @@ PAGE_HEADERS = {
 }
 
 
-@dataclass(slots=True)
-class ApiConfig:
-    """Who may call the API and how often."""
-
-    token: str
-    guilds: frozenset[str] = frozenset()  # empty: every guild
-    admin_token: str | None = None  # may also moderate facts
-    limiter: RateLimiter = field(default_factory=lambda: RateLimiter(20.0, 40))
-    cache: ResponseCache = field(default_factory=lambda: ResponseCache(1024))
-
-
 MEMORY = web.AppKey("memory", Memory)
-CONFIG = web.AppKey("config", ApiConfig)
 
 
 def create_app(memory: Memory, config: ApiConfig) -> web.Application:
     """The API and the moderator page over ``memory``."""
     app = web.Application(
-        middlewares=[error_middleware, _rate_limit, _auth], client_max_size=MAX_BODY
+        middlewares=[
+            error_middleware,
+            middlewares.identify,
+            middlewares.auth,
+            middlewares.rate_limit,
+            middlewares.read_body,
+        ],
+        client_max_size=MAX_BODY,
     )
     app[MEMORY] = memory
     app[CONFIG] = config
+    app[middlewares.STOPPING] = asyncio.Event()
+    app.on_shutdown.append(middlewares.stopping)
     app.on_response_prepare.append(_no_store)
     app.router.add_get("/api/health", health)
     app.router.add_get("/api/memory/guilds", memory_guilds)
@@ -88,39 +82,6 @@ async def _no_store(request: web.Request, response: web.StreamResponse) -> None:
 
 async def _no_icon(request: web.Request) -> web.Response:
     return web.Response(status=204)
-
-
-# --- middlewares ------------------------------------------------------------------------------
-
-
-@web.middleware
-async def _rate_limit(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Per client address; the page's own files are not counted."""
-    if request.path.startswith("/api/"):
-        wait = request.app[CONFIG].limiter.check(request.remote or "?")
-        if wait > 0:
-            raise ApiError(
-                429, "rate_limited", "too many requests: slow down",
-                headers={"Retry-After": retry_after(wait)},
-            )  # fmt: skip
-    return await handler(request)
-
-
-@web.middleware
-async def _auth(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every memory endpoint needs the bearer token (or the admin token, which may also
-    moderate facts)."""
-    config, given = request.app[CONFIG], request.headers.get("Authorization")
-    admin = config.admin_token is not None and bearer_matches(given, config.admin_token)
-    request[moderation.ADMIN] = admin
-    if request.path.startswith("/api/memory") and not (
-        admin or bearer_matches(given, config.token)
-    ):
-        raise ApiError(
-            401, "unauthorized", "send Authorization: Bearer <token>",
-            headers={"WWW-Authenticate": 'Bearer realm="memorybot"'},
-        )  # fmt: skip
-    return await handler(request)
 
 
 def _guild(request: web.Request, values: dict[str, str] | None = None) -> str:
@@ -175,11 +136,8 @@ async def memory_snapshot(request: web.Request) -> web.Response:
 
 async def memory_refresh(request: web.Request) -> web.Response:
     values = dict(request.query)
-    if request.can_read_body:
-        try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ApiError(400, "invalid_body", "the body must be JSON") from None
+    if request.body_exists:
+        body = await params.json_body(request)
         if not isinstance(body, dict):
             raise ApiError(400, "invalid_body", 'the body must be a JSON object: {"guildId": …}')
         if "guildId" in body:

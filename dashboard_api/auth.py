@@ -71,10 +71,12 @@ def check_bind(settings: Settings) -> None:
 
 
 def bearer_matches(header: str | None, token: str) -> bool:
-    """``Authorization: Bearer <token>``, compared in constant time."""
+    """``Authorization: Bearer <token>``, compared in constant time. A header that is not
+    UTF-8 (aiohttp keeps its bytes as surrogates) is compared as those bytes: never a match."""
     if not header:
         return False
     scheme, _, given = header.partition(" ")
     if scheme.lower() != "bearer":
         return False
-    return hmac.compare_digest(given.strip().encode("utf-8"), token.encode("utf-8"))
+    sent = given.strip().encode("utf-8", errors="surrogateescape")
+    return hmac.compare_digest(sent, token.encode("utf-8"))

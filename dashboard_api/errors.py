@@ -7,6 +7,8 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from dashboard_api.clients import CLIENT
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -57,5 +59,6 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
         code = _CODES.get(exc.status, "http_error")
         return error_response(exc.status, code, exc.reason, headers)
     except Exception:
-        log.exception("API request %s %s failed", request.method, request.path)
+        client = request.get(CLIENT, request.remote)
+        log.exception("API request %s %s failed (from %s)", request.method, request.path, client)
         return error_response(500, "internal", "internal error (see the server log)")

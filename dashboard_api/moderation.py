@@ -5,8 +5,6 @@ MEMORY.md."""
 
 from __future__ import annotations
 
-import json
-
 from aiohttp import web
 
 from dashboard_api import params
@@ -53,10 +51,7 @@ async def edit(request: web.Request, memory: Memory, guild_id: str) -> web.Respo
     """``PATCH /api/memory/facts/{id}?guildId=`` with ``{fact?, type?, active?}``."""
     _admin(request)
     fact_id = _fact_id(request)
-    try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ApiError(400, "invalid_body", "the body must be JSON") from None
+    body = await params.json_body(request)
     if not isinstance(body, dict) or not body or set(body) - {"fact", "type", "active"}:
         raise ApiError(400, "invalid_body", 'send some of {"fact", "type", "active"}')
     text, fact_type, active = body.get("fact"), body.get("type"), body.get("active")

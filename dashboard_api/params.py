@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+
+from aiohttp import web
 
 from dashboard_api.errors import ApiError
 from memory import ids
@@ -12,6 +15,16 @@ from memory.settings import MAX_SLICE_BUDGET, MIN_SLICE_BUDGET
 MAX_QUERY_CHARS = 500
 DEFAULT_LIMIT = 10
 LIMIT_RANGE = (1, 24)
+
+
+async def json_body(request: web.Request) -> object:
+    """The request's body as JSON: anything else (not UTF-8, not JSON, nested too deep to
+    parse) is a 400."""
+    raw = await request.read()
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError included
+        raise ApiError(400, "invalid_body", "the body must be JSON") from None
 
 
 def required(params: Mapping[str, str], name: str) -> str:

@@ -44,3 +44,12 @@ class RateLimiter:
 def retry_after(seconds: float) -> str:
     """The ``Retry-After`` value: whole seconds, at least 1."""
     return str(max(1, math.ceil(seconds)))
+
+
+FAILURE_RATE, FAILURE_BURST = 0.5, 20
+"""Requests with a missing or wrong token a client may send: 20 at once, then one every 2 s
+(apart from the rate limit of requests with the token, which they never use up)."""
+
+
+def failure_limiter() -> RateLimiter:
+    return RateLimiter(FAILURE_RATE, FAILURE_BURST)

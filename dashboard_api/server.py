@@ -11,9 +11,12 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from dashboard_api.app import ApiConfig, create_app
+from dashboard_api.app import create_app
 from dashboard_api.auth import check_bind, load_or_create_token
 from dashboard_api.cache import ResponseCache
+from dashboard_api.clients import parse_networks
+from dashboard_api.config import ApiConfig
+from dashboard_api.connections import ConnectionGuard, GuardedSite, api_runner, connection_cap
 from dashboard_api.ratelimit import RateLimiter
 from memory.runtime import Memory, open_memory
 from memory.settings import Settings
@@ -40,6 +43,15 @@ def api_config(settings: Settings, token: str) -> ApiConfig:
         ),
         limiter=RateLimiter(settings.api_rate_limit, settings.api_rate_burst),
         cache=ResponseCache(settings.api_cache_size),
+        trusted_proxies=parse_networks(sorted(settings.api_trusted_proxies)),
+        client_timeout=settings.api_client_timeout,
+    )
+
+
+def connection_guard(settings: Settings) -> ConnectionGuard:
+    """The connection cap and deadline of one process serving the API (``connections``)."""
+    return ConnectionGuard(
+        connection_cap(settings.api_max_connections), settings.api_client_timeout
     )
 
 
@@ -77,18 +89,18 @@ async def running_api(
     check_bind(settings)
     token, token_file, created = load_or_create_token(settings)
     app = create_app(memory, api_config(settings, token))
-    runner = web.AppRunner(app, access_log=None)
+    runner = api_runner(app)
     await runner.setup()
     try:
-        site = web.TCPSite(runner, settings.api_host, settings.api_port if port is None else port)
+        site = GuardedSite(
+            runner, connection_guard(settings), host=settings.api_host,
+            port=settings.api_port if port is None else port,
+        )  # fmt: skip
         try:
             await site.start()
         except OSError as exc:
             raise listen_error(settings, exc) from exc
-        server = site._server  # the bound socket tells the real port (port 0 = any free one)
-        sockets = getattr(server, "sockets", None) or []
-        bound = sockets[0].getsockname()[1] if sockets else settings.api_port
-        url = api_url(settings.api_host, bound)
+        url = api_url(settings.api_host, site.port)  # port 0: the one the system chose
         yield Serving(url, token, created, str(token_file or "") or None)
     finally:
         await runner.cleanup()

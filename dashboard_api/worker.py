@@ -25,8 +25,9 @@ import sys
 import aiohttp
 from aiohttp import web
 
+from dashboard_api.connections import GuardedSite, api_runner
 from dashboard_api.errors import ApiError, Handler
-from dashboard_api.server import api_config, numbered
+from dashboard_api.server import api_config, connection_guard, numbered
 from memory.runtime import reading_memory
 from memory.settings import Settings
 
@@ -98,10 +99,10 @@ async def run_worker(settings: Settings, number: int, listen: socket.socket, pri
         memory.watch_outside_commits()
         app = numbered(memory, api_config(settings, token), number)
         app.middlewares.append(forwarder.middleware)
-        runner = web.AppRunner(app, access_log=None)
+        runner = api_runner(app)
         await runner.setup()
         try:
-            await web.SockSite(runner, listen).start()
+            await GuardedSite(runner, connection_guard(settings), sock=listen).start()
             sys.stdout.buffer.write(READY)
             sys.stdout.flush()
             await stop.wait()

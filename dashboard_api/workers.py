@@ -37,8 +37,16 @@ from aiohttp import web
 from pydantic import SecretStr
 
 from dashboard_api.auth import check_bind, load_or_create_token
+from dashboard_api.connections import GuardedSite, api_runner
 from dashboard_api.ratelimit import RateLimiter
-from dashboard_api.server import Serving, api_config, api_url, listen_error, numbered
+from dashboard_api.server import (
+    Serving,
+    api_config,
+    api_url,
+    connection_guard,
+    listen_error,
+    numbered,
+)
 from dashboard_api.worker import READY
 from memory.errors import MemorybotError
 from memory.runtime import open_memory
@@ -76,22 +84,28 @@ async def serve_workers(
     with listen, tempfile.TemporaryDirectory(prefix="memorybot-api-") as private:
         primary = str(Path(private) / "primary.sock")
         async with open_memory(settings) as memory:
-            public = web.AppRunner(numbered(memory, config, 0), access_log=None)
-            unlimited = dataclasses.replace(config, limiter=RateLimiter(0.0, 1))
-            internal = web.AppRunner(numbered(memory, unlimited, 0), access_log=None)
+            public = api_runner(numbered(memory, config, 0))
+            unlimited = dataclasses.replace(
+                config, limiter=RateLimiter(0.0, 1), failures=RateLimiter(0.0, 1)
+            )
+            internal = api_runner(numbered(memory, unlimited, 0))
             await public.setup()
             await internal.setup()
+            stopped = False
             try:
                 await web.UnixSite(internal, primary).start()
-                await web.SockSite(public, listen).start()
+                await GuardedSite(public, connection_guard(settings), sock=listen).start()
                 theirs = settings.model_copy(update={"api_token": SecretStr(token)})
-                async with Workers(theirs, count - 1, listen, primary):
+                async with Workers(theirs, count - 1, listen, primary) as workers:
                     url = api_url(settings.api_host, listen.getsockname()[1])
                     announce(Serving(url, token, created, str(token_file or "") or None))
                     await stop.wait()
                     log.info("stopping: the other API workers, then the ingest queue drains")
+                    stopped = True  # the workers and this one's connections stop together
+                    await asyncio.gather(workers.stop(), public.cleanup())
             finally:
-                await public.cleanup()
+                if not stopped:
+                    await public.cleanup()
                 await internal.cleanup()
 
 
@@ -122,6 +136,10 @@ class Workers:
         self, exc_type: type[BaseException] | None, exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:  # fmt: skip
+        await self.stop()
+
+    async def stop(self) -> None:
+        """Stop every worker (and start none again); again: nothing more to do."""
         for task in self._keepers:
             task.cancel()
         await asyncio.gather(*self._keepers, return_exceptions=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -85,6 +86,25 @@ class Settings(BaseSettings):
     )
     api_cache_size: int = Field(
         1024, ge=0, le=1_000_000, description="Search and slice answers the API remembers."
+    )
+    api_max_connections: int = Field(
+        512,
+        ge=1,
+        le=100_000,
+        description="Connections the API keeps open at once (per process serving it); a new "
+        "one beyond closes the oldest idle one.",
+    )
+    api_client_timeout: float = Field(
+        10.0,
+        gt=0,
+        le=3600,
+        description="Seconds an API client may take to send a request's headers, and then "
+        "its body; an idle connection closes after as long.",
+    )
+    api_trusted_proxies: Annotated[frozenset[str], NoDecode] = Field(
+        frozenset(),
+        description="Comma-separated addresses or CIDR blocks of reverse proxies whose "
+        "X-Forwarded-For names the client; empty: the header is ignored.",
     )
     api_workers: int = Field(
         1, ge=1, le=64, description="Processes serving the API in memorybot serve."
@@ -260,6 +280,20 @@ class Settings(BaseSettings):
                 digits = f"{ids.MIN_DIGITS}-{ids.MAX_DIGITS} digits"
                 raise ValueError(f"not Discord ids ({digits}): {', '.join(map(str, bad))}")
             return frozenset(value)
+        return value
+
+    @field_validator("api_trusted_proxies", mode="before")
+    @classmethod
+    def _split_networks(cls, value: Any) -> Any:
+        value = _comma_separated(value)
+        if isinstance(value, list | tuple | set | frozenset):
+            networks = set()
+            for v in value:
+                try:
+                    networks.add(str(ipaddress.ip_network(str(v).strip(), strict=False)))
+                except ValueError:
+                    raise ValueError(f"not an address or CIDR block: {v}") from None
+            return frozenset(networks)
         return value
 
     @field_validator("max_recent_messages", mode="after")
