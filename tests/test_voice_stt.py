@@ -7,6 +7,7 @@ from tests.machine import require_voice
 
 require_voice()  # skips the module without the voice extra
 
+import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,10 +135,11 @@ class FakeTranscriptions:
 
     text: str = "my name is Sarah and I work as a nurse"
     fail_with: int | None = None
+    trickle: bool = False  # answer one byte a second, never finishing in time
     requests: list[dict[str, object]] = field(default_factory=list)
     base_url: str = ""
 
-    async def handle(self, request: web.Request) -> web.Response:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
         form: dict[str, object] = {"authorization": request.headers.get("Authorization")}
         reader = await request.multipart()
         while (part := await reader.next()) is not None:
@@ -149,6 +151,13 @@ class FakeTranscriptions:
             else:
                 form[part.name or ""] = await part.text()
         self.requests.append(form)
+        if self.trickle:
+            response = web.StreamResponse(headers={"Content-Type": "application/json"})
+            await response.prepare(request)
+            for byte in b'{"text": "' + b"x" * 60:
+                await response.write(bytes([byte]))
+                await asyncio.sleep(1.0)
+            return response
         if self.fail_with is not None:
             return web.json_response({"error": {"message": "boom"}}, status=self.fail_with)
         return web.json_response({"text": f" {self.text} "})
@@ -157,7 +166,7 @@ class FakeTranscriptions:
 async def test_openai_transcriber_sends_a_wav(fake_stt: FakeTranscriptions) -> None:
     pcm = fixture_pcm("sarah")
     async with openai.AsyncOpenAI(base_url=fake_stt.base_url, api_key="k", max_retries=0) as client:
-        transcriber = OpenAITranscriber(client, "whisper-1", language="en")
+        transcriber = OpenAITranscriber("whisper-1", client=client, timeout=10, language="en")
         text = await transcriber.transcribe(pcm)
     assert text == "my name is Sarah and I work as a nurse"
     [sent] = fake_stt.requests
@@ -174,5 +183,24 @@ async def test_openai_transcriber_error_is_a_transcription_error(
     fake_stt.fail_with = 500
     async with openai.AsyncOpenAI(base_url=fake_stt.base_url, api_key="k", max_retries=0) as client:
         with pytest.raises(TranscriptionError):
-            await OpenAITranscriber(client, "whisper-1").transcribe(bytes(640))
+            await OpenAITranscriber("whisper-1", client=client, timeout=10).transcribe(bytes(640))
     assert "language" not in fake_stt.requests[0]
+
+
+@pytest.mark.slow
+async def test_a_transcription_trickling_a_byte_a_second_ends_at_the_deadline(
+    fake_stt: FakeTranscriptions,
+) -> None:
+    """The endpoint's deadline covers speech-to-text too (the whole request, not each
+    read), and the endpoint found down is not asked again at once."""
+    fake_stt.trickle = True
+    transcriber = OpenAITranscriber("whisper-1", base_url=fake_stt.base_url, api_key="k", timeout=2)
+    try:
+        async with asyncio.timeout(10):  # a bound against hanging, not a measured wait
+            with pytest.raises(TranscriptionError, match="timed out after 2 s"):
+                await transcriber.transcribe(bytes(640))
+            with pytest.raises(TranscriptionError, match="not sent: the endpoint is down"):
+                await transcriber.transcribe(bytes(640))
+    finally:
+        await transcriber.aclose()
+    assert len(fake_stt.requests) == 1

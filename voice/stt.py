@@ -13,9 +13,11 @@ import threading
 from typing import Any, Protocol
 
 import openai
+from openai.types.audio import Transcription
 
-from memory.llm.endpoint import openai_client
-from memory.settings import LOCAL_STT, Settings
+from memory.llm.endpoint import OpenAIEndpoint
+from memory.llm.errors import LLMRequestError
+from memory.settings import LLM_COOLDOWN, LOCAL_STT, Settings
 from voice.audio import to_wav
 
 log = logging.getLogger(__name__)
@@ -88,35 +90,43 @@ class PocketSphinxTranscriber:
         return self._decoder
 
 
-class OpenAITranscriber:
-    """Transcription through an OpenAI-compatible ``POST /audio/transcriptions``.
-
-    ``client`` is an ``openai.AsyncOpenAI`` (base URL, key and retries are its business);
-    the utterance is sent as an in-memory WAV.
-    """
+class OpenAITranscriber(OpenAIEndpoint):
+    """Transcription through an OpenAI-compatible ``POST /audio/transcriptions``: the
+    utterance is sent as an in-memory WAV, within the endpoint's deadline and behind its
+    circuit breaker, as every request of memorybot's (:class:`OpenAIEndpoint`)."""
 
     def __init__(
-        self, client: openai.AsyncOpenAI, model: str, *, language: str | None = None
+        self,
+        model: str,
+        *,
+        client: openai.AsyncOpenAI | None = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout: float,
+        max_retries: int = 2,
+        cooldown: float = LLM_COOLDOWN,
+        language: str | None = None,
     ) -> None:
-        self._client = client
-        self._model = model
+        super().__init__(
+            "speech-to-text", model, client=client, base_url=base_url, api_key=api_key,
+            timeout=timeout, max_retries=max_retries, cooldown=cooldown,
+        )  # fmt: skip
         self._language = language
 
     async def transcribe(self, pcm16k: bytes) -> str:
         wav = ("utterance.wav", to_wav(pcm16k), "audio/wav")
+        language = openai.omit if self._language is None else self._language
         try:
-            if self._language is None:
-                result = await self._client.audio.transcriptions.create(model=self._model, file=wav)
-            else:
-                result = await self._client.audio.transcriptions.create(
-                    model=self._model, file=wav, language=self._language
-                )
-        except openai.OpenAIError as exc:
+            result = await self._send(
+                lambda: self.client.audio.transcriptions.create(
+                    model=self.model, file=wav, language=language
+                ),
+                Transcription,
+                "a transcription",
+            )
+        except LLMRequestError as exc:
             raise TranscriptionError(f"transcription failed: {exc}") from exc
         return result.text.strip()
-
-    async def aclose(self) -> None:
-        await self._client.close()
 
 
 STT_RETRIES = 2
@@ -128,14 +138,12 @@ def build_transcriber(settings: Settings) -> Transcriber:
     ``MEMORYBOT_LLM_API_KEY``, falling back to ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``)."""
     if settings.stt_model == LOCAL_STT:
         return PocketSphinxTranscriber()
-    client = openai_client(
-        settings.endpoint_url,
-        settings.endpoint_key,
+    return OpenAITranscriber(
+        settings.stt_model,
+        base_url=settings.endpoint_url,
+        api_key=settings.endpoint_key,
         timeout=settings.llm_timeout,
         max_retries=STT_RETRIES,
-    )
-    return OpenAITranscriber(
-        client,
-        settings.stt_model,
+        cooldown=settings.llm_cooldown,
         language=settings.stt_language,
     )
