@@ -51,5 +51,7 @@ FAILURE_RATE, FAILURE_BURST = 0.5, 20
 (apart from the rate limit of requests with the token, which they never use up)."""
 
 
-def failure_limiter() -> RateLimiter:
-    return RateLimiter(FAILURE_RATE, FAILURE_BURST)
+def failure_limiter(share: int = 1) -> RateLimiter:
+    """The limit of requests without the right token, per client address (``share``: the
+    number of processes serving the API, each allowing that share)."""
+    return RateLimiter(FAILURE_RATE / share, max(1, FAILURE_BURST // share))

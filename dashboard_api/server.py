@@ -17,7 +17,7 @@ from dashboard_api.cache import ResponseCache
 from dashboard_api.clients import parse_networks
 from dashboard_api.config import ApiConfig
 from dashboard_api.connections import ConnectionGuard, GuardedSite, api_runner, connection_cap
-from dashboard_api.ratelimit import RateLimiter
+from dashboard_api.ratelimit import RateLimiter, failure_limiter
 from memory.runtime import Memory, open_memory
 from memory.settings import Settings
 
@@ -34,14 +34,20 @@ class Serving:
     token_file: str | None
 
 
-def api_config(settings: Settings, token: str) -> ApiConfig:
+def api_config(settings: Settings, token: str, *, share: int = 1) -> ApiConfig:
+    """The API's configuration from ``settings``; ``share``: how many processes serve the
+    API, each keeping its own rate limits, so each allows that share of the limit (a client
+    spread over them all gets the limit, never that many times it)."""
     return ApiConfig(
         token=token,
         guilds=settings.api_guilds,
         admin_token=(
             settings.api_admin_token.get_secret_value() if settings.api_admin_token else None
         ),
-        limiter=RateLimiter(settings.api_rate_limit, settings.api_rate_burst),
+        limiter=RateLimiter(
+            settings.api_rate_limit / share, max(1, settings.api_rate_burst // share)
+        ),
+        failures=failure_limiter(share),
         cache=ResponseCache(settings.api_cache_size),
         trusted_proxies=parse_networks(sorted(settings.api_trusted_proxies)),
         client_timeout=settings.api_client_timeout,

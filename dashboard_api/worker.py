@@ -97,7 +97,7 @@ async def run_worker(settings: Settings, number: int, listen: socket.socket, pri
     forwarder = Forwarder(primary)
     async with reading_memory(settings) as memory:
         memory.watch_outside_commits()
-        app = numbered(memory, api_config(settings, token), number)
+        app = numbered(memory, api_config(settings, token, share=settings.api_workers), number)
         app.middlewares.append(forwarder.middleware)
         runner = api_runner(app)
         await runner.setup()

@@ -79,7 +79,7 @@ async def serve_workers(
     """Worker 0 and ``count`` - 1 others, until ``stop`` is set."""
     check_bind(settings)
     token, token_file, created = load_or_create_token(settings)
-    config = api_config(settings, token)
+    config = api_config(settings, token, share=count)
     listen = listening_socket(settings, port)
     with listen, tempfile.TemporaryDirectory(prefix="memorybot-api-") as private:
         primary = str(Path(private) / "primary.sock")
@@ -95,7 +95,9 @@ async def serve_workers(
             try:
                 await web.UnixSite(internal, primary).start()
                 await GuardedSite(public, connection_guard(settings), sock=listen).start()
-                theirs = settings.model_copy(update={"api_token": SecretStr(token)})
+                theirs = settings.model_copy(
+                    update={"api_token": SecretStr(token), "api_workers": count}
+                )
                 async with Workers(theirs, count - 1, listen, primary) as workers:
                     url = api_url(settings.api_host, listen.getsockname()[1])
                     announce(Serving(url, token, created, str(token_file or "") or None))

@@ -5,6 +5,7 @@ a worker that dies is started again; SIGTERM stops them all."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -36,13 +37,23 @@ class Served:
 
 @pytest.fixture
 async def served(tmp_path: Path) -> AsyncIterator[Served]:
+    async with serving(tmp_path) as server:
+        yield server
+
+
+@contextlib.asynccontextmanager
+async def serving(tmp_path: Path, **settings: str) -> AsyncIterator[Served]:
+    """``memorybot serve --workers 2`` over the seeded store (rate limit off unless
+    ``settings`` say otherwise)."""
     data = tmp_path / "data"
     await seed_store(data / "memory.db", seed)
-    env = cli_env(
-        MEMORYBOT_DATA_DIR=str(data), MEMORYBOT_API_TOKEN=TOKEN, MEMORYBOT_API_ADMIN_TOKEN=ADMIN,
-        MEMORYBOT_API_RATE_LIMIT="0", MEMORYBOT_API_HOST="127.0.0.1", MEMORYBOT_EXTRACTOR="none",
-        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-    )  # fmt: skip
+    env = cli_env(**{
+        "MEMORYBOT_DATA_DIR": str(data), "MEMORYBOT_API_TOKEN": TOKEN,
+        "MEMORYBOT_API_ADMIN_TOKEN": ADMIN, "MEMORYBOT_API_RATE_LIMIT": "0",
+        "MEMORYBOT_API_HOST": "127.0.0.1", "MEMORYBOT_EXTRACTOR": "none",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+        **settings,
+    })  # fmt: skip
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-c", "from bot.cli import main; main()", "serve", "--port", "0",
         "--workers", "2", env=env, stdout=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL,
@@ -165,3 +176,23 @@ async def test_sigterm_stops_every_worker(served: Served) -> None:
     served.process.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(served.process.wait(), 60) == 0
     assert ended(worker)  # stopped by worker 0 before it ended itself
+
+
+async def test_a_client_spread_over_the_workers_gets_the_rate_limit_once(tmp_path: Path) -> None:
+    """Each worker keeps its own allowance, so each allows its share: a burst of 60
+    requests on fresh connections (spread over both workers) gets the burst of 10, not 20."""
+    async with serving(tmp_path, MEMORYBOT_API_RATE_LIMIT="0.001",
+                       MEMORYBOT_API_RATE_BURST="10") as served:  # fmt: skip
+        statuses: list[int] = []
+        workers: set[str] = set()
+        connector = aiohttp.TCPConnector(force_close=True)
+        async with aiohttp.ClientSession(connector=connector) as http:
+            for _ in range(60):
+                async with http.get(
+                    served.url + "api/memory/search", params={"guildId": GUILD_A, "q": "nurse"},
+                    headers={"Authorization": f"Bearer {TOKEN}"},
+                ) as response:  # fmt: skip
+                    statuses.append(response.status)
+                    workers.add(response.headers[WORKER_HEADER])
+    assert workers == {"0", "1"}  # both answered: the burst was spread over them
+    assert statuses.count(200) == 10 and statuses.count(429) == 50
