@@ -10,6 +10,7 @@ import discord
 from discord.ext import commands
 
 from bot.answer import compose_answer, recent_window
+from memory.errors import MemorybotError
 from memory.models import Author, IngestItem, utc_iso
 
 if TYPE_CHECKING:
@@ -77,16 +78,46 @@ async def post_notice(bot: MemoryBot, guild: discord.Guild, where: object) -> No
     await memory.set_guild_setting(str(guild.id), NOTICE_SETTING, True)
 
 
+class StoringOutage:
+    """Live messages that memory could not store (a full disk, a damaged database): one
+    warning when it starts, one line when storing works again with how many were lost,
+    instead of a traceback for every message in between."""
+
+    def __init__(self) -> None:
+        self.lost = 0
+
+    def failed(self, exc: MemorybotError) -> None:
+        if not self.lost:
+            log.warning("live messages are not being stored (each is lost until then): %s", exc)
+        self.lost += 1
+
+    def stored(self) -> None:
+        if self.lost:
+            log.warning("live messages are stored again (%d were not)", self.lost)
+            self.lost = 0
+
+
 class IngestCog(commands.Cog):
     def __init__(self, bot: MemoryBot) -> None:
         self.bot = bot
         self._guilds_named: set[int] = set()
+        self.outage = StoringOutage()
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         item = ingest_item(message)
         if item is None or not self.bot.memory.settings.memory_enabled:
             return
+        try:
+            await self._remember(message, item)
+        except MemorybotError as exc:  # the message is lost; the bot still answers
+            self.outage.failed(exc)
+        else:
+            self.outage.stored()
+        if self._addressed(message):
+            await self.reply(message)
+
+    async def _remember(self, message: discord.Message, item: IngestItem) -> None:
         assert message.guild is not None
         if message.guild.id not in self._guilds_named:
             await self.bot.memory.record_guild(item.guild_id, message.guild.name)
@@ -97,8 +128,6 @@ class IngestCog(commands.Cog):
             item.guild_id
         ):  # an ignored channel's threads are ignored with it (the channel: by memory)
             await self.bot.memory.ingest(item)
-        if self._addressed(message):
-            await self.reply(message)
 
     @commands.Cog.listener()
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
