@@ -9,7 +9,6 @@ log keeps nothing a ``forget`` must remove. Events older than the retention
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections.abc import Mapping
@@ -17,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from memory.models import subject_name, utc_iso
-from memory.tasks import stop_task
+from memory.tasks import Periodic
 from memory.text import cap
 
 if TYPE_CHECKING:
@@ -156,7 +155,10 @@ class EventPruner:
         self.store = store
         self.days = days
         self.every = every
-        self._task: asyncio.Task[None] | None = None
+        self._schedule = Periodic(
+            self.prune, every if days > 0 else 0.0, name="memorybot-event-pruner",
+            failing="pruning the audit log failed",
+        )  # fmt: skip
 
     async def prune(self) -> int:
         """Delete the events past the retention now; return how many."""
@@ -168,17 +170,7 @@ class EventPruner:
         return pruned
 
     def start(self) -> None:
-        if self.days > 0 and self._task is None:
-            self._task = asyncio.create_task(self._run(), name="memorybot-event-pruner")
+        self._schedule.start()
 
     async def close(self) -> None:
-        await stop_task(self._task)
-        self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.prune()
-            except Exception as exc:  # a busy or full disk: try again next time
-                log.warning("pruning the audit log failed: %s", exc)
-            await asyncio.sleep(self.every)
+        await self._schedule.close()

@@ -6,21 +6,18 @@ without it nothing is built and no request is ever made.
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from memory.errors import ConfigError
-from memory.tasks import stop_task
+from memory.tasks import Periodic
 
 if TYPE_CHECKING:
     from memory.profile_writer import ProfileWriter
     from memory.settings import Settings
     from memory.storage.protocol import Storage
 
-log = logging.getLogger(__name__)
 
 FIRST_PASS_DELAY = 60.0
 """Seconds after start before the first periodic pass (the interval, when shorter)."""
@@ -47,37 +44,6 @@ class ProfileTally:
         return asdict(self)
 
 
-class ProfileSchedule:
-    """Runs ``run`` (a pass) ``first_delay`` seconds after ``start`` (at most ``every``), then
-    every ``every`` seconds until ``close``; a pass that fails is one warning line."""
-
-    def __init__(
-        self, run: Callable[[], Awaitable[object]], every: float,
-        first_delay: float = FIRST_PASS_DELAY,
-    ) -> None:  # fmt: skip
-        self.run = run
-        self.every = every
-        self.first_delay = min(first_delay, every)
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        if self.every > 0 and self._task is None:
-            self._task = asyncio.create_task(self._loop(), name="memorybot-profiles")
-
-    async def close(self) -> None:
-        await stop_task(self._task)
-        self._task = None
-
-    async def _loop(self) -> None:
-        await asyncio.sleep(self.first_delay)
-        while True:
-            try:
-                await self.run()
-            except Exception as exc:  # a busy or full disk: try again next time
-                log.warning("the profile pass failed: %s", " ".join(str(exc).split()))
-            await asyncio.sleep(self.every)
-
-
 class MemberProfiles:
     """The profile writer as memory runs it: built only with a model configured, its passes
     scheduled by ``start`` (when ``MEMORYBOT_PROFILE_INTERVAL_HOURS`` is over 0), closed by
@@ -92,7 +58,10 @@ class MemberProfiles:
 
             self.writer = ProfileWriter.from_settings(settings, store, on_written)
         every = settings.profile_interval_hours * 3600 if self.writer is not None else 0.0
-        self.schedule = ProfileSchedule(self.write, every)
+        self.schedule = Periodic(
+            self.write, every, name="memorybot-profiles", failing="the profile pass failed",
+            first_delay=min(FIRST_PASS_DELAY, every),
+        )  # fmt: skip
 
     async def write(
         self, guild_id: str | None = None, progress: Callable[[int], None] | None = None
