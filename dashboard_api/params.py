@@ -51,30 +51,34 @@ def query_text(params: Mapping[str, str]) -> str:
     return value
 
 
+def integer(params: Mapping[str, str], name: str) -> int | None:
+    """The integer parameter ``name``; None when absent or empty; anything but an integer is
+    a 400."""
+    raw = params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw.strip())
+    except ValueError:
+        raise ApiError(400, "invalid_parameter", f"{name} must be an integer") from None
+
+
 def limit(params: Mapping[str, str], *, default: int = DEFAULT_LIMIT,
           high: int = LIMIT_RANGE[1]) -> int:  # fmt: skip
     """``limit``: ``default`` (10) when absent, clamped to 1..``high`` (24); anything but an
     integer is a 400."""
-    raw = params.get("limit")
-    if raw is None or raw == "":
+    value = integer(params, "limit")
+    if value is None:
         return default
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        raise ApiError(400, "invalid_parameter", "limit must be an integer") from None
     return max(LIMIT_RANGE[0], min(high, value))
 
 
 def budget(params: Mapping[str, str]) -> int | None:
     """``budget``: characters a slice shows; absent → the server's setting (None); an
     integer outside 200..100,000 or anything else is a 400."""
-    raw = params.get("budget")
-    if raw is None or raw == "":
+    value = integer(params, "budget")
+    if value is None:
         return None
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        raise ApiError(400, "invalid_parameter", "budget must be an integer") from None
     if not MIN_SLICE_BUDGET <= value <= MAX_SLICE_BUDGET:
         raise ApiError(
             400,
