@@ -14,7 +14,7 @@ from typing import NoReturn
 
 import pytest
 
-from voice.availability import LIBOPUS, missing_voice_parts
+from voice.availability import ENABLE_LIBOPUS, ENABLE_VOICE, LIBOPUS, missing_voice_parts
 
 REQUIRE_ALL = "MEMORYBOT_TESTS_REQUIRE_ALL"
 PREPARE = "python3 tests/prepare.py"
@@ -44,7 +44,7 @@ def require_voice(*, opus: bool = False) -> None:
     if missing:
         fixes = []
         if any(part != LIBOPUS for part in missing):
-            fixes.append("pip install -e '.[voice]'")
+            fixes.append(ENABLE_VOICE)
         if LIBOPUS in missing:
-            fixes.append("sudo apt-get install libopus0")
+            fixes.append(f"sudo {ENABLE_LIBOPUS}")
         unavailable(f"voice tests need {', '.join(missing)}: {' and '.join(fixes)} (or {PREPARE})")
