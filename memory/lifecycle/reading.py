@@ -76,6 +76,8 @@ _NUMBER_HINTS = re.compile(
 )
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*|[.,;:!?()]")
 _PUNCTUATION = frozenset(".,;:!?()")
+_NO_CONTENT = STOPWORDS | FILLERS | NAMING_WORDS | _PUNCTUATION
+"""Words :func:`content` passes over."""
 
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d\d"
@@ -247,9 +249,7 @@ def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
         if word in NEGATORS:
             negations += 1
             continue
-        if word in STOPWORDS or word in FILLERS or word in _PUNCTUATION or word in NAMING_WORDS:
-            continue
-        if word == subject:
+        if word in _NO_CONTENT or word == subject:
             continue
         base = lemma(word)
         if base in NEGATIVE_VERBS:
