@@ -21,7 +21,7 @@ and nothing else ("prefers sushi over pizza" / "finished the sushi") are neither
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -130,38 +130,34 @@ class SubjectFacts:
 
     def _add(self, text: str) -> None:
         profile = self._profiles[text] = _profile(text)
-        for word in profile.words:
-            self._by_word.setdefault(word, set()).add(text)
-        for slot in profile.slots:
-            self._by_slot.setdefault(slot, set()).add(text)
-        for topic in profile.topics:
-            self._by_topic.setdefault(topic, set()).add(text)
+        for table, held_under in self._tables(text, profile):
+            for key in held_under:
+                table.setdefault(key, set()).add(text)
         if profile.diet:
             self._diet.add(text)
         if profile.cued:
             self._cued.add(text)
-        self._lowered.setdefault(text.strip().lower(), set()).add(text)
 
     def _drop(self, text: str) -> None:
         profile = self._profiles.pop(text)
-        for word in profile.words:
-            self._by_word[word].discard(text)
-            if not self._by_word[word]:
-                del self._by_word[word]
-        for slot in profile.slots:
-            self._by_slot[slot].discard(text)
-            if not self._by_slot[slot]:
-                del self._by_slot[slot]
-        for topic in profile.topics:
-            self._by_topic[topic].discard(text)
-            if not self._by_topic[topic]:
-                del self._by_topic[topic]
+        for table, held_under in self._tables(text, profile):
+            for key in held_under:
+                table[key].discard(text)
+                if not table[key]:
+                    del table[key]
         self._diet.discard(text)
         self._cued.discard(text)
-        lowered = text.strip().lower()
-        self._lowered[lowered].discard(text)
-        if not self._lowered[lowered]:
-            del self._lowered[lowered]
+
+    def _tables(
+        self, text: str, profile: _Profile
+    ) -> tuple[tuple[dict[str, set[str]], Iterable[str]], ...]:
+        """Each index of the held facts, with the keys ``text`` is held under there."""
+        return (
+            (self._by_word, profile.words),
+            (self._by_slot, profile.slots),
+            (self._by_topic, profile.topics),
+            (self._lowered, (text.strip().lower(),)),
+        )
 
 
 def worth_judging(new: str, olds: Sequence[str]) -> list[int]:
