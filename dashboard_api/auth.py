@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memory.errors import ConfigError
 from memory.settings import Settings
-from memory.storage.permissions import tighten_file
+from memory.storage.permissions import PRIVATE_FILE, tighten_file
 
 TOKEN_FILE = "api-token"
 MIN_TOKEN_CHARS = 16
@@ -42,10 +42,10 @@ def load_or_create_token(settings: Settings) -> tuple[str, Path | None, bool]:
     token = secrets.token_urlsafe(32)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(token + "\n")
-        os.chmod(path, 0o600)
+        os.chmod(path, PRIVATE_FILE)
     except OSError as exc:
         raise ConfigError(f"cannot write the API token file {path}: {exc}") from exc
     return token, path, True

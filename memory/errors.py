@@ -57,6 +57,14 @@ def is_disk_full(exc: BaseException) -> bool:
     return "database or disk is full" in str(exc)
 
 
+def disk_full(what: str) -> DiskFullError:
+    """A full disk told to people: ``what`` could not be written ("the database …")."""
+    return DiskFullError(
+        f"the disk is full: cannot write {what}; free some space there, then run the same "
+        "command again (nothing stored is lost)"
+    )
+
+
 class EndpointDownError(MemorybotError):
     """A remote endpoint is down: it did not answer (no answer within the deadline, a
     refused or dropped connection, 429 / 5xx after every retry), or is known not to (its

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from memory.errors import DiskFullError, is_disk_full
+from memory.errors import disk_full, is_disk_full
 from memory.models import StoredMessage
 from memory.storage.protocol import Storage
 from memory_journals.daily import DailyLogWriter, format_line
@@ -85,7 +85,7 @@ class Journals:
                 self.daily.append(written, recheck=recheck)
             except OSError as exc:
                 if is_disk_full(exc):
-                    raise disk_full(self.root) from exc
+                    raise disk_full(f"the journals under {self.root}") from exc
                 raise
             # Written: overrides they pass are done with (the queue journals in row order,
             # never a row below one it has journaled; a failed step is written again).
@@ -111,7 +111,7 @@ class Journals:
                 return await MissingLines(self.store, self.daily).write(guild_id)
             except OSError as exc:
                 if is_disk_full(exc):
-                    raise disk_full(self.root) from exc
+                    raise disk_full(f"the journals under {self.root}") from exc
                 raise
 
     def guild_changed(self, guild_id: str) -> None:
@@ -218,7 +218,7 @@ class Journals:
             await asyncio.to_thread(write_atomic, path, text)
         except OSError as exc:
             if is_disk_full(exc):
-                raise disk_full(self.root) from exc
+                raise disk_full(f"the journals under {self.root}") from exc
             raise
 
     async def refresh_all(self) -> list[str]:
@@ -247,11 +247,3 @@ class Journals:
                 await self.refresh_all()
             except Exception:
                 log.exception("periodic MEMORY.md refresh failed")
-
-
-def disk_full(root: Path) -> DiskFullError:
-    """What a full disk under the journals' ``root`` is, told to people."""
-    return DiskFullError(
-        f"the disk is full: cannot write the journals under {root}; free some space there, "
-        "then run the same command again (nothing stored is lost)"
-    )

@@ -11,7 +11,7 @@ from typing import Any, Self, TypeVar
 
 import aiosqlite
 
-from memory.errors import DiskFullError, is_disk_full
+from memory.errors import DiskFullError, disk_full, is_disk_full
 from memory.models import Fact, StoredMessage
 from memory.storage.db import OutsideCommits, sqlite_versions
 from memory.storage.lifecycle_sql import Lifecycle
@@ -117,10 +117,7 @@ class Database:
             return await self._db._execute(fn, self._db._conn, *args)  # type: ignore[no-untyped-call,no-any-return]
         except Exception as exc:
             if is_disk_full(exc) and not isinstance(exc, DiskFullError):
-                raise DiskFullError(
-                    f"the disk is full: cannot write the database {self.path}; free some "
-                    "space there, then run the same command again (nothing stored is lost)"
-                ) from exc
+                raise disk_full(f"the database {self.path}") from exc
             raise
 
     async def _fetchall(self, query: str, params: Sequence[Any] = ()) -> list[Any]:
