@@ -212,3 +212,31 @@ async def test_settling_repoints_what_a_merged_fact_had_superseded(store: Store)
         "Sarah lives in Boston.": (False, 1, kept, LATE),
         "Sarah lives in the Denver.": (True, 2, None, None),
     }
+
+
+async def _fill_to_the_cap(store: Store) -> int:
+    """Sarah at the cap of 80 active facts; returns the id of the one worth most."""
+    for n in range(80):
+        await say(store, f"Sarah owns board game number {n}.", LATE, str(n))
+    await say(store, "Sarah owns board game number 7.", LATE, "700")  # said twice
+    return await fact_id(store, "Sarah owns board game number 7.")
+
+
+async def test_the_cap_counts_facts_deleted_between_steps(store: Store) -> None:
+    """The store keeps each member's active facts between steps; a fact deleted meanwhile
+    (here by a moderator, on the same connection) leaves room: nothing is archived."""
+    await store.delete_fact(GUILD_A, await _fill_to_the_cap(store))
+    await say(store, "Sarah likes chess.", LATE, "800")
+    assert len(await store.active_facts(GUILD_A)) == 80
+    assert await store.events(GUILD_A, kinds=["fact.archived"]) == []
+
+
+async def test_the_cap_counts_facts_another_process_archived(store: Store, tmp_path: Path) -> None:
+    """The same when the write comes from another connection (``memorybot forget`` or the
+    API's own process while the bot runs)."""
+    most_valued = await _fill_to_the_cap(store)
+    async with await Store.open(tmp_path / "memory.db") as other:
+        assert await other.delete_fact(GUILD_A, most_valued)
+    await say(store, "Sarah likes chess.", LATE, "800")
+    assert len(await store.active_facts(GUILD_A)) == 80
+    assert await store.events(GUILD_A, kinds=["fact.archived"]) == []

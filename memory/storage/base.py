@@ -13,6 +13,7 @@ import aiosqlite
 
 from memory.errors import DiskFullError, disk_full, is_disk_full
 from memory.models import Fact, StoredMessage
+from memory.storage.active_facts import ActiveFacts
 from memory.storage.db import OutsideCommits, sqlite_versions
 from memory.storage.lifecycle_sql import Lifecycle
 
@@ -74,6 +75,8 @@ class Database:
         # How facts live: merged when said again, superseded when contradicted, capped by
         # value (``memory.runtime`` sets the judge and the half-life from the settings).
         self.lifecycle = Lifecycle()
+        # Each subject's active facts, kept between the transactions that place facts.
+        self.actives_kept = ActiveFacts()
         # Bumped whenever facts or their vectors change: in-memory vector indexes compare it.
         self.vector_version = 0
         # Bumped whenever members are written: cached member names compare it.

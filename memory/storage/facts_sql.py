@@ -10,10 +10,10 @@ from typing import Any, get_args
 from memory.audit import MemoryEvent
 from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, JobStatus
 from memory.storage import events_sql
+from memory.storage.active_facts import ActiveFacts
 from memory.storage.ingest_sql import chunks, marks, transaction
 from memory.storage.lifecycle_sql import (
     NO_ADVICE,
-    Actives,
     Advice,
     Lifecycle,
     archive_beyond_cap,
@@ -33,6 +33,7 @@ def finish_jobs(
     now: str,
     lifecycle: Lifecycle,
     advice: Advice = NO_ADVICE,
+    actives: ActiveFacts | None = None,
 ) -> set[tuple[str, str]]:
     """Place facts among their subjects' (``lifecycle_sql.place_fact``: merged when said
     again, superseding what they contradict), archive past the caps, close jobs, and log it
@@ -41,11 +42,12 @@ def finish_jobs(
     When the call closes jobs, their facts are extracted ones: each is kept only if its
     message is still stored with its job open (not deleted meanwhile). Without jobs the facts
     are stored as they are. The audit log gets ``events`` and what placing and capping did.
-    ``advice`` (the LLM's verdicts on some pairs) goes to ``place_fact``."""
+    ``advice`` (the LLM's verdicts on some pairs) goes to ``place_fact``; ``actives``: the
+    subjects' active facts kept between calls (none: read in this one)."""
     changed: set[tuple[str, str]] = set()
     log = list(events)
-    actives: Actives = {}
-    with transaction(conn):
+    actives = actives or ActiveFacts()
+    with actives.kept(conn), transaction(conn):
         for origin, cand in facts:
             placed = place_fact(
                 conn, origin, cand, now, lifecycle, extracted=bool(done), actives=actives,
@@ -55,7 +57,9 @@ def finish_jobs(
                 changed.add((origin.guild_id, cand.subject))
                 log += placed.events
         for guild_id, subject in changed:
-            log += archive_beyond_cap(conn, guild_id, subject, now, lifecycle.half_life_days)
+            log += archive_beyond_cap(
+                conn, guild_id, subject, now, lifecycle.half_life_days, actives
+            )
         for chunk in chunks(done):
             conn.execute(
                 "UPDATE ingest_jobs SET status = 'done', attempts = attempts + 1, "

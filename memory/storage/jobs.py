@@ -97,6 +97,7 @@ class Jobs(Database):
             utc_iso(),
             self.lifecycle,
             advice,
+            self.actives_kept,
         )
         if facts:
             self.vector_version += 1

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from memory.audit import SYSTEM, MemoryEvent
 from memory.lifecycle.value import (
@@ -34,6 +34,7 @@ from memory.lifecycle.value import (
 )
 from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, canonical_time
 from memory.storage import events_sql
+from memory.storage.active_facts import Active, ActiveFacts
 from memory.storage.ingest_sql import transaction
 from memory.storage.vectors_sql import delete_fact_vectors
 
@@ -80,7 +81,7 @@ ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
     superseded_by = NULL,
     valid_until = NULL,
     updated_at = excluded.updated_at
-RETURNING id, created_at, times_seen, last_seen_at
+RETURNING id, created_at, times_seen, last_seen_at, confidence
 """
 )
 JOB_OPEN = """
@@ -98,12 +99,6 @@ class Lifecycle:
     half_life_days: float = DEFAULT_HALF_LIFE_DAYS
 
 
-class _Active(NamedTuple):
-    id: int
-    fact: str
-    last_seen_at: str
-
-
 @dataclass(slots=True)
 class Placed:
     """What placing one fact did: the row it lives in (None: not stored) and its events."""
@@ -112,21 +107,17 @@ class Placed:
     events: list[MemoryEvent]
 
 
-Actives = dict[tuple[str, str], list[_Active]]
-"""(guild, subject) -> its active facts, read once per transaction and kept up to date."""
-
-
 def place_fact(
     conn: Any, origin: FactOrigin, cand: CandidateFact, now: str, lifecycle: Lifecycle,
-    *, extracted: bool, actor: str = SYSTEM, actives: Actives | None = None,
+    *, extracted: bool, actor: str = SYSTEM, actives: ActiveFacts | None = None,
     advice: Advice = NO_ADVICE,
 ) -> Placed:  # fmt: skip
     """Store ``cand`` (said when ``origin`` was written) among its subject's facts. An
     ``extracted`` fact is stored only while its message's job is still open (a message
-    deleted or forgotten meanwhile leaves no fact behind). ``actives`` carries the subjects'
-    active facts from one call to the next within a transaction; ``advice`` overrides the
-    judge for the pairs it names (nothing is judged without a judge, so nothing else)."""
-    actives = {} if actives is None else actives
+    deleted or forgotten meanwhile leaves no fact behind). ``actives`` holds the subjects'
+    active facts, kept up to date here (:mod:`memory.storage.active_facts`); ``advice``
+    overrides the judge for the pairs it names (nothing is judged without a judge, so
+    nothing else)."""
     guild, subject = origin.guild_id, cand.subject
     if extracted and not conn.execute(JOB_OPEN, (guild, cand.source_message_id)).fetchone():
         return Placed(None, [])
@@ -136,29 +127,31 @@ def place_fact(
         (guild, subject, cand.fact),
     ).fetchone()
     judge = lifecycle.judge if subject != LORE_SUBJECT else None
-    mine: list[_Active] = []
-    if judge is not None:
-        if (guild, subject) not in actives:
-            actives[guild, subject] = _active(conn, guild, subject)
-        mine = actives[guild, subject]
-    relations: list[tuple[_Active, str]] = []
+    mine = (actives or ActiveFacts()).of(conn, guild, subject)
+    relations: list[tuple[Active, str]] = []
     if exact is None and judge is not None:
         relations = _judged(mine, cand.fact, judge, (guild, subject), exclude=None)
         relations = _advised(relations, advice, guild, cand)
         same = [old for old, relation in relations if relation == "same"]
         if same:  # a paraphrase of a fact it has: merged into the one said last
             target = max(same, key=lambda old: (old.last_seen_at, old.id))
-            mine[mine.index(target)] = target._replace(last_seen_at=max(said, target.last_seen_at))
-            return Placed(target.id, _merge(conn, guild, subject, target, cand, said, now))
+            merged = _merge(conn, guild, subject, target, cand, said, now)
+            if merged is None:
+                return Placed(target.id, [])
+            mine[mine.index(target)], said_again = merged
+            return Placed(target.id, said_again)
     params = (guild, origin.channel_id or None, subject, cand.fact, cand.fact_type,
               cand.evidence, cand.source_message_id or None, cand.confidence, said, now, now,
               said)  # fmt: skip
-    fact_id, created_at, times_seen, last_seen = conn.execute(UPSERT_FACT, params).fetchone()
+    row = conn.execute(UPSERT_FACT, params).fetchone()
+    fact_id, created_at, times_seen, last_seen, confidence = row
+    stored = Active.of(fact_id, cand.fact, last_seen, confidence, times_seen)
     events: list[MemoryEvent] = []
     if exact is None and created_at == now:
         events.append(stored_event(guild, fact_id, cand, actor))
     elif times_seen > 1 and exact is not None:
         events.append(_said_again(guild, subject, fact_id, cand, "the same words"))
+    gone: set[int] = set()
     if judge is not None and (exact is None or not exact[1]):  # new, or active again
         if exact is not None:
             relations = _judged(mine, cand.fact, judge, (guild, subject), exclude=fact_id)
@@ -167,40 +160,40 @@ def place_fact(
         superseding = _supersede(conn, guild, subject, fact_id, last_seen, contradicted, now)
         events += superseding
         gone = {int(event.object_id) for event in superseding}
-        mine[:] = [old for old in mine if old.id not in gone and old.id != fact_id]
-        if fact_id not in gone:
-            mine.append(_Active(fact_id, cand.fact, last_seen))
+    mine[:] = [old for old in mine if old.id not in gone and old.id != fact_id]
+    if fact_id not in gone:
+        mine.append(stored)
     return Placed(fact_id, events)
 
 
 def archive_beyond_cap(
-    conn: Any, guild_id: str, subject: str, now: str, half_life_days: float
-) -> list[MemoryEvent]:
+    conn: Any, guild_id: str, subject: str, now: str, half_life_days: float,
+    actives: ActiveFacts | None = None,
+) -> list[MemoryEvent]:  # fmt: skip
     """Archive the subject's active facts of least value past its cap (80; lore 120)."""
     keep = LORE_FACT_CAP if subject == LORE_SUBJECT else FACT_CAP
-    (count,) = conn.execute(
-        "SELECT count(*) FROM memory_facts WHERE guild_id = ? AND subject = ? AND is_active = 1",
-        (guild_id, subject),
-    ).fetchone()
-    if count <= keep:
+    mine = (actives or ActiveFacts()).of(conn, guild_id, subject)
+    if len(mine) <= keep:
         return []
-    rows = conn.execute(
-        "SELECT id, confidence, times_seen, julianday(COALESCE(last_seen_at, said_at)) "
-        "FROM memory_facts WHERE guild_id = ? AND subject = ? AND is_active = 1",
-        (guild_id, subject),
-    ).fetchall()
     ranked = sorted(
-        rows, key=lambda r: (value_rank(r[1], r[2], r[3] or 0.0, half_life_days), r[3], r[0])
+        mine,
+        key=lambda f: (
+            value_rank(f.confidence, f.times_seen, f.seen_day, half_life_days),
+            f.seen_day,
+            f.id,
+        ),
     )
-    dropped = [row[0] for row in ranked[: count - keep]]
+    dropped = {fact.id for fact in ranked[: len(mine) - keep]}
     conn.executemany(
         "UPDATE memory_facts SET is_active = 0, updated_at = ? WHERE id = ?",
-        [(now, fact_id) for fact_id in dropped],
+        [(now, fact_id) for fact_id in sorted(dropped)],
     )
+    mine[:] = [fact for fact in mine if fact.id not in dropped]
     whose = "the guild's lore" if subject == LORE_SUBJECT else "a member"
     detail = f"least valued past the cap of {keep} active facts of {whose}"
     return [
-        MemoryEvent(guild_id, "fact.archived", SYSTEM, str(i), subject, detail) for i in dropped
+        MemoryEvent(guild_id, "fact.archived", SYSTEM, str(i), subject, detail)
+        for i in sorted(dropped)
     ]
 
 
@@ -226,18 +219,9 @@ def said_at(when: str, now: str) -> str:
         return now
 
 
-def _active(conn: Any, guild_id: str, subject: str) -> list[_Active]:
-    rows = conn.execute(
-        "SELECT id, fact, COALESCE(last_seen_at, said_at) FROM memory_facts "
-        "WHERE guild_id = ? AND subject = ? AND is_active = 1",
-        (guild_id, subject),
-    ).fetchall()
-    return [_Active(*row) for row in rows]
-
-
 def _judged(
-    mine: list[_Active], text: str, judge: Judge, whose: Hashable, *, exclude: int | None
-) -> list[tuple[_Active, str]]:
+    mine: list[Active], text: str, judge: Judge, whose: Hashable, *, exclude: int | None
+) -> list[tuple[Active, str]]:
     olds = [old for old in mine if old.id != exclude]
     if not olds:
         return []
@@ -245,8 +229,8 @@ def _judged(
 
 
 def _advised(
-    relations: list[tuple[_Active, str]], advice: Advice, guild_id: str, cand: CandidateFact
-) -> list[tuple[_Active, str]]:
+    relations: list[tuple[Active, str]], advice: Advice, guild_id: str, cand: CandidateFact
+) -> list[tuple[Active, str]]:
     """The judge's ``relations`` of ``cand`` with the advised verdicts in their place."""
     if not advice:
         return relations
@@ -257,16 +241,17 @@ def _advised(
 
 
 def _merge(
-    conn: Any, guild_id: str, subject: str, target: _Active, cand: CandidateFact, said: str,
+    conn: Any, guild_id: str, subject: str, target: Active, cand: CandidateFact, said: str,
     now: str,
-) -> list[MemoryEvent]:  # fmt: skip
+) -> tuple[Active, list[MemoryEvent]] | None:  # fmt: skip
     """``cand`` repeats ``target`` in other words: ``target`` is reinforced (keeping the
-    evidence of the more confident statement)."""
+    evidence of the more confident statement). Returns it as it is now, with the event;
+    None when ``cand`` comes from the message ``target`` came from (nothing new)."""
     confidence, source = conn.execute(
         "SELECT confidence, source_message_id FROM memory_facts WHERE id = ?", (target.id,)
     ).fetchone()
     if source == (cand.source_message_id or None):  # the same message again: nothing new
-        return []
+        return None
     clearer = cand.confidence > confidence
     conn.execute(
         "UPDATE memory_facts SET times_seen = times_seen + 1, confidence = ?, "
@@ -276,7 +261,11 @@ def _merge(
         (reinforced(max(confidence, cand.confidence)), said, now, clearer, cand.evidence,
          clearer, cand.source_message_id or None, target.id),
     )  # fmt: skip
-    return [_said_again(guild_id, subject, target.id, cand, "other words")]
+    now_held = Active.of(
+        target.id, target.fact, max(said, target.last_seen_at),
+        reinforced(max(confidence, cand.confidence)), target.times_seen + 1,
+    )  # fmt: skip
+    return now_held, [_said_again(guild_id, subject, target.id, cand, "other words")]
 
 
 def _said_again(
@@ -289,7 +278,7 @@ def _said_again(
 
 
 def _supersede(
-    conn: Any, guild_id: str, subject: str, fact_id: int, mine: str, contradicted: list[_Active],
+    conn: Any, guild_id: str, subject: str, fact_id: int, mine: str, contradicted: list[Active],
     now: str,
 ) -> list[MemoryEvent]:  # fmt: skip
     """Of ``fact_id`` (last said at ``mine``) and each active fact it contradicts, the one
@@ -326,7 +315,7 @@ def settle_subject(
         "ORDER BY COALESCE(last_seen_at, said_at), id",
         (guild_id, subject),
     ).fetchall()
-    kept: list[_Active] = []
+    kept: list[Active] = []
     events: list[MemoryEvent] = []
     with transaction(conn):
         for fact_id, text, last_seen, confidence, times_seen in rows:
@@ -356,7 +345,8 @@ def settle_subject(
             contradicted = [old for old, relation in relations if relation == "contradicts"]
             events += _supersede(conn, guild_id, subject, fact_id, last_seen, contradicted, now)
             gone = {old.id for old in contradicted}
-            kept = [k for k in kept if k.id not in gone] + [_Active(fact_id, text, last_seen)]
+            kept = [k for k in kept if k.id not in gone]
+            kept.append(Active.of(fact_id, text, last_seen, confidence, times_seen))
         events += archive_beyond_cap(conn, guild_id, subject, now, lifecycle.half_life_days)
         events_sql.record(conn, events, now)
     return events
