@@ -13,7 +13,7 @@ from tests.helpers import GUILD_A, GUILD_B, sql
 from tests.test_semantic import add_facts, as_rows, unit_rows
 
 
-async def test_a_big_guilds_pass_in_memory_finds_the_nearest_exactly_scored(
+async def test_a_big_guilds_pass_in_memory_finds_the_nearest_and_scores_them(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(signs_module, "MIN_SIGNS", 100)
@@ -34,11 +34,12 @@ async def test_a_big_guilds_pass_in_memory_finds_the_nearest_exactly_scored(
         ranked = [ids[i] for i in np.argsort(cosines)[::-1]]
         assert set(ranked[:3]) <= set(held)
         for fact_id, score in held.items():
-            assert score == pytest.approx(float(cosines[ids.index(fact_id)]), abs=1e-5)
+            exact = float(cosines[ids.index(fact_id)])
+            assert score == pytest.approx(exact, abs=signs_module.SCORE_ERROR)
         found = await index.similarities(GUILD_A, "m", to_blob(query), top=10)
         assert found.nearest == held
     calls: list[object] = []
-    monkeypatch.setattr(store, "rescore_facts", lambda *a: calls.append(a))
+    monkeypatch.setattr(signs_module, "hamming", lambda *a: calls.append(a))
     again = await index.similarities(GUILD_A, "m", to_blob(query), top=10)
     assert again.nearest == held and not calls  # asked again: the answer kept
     monkeypatch.undo()
@@ -52,8 +53,34 @@ async def test_a_big_guilds_pass_in_memory_finds_the_nearest_exactly_scored(
     found = await index.similarities(GUILD_A, "m", to_blob(matrix[0]), top=10)
     assert ids[0] not in found.nearest
     monkeypatch.setattr(signs_module, "RELOAD_SECONDS", 0.0)
+    read: list[list[int]] = []
+    reading = store.fact_vectors_of
+
+    async def counted(guild: str, model: str, fact_ids: list[int]) -> list[tuple[int, bytes]]:
+        read.append(list(fact_ids))
+        return await reading(guild, model, fact_ids)
+
+    monkeypatch.setattr(store, "fact_vectors_of", counted)
     held = await index.signs.nearest(GUILD_A, "m", to_blob(matrix[0]), 10)
     assert held is not None and ids[0] not in held and ids[1] in held
+    assert read == []  # read again: the vectors it held are kept, none read
+    (new,) = await add_facts(store, GUILD_A, 1, start=1000)
+    await store.store_fact_vectors(GUILD_A, "m", as_rows([new], matrix[5:6]))
+    held = await index.signs.nearest(GUILD_A, "m", to_blob(matrix[5]), 10)
+    assert read == [[new]] and held is not None and new in held
+    assert held[new] == pytest.approx(1.0, abs=signs_module.SCORE_ERROR)
+
+
+def test_int8_vectors_keep_the_cosine_within_the_stated_error() -> None:
+    rng = np.random.default_rng(9)
+    floats = rng.normal(size=(500, 256)).astype(np.float32)
+    floats /= np.linalg.norm(floats, axis=1, keepdims=True)
+    vectors, scales = signs_module.quantised(floats)
+    back = vectors.astype(np.float32) * scales[:, None]
+    query = floats[0]
+    exact = floats @ query
+    approx = (back @ query) / np.linalg.norm(back, axis=1)
+    assert np.abs(approx - exact).max() < signs_module.SCORE_ERROR
 
 
 def test_hamming_distances_match_a_bit_count() -> None:

@@ -228,13 +228,13 @@ class Storage(Protocol):
         exact: bool = False,
     ) -> Nearest: ...
 
-    # The in-memory coarse pass (``memory.search.signs``): a guild's sign bits, and its
-    # candidates re-scored exactly.
+    # The in-memory pass (``memory.search.signs``): a guild's sign bits, and the vectors of
+    # the facts it does not hold yet.
     async def fact_signs(self, guild_id: str, model: str) -> Signs | None: ...
 
-    async def rescore_facts(
-        self, model: str, query: bytes, candidates: Sequence[int], k: int
-    ) -> dict[int, float]: ...
+    async def fact_vectors_of(
+        self, guild_id: str, model: str, fact_ids: Sequence[int]
+    ) -> list[tuple[int, bytes]]: ...
 
     # --- the audit log ------------------------------------------------------------
 

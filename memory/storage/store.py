@@ -177,11 +177,12 @@ class Vectors(Database):
         """The sign bits of the guild's active facts' ``model`` vectors (see ``signs_sql``)."""
         return await self._call(signs_sql.fact_signs, guild_id, model)
 
-    async def rescore_facts(
-        self, model: str, query: bytes, candidates: Sequence[int], k: int
-    ) -> dict[int, float]:
-        """The ``k`` of ``candidates`` nearest to ``query`` (see ``signs_sql``)."""
-        return await self._call(signs_sql.rescore_facts, model, query, list(candidates), k)
+    async def fact_vectors_of(
+        self, guild_id: str, model: str, fact_ids: Sequence[int]
+    ) -> list[tuple[int, bytes]]:
+        """The ``model`` vectors of those of ``fact_ids`` that are the guild's (see
+        ``signs_sql``)."""
+        return await self._call(signs_sql.fact_vectors_of, guild_id, model, list(fact_ids))
 
 
 class Store(Members, Messages, Jobs, Facts, Vectors, Events, Profiles):
