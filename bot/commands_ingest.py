@@ -97,14 +97,24 @@ async def run_import(
 
 
 async def _wait_processed(memory: Memory, progress: Progress) -> None:
+    """Progress bars while the queue is emptied, then while members' facts are judged."""
     start = memory.queue_depth
     task = progress.add_task(f"process {start} queued messages", total=max(start, 1))
     join = asyncio.ensure_future(memory.join())
+    judging: tuple[TaskID, int] | None = None
     while not join.done():
-        progress.update(task, completed=max(0, start - memory.queue_depth))
+        depth = memory.queue_depth
+        progress.update(task, completed=max(0, start - depth))
+        left = await memory.members_to_judge() if depth == 0 else None
+        if left and judging is None:
+            judging = (progress.add_task(f"judge the facts of {left} member(s)", total=left), left)
+        if judging is not None and left is not None:
+            progress.update(judging[0], completed=judging[1] - left)
         await asyncio.wait({join}, timeout=0.2)
     join.result()
     progress.update(task, completed=max(start, 1))
+    if judging is not None:
+        progress.update(judging[0], completed=judging[1])
 
 
 # --- backfill --------------------------------------------------------------------------------

@@ -290,6 +290,10 @@ class Memory(Controls):
     def queue_depth(self) -> int:
         return self._queue.depth
 
+    async def members_to_judge(self) -> int:
+        """Members whose imported facts wait to be judged (once the queue is idle)."""
+        return await self._store.count_waiting()
+
     @property
     def dropped(self) -> int:
         """Live messages dropped because the queue was full (DESIGN "Ingest queue")."""

@@ -289,3 +289,8 @@ def checked_edit(text: str | None, fact_type: str | None) -> tuple[str | None, s
     if fact_type is not None and fact_type not in FACT_TYPES:
         raise InvalidMessageError(f"type must be one of {', '.join(sorted(FACT_TYPES))}")
     return text, fact_type
+
+
+def keep_fact(message: SourceMessage, candidate: CandidateFact) -> CandidateFact | None:
+    """No filtering at all (for tests of the ingest queue's mechanics)."""
+    return candidate

@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory.errors import MemorybotError
-from memory.extraction import Mention, SourceMessage
+from memory.extraction import Extractor, Mention, SourceMessage
 from memory.models import IngestItem, Job
+from memory.storage.ingest_sql import Closed
+from memory.text import clean_text
 
 Key = tuple[str, str]
 JOB_BATCH = 512
+MIN_EXTRACT_CHARS = 4
 
 
 class IngestHandle:
@@ -257,3 +260,17 @@ def source_message(job: Job) -> SourceMessage:
         created_at=message.created_at,
         mentions=tuple(mentions),
     )
+
+
+def closed_at_write(extractor: Extractor, items: Sequence[IngestItem]) -> Closed:
+    """The messages whose jobs have nothing to extract (no extractor proposes facts, or the
+    text is too short or has no guild): written closed, the worker never sees them. Their
+    daily-log lines and full-text rows follow the journal cursor, like any other."""
+    if not extractor.proposes_facts:
+        return "all"
+    return {item.key for item in items if not extractable(item.guild_id, item.content)}
+
+
+def extractable(guild_id: str, content: str) -> bool:
+    """DESIGN: extract from a message of a guild whose cleaned text has 4+ characters."""
+    return bool(guild_id) and len(clean_text(content)) >= MIN_EXTRACT_CHARS

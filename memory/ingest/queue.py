@@ -16,10 +16,10 @@ from memory.errors import MemorybotError, QueueClosedError
 from memory.extraction import Extractor, NoopExtractor
 from memory.extraction.fact_filter import filter_fact
 from memory.ingest.admission import Admission
-from memory.ingest.jobs import Entry, IngestHandle, JobBook, Key, resolved
+from memory.ingest.jobs import Entry, IngestHandle, JobBook, Key, closed_at_write, resolved
 from memory.ingest.journal import JournalFollower, JournalSink
 from memory.ingest.notices import ChangeNotices
-from memory.ingest.worker import ExtractionWorker, FactCheck, FactFilter, closed_at_write
+from memory.ingest.worker import ExtractionWorker, FactCheck, FactFilter
 from memory.models import IngestItem, Job
 from memory.storage.forget_sql import EditOutcome
 from memory.storage.ingest_sql import Closed

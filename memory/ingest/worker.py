@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import NamedTuple, Protocol
 
 from memory.audit import MemoryEvent, extraction_call, extraction_error
@@ -25,22 +25,29 @@ from memory.extraction import (
     Extractor,
     SourceMessage,
 )
-from memory.extraction.fact_filter import filter_fact
-from memory.ingest.jobs import JOB_BATCH, Entry, JobBook, Key, job_key, linger, source_message
-from memory.models import CandidateFact, IngestItem, Job
-from memory.storage.ingest_sql import Closed
+from memory.extraction.fact_filter import filter_fact, keep_fact
+from memory.ingest.jobs import (
+    JOB_BATCH,
+    Entry,
+    JobBook,
+    Key,
+    extractable,
+    job_key,
+    linger,
+    source_message,
+)
+from memory.models import CandidateFact, Job
 from memory.storage.lifecycle_sql import NO_ADVICE, Advice
 from memory.storage.protocol import Storage
 from memory.tasks import stop_task
-from memory.text import clean_text
 
 log = logging.getLogger(__name__)
 
-MIN_EXTRACT_CHARS = 4
 # After a wake-up the worker waits this long, so live messages arriving one by one are
 # processed (and committed) in batches rather than one transaction each.
 WORKER_LINGER = 0.005
 MAX_BACKOFF = 30.0  # seconds between retries of a step that keeps failing
+SETTLE_STEP = 8  # subjects settled in one step, when the queue is idle
 
 Facts = list[tuple[SourceMessage, CandidateFact]]
 Failed = list[tuple[int, str]]
@@ -54,11 +61,6 @@ class FactFilter(Protocol):
     def __call__(
         self, message: SourceMessage, candidate: CandidateFact
     ) -> CandidateFact | None: ...
-
-
-def keep_fact(message: SourceMessage, candidate: CandidateFact) -> CandidateFact | None:
-    """No filtering at all (for tests of the queue's mechanics)."""
-    return candidate
 
 
 class _Extracted(NamedTuple):
@@ -151,8 +153,17 @@ class ExtractionWorker:
         elif self._unwritten is not None or self._writing is not None:
             await self._land_write()  # nothing new: let the last write land first
             return True
+        elif await self._settle():  # what imports left to judge, judged once it is idle
+            return True
         self.book.signal_room()
         return bool(jobs)
+
+    async def _settle(self) -> bool:
+        """Settle a few of the subjects whose facts were stored unjudged; False: none left."""
+        settled = await self.store.settle_waiting(SETTLE_STEP)
+        for guild_id in {guild_id for guild_id, _ in settled}:
+            self._changed(guild_id, True)
+        return bool(settled)
 
     def _ready(self, jobs: list[Job]) -> tuple[list[Job], float]:
         """The jobs that may be processed now, and how long until the next channel's gap ends.
@@ -252,7 +263,9 @@ class ExtractionWorker:
             stale = self._stale(jobs)
             if stale:
                 done, failed, facts = _without(stale, jobs, done, failed, facts)
-            changed = await self.store.finish_jobs(done, failed, facts, events, advice=advice)
+            later = check is None and not any(job.live for job in jobs)  # judged when idle
+            changed = await self.store.finish_jobs(done, failed, facts, events, advice=advice,
+                                                   judge_later=later)  # fmt: skip
         finally:
             book.in_progress.difference_update(keys)
         failed_ids = {job_id for job_id, _ in failed}
@@ -369,20 +382,6 @@ class ExtractionWorker:
                 kept.append((message, fact))
                 per_message[message.message_id] = per_message.get(message.message_id, 0) + 1
         return kept
-
-
-def closed_at_write(extractor: Extractor, items: Sequence[IngestItem]) -> Closed:
-    """The messages whose jobs have nothing to extract (no extractor proposes facts, or the
-    text is too short or has no guild): written closed, the worker never sees them. Their
-    daily-log lines and full-text rows follow the journal cursor, like any other."""
-    if not extractor.proposes_facts:
-        return "all"
-    return {item.key for item in items if not extractable(item.guild_id, item.content)}
-
-
-def extractable(guild_id: str, content: str) -> bool:
-    """DESIGN: extract from a message of a guild whose cleaned text has 4+ characters."""
-    return bool(guild_id) and len(clean_text(content)) >= MIN_EXTRACT_CHARS
 
 
 def _without(

@@ -77,6 +77,8 @@ class Database:
         self.lifecycle = Lifecycle()
         # Each subject's active facts, kept between the transactions that place facts.
         self.actives_kept = ActiveFacts()
+        # Whether ``subjects_to_settle`` may hold rows (left by an earlier run, or noted since).
+        self.waiting_to_settle = True
         # Bumped whenever facts or their vectors change: in-memory vector indexes compare it.
         self.vector_version = 0
         # Bumped whenever members are written: cached member names compare it.

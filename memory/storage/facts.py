@@ -197,6 +197,30 @@ class Facts(Database):
                 progress(1)
         return counts
 
+    async def count_waiting(self) -> int:
+        """Subjects whose facts wait to be judged (:meth:`settle_waiting`)."""
+        if not self.waiting_to_settle:
+            return 0
+        row = await self._fetchone("SELECT count(*) FROM subjects_to_settle")
+        return int(row[0])
+
+    async def settle_waiting(self, limit: int) -> list[tuple[str, str]]:
+        """Settle up to ``limit`` of the subjects whose facts an import left to judge (see
+        ``facts_sql.finish_jobs``), one transaction each; return them. Nothing without a
+        judge (they wait for one)."""
+        if not self.waiting_to_settle or self.lifecycle.judge is None:
+            return []
+        rows = await self._fetchall(
+            "SELECT guild_id, subject FROM subjects_to_settle LIMIT ?", (max(1, limit),)
+        )
+        if not rows:
+            self.waiting_to_settle = False
+        for guild_id, subject in rows:
+            await self._call(settle_subject, guild_id, subject, utc_iso(), self.lifecycle)
+        if rows:
+            self.vector_version += 1
+        return [(str(guild_id), str(subject)) for guild_id, subject in rows]
+
     async def delete_message(self, guild_id: str, message_id: str) -> fsql.DeleteOutcome:
         """A message deleted on Discord: remove it and every fact sourced from it (their
         vectors, full-text rows and its job go with them). Unknown message: nothing."""

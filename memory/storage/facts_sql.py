@@ -5,6 +5,7 @@ pending again for a new extraction."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, get_args
 
 from memory.audit import MemoryEvent
@@ -14,6 +15,7 @@ from memory.storage.active_facts import ActiveFacts
 from memory.storage.ingest_sql import chunks, marks, transaction
 from memory.storage.lifecycle_sql import (
     NO_ADVICE,
+    TO_SETTLE,
     Advice,
     Lifecycle,
     archive_beyond_cap,
@@ -34,6 +36,7 @@ def finish_jobs(
     lifecycle: Lifecycle,
     advice: Advice = NO_ADVICE,
     actives: ActiveFacts | None = None,
+    judge_later: bool = False,
 ) -> set[tuple[str, str]]:
     """Place facts among their subjects' (``lifecycle_sql.place_fact``: merged when said
     again, superseding what they contradict), archive past the caps, close jobs, and log it
@@ -43,14 +46,19 @@ def finish_jobs(
     message is still stored with its job open (not deleted meanwhile). Without jobs the facts
     are stored as they are. The audit log gets ``events`` and what placing and capping did.
     ``advice`` (the LLM's verdicts on some pairs) goes to ``place_fact``; ``actives``: the
-    subjects' active facts kept between calls (none: read in this one)."""
+    subjects' active facts kept between calls (none: read in this one). ``judge_later``
+    (an import's step): the facts are placed as if no judge were set, and their subjects
+    noted in ``subjects_to_settle``, to be judged whole once the queue is idle
+    (``settle_subject``): one judgement per fact left at the end, not one per fact said."""
     changed: set[tuple[str, str]] = set()
     log = list(events)
     actives = actives or ActiveFacts()
+    later = judge_later and lifecycle.judge is not None
+    placing = replace(lifecycle, judge=None) if later else lifecycle
     with actives.kept(conn), transaction(conn):
         for origin, cand in facts:
             placed = place_fact(
-                conn, origin, cand, now, lifecycle, extracted=bool(done), actives=actives,
+                conn, origin, cand, now, placing, extracted=bool(done), actives=actives,
                 advice=advice,
             )  # fmt: skip
             if placed.fact_id is not None:
@@ -60,6 +68,8 @@ def finish_jobs(
             log += archive_beyond_cap(
                 conn, guild_id, subject, now, lifecycle.half_life_days, actives
             )
+        if later:
+            conn.executemany(TO_SETTLE, [key for key in changed if key[1] != LORE_SUBJECT])
         for chunk in chunks(done):
             conn.execute(
                 "UPDATE ingest_jobs SET status = 'done', attempts = attempts + 1, "

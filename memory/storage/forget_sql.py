@@ -23,6 +23,7 @@ from typing import Any
 from memory.models import StoredMessage
 from memory.search.embeddings import content_hash
 from memory.storage.ingest_sql import chunks, marks, transaction
+from memory.storage.lifecycle_sql import SETTLED
 from memory.storage.profiles_sql import delete_profiles
 from memory.storage.vectors_sql import delete_fact_vectors, fact_embedding_text, fact_vector_models
 
@@ -171,6 +172,7 @@ def forget_member(conn: Any, guild_id: str, user_id: str) -> ForgetOutcome:
         ).rowcount
         mentions = conn.execute(SCRUB_MENTIONS, (guild_id, user_id)).rowcount
         delete_profiles(conn, guild_id, user_id)
+        conn.execute(SETTLED, (guild_id, user_id))
     return ForgetOutcome(
         messages=messages,
         facts=dropped.facts,

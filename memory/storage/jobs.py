@@ -79,12 +79,14 @@ class Jobs(Database):
         events: Sequence[MemoryEvent] = (),
         *,
         advice: Advice = NO_ADVICE,
+        judge_later: bool = False,
     ) -> set[tuple[str, str]]:
         """Store extracted facts and close their jobs, in one transaction. Each fact is said
         when its origin (the source message) was written. The audit log gets ``events`` and
         one event per fact stored new or archived past its subject's cap. ``advice``: verdicts
         on some pairs of a new fact and an active one that replace the judge's (the LLM's
-        check of them); ignored with the lifecycle off.
+        check of them); ignored with the lifecycle off. ``judge_later``: the facts are judged
+        by :meth:`settle_waiting` instead (see ``facts_sql.finish_jobs``).
 
         Returns the ``(guild_id, subject)`` pairs whose facts changed.
         """
@@ -98,9 +100,11 @@ class Jobs(Database):
             self.lifecycle,
             advice,
             self.actives_kept,
+            judge_later,
         )
         if facts:
             self.vector_version += 1
+            self.waiting_to_settle |= judge_later
         return changed
 
     async def pending_count(self, guild_id: str) -> int:

@@ -84,6 +84,8 @@ ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
 RETURNING id, created_at, times_seen, last_seen_at, confidence
 """
 )
+TO_SETTLE = "INSERT OR IGNORE INTO subjects_to_settle (guild_id, subject) VALUES (?, ?)"
+SETTLED = "DELETE FROM subjects_to_settle WHERE guild_id = ? AND subject = ?"
 JOB_OPEN = """
 SELECT 1 FROM messages m JOIN ingest_jobs j ON j.message_row = m.id
 WHERE m.guild_id = ? AND m.message_id = ? AND j.status = 'pending'
@@ -338,7 +340,7 @@ def settle_subject(
                 delete_fact_vectors(conn, guild_id, [fact_id])
                 conn.execute("DELETE FROM memory_facts WHERE id = ?", (fact_id,))
                 kept[kept.index(target)] = target._replace(last_seen_at=last_seen)
-                detail = f"fact {fact_id}, a paraphrase of it, merged into it (backfill)"
+                detail = f"fact {fact_id}, a paraphrase of it, merged into it (settled later)"
                 events.append(MemoryEvent(guild_id, "fact.reinforced", SYSTEM, str(target.id),
                                           subject, detail))  # fmt: skip
                 continue
@@ -349,4 +351,5 @@ def settle_subject(
             kept.append(Active.of(fact_id, text, last_seen, confidence, times_seen))
         events += archive_beyond_cap(conn, guild_id, subject, now, lifecycle.half_life_days)
         events_sql.record(conn, events, now)
+        conn.execute(SETTLED, (guild_id, subject))
     return events

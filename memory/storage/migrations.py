@@ -237,6 +237,18 @@ M012_MEMBER_PROFILES: list[Step] = [
 # Chinese, Japanese and Korean searchable: both full-text indexes made again from each text as
 # ``memory.search.scripts`` splits it (``memory.storage.fts_tables``; progress logged).
 
+# Subjects whose facts an import stored without judging them (issue 20): the queue's worker
+# settles each once it is idle (``lifecycle_sql.settle_subject``), a row at a time.
+M014_SUBJECTS_TO_SETTLE: list[Step] = [
+    """
+    CREATE TABLE subjects_to_settle (
+        guild_id TEXT NOT NULL,
+        subject  TEXT NOT NULL,
+        PRIMARY KEY (guild_id, subject)
+    ) WITHOUT ROWID
+    """,
+]
+
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
@@ -251,4 +263,5 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m011_fact_lifecycle", M011_FACT_LIFECYCLE),
     ("m012_member_profiles", M012_MEMBER_PROFILES),
     ("m013_every_script", M013_EVERY_SCRIPT),
+    ("m014_subjects_to_settle", M014_SUBJECTS_TO_SETTLE),
 ]
