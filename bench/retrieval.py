@@ -2,7 +2,7 @@
 against simple baselines showing as many characters.
 
     python bench/retrieval.py [--dev DIR ...] [--budget 4000] [--extractor offline|none]
-                              [--lifecycle] [--json]
+                              [--no-lifecycle] [--json]
 
 Each ``*.export.json`` under each ``--dev`` folder (LoCoMo-format: ``../shared/data/locomo-dev``,
 or the informal chats of ``bench/data/retrieval``) is imported (offline, the chosen extractor)
@@ -88,7 +88,7 @@ class Tally:
 
 
 async def evaluate(
-    dev: Path, extractor: str, budget: int, lifecycle: bool = False
+    dev: Path, extractor: str, budget: int, lifecycle: bool = True
 ) -> dict[str, Any]:
     from bot.commands_ingest import run_import
     from memory.runtime import open_memory
@@ -157,9 +157,10 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=4000, help="characters shown")
     parser.add_argument("--extractor", default="offline", choices=["offline", "none"])
     parser.add_argument(
-        "--lifecycle",
-        action="store_true",
-        help="merge and supersede facts (MEMORYBOT_FACT_LIFECYCLE)",
+        "--no-lifecycle",
+        dest="lifecycle",
+        action="store_false",
+        help="no merging or superseding of facts (MEMORYBOT_FACT_LIFECYCLE=false)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object a set")
     args = parser.parse_args()

@@ -116,11 +116,10 @@ class Settings(BaseSettings):
         "what it remembers and how to see, export, forget and opt out (or DM the owner).",
     )
     fact_lifecycle: bool = Field(
-        False,
+        True,
         description="A new fact that repeats one in other words is merged into it, and one "
-        "that contradicts an older fact supersedes it; false: only exact repeats merge. Off "
-        "by default for now: it halves the speed of a large import, and its judge is not yet "
-        "right often enough on unseen wordings (bench/README.md).",
+        "that contradicts an older fact supersedes it (an import's facts are judged once it "
+        "is processed); false: only exact repeats merge.",
     )
     llm_fact_check: bool = Field(
         True,

@@ -180,7 +180,7 @@ async def test_the_real_judge_through_memory_and_the_backfill(tmp_path: Path) ->
     )  # fmt: skip
     assert denver["active"] is True
 
-    off = load_settings(data_dir=tmp_path / "off")
+    off = load_settings(data_dir=tmp_path / "off", fact_lifecycle=False)
     async with open_memory(off) as memory:
         await memory.ingest(item(1, "i live in boston", created_at=EARLY))
         await memory.ingest(item(2, "i live in denver now", created_at=MIDDLE))

@@ -249,7 +249,8 @@ async def test_an_import_against_a_hung_endpoint_stores_everything_then_backfill
     )
     data = tmp_path / "data"
     llm = {"MEMORYBOT_LLM_MODEL": "fake-model", "MEMORYBOT_LLM_API_KEY": API_KEY,
-           "MEMORYBOT_LLM_TIMEOUT": "2", "MEMORYBOT_EXTRACTION_BATCH_GAP": "0"}  # fmt: skip
+           "MEMORYBOT_LLM_TIMEOUT": "2", "MEMORYBOT_EXTRACTION_BATCH_GAP": "0",
+           "MEMORYBOT_LLM_FACT_CHECK": "false"}  # only extraction asked here  # fmt: skip
     async with HungServer() as hung:
         code, out, err = await memorybot(
             data, "import", str(export), MEMORYBOT_LLM_BASE_URL=hung.base_url, **llm
