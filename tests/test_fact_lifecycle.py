@@ -6,6 +6,8 @@ real judge has tests of its own)."""
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
@@ -240,3 +242,23 @@ async def test_the_cap_counts_facts_another_process_archived(store: Store, tmp_p
     await say(store, "Sarah likes chess.", LATE, "800")
     assert len(await store.active_facts(GUILD_A)) == 80
     assert await store.events(GUILD_A, kinds=["fact.archived"]) == []
+
+
+def test_the_caps_key_orders_facts_as_their_value_does() -> None:
+    """The cap sorts on parts each kept fact carries (``undecayed_rank`` and the day it was
+    last said); that order is the order of ``fact_value`` on any day."""
+    from datetime import UTC, datetime
+
+    from memory.lifecycle.value import decay_per_day, fact_value, undecayed_rank
+    from memory.storage.active_facts import day_number
+
+    rng = random.Random(5)
+    now = datetime(2026, 11, 26, tzinfo=UTC)
+    for half_life in (0.0, 30.0, 180.0):
+        facts = [(round(rng.uniform(0.5, 0.97), 2), rng.randint(1, 9),
+                  f"2026-{rng.randint(1, 11):02d}-{rng.randint(1, 28):02d}T10:00:00.000+00:00")
+                 for _ in range(200)]  # fmt: skip
+        by_key = sorted(facts, key=lambda f: undecayed_rank(f[0], f[1])
+                        + decay_per_day(half_life) * day_number(f[2]))  # fmt: skip
+        values = [fact_value(c, t, s, now, half_life) for c, t, s in by_key]
+        assert all(later >= earlier * (1 - 1e-9) for earlier, later in itertools.pairwise(values))

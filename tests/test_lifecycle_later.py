@@ -19,7 +19,7 @@ from memory.settings import load_settings
 from memory.storage.lifecycle_sql import Lifecycle
 from memory.storage.store import Store
 from tests.helpers import CHANNEL_A, GUILD_A, SARAH, export_message, sql, write_export
-from tests.test_fact_lifecycle import EARLY, LATE, MIDDLE, facts, fact_id, judge
+from tests.test_fact_lifecycle import EARLY, LATE, MIDDLE, fact_id, facts, judge
 
 
 async def later(store: Store, text: str, when: str, source: str) -> None:

@@ -59,13 +59,13 @@ def most_valued(
     return sorted(facts, key=lambda f: (-worth(f, now, half_life_days), f.id))
 
 
-def value_rank(
-    confidence: float, times_seen: int, last_seen_day: float,
-    half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
-) -> float:  # fmt: skip
-    """A key that orders facts as :func:`fact_value` does, whatever the day it is: the log of
-    the value plus a constant (``last_seen_day``: any day count, e.g. SQLite's julianday)."""
-    rank = math.log(max(confidence, 1e-9) * repeat_bonus(times_seen))
-    if half_life_days > 0:
-        rank += math.log(2) * last_seen_day / half_life_days
-    return rank
+def undecayed_rank(confidence: float, times_seen: int) -> float:
+    """With :func:`decay_per_day`, a key that orders facts as :func:`fact_value` does,
+    whatever the day it is: ``undecayed_rank + decay_per_day * last_seen_day`` is the log of
+    the value plus a constant (``last_seen_day``: any day count, e.g. a Julian day)."""
+    return math.log(max(confidence, 1e-9) * repeat_bonus(times_seen))
+
+
+def decay_per_day(half_life_days: float) -> float:
+    """The weight of the day a fact was last said in that key (0: no decay)."""
+    return math.log(2) / half_life_days if half_life_days > 0 else 0.0

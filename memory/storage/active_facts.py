@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
+from memory.lifecycle.value import undecayed_rank
 from memory.models import parse_iso
 
 SUBJECTS_KEPT = 4096
@@ -46,12 +47,16 @@ class Active(NamedTuple):
     times_seen: int
     seen_day: float
     """``last_seen_at`` as a Julian day (:func:`day_number`)."""
+    worth: float
+    """Its value's rank, but for the decay (``value.undecayed_rank``): the cap ranks a
+    member's facts again each step."""
 
     @classmethod
     def of(
         cls, fact_id: int, fact: str, last_seen_at: str, confidence: float, times_seen: int
     ) -> Active:
-        return cls(fact_id, fact, last_seen_at, confidence, times_seen, day_number(last_seen_at))
+        return cls(fact_id, fact, last_seen_at, confidence, times_seen, day_number(last_seen_at),
+                   undecayed_rank(confidence, times_seen))  # fmt: skip
 
 
 Key = tuple[str, str]

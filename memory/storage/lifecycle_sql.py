@@ -29,8 +29,8 @@ from memory.lifecycle.value import (
     CONFIDENCE_CEILING,
     DEFAULT_HALF_LIFE_DAYS,
     REINFORCE_STEP,
+    decay_per_day,
     reinforced,
-    value_rank,
 )
 from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, canonical_time
 from memory.storage import events_sql
@@ -177,14 +177,8 @@ def archive_beyond_cap(
     mine = (actives or ActiveFacts()).of(conn, guild_id, subject)
     if len(mine) <= keep:
         return []
-    ranked = sorted(
-        mine,
-        key=lambda f: (
-            value_rank(f.confidence, f.times_seen, f.seen_day, half_life_days),
-            f.seen_day,
-            f.id,
-        ),
-    )
+    decay = decay_per_day(half_life_days)  # the value's order, from what each fact keeps
+    ranked = sorted(mine, key=lambda f: (f.worth + decay * f.seen_day, f.seen_day, f.id))
     dropped = {fact.id for fact in ranked[: len(mine) - keep]}
     conn.executemany(
         "UPDATE memory_facts SET is_active = 0, updated_at = ? WHERE id = ?",
