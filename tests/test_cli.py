@@ -441,3 +441,20 @@ def test_backfill_reextracts_everything_with_a_progress_bar_on_a_terminal(tmp_pa
     assert re.search(rf"re-extract\s+[━╸╺]+\s+{new}/{new}", text), text[-2000:]
     assert f"re-ran extraction of {new} message(s) in 1 guild(s); 0 job(s) failed" in text
     assert stats_json(data)[guild]["active_facts"] > 0
+
+
+def test_an_import_shows_its_members_facts_being_judged(tmp_path: Path, big_export: Path) -> None:
+    """With the lifecycle on (the default), an import's facts are judged once its messages
+    are processed, members at a time: a bar of its own, complete when the command returns."""
+    env = cli_env(TERM="xterm-256color", COLUMNS="120", LINES="40")
+    code, raw = run_in_pty(
+        [str(MEMORYBOT), "--data-dir", str(tmp_path / "tty"), "import", str(big_export)], env
+    )
+    assert code == 0, raw
+    text = ANSI.sub("", raw)
+    assert re.search(r"judge the facts of \d+ member\(s\)\s+[━╸╺]+\s+100%", text), text[-2000:]
+    conn = sqlite3.connect(tmp_path / "tty" / "memory.db")
+    try:
+        assert conn.execute("SELECT count(*) FROM subjects_to_settle").fetchone() == (0,)
+    finally:
+        conn.close()
