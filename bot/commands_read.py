@@ -30,6 +30,7 @@ async def stats_rows(settings: Settings, guild_id: str | None) -> list[dict[str,
         for guild in guilds:
             row = asdict(await memory.stats(guild))
             row["facts_without_vectors"] = await memory.missing_vectors(guild)
+            row["members_to_judge"] = await memory.members_to_judge(guild)
             rows.append(row)
         return rows
 
@@ -47,6 +48,12 @@ def echo_stats(rows: list[dict[str, Any]]) -> None:
         click.echo(
             f"{r['guild_id']:<20} {r['name'][:24]:<24} {r['messages']:>9} {facts:>11} "
             f"{r['pending_jobs']:>8} {r['dropped_jobs']:>8} {r['failed_jobs']:>7}"
+        )
+    waiting = sum(r["members_to_judge"] for r in rows)
+    if waiting:  # an import stopped before its end
+        click.echo(
+            f"members whose imported facts wait to be judged: {waiting} (the next memorybot "
+            "run, import or backfill judges them once its queue is idle)"
         )
     unembedded = sum(r["facts_without_vectors"] for r in rows)
     hint = " (memorybot backfill --embeddings embeds them)" if unembedded else ""

@@ -290,9 +290,10 @@ class Memory(Controls):
     def queue_depth(self) -> int:
         return self._queue.depth
 
-    async def members_to_judge(self) -> int:
-        """Members whose imported facts wait to be judged (once the queue is idle)."""
-        return await self._store.count_waiting()
+    async def members_to_judge(self, guild_id: str | None = None) -> int:
+        """Members (of one guild, else of every guild) whose imported facts wait to be
+        judged (once a queue is idle)."""
+        return await self._store.count_waiting(guild_id)
 
     @property
     def dropped(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from bench.gen_export import write_export
 from tests.helpers import add_fact, cli_env, run_cli, seed_store, stats_json
@@ -77,3 +78,36 @@ def test_backfill_extraction_counts_the_jobs_an_earlier_run_left_pending(tmp_pat
         "(see memorybot stats)"
     )
     assert stats_json(data)[GUILD]["pending_jobs"] == 0
+
+
+async def test_stats_shows_members_whose_imported_facts_wait_to_be_judged(tmp_path: Path) -> None:
+    """An import killed before its queue was idle leaves members to judge: stats says how
+    many, and the next import judges them."""
+    from memory.extraction.lore import Origin
+    from memory.lifecycle.judge import FactJudge
+    from memory.models import CandidateFact
+    from memory.storage.lifecycle_sql import Lifecycle
+
+    data = tmp_path / "data"
+    export = tmp_path / "export.json"
+    write_export(export, 200, seed=31)
+    assert run_cli(data, "import", str(export)).returncode == 0
+    assert stats_json(data)[GUILD]["members_to_judge"] == 0
+
+    async def stored_unjudged(store: Any) -> None:  # an import's step, then kill -9
+        store.lifecycle = Lifecycle(judge=FactJudge())  # as memory sets it up by default
+        for n in range(2):
+            fact = CandidateFact(f"80000000000000000{n}", f"Member {n} keeps bees.", "profile",
+                                 0.9, "i keep bees", "")  # fmt: skip
+            origin = Origin(GUILD, "", "2026-11-01T12:00:00.000+00:00")
+            await store.finish_jobs([], [], [(origin, fact)], judge_later=True)
+
+    await seed_store(data / "memory.db", stored_unjudged)
+    assert stats_json(data)[GUILD]["members_to_judge"] == 2
+    lines = run_cli(data, "stats").stdout.splitlines()
+    assert lines[-2] == (
+        "members whose imported facts wait to be judged: 2 (the next memorybot run, import or "
+        "backfill judges them once its queue is idle)"
+    )
+    assert run_cli(data, "import", str(export)).returncode == 0  # nothing new, judged
+    assert stats_json(data)[GUILD]["members_to_judge"] == 0

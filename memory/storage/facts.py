@@ -197,11 +197,17 @@ class Facts(Database):
                 progress(1)
         return counts
 
-    async def count_waiting(self) -> int:
-        """Subjects whose facts wait to be judged (:meth:`settle_waiting`)."""
+    async def count_waiting(self, guild_id: str | None = None) -> int:
+        """Subjects (of ``guild_id``, else of every guild) whose facts wait to be judged
+        (:meth:`settle_waiting`)."""
         if not self.waiting_to_settle:
             return 0
-        row = await self._fetchone("SELECT count(*) FROM subjects_to_settle")
+        if guild_id is None:
+            row = await self._fetchone("SELECT count(*) FROM subjects_to_settle")
+        else:
+            row = await self._fetchone(
+                "SELECT count(*) FROM subjects_to_settle WHERE guild_id = ?", (guild_id,)
+            )
         return int(row[0])
 
     async def settle_waiting(self, limit: int) -> list[tuple[str, str]]:
