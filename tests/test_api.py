@@ -8,7 +8,7 @@ import re
 import signal
 import stat
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -486,6 +486,39 @@ async def test_concurrent_misses_of_one_key_compute_once() -> None:
     with pytest.raises(RuntimeError):
         await cache.get("bad", fail)
     assert (await cache.get("bad", compute)) == (b"answer", False)  # failures are not kept
+
+
+async def test_misses_are_computed_two_at_a_time_in_arrival_order() -> None:
+    """Distinct misses queue for their turn (a slice behind forty others waits for them, it
+    is not slowed by all of them at once); a cache turned off queues the same way."""
+    from dashboard_api.cache import COMPUTING_AT_ONCE, ResponseCache
+
+    for size in (16, 0):
+        most, started = await _eight_misses(ResponseCache(size))
+        assert most == COMPUTING_AT_ONCE == 2
+        assert started == [f"q{n}" for n in range(8)]
+
+
+async def _eight_misses(cache: Any) -> tuple[int, list[str]]:
+    """Eight distinct misses at once: the most computed together, and the order they began."""
+    running, most, started = 0, 0, []
+
+    def computing(name: str) -> Callable[[], Awaitable[bytes]]:
+        async def compute() -> bytes:
+            nonlocal running, most
+            running += 1
+            most = max(most, running)
+            started.append(name)
+            await asyncio.sleep(0.01)
+            running -= 1
+            return name.encode()
+
+        return compute
+
+    names = [f"q{n}" for n in range(8)]
+    results = await asyncio.gather(*(cache.get(name, computing(name)) for name in names))
+    assert [body for body, _ in results] == [name.encode() for name in names]
+    return most, started
 
 
 async def test_an_unexpected_failure_is_a_json_500_without_details(
