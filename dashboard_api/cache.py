@@ -9,9 +9,9 @@ At most ``COMPUTING_AT_ONCE`` answers are computed at once in a process; other m
 their turn in arrival order. Left to run all together, fifty concurrent requests share the
 event loop and the database thread, so each takes as long as all of them, and a slice (the
 dearest) as long as fifty slices: p99 240–350 ms on the API bench with two workers. Queued,
-each waits for the ones before it, whatever they cost: p99 188–210 ms at the same
-throughput (bench/README.md). Two at once, not one: one's SQL runs beside the other's
-Python.
+each waits for the ones before it, whatever they cost: p99 190–220 ms at the same
+throughput (bench/README.md). A few at once, not one: one's SQL runs beside another's
+Python (two and four measure alike; one loses throughput).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 
-COMPUTING_AT_ONCE = 2
+COMPUTING_AT_ONCE = 4
 
 
 class ResponseCache:
