@@ -3,11 +3,10 @@ one transaction to the next, so that placing a step's facts does not read every 
 facts again (an import places ~150 facts a step, for ~30 subjects).
 
 What placing facts changes, it changes here too (``lifecycle_sql``). Anything else that
-writes ``memory_facts`` empties the cache: a write by this connection fires a temporary
-trigger that counts it (any connection's, in this process), one by any other connection
-moves ``PRAGMA data_version``. Both are
-compared when a transaction begins (:meth:`ActiveFacts.begin`); a transaction that fails
-empties it too (what it changed here was rolled back there).
+writes ``memory_facts`` empties the cache: a write by a connection of this process fires a
+temporary trigger that counts it, one by any other connection moves ``PRAGMA data_version``.
+Both are compared when a transaction begins (:meth:`ActiveFacts.kept`); a transaction that
+fails empties it too (what it changed here was rolled back there).
 """
 
 from __future__ import annotations

@@ -92,8 +92,11 @@ def store_lore(
 ) -> None:  # fmt: skip
     """Upsert a lore line (its first writer kept as ``author_id``) and archive lore beyond
     its cap, in one transaction, logged as done by ``actor``."""
+    lore = ActiveFacts()  # the lore's active facts, read once for placing and capping
     with transaction(conn):
-        placed = place_fact(conn, origin, cand, now, lifecycle, extracted=False, actor=actor)
+        placed = place_fact(
+            conn, origin, cand, now, lifecycle, extracted=False, actor=actor, actives=lore
+        )
         if author_id:
             conn.execute(
                 "UPDATE memory_facts SET author_id = COALESCE(author_id, ?) "
@@ -102,7 +105,7 @@ def store_lore(
             )
         log = placed.events
         log += archive_beyond_cap(
-            conn, origin.guild_id, LORE_SUBJECT, now, lifecycle.half_life_days
+            conn, origin.guild_id, LORE_SUBJECT, now, lifecycle.half_life_days, lore
         )
         events_sql.record(conn, log, now)
 

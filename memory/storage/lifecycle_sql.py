@@ -249,18 +249,17 @@ def _merge(
     if source == (cand.source_message_id or None):  # the same message again: nothing new
         return None
     clearer = cand.confidence > confidence
+    stronger = reinforced(max(confidence, cand.confidence))
     conn.execute(
         "UPDATE memory_facts SET times_seen = times_seen + 1, confidence = ?, "
         "last_seen_at = MAX(COALESCE(last_seen_at, said_at), ?), updated_at = ?, "
         "evidence_text = CASE WHEN ? THEN ? ELSE evidence_text END, "
         "source_message_id = CASE WHEN ? THEN ? ELSE source_message_id END WHERE id = ?",
-        (reinforced(max(confidence, cand.confidence)), said, now, clearer, cand.evidence,
-         clearer, cand.source_message_id or None, target.id),
+        (stronger, said, now, clearer, cand.evidence, clearer, cand.source_message_id or None,
+         target.id),
     )  # fmt: skip
-    now_held = Active.of(
-        target.id, target.fact, max(said, target.last_seen_at),
-        reinforced(max(confidence, cand.confidence)), target.times_seen + 1,
-    )  # fmt: skip
+    now_held = Active.of(target.id, target.fact, max(said, target.last_seen_at), stronger,
+                         target.times_seen + 1)  # fmt: skip
     return now_held, [_said_again(guild_id, subject, target.id, cand, "other words")]
 
 
@@ -333,7 +332,9 @@ def settle_subject(
                 )
                 delete_fact_vectors(conn, guild_id, [fact_id])
                 conn.execute("DELETE FROM memory_facts WHERE id = ?", (fact_id,))
-                kept[kept.index(target)] = target._replace(last_seen_at=last_seen)
+                kept[kept.index(target)] = Active.of(  # said last now (the rows come in order)
+                    target.id, target.fact, last_seen, target.confidence, target.times_seen
+                )
                 detail = f"fact {fact_id}, a paraphrase of it, merged into it (settled later)"
                 events.append(MemoryEvent(guild_id, "fact.reinforced", SYSTEM, str(target.id),
                                           subject, detail))  # fmt: skip
