@@ -29,6 +29,9 @@ from dashboard_api import malformed
 log = logging.getLogger(__name__)
 
 SPARE_FILES = 128  # descriptors kept for the database, journals, model and workers' pipes
+# and for connections accepted but not yet placed under the cap: ACCEPT_BATCH at a time, a
+# few batches before the oldest ones it closes have let go of theirs
+ACCEPT_BATCH = 16
 LINGER_SECONDS = 1.0  # reading what is left of a body the answer did not need
 SHUTDOWN_GRACE = 1.0  # seconds a request being answered may finish when the server stops
 WARN_EVERY = 60.0  # seconds between two lines about a full server
@@ -146,14 +149,20 @@ class GuardedSite(web.BaseSite):
         def connection() -> GuardedConnection:
             return GuardedConnection(manager, self.guard, loop=loop)
 
+        # asyncio accepts as many connections at once as the backlog it is given, each
+        # holding a descriptor before the guard can place it: it gets ACCEPT_BATCH, and the
+        # sockets then get their whole backlog (listen() again only resizes the queue).
         if self.sock is not None:
             self.listening = await loop.create_server(
-                connection, sock=self.sock, backlog=self.backlog
+                connection, sock=self.sock, backlog=ACCEPT_BATCH
             )
         else:
             self.listening = await loop.create_server(
-                connection, self.host, self.requested_port, backlog=self.backlog
+                connection, self.host, self.requested_port, backlog=ACCEPT_BATCH
             )
+        for listening in self.listening.sockets:
+            with listening.dup() as same:  # the same socket, by a descriptor of its own
+                same.listen(self.backlog)
 
     async def stop(self) -> None:
         if self.listening is not None:

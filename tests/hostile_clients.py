@@ -77,10 +77,15 @@ async def stall(port: int, data: bytes) -> Stalled:
 
 
 @contextlib.asynccontextmanager
-async def stalled(port: int, count: int, data: bytes) -> AsyncIterator[list[Stalled]]:
-    """``count`` connections that each sent ``data`` (part of a request) and wait; closed
-    when the block ends."""
-    opened = [await stall(port, data) for _ in range(count)]
+async def stalled(
+    port: int, count: int, data: bytes, *, at_once: bool = False
+) -> AsyncIterator[list[Stalled]]:
+    """``count`` connections that each sent ``data`` (part of a request) and wait, opened
+    one after the other (oldest first) or ``at_once``; closed when the block ends."""
+    if at_once:
+        opened = list(await asyncio.gather(*(stall(port, data) for _ in range(count))))
+    else:
+        opened = [await stall(port, data) for _ in range(count)]
     try:
         yield opened
     finally:

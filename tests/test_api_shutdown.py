@@ -1,11 +1,12 @@
 """The real ``memorybot serve`` process against hostile clients: SIGTERM ends it within
 ``MEMORYBOT_DRAIN_TIMEOUT`` + 2 s whatever they hold (one worker or two), and hundreds of
-stalled connections — more than the process may open files for — neither stop it answering
-nor flood its log (read at the default level)."""
+stalled connections opened at once — more than the process may open files for — neither
+stop it answering nor flood its log (read at the default level)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -19,7 +20,7 @@ import pytest
 
 from tests.api_helpers import TOKEN
 from tests.helpers import cli_env, seed_store
-from tests.hostile_clients import HALF_HEADER, exchange, port_of, stalled, unfinished_body
+from tests.hostile_clients import BOUND, HALF_HEADER, exchange, port_of, stalled, unfinished_body
 from tests.test_api import seed
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,13 +34,26 @@ class Serving:
     port: int
 
     async def stop(self) -> tuple[float, str]:
-        """SIGTERM; the seconds until the process ended, and its whole stderr."""
+        """SIGTERM; the seconds until the process ended, and its whole stderr (read while it
+        stops, so a full pipe cannot hold it; a process still running after ``BOUND`` is
+        aborted, and its log shown with where each thread was)."""
         assert self.process.stderr is not None
+        log = asyncio.ensure_future(self.process.stderr.read())
         self.process.send_signal(signal.SIGTERM)
         started = time.monotonic()
-        await asyncio.wait_for(self.process.wait(), 60)
+        try:
+            await asyncio.wait_for(self.process.wait(), BOUND)
+        except TimeoutError:  # SIGABRT: faulthandler writes where each thread is
+            self.process.send_signal(signal.SIGABRT)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.process.wait(), BOUND)
+            if self.process.returncode is None:
+                self.process.kill()
+                await self.process.wait()
+            text = (await asyncio.wait_for(log, BOUND)).decode(errors="replace")
+            pytest.fail(f"serve still ran {BOUND:.0f} s after SIGTERM; its log:\n{text[-3000:]}")
         elapsed = time.monotonic() - started
-        return elapsed, (await self.process.stderr.read()).decode(errors="replace")
+        return elapsed, (await asyncio.wait_for(log, BOUND)).decode(errors="replace")
 
 
 Start = Callable[..., Awaitable[Serving]]
@@ -56,7 +70,7 @@ async def serve(tmp_path: Path) -> AsyncIterator[Start]:
         env = cli_env(
             MEMORYBOT_DATA_DIR=str(data), MEMORYBOT_API_TOKEN=TOKEN,
             MEMORYBOT_DRAIN_TIMEOUT=str(DRAIN), MEMORYBOT_API_HOST="127.0.0.1",
-            MEMORYBOT_EXTRACTOR="none",
+            MEMORYBOT_EXTRACTOR="none", PYTHONFAULTHANDLER="1",
             PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
         )  # fmt: skip
         command = [sys.executable, "-c", "from bot.cli import main; main()", "serve",
@@ -103,7 +117,7 @@ async def test_sigterm_ends_serve_in_time_whatever_clients_hold(serve: Start, wo
 @pytest.mark.slow
 async def test_stalled_connections_beyond_the_open_files_limit(serve: Start) -> None:
     serving = await serve(open_files=300)  # fewer than the stalled connections below
-    async with stalled(serving.port, 500, HALF_HEADER):
+    async with stalled(serving.port, 500, HALF_HEADER, at_once=True):
         for _ in range(3):
             answer = await exchange(serving.port, HEALTH)
             assert answer.status == 200 and answer.json()["status"] == "ok"
