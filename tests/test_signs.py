@@ -75,12 +75,25 @@ def test_int8_vectors_keep_the_cosine_within_the_stated_error() -> None:
     rng = np.random.default_rng(9)
     floats = rng.normal(size=(500, 256)).astype(np.float32)
     floats /= np.linalg.norm(floats, axis=1, keepdims=True)
-    vectors, scales = signs_module.quantised(floats)
-    back = vectors.astype(np.float32) * scales[:, None]
+    vectors, norms = signs_module.quantised(floats)
     query = floats[0]
     exact = floats @ query
-    approx = (back @ query) / np.linalg.norm(back, axis=1)
+    approx = (vectors @ query) / norms
     assert np.abs(approx - exact).max() < signs_module.SCORE_ERROR
+
+
+def test_closest_keeps_the_smallest_distances_ties_lowest_position_first() -> None:
+    rng = np.random.default_rng(7)
+    distance = rng.integers(0, 40, size=5000).astype(np.uint16)
+    for want in (1, 37, 960, 4999):
+        at = signs_module.closest(distance, want)
+        assert len(at) == len(set(at.tolist())) == want
+        kept = np.sort(distance[at])
+        assert kept.tolist() == np.sort(distance)[:want].tolist()
+        cut = kept[-1]
+        ties = np.flatnonzero(distance == cut)
+        assert set(at[distance[at] == cut].tolist()) == set(ties[: np.sum(distance[at] == cut)])
+    assert signs_module.closest(distance[:10], 960).tolist() == list(range(10))
 
 
 def test_hamming_distances_match_a_bit_count() -> None:
