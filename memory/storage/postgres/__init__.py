@@ -1,0 +1,9 @@
+"""The PostgreSQL backend (issue 23), being built: asyncpg, full text with ``tsvector`` +
+GIN, vectors in pgvector columns. It implements ``memory.storage.protocol.Storage`` a part
+at a time, each part tested with the SQLite ``Store`` by one set of behaviour tests
+(``tests/test_storage_backends.py``). Until every part is there it cannot be selected:
+memory runs on SQLite.
+
+So far: the connection pool (``connection``), schema migrations of its own
+(``migrations``, ``schema``), guilds, members, opt-outs and guild settings (``members``).
+"""
