@@ -14,6 +14,7 @@ from memory.errors import StoreError
 from memory.storage.postgres.connection import shown
 from memory.storage.postgres.store import PostgresStore
 from memory.storage.store import Store
+from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
 
 GUILD, OTHER = "111111111111111111", "222222222222222222"
 KAI, MIA = "333333333333333333", "444444444444444444"
@@ -84,6 +85,73 @@ async def test_versions_name_the_database(backend: Any) -> None:
     assert versions and all(isinstance(v, str) and v for v in versions.values())
 
 
+def at(minute: int) -> str:
+    return f"2026-10-12T18:{minute:02d}:00.000+00:00"
+
+
+async def test_a_stored_batch_gets_rows_in_order_and_pending_jobs(backend: Any) -> None:
+    authors = [MIKE, SARAH]
+    batch = [item(n, f"message {n}", created_at=at(n), author=authors[n % 2])
+             for n in range(1, 21)]  # fmt: skip
+    # (more than a live batch: the bulk path; a message twice in one call is stored once)
+    outcome = await backend.insert_messages([*batch, batch[3]], live=False)
+    assert [i.message_id for i in outcome.new] == [str(n) for n in range(1, 21)]
+    assert list(outcome.rows) == sorted(outcome.rows) and len(set(outcome.rows)) == 20
+    assert outcome.existing == {}
+    assert await backend.count_messages(GUILD_A) == 20
+    assert await backend.pending_count(GUILD_A) == 20
+    assert await backend.job_status(GUILD_A, "7") == ("pending", None)
+    stored = await backend.get_message(GUILD_A, "7")
+    assert stored is not None and stored.content == "message 7" and stored.created_at == at(7)
+    assert stored.author_id == SARAH.id and stored.author_name == "Sarah"
+    assert stored.row_id == outcome.rows[6] and stored.source == "text"
+    assert await backend.member_names(GUILD_A) == {SARAH.id: "Sarah", MIKE.id: "Mike"}
+    assert GUILD_A in await backend.guild_ids()
+
+
+async def test_messages_stored_before_are_reported_with_their_job_status(backend: Any) -> None:
+    first = await backend.insert_messages([item(1), item(2)], live=True, closed={(GUILD_A, "2")})
+    assert len(first.new) == 2
+    assert await backend.job_status(GUILD_A, "2") == ("done", None)
+    again = await backend.insert_messages([item(1), item(2), item(3)], live=True)
+    assert [i.message_id for i in again.new] == ["3"]
+    assert again.existing == {(GUILD_A, "1"): "pending", (GUILD_A, "2"): "done"}
+    closed = await backend.insert_messages([item(n) for n in range(4, 14)], live=False,
+                                           closed="all")  # fmt: skip
+    assert len(closed.new) == 10 and await backend.pending_count(GUILD_A) == 2
+    assert await backend.job_status(GUILD_A, "missing") is None
+
+
+async def test_messages_are_read_by_row_and_kept_per_guild(backend: Any) -> None:
+    here = await backend.insert_messages([item(1, "ours"), item(2, "ours too")], live=True)
+    there = await backend.insert_messages([item(1, "theirs", guild_id=GUILD_B)], live=True)
+    assert await backend.get_message(GUILD_B, "1") is not None
+    assert (await backend.get_message(GUILD_A, "1")).content == "ours"  # type: ignore[union-attr]
+    assert await backend.get_message(GUILD_A, "3") is None
+    found = await backend.messages_by_rows(GUILD_A, [*here.rows, *there.rows])
+    assert sorted(m.content for m in found) == ["ours", "ours too"]  # not the other guild's
+    assert await backend.count_messages(GUILD_B) == 1
+
+
+async def test_recent_messages_and_neighbours_follow_the_channel_in_time(backend: Any) -> None:
+    # said out of order; two at the same minute (then by arrival); another channel between
+    said = [5, 1, 3, 2, 4, 3]
+    items = [item(f"a{n}-{i}", f"turn {n}", created_at=at(n)) for i, n in enumerate(said)]
+    items.append(item("b", "elsewhere", channel_id=CHANNEL_B, created_at=at(3)))
+    await backend.insert_messages(items, live=False)
+    recent = await backend.recent_messages(GUILD_A, CHANNEL_A, 4)
+    assert [m.message_id for m in recent] == ["a3-2", "a3-5", "a4-4", "a5-0"]
+    older = await backend.recent_messages(GUILD_A, CHANNEL_A, 2, before="a3-5")
+    assert [m.message_id for m in older] == ["a2-3", "a3-2"]
+    middle = await backend.get_message(GUILD_A, "a3-5")
+    first = await backend.get_message(GUILD_A, "a1-1")
+    (around, edge) = await backend.neighbours(GUILD_A, [middle, first], before=2, after=1)
+    assert [m.message_id for m in around[0]] == ["a2-3", "a3-2"]
+    assert [m.message_id for m in around[1]] == ["a4-4"]
+    assert edge[0] == [] and [m.message_id for m in edge[1]] == ["a2-3"]
+    assert await backend.neighbours(GUILD_A, [], before=2, after=2) == []
+
+
 # --- PostgreSQL only: reaching the server, and its migrations -----------------------------
 
 
@@ -112,6 +180,37 @@ async def test_stores_opened_at_once_migrate_once(postgres_url: str) -> None:
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_message_another_process_is_storing_is_reported_stored_once(
+    postgres_url: str,
+) -> None:
+    import asyncio
+
+    one = await PostgresStore.open(postgres_url)  # the pools of two processes
+    two = await PostgresStore.open(postgres_url)
+    try:
+        await one.insert_messages([item(0)], live=True)
+        async with one.pool.acquire() as conn, conn.transaction():  # one, mid-way through 1
+            (row,) = (await conn.fetchrow(
+                "INSERT INTO messages (guild_id, channel_id, message_id, author_id, "
+                "author_name, content, source, created_at) SELECT guild_id, channel_id, '1', "
+                "author_id, author_name, content, source, created_at FROM messages RETURNING id"
+            ))  # fmt: skip
+            await conn.execute(
+                "INSERT INTO ingest_jobs (message_row, guild_id, created_at, updated_at) "
+                "VALUES ($1, $2, now(), now())", row, GUILD_A,
+            )  # fmt: skip
+            storing = asyncio.create_task(two.insert_messages([item(1), item(2)], live=True))
+            await asyncio.sleep(0.3)
+            assert not storing.done()  # it waits for one's commit
+        outcome = await storing
+        assert [i.message_id for i in outcome.new] == ["2"]
+        assert outcome.existing == {(GUILD_A, "1"): "pending"}
+        assert await two.count_messages(GUILD_A) == 3 == await two.pending_count(GUILD_A)
+    finally:
+        await one.close()
+        await two.close()
 
 
 async def test_an_unreachable_server_is_a_clear_error_without_the_password(tmp_path: Path) -> None:

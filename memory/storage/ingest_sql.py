@@ -133,12 +133,12 @@ def insert_messages(
     with transaction(conn):
         _register(conn, members, guilds, now)
         existing = _existing_statuses(conn, items)
-        fresh = _first_of_each(items, existing)
+        fresh = first_of_each(items, existing)
         rows = _insert_fresh(conn, fresh, live, now, closed) if fresh else range(0)
     return InsertOutcome(fresh, rows, existing)
 
 
-def _first_of_each(
+def first_of_each(
     items: Sequence[IngestItem], existing: dict[tuple[str, str], str]
 ) -> list[IngestItem]:
     """The items whose message is not stored yet, the first of each (in order)."""
@@ -188,7 +188,7 @@ def _insert_fresh(
     # Every job gets the first message's trace (an import's messages share one), then
     # the others get their own.
     traces: dict[int, str] = {}
-    shared = _trace_json(fresh[0].trace, traces)
+    shared = trace_json(fresh[0].trace, traces)
     every = closed == "all"
     status, attempts = ("done", 1) if every else ("pending", 0)
     conn.execute(
@@ -197,7 +197,7 @@ def _insert_fresh(
     own = [
         (trace, row_id)
         for row_id, item in enumerate(fresh, before + 1)
-        if (trace := _trace_json(item.trace, traces)) != shared
+        if (trace := trace_json(item.trace, traces)) != shared
     ]
     if own:
         conn.executemany(SET_JOB_TRACE, own)
@@ -244,7 +244,7 @@ def _insert_few(
                 continue
             row_ids[item.key] = row_id = int(row[0])
             new.append(item)
-            trace = _trace_json(item.trace, traces)
+            trace = trace_json(item.trace, traces)
             done = closed == "all" or item.key in closed
             status, attempts = ("done", 1) if done else ("pending", 0)
             conn.execute(
@@ -265,7 +265,7 @@ def _register(
         conn.executemany(UPSERT_MEMBER, [(*member, now) for member in members])
 
 
-def _trace_json(trace: dict[str, Any] | None, cache: dict[int, str]) -> str:
+def trace_json(trace: dict[str, Any] | None, cache: dict[int, str]) -> str:
     if not trace:
         return "{}"
     text = cache.get(id(trace))

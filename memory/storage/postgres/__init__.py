@@ -5,5 +5,6 @@ at a time, each part tested with the SQLite ``Store`` by one set of behaviour te
 memory runs on SQLite.
 
 So far: the connection pool (``connection``), schema migrations of its own
-(``migrations``, ``schema``), guilds, members, opt-outs and guild settings (``members``).
+(``migrations``, ``schema``), guilds, members, opt-outs and guild settings (``members``),
+messages and their jobs as they are stored, and reading messages (``messages``).
 """

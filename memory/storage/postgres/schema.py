@@ -40,6 +40,46 @@ P001_MEMBERS = [
     """,
 ]
 
+# Messages, and one ingest job per message (its key is the message's row id, so job order
+# is arrival order). Row ids are never reused: a cursor over them holds.
+P002_MESSAGES = [
+    """
+    CREATE TABLE messages (
+        id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        guild_id    text NOT NULL,
+        channel_id  text NOT NULL,
+        message_id  text NOT NULL,
+        author_id   text NOT NULL,
+        author_name text NOT NULL,
+        content     text NOT NULL,
+        source      text NOT NULL CHECK (source IN ('text', 'voice', 'import', 'bot')),
+        created_at  timestamptz NOT NULL,
+        UNIQUE (guild_id, message_id)
+    )
+    """,
+    "CREATE INDEX messages_guild_channel_time ON messages (guild_id, channel_id, created_at, id)",
+    """
+    CREATE TABLE ingest_jobs (
+        message_row bigint PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+        guild_id    text NOT NULL,
+        status      text NOT NULL DEFAULT 'pending'
+                    CHECK (status IN ('pending', 'done', 'dropped', 'failed')),
+        live        boolean NOT NULL DEFAULT true,
+        trace       jsonb NOT NULL DEFAULT '{}',
+        attempts    integer NOT NULL DEFAULT 0,
+        last_error  text,
+        created_at  timestamptz NOT NULL,
+        updated_at  timestamptz NOT NULL
+    )
+    """,
+    "CREATE INDEX ingest_jobs_pending ON ingest_jobs (message_row) WHERE status = 'pending'",
+    """
+    CREATE INDEX ingest_jobs_closed ON ingest_jobs (guild_id, status)
+    WHERE status IN ('dropped', 'failed')
+    """,
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
+    ("p002_messages", P002_MESSAGES),
 ]

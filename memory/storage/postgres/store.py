@@ -6,12 +6,13 @@ from typing import Any, Self
 
 from memory.storage.postgres.connection import open_pool
 from memory.storage.postgres.members import PgMembers
+from memory.storage.postgres.messages import PgMessages
 from memory.storage.postgres.migrations import migrate
 
 POOL_SIZE = 10
 
 
-class PostgresStore(PgMembers):
+class PostgresStore(PgMembers, PgMessages):
     """The parts of ``Storage`` built so far (``memory.storage.postgres``), over ``pool``."""
 
     def __init__(self, pool: Any) -> None:
