@@ -15,6 +15,7 @@ from memory.search.lexical import GuildProfile
 from memory.storage.db import connect_sync
 from memory.storage.migrations import M001_CORE
 from memory.storage.store import Store
+from memory.storage.windows import Narrow, Window
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item, sql
 
 
@@ -89,7 +90,7 @@ async def test_windows_never_cross_guilds(store: Store) -> None:
     await index(store, [f"pottery wheel {n}" for n in range(50)], guild=GUILD_B, start=100)
     found = await lexical.candidates(
         store, lexical.MESSAGES, GUILD_A, groups("pottery"), limit=50,
-        extra={"channel": f'channel_id:"{CHANNEL_A}"'},
+        extra={"channel": Narrow("channel_id", (CHANNEL_A,))},
     )  # fmt: skip
     assert found.order == mine
     assert found.extra["channel"] == mine
@@ -101,7 +102,8 @@ async def test_extra_windows_filter_by_channel_and_author(store: Store) -> None:
     b = await index(store, ["bread from mike"], start=20, channel=CHANNEL_B, author=MIKE)
     found = await lexical.candidates(
         store, lexical.MESSAGES, GUILD_A, groups("bread"), limit=10,
-        extra={"channel": f'channel_id:"{CHANNEL_B}"', "named": f'author_id:"{SARAH.id}"'},
+        extra={"channel": Narrow("channel_id", (CHANNEL_B,)),
+               "named": Narrow("author_id", (SARAH.id,))},
     )  # fmt: skip
     assert found.extra == {"channel": b, "named": sorted(a, reverse=True)}
 
@@ -180,11 +182,11 @@ async def test_guild_profiles_are_reused_for_their_ttl(store: Store) -> None:
     assert fresh.documents == 4
 
 
-async def test_store_refuses_unknown_tables_and_guild_ids(store: Store) -> None:
-    with pytest.raises(ValueError, match="full-text table"):
-        await store.fts_windows("messages; DROP TABLE messages", GUILD_A, [(None, 1, False)])
+async def test_store_refuses_unknown_corpora_and_guild_ids(store: Store) -> None:
+    with pytest.raises(ValueError, match="full-text corpus"):
+        await store.fts_windows("messages; DROP TABLE messages", GUILD_A, [Window(None, 1)])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="guild id"):
-        await store.fts_windows("messages_fts", '1" OR "2', [(None, 1, False)])
+        await store.fts_windows("messages", '1" OR "2', [Window(None, 1)])
 
 
 # --- the migration ----------------------------------------------------------------------------
@@ -214,7 +216,7 @@ async def test_the_scoped_index_migration_reindexes_what_was_there(tmp_path: Pat
     async with await Store.open(path) as store:
         messages = await lexical.candidates(
             store, lexical.MESSAGES, GUILD_A, groups("kiln"), limit=5,
-            extra={"named": f'author_id:"{SARAH.id}"'},
+            extra={"named": Narrow("author_id", (SARAH.id,))},
         )  # fmt: skip
         facts = await lexical.candidates(store, lexical.FACTS, GUILD_A, groups("kiln"), limit=5)
         assert messages.order == [1] and messages.extra["named"] == [1]

@@ -15,7 +15,9 @@ from memory.search.fts import query_tokens, term_groups
 from memory.search.results import fact_json
 from memory.search.retriever import Retriever
 from memory.search.scoring import combine, lexical_score, score_fact
+from memory.storage.messages import fts5_expression
 from memory.storage.store import Store
+from memory.storage.windows import Narrow, Window
 from tests.helpers import (
     CHANNEL_A,
     CHANNEL_B,
@@ -172,7 +174,7 @@ async def test_hostile_queries_never_break_full_text_search(
     await retriever.search(GUILD_A, query)
     await retriever.slice(GUILD_A, query, channel_id=CHANNEL_A, user_id=SARAH.id)
     groups = term_groups(query_tokens(query))
-    channel = {"channel": f'channel_id:"{CHANNEL_A}"'}
+    channel = {"channel": Narrow("channel_id", (CHANNEL_A,))}
     await lexical.candidates(community, lexical.MESSAGES, GUILD_A, groups, limit=9, extra=channel)
     await lexical.candidates(community, lexical.FACTS, GUILD_A, groups, limit=9)
 
@@ -180,13 +182,18 @@ async def test_hostile_queries_never_break_full_text_search(
 def test_fts_queries_quote_every_term() -> None:
     groups = term_groups(query_tokens('nurse" OR content:*'))
     assert [g.token for g in groups] == ["nurse", "content"]
-    assert groups[0].match() == (
+    assert fts5_expression(Window((groups[0].forms,), 1), "content") == (
         '("nurse" OR "nursed" OR "nurser" OR "nursers" OR "nurses" OR "nursing")'
     )
     assert term_groups(query_tokens("🍕")) == []
-    assert [g.match() for g in term_groups(query_tokens("the a an"))] == [
-        '("the")', '("a")', '("an")'
-    ]  # fmt: skip
+    stop_words = Window(tuple(g.forms for g in term_groups(query_tokens("the a an"))), 1)
+    assert fts5_expression(stop_words, "content") == '(("the") OR ("a") OR ("an"))'
+    hostile = Window((frozenset({'a"b'}), frozenset({SARAH.id})), 1,
+                     narrow=Narrow("author_id", (SARAH.id, 'x" OR "y')))  # fmt: skip
+    assert fts5_expression(hostile, "content") == (
+        f'(author_id:"{SARAH.id}" OR author_id:"x"" OR ""y") AND '
+        f'content:(("a""b") OR ("{SARAH.id}"))'
+    )  # an id among the words: searched in the text column only
     assert [g.token for g in term_groups(['caf\u00e9_cr\u00e8me"'])] == ["cafe", "creme"]
 
 

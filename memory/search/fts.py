@@ -41,11 +41,6 @@ def query_tokens(text: str) -> list[str]:
     return list(seen)[:MAX_QUERY_TOKENS]
 
 
-def quote(token: str) -> str:
-    """One FTS5 string: double quotes inside are doubled."""
-    return '"' + token.replace('"', '""') + '"'
-
-
 _SUFFIXES = ("ingly", "ings", "ing", "edly", "ed", "ies", "es", "s", "ly")
 
 
@@ -120,10 +115,6 @@ class TermGroup:
     token: str
     forms: frozenset[str]
     prefix: str | None = None  # ranking also counts words that start with it (4+ letters)
-
-    def match(self) -> str:
-        """The FTS5 expression for any of the forms (each quoted)."""
-        return "(" + " OR ".join(quote(f) for f in sorted(self.forms)) + ")"
 
 
 def term_groups(tokens: list[str]) -> list[TermGroup]:

@@ -30,9 +30,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from memory.ids import is_discord_id
 from memory.search.fts import TermGroup, fts_words
 from memory.storage.protocol import Storage
+from memory.storage.windows import Corpus, Narrow, Window
 
 GUILD_PROBE = 1000  # the guild's newest documents, to estimate its size and density
 TERM_WINDOW = 200  # newest matches of one term group
@@ -42,22 +42,8 @@ K1 = 1.2
 B = 0.75
 
 
-@dataclass(frozen=True, slots=True)
-class Corpus:
-    """An FTS5 table with an indexed ``guild_id`` column (``Storage.fts_windows`` scopes every
-    query by it), and the columns a query's words are searched in."""
-
-    table: str
-    text_columns: str
-
-    def text(self, expression: str, *, ids: bool = True) -> str:
-        """``expression`` searched in the text columns. Only id-like terms (long numbers)
-        need the column filter, which slows FTS5 down: words never occur in id columns."""
-        return f"{self.text_columns}:{expression}" if ids else expression
-
-
-MESSAGES = Corpus("messages_fts", "content")
-FACTS = Corpus("memory_facts_fts", "{fact evidence_text}")
+MESSAGES: Corpus = "messages"
+FACTS: Corpus = "facts"
 
 
 @dataclass(slots=True)
@@ -115,25 +101,24 @@ async def candidates(
     groups: Sequence[TermGroup],
     *,
     limit: int,
-    extra: Mapping[str, str] | None = None,
+    extra: Mapping[str, Narrow] | None = None,
     window: int = TERM_WINDOW,
     profiles: Profiles | None = None,
 ) -> Candidates:
     """The guild's documents matching any of ``groups``, best ``limit`` first by summed IDF;
-    ``extra`` names FTS5 filters (``"channel": 'channel_id:"…"'``, built with
-    ``memory.search.fts.quote``) whose newest matches of any group are returned as well."""
+    ``extra`` names narrowings (``"channel": Narrow("channel_id", (…,))``) whose newest
+    matches of any group are returned as well."""
     if not groups:
         return Candidates([], {})
-    ids = any(is_discord_id(f) for g in groups for f in g.forms)
-    any_group = corpus.text("(" + " OR ".join(g.match() for g in groups) + ")", ids=ids)
+    every = tuple(g.forms for g in groups)
     profile = profiles.get(corpus, guild_id) if profiles is not None else None
-    queries: list[tuple[str | None, int, bool]] = []
+    asked: list[Window] = []
     if profile is None:
-        queries += [(None, GUILD_PROBE, False), (None, 1, True)]
-    queries += [(corpus.text(g.match(), ids=ids), window, False) for g in groups]
+        asked += [Window(None, GUILD_PROBE), Window(None, 1, ascending=True)]
+    asked += [Window((g.forms,), window) for g in groups]
     extras = dict(extra or {})
-    queries += [(f"{f} AND {any_group}", EXTRA_WINDOW, False) for f in extras.values()]
-    results = await store.fts_windows(corpus.table, guild_id, queries)
+    asked += [Window(every, EXTRA_WINDOW, narrow=n) for n in extras.values()]
+    results = await store.fts_windows(corpus, guild_id, asked)
     if profile is None:
         newest, oldest, *results = results
         profile = GuildProfile(newest, oldest[0] if oldest else None)
@@ -162,13 +147,13 @@ class Profiles:
         self._cache: dict[tuple[str, str], tuple[float, GuildProfile]] = {}
 
     def get(self, corpus: Corpus, guild_id: str) -> GuildProfile | None:
-        cached = self._cache.get((corpus.table, guild_id))
+        cached = self._cache.get((corpus, guild_id))
         if cached is None or time.monotonic() - cached[0] > self.ttl:
             return None
         return cached[1]
 
     def put(self, corpus: Corpus, guild_id: str, profile: GuildProfile) -> None:
-        self._cache[(corpus.table, guild_id)] = (time.monotonic(), profile)
+        self._cache[(corpus, guild_id)] = (time.monotonic(), profile)
 
 
 @functools.lru_cache(maxsize=16384)

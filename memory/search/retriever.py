@@ -21,12 +21,13 @@ from memory.models import subject_name
 from memory.search import lexical, message_gate
 from memory.search.asker import about_the_asker
 from memory.search.budget import FACT_SHARE, pack
-from memory.search.fts import query_tokens, quote, term_groups
+from memory.search.fts import query_tokens, term_groups
 from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.scoring import score_fact
 from memory.search.semantic import Semantic
 from memory.settings import SLICE_BUDGET
 from memory.storage.protocol import Storage
+from memory.storage.windows import Narrow
 
 USER_FACTS = 40  # candidates for the slice's budget (``budget.pack``)
 RELEVANT_FACTS = 60
@@ -235,11 +236,11 @@ class Retriever:
             return []
         # The guild's best matches, plus the newest matches in the channel and by the named
         # members; all ranked by BM25, then the three rankings fused.
-        extra: dict[str, str] = {}
+        extra: dict[str, Narrow] = {}
         if channel_id:
-            extra["channel"] = f"channel_id:{quote(channel_id)}"
+            extra["channel"] = Narrow("channel_id", (channel_id,))
         if named_ids:
-            extra["named"] = "(" + " OR ".join(f"author_id:{quote(a)}" for a in named_ids) + ")"
+            extra["named"] = Narrow("author_id", tuple(named_ids))
         found = await lexical.candidates(
             self.store,
             lexical.MESSAGES,

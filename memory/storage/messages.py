@@ -6,12 +6,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memory import ids
+from memory.ids import is_discord_id
 from memory.models import StoredMessage
 from memory.storage import ingest_sql as sql
 from memory.storage.base import MESSAGE_COLS, Database, message_from_row
+from memory.storage.windows import Corpus, Window
 
 FTS_TABLES = frozenset({"messages_fts", "memory_facts_fts"})
+#: Each corpus' FTS5 table, and the columns its words are searched in.
+FTS_CORPORA: dict[str, tuple[str, str]] = {
+    "messages": ("messages_fts", "content"),
+    "facts": ("memory_facts_fts", "{fact evidence_text}"),
+}
 
 
 def _fts_windows(
@@ -28,6 +34,31 @@ def _fts_windows(
         )
         out.append([r[0] for r in rows])
     return out
+
+
+def _quote(word: str) -> str:
+    """One FTS5 string: double quotes inside are doubled."""
+    return '"' + word.replace('"', '""') + '"'
+
+
+def _any(terms: list[str]) -> str:
+    return terms[0] if len(terms) == 1 else "(" + " OR ".join(terms) + ")"
+
+
+def fts5_expression(window: Window, text_columns: str) -> str | None:
+    """``window``'s words and narrowing as an FTS5 expression (None: every document). Words
+    are searched in ``text_columns`` only when one looks like an id (a long number): the
+    column filter slows FTS5 down, and words never occur in the id columns."""
+    expression = None
+    if window.groups is not None:
+        words = _any(["(" + " OR ".join(map(_quote, sorted(g))) + ")" for g in window.groups])
+        ids = any(is_discord_id(word) for group in window.groups for word in group)
+        expression = f"{text_columns}:{words}" if ids else words
+    if window.narrow is not None:
+        column = window.narrow.column
+        narrow = _any([f"{column}:{_quote(value)}" for value in window.narrow.values])
+        expression = f"{narrow} AND {expression}" if expression else narrow
+    return expression
 
 
 def _neighbours(
@@ -105,20 +136,18 @@ class Messages(Database):
         return await self._call(_neighbours, guild_id, list(messages), before, after)
 
     async def fts_windows(
-        self, table: str, guild_id: str, queries: Sequence[tuple[str | None, int, bool]]
+        self, corpus: Corpus, guild_id: str, windows: Sequence[Window]
     ) -> list[list[int]]:
-        """Row ids of the guild's documents in full-text ``table`` (``messages_fts`` or
-        ``memory_facts_fts``), one list per ``(expression, limit, ascending)``: the newest
-        (or, ascending, the oldest) ``limit`` that FTS5 ``expression`` matches — every
-        document of the guild when it is None. One round trip for all of them.
-
-        ``expression`` must be built from ``memory.fts`` (user text only ever quoted); it is
-        always scoped to the guild here."""
-        if table not in FTS_TABLES:
-            raise ValueError(f"not a full-text table: {table!r}")
-        if not ids.is_discord_id(guild_id):
+        """Row ids of the guild's messages or facts (``corpus``), one list per window
+        (``memory.storage.windows``), in one round trip. FTS5 reads each window off the end
+        of its terms' doclists; the guild's indexed ``guild_id`` scopes every query."""
+        if corpus not in FTS_CORPORA:
+            raise ValueError(f"not a full-text corpus: {corpus!r}")
+        if not is_discord_id(guild_id):
             raise ValueError(f"not a guild id: {guild_id!r}")
-        return await self._call(_fts_windows, table, guild_id, list(queries))
+        table, columns = FTS_CORPORA[corpus]
+        queries = [(fts5_expression(w, columns), w.limit, w.ascending) for w in windows]
+        return await self._call(_fts_windows, table, guild_id, queries)
 
     async def optimize_search(self) -> None:
         """Merge each full-text index into one segment (after a bulk import: a query then

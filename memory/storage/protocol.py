@@ -25,6 +25,7 @@ from memory.storage.ingest_sql import Closed, InsertOutcome
 from memory.storage.lifecycle_sql import NO_ADVICE, Advice
 from memory.storage.signs_sql import Signs
 from memory.storage.vectors_sql import Nearest
+from memory.storage.windows import Corpus, Window
 
 
 class Storage(Protocol):
@@ -93,10 +94,8 @@ class Storage(Protocol):
         self, guild_id: str, messages: Sequence[StoredMessage], before: int = 1, after: int = 1
     ) -> list[tuple[list[StoredMessage], list[StoredMessage]]]: ...
 
-    # SQLite-only: FTS5 expressions built by memory.search.fts; a second backend maps them
-    # (PostgreSQL: tsquery) or the lexical search moves behind a method of its own.
     async def fts_windows(
-        self, table: str, guild_id: str, queries: Sequence[tuple[str | None, int, bool]]
+        self, corpus: Corpus, guild_id: str, windows: Sequence[Window]
     ) -> list[list[int]]: ...
 
     # SQLite-only: merges FTS5 segments; a no-op where the index needs no merging.
