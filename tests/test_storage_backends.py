@@ -4,16 +4,18 @@ by the ``postgres`` fixture). A part joins here as the PostgreSQL backend gains 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from memory.errors import StoreError
+from memory.search.fts import query_tokens, term_groups
 from memory.storage.postgres.connection import shown
 from memory.storage.postgres.store import PostgresStore
 from memory.storage.store import Store
+from memory.storage.windows import Narrow, Window
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
 
 GUILD, OTHER = "111111111111111111", "222222222222222222"
@@ -150,6 +152,45 @@ async def test_recent_messages_and_neighbours_follow_the_channel_in_time(backend
     assert [m.message_id for m in around[1]] == ["a4-4"]
     assert edge[0] == [] and [m.message_id for m in edge[1]] == ["a2-3"]
     assert await backend.neighbours(GUILD_A, [], before=2, after=2) == []
+
+
+async def searchable(backend: Any, rows: Sequence[int]) -> None:
+    """SQLite indexes messages as the journal cursor passes them; PostgreSQL as they come."""
+    if isinstance(backend, Store):
+        await backend.mark_journaled_through(max(rows))
+
+
+def words(query: str) -> tuple[frozenset[str], ...]:
+    """A query's term groups, as the search asks for them."""
+    return tuple(g.forms for g in term_groups(query_tokens(query)))
+
+
+async def test_full_text_windows_find_the_newest_matches_of_any_script(backend: Any) -> None:
+    said = [
+        item(1, "I love pottery"), item(2, "pottery class on tuesday"), item(3, "fresh bread"),
+        item(4, "Café crème at noon"), item(5, "東京で働く看護師です"),
+        item(6, "pottery in the other channel", channel_id=CHANNEL_B, author=MIKE),
+        item(7, "j'adore la poterie d'été"),
+    ]  # fmt: skip
+    rows = list((await backend.insert_messages(said, live=False)).rows)
+    theirs = await backend.insert_messages([item(1, "pottery", guild_id=GUILD_B)], live=False)
+    await searchable(backend, [*rows, *theirs.rows])
+    r = dict(zip(range(1, 8), rows, strict=True))
+    asked = [
+        Window(None, 100), Window(None, 1, ascending=True), Window(words("pottery"), 2),
+        Window(words("cafe"), 5), Window(words("東京"), 5), Window(words("ete"), 5),
+        Window(words("pottery bread"), 10, narrow=Narrow("channel_id", (CHANNEL_B,))),
+        Window(words("pottery"), 10, narrow=Narrow("author_id", (SARAH.id, "x' OR '1"))),
+        Window(words("potteries"), 10), Window((frozenset({"it's", "a\\b", '"'}),), 10),
+    ]  # fmt: skip
+    found = await backend.fts_windows("messages", GUILD_A, asked)
+    assert found == [
+        sorted(rows, reverse=True), [r[1]], [r[6], r[2]], [r[4]], [r[5]], [r[7]], [r[6]],
+        [r[2], r[1]], [r[6], r[2], r[1]], [],
+    ]  # fmt: skip
+    assert await backend.fts_windows("messages", GUILD_B, [Window(words("pottery"), 5)]) == [
+        list(theirs.rows)
+    ]
 
 
 # --- PostgreSQL only: reaching the server, and its migrations -----------------------------

@@ -14,6 +14,8 @@ from typing import Any
 from memory.models import IngestItem, StoredMessage, parse_iso, utc_iso
 from memory.storage.ingest_sql import Closed, InsertOutcome, first_of_each, trace_json
 from memory.storage.postgres.members import UPSERT_MEMBER
+from memory.storage.postgres.words import index_words, window_sql
+from memory.storage.windows import Corpus, Window
 
 MESSAGE_COLS = (
     "m.id, m.guild_id, m.channel_id, m.message_id, m.author_id, m.author_name, m.content, "
@@ -21,9 +23,10 @@ MESSAGE_COLS = (
 )
 INSERT_MESSAGES = """
 INSERT INTO messages (guild_id, channel_id, message_id, author_id, author_name, content,
-                      source, created_at)
-SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                     $7::text[], $8::timestamptz[])
+                      source, created_at, words)
+SELECT g, c, m, a, n, t, s, at, array_to_tsvector(string_to_array(w, ' '))
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+            $7::text[], $8::timestamptz[], $9::text[]) AS r(g, c, m, a, n, t, s, at, w)
 ON CONFLICT (guild_id, message_id) DO NOTHING
 RETURNING id, guild_id, message_id
 """
@@ -96,6 +99,20 @@ class PgMessages:
         if authors:
             self.members_version += 1
         return InsertOutcome(new, [row_of[item.key] for item in new], existing)
+
+    async def fts_windows(
+        self, corpus: Corpus, guild_id: str, windows: Sequence[Window]
+    ) -> list[list[int]]:
+        """Row ids of the guild's messages, one list per window (``memory.storage.windows``):
+        its words matched in the ``words`` tsvector. (Facts: not in this backend yet.)"""
+        if corpus != "messages":
+            raise ValueError(f"not a full-text corpus of this backend yet: {corpus!r}")
+        found = []
+        async with self.pool.acquire() as conn:
+            for window in windows:
+                sql, params = window_sql("messages", window)
+                found.append([row[0] for row in await conn.fetch(sql, guild_id, *params)])
+        return found
 
     async def job_status(self, guild_id: str, message_id: str) -> tuple[str, str | None] | None:
         row = await self.pool.fetchrow(
@@ -197,6 +214,7 @@ def _columns(items: Sequence[IngestItem]) -> list[list[Any]]:
         [i.content for i in items],
         [i.source for i in items],
         [parse_iso(i.created_at) for i in items],
+        [" ".join(index_words(i.content)) for i in items],
     ]
 
 

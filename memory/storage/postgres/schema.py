@@ -79,7 +79,16 @@ P002_MESSAGES = [
     """,
 ]
 
+# Full text: each message's index words (``memory.search.fts.fts_words``: folded, CJK runs
+# as bigrams; the same words SQLite's index holds) as a tsvector without positions, written
+# with the message, and a GIN index over them.
+P003_MESSAGE_WORDS = [
+    "ALTER TABLE messages ADD COLUMN words tsvector NOT NULL DEFAULT ''",
+    "CREATE INDEX messages_words ON messages USING gin (words)",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
+    ("p003_message_words", P003_MESSAGE_WORDS),
 ]
