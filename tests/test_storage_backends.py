@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from memory.audit import MAX_DETAIL, MemoryEvent
 from memory.errors import StoreError
+from memory.models import canonical_time
 from memory.search.fts import query_tokens, term_groups
 from memory.storage.postgres.connection import shown
 from memory.storage.postgres.store import PostgresStore
@@ -191,6 +193,26 @@ async def test_full_text_windows_find_the_newest_matches_of_any_script(backend: 
     assert await backend.fts_windows("messages", GUILD_B, [Window(words("pottery"), 5)]) == [
         list(theirs.rows)
     ]
+
+
+async def test_the_audit_log_reads_newest_first_by_kind_and_prunes_by_age(backend: Any) -> None:
+    await backend.record_events([])
+    await backend.record_events([
+        MemoryEvent(GUILD_A, "fact.superseded", object_id="1"),
+        MemoryEvent(GUILD_A, "member.forgotten", actor=SARAH.id, subject=MIKE.id),
+        MemoryEvent(GUILD_B, "fact.superseded", object_id="9"),
+        MemoryEvent(GUILD_A, "fact.merged", object_id="2", detail="x" * (MAX_DETAIL + 50)),
+    ])  # fmt: skip
+    newest = await backend.events(GUILD_A)
+    assert [e.kind for e in newest] == ["fact.merged", "member.forgotten", "fact.superseded"]
+    assert len(newest[0].detail) == MAX_DETAIL and newest[1].actor == SARAH.id
+    assert newest[1].subject == MIKE.id and canonical_time(newest[0].at) == newest[0].at
+    assert [e.object_id for e in await backend.events(GUILD_A, kinds=["fact.superseded"])] == ["1"]
+    page = await backend.events(GUILD_A, limit=1, before=newest[0].id)
+    assert [e.kind for e in page] == ["member.forgotten"]
+    assert await backend.prune_events("2000-01-01T00:00:00.000+00:00") == 0
+    assert await backend.prune_events("2999-01-01T00:00:00.000+00:00") == 4
+    assert await backend.events(GUILD_A) == [] == await backend.events(GUILD_B)
 
 
 # --- PostgreSQL only: reaching the server, and its migrations -----------------------------

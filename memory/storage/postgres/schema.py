@@ -87,8 +87,28 @@ P003_MESSAGE_WORDS = [
     "CREATE INDEX messages_words ON messages USING gin (words)",
 ]
 
+# The audit log (``memory.audit``): what memory did and who asked, newest first per guild,
+# pruned by age.
+P004_MEMORY_EVENTS = [
+    """
+    CREATE TABLE memory_events (
+        id        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        guild_id  text NOT NULL,
+        at        timestamptz NOT NULL,
+        kind      text NOT NULL,
+        actor     text NOT NULL,
+        object_id text NOT NULL DEFAULT '',
+        subject   text NOT NULL DEFAULT '',
+        detail    text NOT NULL DEFAULT ''
+    )
+    """,
+    "CREATE INDEX memory_events_guild ON memory_events (guild_id, id)",
+    "CREATE INDEX memory_events_at ON memory_events (at)",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
     ("p003_message_words", P003_MESSAGE_WORDS),
+    ("p004_memory_events", P004_MEMORY_EVENTS),
 ]

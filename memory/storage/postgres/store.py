@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Self
 
 from memory.storage.postgres.connection import open_pool
+from memory.storage.postgres.events import PgEvents
 from memory.storage.postgres.members import PgMembers
 from memory.storage.postgres.messages import PgMessages
 from memory.storage.postgres.migrations import migrate
@@ -12,7 +13,7 @@ from memory.storage.postgres.migrations import migrate
 POOL_SIZE = 10
 
 
-class PostgresStore(PgMembers, PgMessages):
+class PostgresStore(PgMembers, PgMessages, PgEvents):
     """The parts of ``Storage`` built so far (``memory.storage.postgres``), over ``pool``."""
 
     def __init__(self, pool: Any) -> None:
