@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from memory.audit import MAX_DETAIL, MemoryEvent
@@ -213,6 +214,20 @@ async def test_the_audit_log_reads_newest_first_by_kind_and_prunes_by_age(backen
     assert await backend.prune_events("2000-01-01T00:00:00.000+00:00") == 0
     assert await backend.prune_events("2999-01-01T00:00:00.000+00:00") == 4
     assert await backend.events(GUILD_A) == [] == await backend.events(GUILD_B)
+
+
+async def test_the_embedding_cache_keeps_vectors_by_text_hash_and_model(backend: Any) -> None:
+    one, two, three = (np.arange(n, n + 4, dtype=np.float32).tobytes() for n in (1, 5, 9))
+    await backend.cache_vectors("model-a", [])
+    await backend.cache_vectors("model-a", [("h1", one), ("h2", two), ("h1", three)])
+    await backend.cache_vectors("model-b", [("h1", two)])
+    assert await backend.cached_vectors("model-a", ["h1", "h2", "h3", "h1"]) == {
+        "h1": three, "h2": two
+    }  # fmt: skip
+    assert await backend.cached_vectors("model-b", ["h1", "h2"]) == {"h1": two}
+    assert await backend.cached_vectors("model-c", ["h1"]) == {}
+    with pytest.raises(ValueError, match="multiple of 4"):
+        await backend.cache_vectors("model-a", [("h4", b"abc")])
 
 
 # --- PostgreSQL only: reaching the server, and its migrations -----------------------------

@@ -231,7 +231,7 @@ def cache_vectors(conn: Any, model: str, rows: Sequence[tuple[str, bytes]]) -> N
     """Remember ``(sha256, blob)`` pairs for ``model`` (replacing any cached before)."""
     if not rows:
         return
-    params = [(digest, model, _dims(blob), blob) for digest, blob in rows]
+    params = [(digest, model, float32_dims(blob), blob) for digest, blob in rows]
     with transaction(conn):
         conn.executemany(UPSERT_CACHE, params)
 
@@ -278,7 +278,7 @@ def store_fact_vectors(
     a blob whose length is not ``dims`` float32s, or a width other than the model's
     vectors have, raises ``ValueError`` (nothing stored)."""
     for fact_id, dims, blob in rows:
-        if _dims(blob) != dims:
+        if float32_dims(blob) != dims:
             raise ValueError(f"vector of fact {fact_id}: {len(blob)} bytes is not {dims} float32s")
     if not rows:
         return 0
@@ -402,7 +402,7 @@ def best(scored: Iterable[Sequence[Any]], k: int) -> dict[int, float]:
     return {int(f): float(s) for f, s in top}
 
 
-def _dims(blob: bytes) -> int:
+def float32_dims(blob: bytes) -> int:
     if len(blob) % FLOAT32_BYTES:
         raise ValueError(f"a float32 vector has a multiple of 4 bytes, not {len(blob)}")
     return len(blob) // FLOAT32_BYTES

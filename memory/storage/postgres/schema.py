@@ -106,9 +106,23 @@ P004_MEMORY_EVENTS = [
     "CREATE INDEX memory_events_at ON memory_events (at)",
 ]
 
+# Vectors of texts by their SHA-256, per model: a text embedded once is never embedded again.
+P005_EMBEDDING_CACHE = [
+    """
+    CREATE TABLE embedding_cache (
+        sha256    text NOT NULL,
+        model     text NOT NULL,
+        dims      integer NOT NULL,
+        embedding bytea NOT NULL,
+        PRIMARY KEY (sha256, model)
+    )
+    """,
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
     ("p003_message_words", P003_MESSAGE_WORDS),
     ("p004_memory_events", P004_MEMORY_EVENTS),
+    ("p005_embedding_cache", P005_EMBEDDING_CACHE),
 ]

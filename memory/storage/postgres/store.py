@@ -9,11 +9,12 @@ from memory.storage.postgres.events import PgEvents
 from memory.storage.postgres.members import PgMembers
 from memory.storage.postgres.messages import PgMessages
 from memory.storage.postgres.migrations import migrate
+from memory.storage.postgres.vectors import PgVectors
 
 POOL_SIZE = 10
 
 
-class PostgresStore(PgMembers, PgMessages, PgEvents):
+class PostgresStore(PgMembers, PgMessages, PgEvents, PgVectors):
     """The parts of ``Storage`` built so far (``memory.storage.postgres``), over ``pool``."""
 
     def __init__(self, pool: Any) -> None:
