@@ -230,6 +230,46 @@ async def test_the_embedding_cache_keeps_vectors_by_text_hash_and_model(backend:
         await backend.cache_vectors("model-a", [("h4", b"abc")])
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+async def two_processes(
+    request: pytest.FixtureRequest, data_dir: Path
+) -> AsyncIterator[tuple[Any, Any]]:
+    """Two stores of one database, as two processes hold them."""
+    if request.param == "sqlite":
+        stores: list[Any] = [await Store.open(data_dir / "memory.db") for _ in range(2)]
+    else:
+        url = request.getfixturevalue("postgres_url")
+        stores = [await PostgresStore.open(url) for _ in range(2)]
+    try:
+        yield stores[0], stores[1]
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_another_process_commit_moves_data_version(two_processes: tuple[Any, Any]) -> None:
+    import asyncio
+
+    writer, reader = two_processes
+    reader.watch_outside_commits()
+    await asyncio.sleep(0.05)
+    before = reader.data_version
+    assert reader.data_version == before  # nothing new: the same
+    await writer.record_members(GUILD_A, [(KAI, "Kai", "kai")])
+    for _ in range(200):  # a notice takes a moment to arrive
+        if reader.data_version != before:
+            break
+        await asyncio.sleep(0.01)
+    moved = reader.data_version
+    assert moved != before and reader.data_version == moved
+    await writer.set_guild_setting(GUILD_A, "ignored_channels", ["1"])
+    for _ in range(200):
+        if reader.data_version != moved:
+            break
+        await asyncio.sleep(0.01)
+    assert reader.data_version != moved
+
+
 # --- PostgreSQL only: reaching the server, and its migrations -----------------------------
 
 

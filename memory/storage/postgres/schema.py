@@ -119,10 +119,29 @@ P005_EMBEDDING_CACHE = [
     """,
 ]
 
+# Every committed change to what search, slices and caches read is announced to every
+# process (``changes``): one notification per statement, delivered when it commits.
+P006_CHANGE_NOTICES = [
+    """
+    CREATE FUNCTION memorybot_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_notify('memorybot_changes', TG_TABLE_NAME);
+        RETURN NULL;
+    END
+    $$
+    """,
+    *(
+        f"CREATE TRIGGER {table}_changed AFTER INSERT OR UPDATE OR DELETE ON {table} "
+        "FOR EACH STATEMENT EXECUTE FUNCTION memorybot_changed()"
+        for table in ("messages", "members", "guilds", "member_optouts", "guild_settings")
+    ),
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
     ("p003_message_words", P003_MESSAGE_WORDS),
     ("p004_memory_events", P004_MEMORY_EVENTS),
     ("p005_embedding_cache", P005_EMBEDDING_CACHE),
+    ("p006_change_notices", P006_CHANGE_NOTICES),
 ]

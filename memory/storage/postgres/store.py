@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
+from memory.storage.postgres.changes import Changes
 from memory.storage.postgres.connection import open_pool
 from memory.storage.postgres.events import PgEvents
 from memory.storage.postgres.members import PgMembers
@@ -22,6 +23,7 @@ class PostgresStore(PgMembers, PgMessages, PgEvents, PgVectors):
         self.vector_version = 0
         self.members_version = 0
         self.index_version = 0
+        self.changes = Changes()
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> Self:
@@ -29,13 +31,29 @@ class PostgresStore(PgMembers, PgMessages, PgEvents, PgVectors):
         pool = await open_pool(url, pool_size)
         try:
             await migrate(pool)
+            store = cls(pool)
+            await store.changes.listen(pool)  # other processes share the database
         except BaseException:
             await pool.close()
             raise
-        return cls(pool)
+        return store
 
     async def close(self) -> None:
+        await self.changes.close(self.pool)
         await self.pool.close()
+
+    def watch_outside_commits(self) -> None:
+        """Always on: other processes' commits are heard from the start (``changes``)."""
+
+    @property
+    def data_version(self) -> tuple[int, int, int]:
+        """Moves whenever anything search or a slice reads changes, in this process (each
+        write bumps its counter) or another (a notice moves all three)."""
+        if self.changes.seen():
+            self.vector_version += 1
+            self.members_version += 1
+            self.index_version += 1
+        return (self.vector_version, self.members_version, self.index_version)
 
     async def versions(self) -> dict[str, str]:
         server = await self.pool.fetchval("SHOW server_version")

@@ -1,0 +1,47 @@
+"""Commits of other processes, noticed: every change to the tables search and caches read is
+announced on the ``memorybot_changes`` channel (statement triggers, ``schema``), and a
+connection of this store's own listens. Each notice moves ``data_version`` (all three
+counters, as SQLite's ``PRAGMA data_version`` does), so a cache that compares it is renewed.
+
+Notices arrive a moment after the commit (the time a local notification takes: well under a
+millisecond on one machine), so an answer cached in this process may be served in that
+moment, never after."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "memorybot_changes"
+
+
+class Changes:
+    """Whether a change was announced since the last ``seen()``."""
+
+    def __init__(self) -> None:
+        self._conn: Any = None
+        self._pending = False
+
+    async def listen(self, pool: Any) -> None:
+        """Listen on a connection of ``pool``'s database held for it (not taken from the
+        pool: a listener keeps its connection)."""
+        if self._conn is not None:
+            return
+        self._conn = await pool.acquire()
+        await self._conn.add_listener(CHANNEL, self._heard)
+
+    def _heard(self, _conn: Any, _pid: int, _channel: str, table: str) -> None:
+        self._pending = True
+
+    def seen(self) -> bool:
+        """Whether a change was announced since this was last asked."""
+        pending, self._pending = self._pending, False
+        return pending
+
+    async def close(self, pool: Any) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            await conn.remove_listener(CHANNEL, self._heard)
+            await pool.release(conn)
