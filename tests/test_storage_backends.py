@@ -331,6 +331,17 @@ async def test_a_message_another_process_is_storing_is_reported_stored_once(
         await two.close()
 
 
+async def test_a_pool_of_one_connection_is_all_the_store_s(postgres_url: str) -> None:
+    import asyncio
+
+    store = await PostgresStore.open(postgres_url, pool_size=1)  # the listener has its own
+    try:
+        await asyncio.wait_for(store.record_guild(GUILD, "Book club"), 10)
+        assert await asyncio.wait_for(store.guild_ids(), 10) == [GUILD]
+    finally:
+        await store.close()
+
+
 async def test_an_unreachable_server_is_a_clear_error_without_the_password(tmp_path: Path) -> None:
     url = f"postgresql://bot:s3cret@/memory?host={tmp_path}&port=1"
     with pytest.raises(StoreError) as caught:

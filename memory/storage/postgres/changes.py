@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from memory.storage.postgres.connection import connect
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "memorybot_changes"
@@ -24,12 +26,12 @@ class Changes:
         self._conn: Any = None
         self._pending = False
 
-    async def listen(self, pool: Any) -> None:
-        """Listen on a connection of ``pool``'s database held for it (not taken from the
-        pool: a listener keeps its connection)."""
+    async def listen(self, url: str) -> None:
+        """Listen on a connection of its own to ``url`` (outside the pool: a listener keeps
+        its connection, and the pool keeps all of its size)."""
         if self._conn is not None:
             return
-        self._conn = await pool.acquire()
+        self._conn = await connect(url)
         await self._conn.add_listener(CHANNEL, self._heard)
 
     def _heard(self, _conn: Any, _pid: int, _channel: str, table: str) -> None:
@@ -40,8 +42,7 @@ class Changes:
         pending, self._pending = self._pending, False
         return pending
 
-    async def close(self, pool: Any) -> None:
+    async def close(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            await conn.remove_listener(CHANNEL, self._heard)
-            await pool.release(conn)
+            await conn.close()

@@ -37,16 +37,31 @@ def check_url(url: str) -> str:
     return url
 
 
-async def open_pool(url: str, size: int) -> Any:
-    """A pool of at most ``size`` connections to ``url`` (asyncpg's ``Pool``)."""
-    check_url(url)
+def _driver() -> Any:
     try:
         import asyncpg
     except ImportError as exc:
         raise StoreError(f"the PostgreSQL backend needs asyncpg: {INSTALL}") from exc
+    return asyncpg
+
+
+async def open_pool(url: str, size: int) -> Any:
+    """A pool of at most ``size`` connections to ``url`` (asyncpg's ``Pool``)."""
+    check_url(url)
+    asyncpg = _driver()
     try:
         return await asyncpg.create_pool(
             url, min_size=1, max_size=size, timeout=CONNECT_SECONDS, command_timeout=None
         )
+    except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
+        raise StoreError(f"cannot reach PostgreSQL at {shown(url)}: {exc}") from exc
+
+
+async def connect(url: str) -> Any:
+    """One connection to ``url`` of its own (asyncpg's ``Connection``)."""
+    check_url(url)
+    asyncpg = _driver()
+    try:
+        return await asyncpg.connect(url, timeout=CONNECT_SECONDS)
     except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
         raise StoreError(f"cannot reach PostgreSQL at {shown(url)}: {exc}") from exc

@@ -29,17 +29,17 @@ class PostgresStore(PgMembers, PgMessages, PgEvents, PgVectors):
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> Self:
         """Connect to ``url`` and bring its schema up to date."""
         pool = await open_pool(url, pool_size)
+        store = cls(pool)
         try:
             await migrate(pool)
-            store = cls(pool)
-            await store.changes.listen(pool)  # other processes share the database
+            await store.changes.listen(url)  # other processes share the database
         except BaseException:
-            await pool.close()
+            await store.close()
             raise
         return store
 
     async def close(self) -> None:
-        await self.changes.close(self.pool)
+        await self.changes.close()
         await self.pool.close()
 
     def watch_outside_commits(self) -> None:
