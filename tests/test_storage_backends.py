@@ -168,6 +168,32 @@ def words(query: str) -> tuple[frozenset[str], ...]:
     return tuple(g.forms for g in term_groups(query_tokens(query)))
 
 
+async def test_pending_jobs_are_listed_in_order_and_dropped_by_key(backend: Any) -> None:
+    await backend.insert_messages([item(1), item(2)], live=True)
+    await backend.insert_messages([item(3), item(1, guild_id=GUILD_B)], live=False)
+    await backend.insert_messages([item(4)], live=False, closed="all")
+    assert await backend.pending_keys() == [
+        (GUILD_A, "1", True), (GUILD_A, "2", True), (GUILD_A, "3", False), (GUILD_B, "1", False)
+    ]  # fmt: skip
+    await backend.drop_jobs([(GUILD_A, "2"), (GUILD_B, "1"), (GUILD_A, "4"), (GUILD_A, "9")],
+                            "too long")  # fmt: skip
+    assert await backend.job_status(GUILD_A, "2") == ("dropped", "too long")
+    assert await backend.job_status(GUILD_A, "4") == ("done", None)  # only pending ones
+    assert [k[:2] for k in await backend.pending_keys()] == [(GUILD_A, "1"), (GUILD_A, "3")]
+    assert await backend.count_messages(GUILD_A) == 4  # the messages stay
+
+
+async def test_every_message_is_read_a_page_at_a_time(backend: Any) -> None:
+    rows = list((await backend.insert_messages([item(n) for n in range(5)], live=False)).rows)
+    await backend.insert_messages([item(9, guild_id=GUILD_B)], live=False)
+    first = await backend.messages_after(0, 3, GUILD_A)
+    rest = await backend.messages_after(first[-1].row_id, 3, GUILD_A)
+    assert [m.row_id for m in first + rest] == rows
+    everyone = await backend.messages_after(rows[-1], 10)
+    assert [(m.guild_id, m.message_id) for m in everyone] == [(GUILD_B, "9")]
+    await backend.optimize_search()
+
+
 async def test_full_text_windows_find_the_newest_matches_of_any_script(backend: Any) -> None:
     said = [
         item(1, "I love pottery"), item(2, "pottery class on tuesday"), item(3, "fresh bread"),

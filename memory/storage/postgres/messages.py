@@ -114,6 +114,40 @@ class PgMessages:
                 found.append([row[0] for row in await conn.fetch(sql, guild_id, *params)])
         return found
 
+    async def optimize_search(self) -> None:
+        """Nothing to merge: a GIN index keeps itself (``autovacuum`` cleans its pending list)."""
+
+    async def messages_after(
+        self, row_id: int, limit: int, guild_id: str | None = None
+    ) -> list[StoredMessage]:
+        """Up to ``limit`` stored messages past row ``row_id`` (of ``guild_id``, else of every
+        guild), in row order: every message, a page at a time."""
+        rows = await self.pool.fetch(
+            f"SELECT {MESSAGE_COLS} FROM messages m WHERE m.id > $1 "
+            "AND ($2::text IS NULL OR m.guild_id = $2) ORDER BY m.id LIMIT $3",
+            row_id, guild_id, limit,
+        )  # fmt: skip
+        return [message(row) for row in rows]
+
+    async def pending_keys(self) -> list[tuple[str, str, bool]]:
+        """Queue-internal: ``(guild_id, message_id, live)`` of every pending job, oldest first."""
+        rows = await self.pool.fetch(
+            "SELECT m.guild_id, m.message_id, j.live FROM ingest_jobs j "
+            "JOIN messages m ON m.id = j.message_row WHERE j.status = 'pending' "
+            "ORDER BY j.message_row"
+        )
+        return [(r[0], r[1], bool(r[2])) for r in rows]
+
+    async def drop_jobs(self, keys: Sequence[tuple[str, str]], reason: str) -> None:
+        """Mark the pending jobs of these messages ``dropped`` (the messages stay)."""
+        await self.pool.execute(
+            "UPDATE ingest_jobs j SET status = 'dropped', last_error = $1, updated_at = $2 "
+            "FROM messages m, unnest($3::text[], $4::text[]) AS k(guild_id, message_id) "
+            "WHERE m.guild_id = k.guild_id AND m.message_id = k.message_id "
+            "AND j.message_row = m.id AND j.status = 'pending'",
+            reason, datetime.now(UTC), [g for g, _ in keys], [m for _, m in keys],
+        )  # fmt: skip
+
     async def job_status(self, guild_id: str, message_id: str) -> tuple[str, str | None] | None:
         row = await self.pool.fetchrow(
             "SELECT j.status, j.last_error FROM ingest_jobs j JOIN messages m "
