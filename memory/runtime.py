@@ -33,8 +33,8 @@ from memory.search.results import FactHit, MemorySlice, MessageHit
 from memory.search.retriever import RELEVANT_MESSAGES, Retriever
 from memory.search.semantic import Semantic
 from memory.settings import Settings
-from memory.storage.lifecycle_sql import Lifecycle
 from memory.storage.lock import DataDirLock
+from memory.storage.placing import Lifecycle
 from memory.storage.protocol import Storage
 from memory.storage.store import Store
 from memory_journals import Journals

@@ -15,7 +15,7 @@ import pytest
 
 from memory.extraction.lore import Origin
 from memory.models import LORE_SUBJECT, CandidateFact
-from memory.storage.lifecycle_sql import Lifecycle
+from memory.storage.placing import Lifecycle
 from memory.storage.store import Store
 from tests.helpers import CHANNEL_A, GUILD_A, SARAH, item
 

@@ -16,7 +16,7 @@ from memory.extraction.lore import Origin
 from memory.models import CandidateFact
 from memory.runtime import open_memory
 from memory.settings import load_settings
-from memory.storage.lifecycle_sql import Lifecycle
+from memory.storage.placing import Lifecycle
 from memory.storage.store import Store
 from tests.helpers import CHANNEL_A, GUILD_A, SARAH, export_message, sql, write_export
 from tests.test_fact_lifecycle import EARLY, LATE, MIDDLE, fact_id, facts, judge

@@ -20,7 +20,7 @@ from memory.lifecycle.llm_check import LLMFactCheck
 from memory.models import LORE_SUBJECT, CandidateFact, Fact
 from memory.runtime import open_memory
 from memory.settings import Settings, load_settings
-from memory.storage.lifecycle_sql import Lifecycle
+from memory.storage.placing import Lifecycle
 from memory.storage.store import Store
 from tests.fake_openai import Behaviour, FakeOpenAI, delay, last_user_json, raw, reply, status
 from tests.helpers import CHANNEL_B, GUILD_A, GUILD_B, SARAH, add_fact, item, side_store

@@ -19,7 +19,7 @@ from memory.models import LORE_SUBJECT, MemberProfile
 from memory.profile_writer import MAX_CHARS, check_paragraph
 from memory.runtime import open_memory
 from memory.settings import Settings, load_settings
-from memory.storage.lifecycle_sql import Lifecycle
+from memory.storage.placing import Lifecycle
 from tests.fake_openai import API_KEY, Behaviour, FakeOpenAI, delay, last_user_json, status
 from tests.helpers import (
     GUILD_A,

@@ -15,7 +15,7 @@ from playwright.async_api import Browser, Locator, Page, Route, expect
 
 from memory.lifecycle.judge import FactJudge
 from memory.models import LORE_SUBJECT
-from memory.storage.lifecycle_sql import Lifecycle
+from memory.storage.placing import Lifecycle
 from memory.storage.store import Store
 from tests.api_helpers import TOKEN, Api, served
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, sql

@@ -86,7 +86,7 @@ async def test_stats_shows_members_whose_imported_facts_wait_to_be_judged(tmp_pa
     from memory.extraction.lore import Origin
     from memory.lifecycle.judge import FactJudge
     from memory.models import CandidateFact
-    from memory.storage.lifecycle_sql import Lifecycle
+    from memory.storage.placing import Lifecycle
 
     data = tmp_path / "data"
     export = tmp_path / "export.json"

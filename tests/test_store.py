@@ -17,8 +17,8 @@ from memory.search import lexical
 from memory.search.fts import query_tokens, term_groups
 from memory.storage import facts_sql, ingest_sql
 from memory.storage.db import connect_sync
-from memory.storage.lifecycle_sql import Lifecycle
 from memory.storage.migrations import MIGRATIONS
+from memory.storage.placing import Lifecycle
 from memory.storage.store import Store
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item, sql
 

@@ -37,7 +37,7 @@ from memory.ingest.jobs import (
     source_message,
 )
 from memory.models import CandidateFact, Job
-from memory.storage.lifecycle_sql import NO_ADVICE, Advice
+from memory.storage.placing import NO_ADVICE, Advice
 from memory.storage.protocol import Storage
 from memory.tasks import stop_task
 

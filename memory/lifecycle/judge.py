@@ -169,7 +169,7 @@ def worth_judging(new: str, olds: Sequence[str]) -> list[int]:
 
 class FactJudge:
     """``judge(new, olds, whose) -> ["same" | "contradicts" | "unrelated", ...]`` (the
-    store's ``lifecycle_sql.Judge``), synchronous: it runs on the database thread. ``whose``
+    store's ``placing.Judge``), synchronous: it runs on the database thread. ``whose``
     names the subject (any hashable key): its facts stay indexed between calls, since each
     call differs from the last by a fact or two."""
 

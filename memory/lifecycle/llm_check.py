@@ -6,7 +6,7 @@ rewordings ("Chloé lives in Montreal." / "According to her message, Chloé rece
 relocated to Vancouver for a new job."). For each new fact of a step the check picks
 candidate pairs with the member's active facts and the step's earlier facts of that member,
 asks the LLM once per guild in the step (one chat completion, a JSON answer) how each pair
-relates, and hands the answers to the store as advice (``lifecycle_sql.Advice``), which
+relates, and hands the answers to the store as advice (``placing.Advice``), which
 ``place_fact`` follows instead of the judge for those pairs. Candidates, most useful first,
 at most ``MAX_PAIRS`` per request (the rest keep the offline verdict):
 
@@ -43,7 +43,7 @@ from memory.llm.answers import json_kind, loads_tolerant
 from memory.llm.endpoint import OpenAIEndpoint, llm_options
 from memory.models import LORE_SUBJECT, CandidateFact, Fact, FactOrigin
 from memory.settings import LLM_COOLDOWN, Settings
-from memory.storage.lifecycle_sql import Advice, Judge
+from memory.storage.placing import Advice, Judge
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 one transaction to the next, so that placing a step's facts does not read every subject's
 facts again (an import places ~150 facts a step, for ~30 subjects).
 
-What placing facts changes, it changes here too (``lifecycle_sql``). Anything else that
+What placing facts changes, it changes here too (``placing``). Anything else that
 writes ``memory_facts`` empties the cache: a write by a connection of this process fires a
 temporary trigger that counts it, one by any other connection moves ``PRAGMA data_version``.
 Both are compared when a transaction begins (:meth:`ActiveFacts.kept`); a transaction that

@@ -15,7 +15,7 @@ from memory.errors import DiskFullError, disk_full, is_disk_full
 from memory.models import Fact, StoredMessage
 from memory.storage.active_facts import ActiveFacts
 from memory.storage.db import OutsideCommits, sqlite_versions
-from memory.storage.lifecycle_sql import Lifecycle
+from memory.storage.placing import Lifecycle
 
 T = TypeVar("T")
 

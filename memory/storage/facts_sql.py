@@ -13,15 +13,9 @@ from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, JobStatus
 from memory.storage import events_sql
 from memory.storage.active_facts import ActiveFacts
 from memory.storage.ingest_sql import chunks, marks, transaction
-from memory.storage.lifecycle_sql import (
-    NO_ADVICE,
-    TO_SETTLE,
-    Advice,
-    Lifecycle,
-    archive_beyond_cap,
-    place_fact,
-)
+from memory.storage.lifecycle_sql import TO_SETTLE, archive_beyond_cap, place_fact
 from memory.storage.migrations import CLOSED
+from memory.storage.placing import NO_ADVICE, Advice, Lifecycle
 
 JOB_STATUSES = frozenset(get_args(JobStatus))
 
@@ -38,7 +32,7 @@ def finish_jobs(
     actives: ActiveFacts | None = None,
     judge_later: bool = False,
 ) -> set[tuple[str, str]]:
-    """Place facts among their subjects' (``lifecycle_sql.place_fact``: merged when said
+    """Place facts among their subjects' (``placing.place_fact``: merged when said
     again, superseding what they contradict), archive past the caps, close jobs, and log it
     all.
 

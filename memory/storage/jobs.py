@@ -11,7 +11,7 @@ from memory.models import CandidateFact, FactOrigin, IngestItem, Job, utc_iso
 from memory.storage import facts_sql
 from memory.storage import ingest_sql as sql
 from memory.storage.base import MESSAGE_COLS, Database, message_from_row
-from memory.storage.lifecycle_sql import NO_ADVICE, Advice
+from memory.storage.placing import NO_ADVICE, Advice
 
 SELECT_PENDING = f"""
 SELECT j.message_row, j.live, j.trace, {MESSAGE_COLS}

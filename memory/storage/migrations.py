@@ -238,7 +238,7 @@ M012_MEMBER_PROFILES: list[Step] = [
 # ``memory.search.scripts`` splits it (``memory.storage.fts_tables``; progress logged).
 
 # Subjects whose facts an import stored without judging them (issue 20): the queue's worker
-# settles each once it is idle (``lifecycle_sql.settle_subject``), a row at a time.
+# settles each once it is idle (``placing.settle_subject``), a row at a time.
 M014_SUBJECTS_TO_SETTLE: list[Step] = [
     """
     CREATE TABLE subjects_to_settle (

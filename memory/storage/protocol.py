@@ -22,7 +22,7 @@ from memory.models import (
 )
 from memory.storage.forget_sql import DeleteOutcome, EditOutcome, ForgetOutcome
 from memory.storage.ingest_sql import Closed, InsertOutcome
-from memory.storage.lifecycle_sql import NO_ADVICE, Advice
+from memory.storage.placing import NO_ADVICE, Advice
 from memory.storage.signs_sql import Signs
 from memory.storage.vectors_sql import Nearest
 from memory.storage.windows import Corpus, Window
