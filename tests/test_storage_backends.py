@@ -13,8 +13,9 @@ import pytest
 
 from memory.audit import MAX_DETAIL, MemoryEvent
 from memory.errors import StoreError
-from memory.models import canonical_time
+from memory.models import LORE_SUBJECT, canonical_time
 from memory.search.fts import query_tokens, term_groups
+from memory.storage.placing import LORE_FACT_CAP
 from memory.storage.postgres.connection import shown
 from memory.storage.postgres.store import PostgresStore
 from memory.storage.store import Store
@@ -220,6 +221,52 @@ async def test_full_text_windows_find_the_newest_matches_of_any_script(backend: 
     assert await backend.fts_windows("messages", GUILD_B, [Window(words("pottery"), 5)]) == [
         list(theirs.rows)
     ]
+
+
+async def test_lore_is_stored_said_again_and_capped(backend: Any) -> None:
+    said = "2026-10-12T18:03:11.123+00:00"
+    first = await backend.remember_line(
+        GUILD_A,
+        "The book club meets on Tuesdays.",
+        channel_id=CHANNEL_A,
+        said_at=said,
+        author_id=SARAH.id,
+    )
+    assert "book club meets on Tuesdays" in first.fact
+    await backend.remember_line(GUILD_A, "The book club meets on Tuesdays.")  # the same again
+    (kept,) = await backend.active_facts(GUILD_A)
+    assert (kept.subject, kept.fact, kept.said_at, kept.times_seen) == (
+        LORE_SUBJECT, first.fact, said, 1
+    )  # fmt: skip
+    assert kept.channel_id == CHANNEL_A and kept.is_active and kept.last_seen_at > said
+    again = await backend.remember_line(
+        GUILD_A, "The book club meets on Tuesdays", source_message_id="900"
+    )  # another message says it
+    (kept,) = await backend.active_facts(GUILD_A)
+    assert kept.times_seen == 2 and kept.confidence > first.confidence
+    assert kept.source_message_id is None and again.source_message_id == "900"
+    stored = [e for e in await backend.events(GUILD_A) if e.kind == "fact.stored"]
+    assert [(e.object_id, e.actor) for e in stored] == [(str(kept.id), SARAH.id)]
+    for n in range(LORE_FACT_CAP + 1):
+        await backend.remember_line(
+            GUILD_A,
+            f"Rule number {n} of the server",
+            said_at=f"2026-10-{1 + n % 28:02d}T00:00:00.000+00:00",
+        )
+    assert await backend.count_active_facts(GUILD_A) == LORE_FACT_CAP
+    assert await backend.count_subjects(GUILD_A) == 1 and await backend.count_subjects(GUILD_B) == 0
+    archived = [e for e in await backend.events(GUILD_A, limit=500) if e.kind == "fact.archived"]
+    assert len(archived) == 2
+    gone = [int(e.object_id) for e in archived]
+    assert await backend.facts_by_ids(GUILD_A, gone) == []
+    old = await backend.facts_by_ids(GUILD_A, gone, archived=True)
+    assert sorted(f.id for f in old) == sorted(gone) and not any(f.is_active for f in old)
+    assert len(await backend.facts_of(GUILD_A, [LORE_SUBJECT, SARAH.id])) == LORE_FACT_CAP
+    assert await backend.facts_by_ids(GUILD_B, [kept.id], archived=True) == []  # other guild
+    ordered = await backend.active_facts(GUILD_A)
+    assert [(f.subject, -f.confidence, f.id) for f in ordered] == sorted(
+        (f.subject, -f.confidence, f.id) for f in ordered
+    )
 
 
 async def test_the_audit_log_reads_newest_first_by_kind_and_prunes_by_age(backend: Any) -> None:

@@ -7,6 +7,7 @@ memory runs on SQLite.
 So far: the connection pool (``connection``), schema migrations of its own
 (``migrations``, ``schema``), guilds, members, opt-outs and guild settings (``members``),
 messages and their jobs as they are stored, reading messages and their full-text windows
-(``messages``, ``words``), the audit log (``events``), the embedding cache (``vectors``),
-and other processes' commits heard through LISTEN/NOTIFY (``changes``).
+(``messages``, ``words``), facts as the lifecycle's rules place them, lore, and reading
+facts (``facts``), the audit log (``events``), the embedding cache (``vectors``), and
+other processes' commits heard through LISTEN/NOTIFY (``changes``).
 """

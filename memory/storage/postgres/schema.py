@@ -137,6 +137,46 @@ P006_CHANGE_NOTICES = [
     ),
 ]
 
+# Facts, with their life (issue 20: said again, superseded) and their index words (the fact's
+# and its evidence's, as ``words`` holds a message's). Text is compared byte by byte (``C``),
+# as SQLite does, whatever the database's collation.
+P007_FACTS = [
+    """
+    CREATE TABLE memory_facts (
+        id                bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        guild_id          text NOT NULL,
+        channel_id        text,
+        subject           text COLLATE "C" NOT NULL,
+        fact              text COLLATE "C" NOT NULL,
+        fact_type         text NOT NULL DEFAULT 'other'
+                          CHECK (fact_type IN
+                                 ('preference', 'profile', 'relationship', 'project', 'other')),
+        evidence_text     text NOT NULL DEFAULT '',
+        source_message_id text,
+        confidence        double precision NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        is_active         boolean NOT NULL DEFAULT true,
+        said_at           timestamptz NOT NULL,
+        created_at        timestamptz NOT NULL,
+        updated_at        timestamptz NOT NULL,
+        author_id         text,
+        superseded_by     bigint,
+        valid_until       timestamptz,
+        times_seen        integer NOT NULL DEFAULT 1,
+        last_seen_at      timestamptz,
+        words             tsvector NOT NULL DEFAULT '',
+        UNIQUE (guild_id, subject, fact)
+    )
+    """,
+    """
+    CREATE INDEX memory_facts_recent
+    ON memory_facts (guild_id, subject, is_active, updated_at, id)
+    """,
+    "CREATE INDEX memory_facts_source ON memory_facts (guild_id, source_message_id)",
+    "CREATE INDEX memory_facts_words ON memory_facts USING gin (words)",
+    "CREATE TRIGGER memory_facts_changed AFTER INSERT OR UPDATE OR DELETE ON memory_facts "
+    "FOR EACH STATEMENT EXECUTE FUNCTION memorybot_changed()",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
@@ -144,4 +184,5 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p004_memory_events", P004_MEMORY_EVENTS),
     ("p005_embedding_cache", P005_EMBEDDING_CACHE),
     ("p006_change_notices", P006_CHANGE_NOTICES),
+    ("p007_facts", P007_FACTS),
 ]

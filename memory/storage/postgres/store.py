@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Self
 
+from memory.storage.placing import Lifecycle
 from memory.storage.postgres.changes import Changes
 from memory.storage.postgres.connection import open_pool
 from memory.storage.postgres.events import PgEvents
+from memory.storage.postgres.facts import PgFacts
 from memory.storage.postgres.members import PgMembers
 from memory.storage.postgres.messages import PgMessages
 from memory.storage.postgres.migrations import migrate
@@ -15,21 +17,25 @@ from memory.storage.postgres.vectors import PgVectors
 POOL_SIZE = 10
 
 
-class PostgresStore(PgMembers, PgMessages, PgEvents, PgVectors):
+class PostgresStore(PgMembers, PgMessages, PgEvents, PgVectors, PgFacts):
     """The parts of ``Storage`` built so far (``memory.storage.postgres``), over ``pool``."""
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, lifecycle: Lifecycle | None = None) -> None:
         self.pool = pool
+        self.lifecycle = lifecycle or Lifecycle()
         self.vector_version = 0
         self.members_version = 0
         self.index_version = 0
         self.changes = Changes()
 
     @classmethod
-    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> Self:
-        """Connect to ``url`` and bring its schema up to date."""
+    async def open(
+        cls, url: str, *, pool_size: int = POOL_SIZE, lifecycle: Lifecycle | None = None
+    ) -> Self:
+        """Connect to ``url`` and bring its schema up to date; ``lifecycle``: how facts live
+        (none: only exact repeats merge)."""
         pool = await open_pool(url, pool_size)
-        store = cls(pool)
+        store = cls(pool, lifecycle)
         try:
             await migrate(pool)
             await store.changes.listen(url)  # other processes share the database
