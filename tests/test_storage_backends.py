@@ -13,9 +13,10 @@ import pytest
 
 from memory.audit import MAX_DETAIL, MemoryEvent
 from memory.errors import StoreError
-from memory.models import LORE_SUBJECT, canonical_time
+from memory.extraction.lore import Origin
+from memory.models import LORE_SUBJECT, CandidateFact, canonical_time
 from memory.search.fts import query_tokens, term_groups
-from memory.storage.placing import LORE_FACT_CAP
+from memory.storage.placing import LORE_FACT_CAP, Lifecycle
 from memory.storage.postgres.connection import shown
 from memory.storage.postgres.store import PostgresStore
 from memory.storage.store import Store
@@ -267,6 +268,67 @@ async def test_lore_is_stored_said_again_and_capped(backend: Any) -> None:
     assert [(f.subject, -f.confidence, f.id) for f in ordered] == sorted(
         (f.subject, -f.confidence, f.id) for f in ordered
     )
+
+
+EARLY, MIDDLE, LATE = ("2023-05-01T10:00:00.000+00:00", "2023-06-01T10:00:00.000+00:00",
+                       "2023-07-01T10:00:00.000+00:00")  # fmt: skip
+
+
+def judge(new: str, olds: Sequence[str], whose: object = None) -> list[str]:
+    """ "lives in X" contradicts "lives in Y"; "plays the X" is "plays X" said again."""
+
+    def key(text: str) -> str:
+        return text.replace(" the ", " ")
+
+    return [
+        "same" if key(old) == key(new)
+        else "contradicts" if "lives in" in old and "lives in" in new
+        else "unrelated"
+        for old in olds
+    ]  # fmt: skip
+
+
+def said(text: str, when: str, source: str, who: str = SARAH.id) -> tuple[Origin, CandidateFact]:
+    return Origin(GUILD_A, CHANNEL_A, when), CandidateFact(who, text, "profile", 0.8, text, source)
+
+
+async def test_extracted_facts_supersede_merge_and_close_their_jobs(backend: Any) -> None:
+    backend.lifecycle = Lifecycle(judge=judge)
+    stored = await backend.insert_messages([item(1), item(2), item(3)], live=True)
+    job = list(stored.rows)
+    await backend.finish_jobs([job[0]], facts=[said("Sarah lives in Boston", EARLY, "1")])
+    await backend.finish_jobs([job[1]], facts=[said("Sarah lives in Denver", LATE, "2")])
+    await backend.finish_jobs([job[2]], facts=[said("Sarah lives in Austin", MIDDLE, "3")])
+    await backend.finish_jobs([], facts=[said("Sarah plays the clarinet", EARLY, "4")])
+    await backend.finish_jobs([], facts=[said("Sarah plays clarinet", LATE, "5")])
+    await backend.finish_jobs([job[0]], facts=[said("Sarah lives in Paris", LATE, "1")])
+    assert await backend.job_status(GUILD_A, "1") == ("done", None)
+    active = {f.fact: f for f in await backend.active_facts(GUILD_A)}
+    assert set(active) == {"Sarah lives in Denver", "Sarah plays the clarinet"}  # not Paris:
+    assert active["Sarah plays the clarinet"].times_seen == 2  # its job was closed already
+    denver = active["Sarah lives in Denver"].id
+    events = await backend.events(GUILD_A, limit=100)
+    gone = [int(e.object_id) for e in events if e.kind == "fact.superseded"]
+    old = {f.fact: f for f in await backend.facts_by_ids(GUILD_A, gone, archived=True)}
+    assert set(old) == {"Sarah lives in Boston", "Sarah lives in Austin"}  # Austin: said earlier
+    assert all((f.superseded_by, f.valid_until) == (denver, LATE) for f in old.values())
+    assert any(e.kind == "fact.reinforced" for e in events)
+
+
+async def test_an_imports_facts_are_judged_whole_once_idle(backend: Any) -> None:
+    backend.lifecycle = Lifecycle(judge=judge)
+    facts = [said("Mike lives in Oslo", EARLY, "1", MIKE.id),
+             said("Mike lives in Rome", LATE, "2", MIKE.id),
+             said("Sarah lives in Lima", EARLY, "3")]  # fmt: skip
+    changed = await backend.finish_jobs([], facts=facts, judge_later=True)
+    assert changed == {(GUILD_A, MIKE.id), (GUILD_A, SARAH.id)}
+    assert await backend.count_active_facts(GUILD_A) == 3  # not judged yet
+    assert await backend.count_waiting(GUILD_A) == 2 == await backend.count_waiting()
+    settled = await backend.settle_waiting(8)
+    assert sorted(settled) == sorted(changed)
+    assert await backend.count_waiting() == 0 and await backend.settle_waiting(8) == []
+    active = sorted(f.fact for f in await backend.active_facts(GUILD_A))
+    assert active == ["Mike lives in Rome", "Sarah lives in Lima"]
 
 
 async def test_the_audit_log_reads_newest_first_by_kind_and_prunes_by_age(backend: Any) -> None:

@@ -8,6 +8,7 @@ So far: the connection pool (``connection``), schema migrations of its own
 (``migrations``, ``schema``), guilds, members, opt-outs and guild settings (``members``),
 messages and their jobs as they are stored, reading messages and their full-text windows
 (``messages``, ``words``), facts as the lifecycle's rules place them, lore, and reading
-facts (``facts``), the audit log (``events``), the embedding cache (``vectors``), and
+facts (``facts``), jobs closed with their facts and an import's members judged once idle
+(``placed``), the audit log (``events``), the embedding cache (``vectors``), and
 other processes' commits heard through LISTEN/NOTIFY (``changes``).
 """

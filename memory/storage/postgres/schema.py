@@ -177,6 +177,17 @@ P007_FACTS = [
     "FOR EACH STATEMENT EXECUTE FUNCTION memorybot_changed()",
 ]
 
+# Members whose imported facts wait to be judged whole once the queue is idle (issue 20).
+P008_SUBJECTS_TO_SETTLE = [
+    """
+    CREATE TABLE subjects_to_settle (
+        guild_id text NOT NULL,
+        subject  text COLLATE "C" NOT NULL,
+        PRIMARY KEY (guild_id, subject)
+    )
+    """,
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
@@ -185,4 +196,5 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p005_embedding_cache", P005_EMBEDDING_CACHE),
     ("p006_change_notices", P006_CHANGE_NOTICES),
     ("p007_facts", P007_FACTS),
+    ("p008_subjects_to_settle", P008_SUBJECTS_TO_SETTLE),
 ]

@@ -1,0 +1,120 @@
+"""Closing jobs with the facts extracted from them, in PostgreSQL: each fact placed by the
+lifecycle's rules (``memory.storage.placing``, awaited over ``facts.PgFactRows``), the caps,
+the jobs closed and everything logged in one transaction; and an import's members judged
+whole once the queue is idle, one member a transaction, claimed so that two processes never
+judge the same member at once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from memory.audit import MemoryEvent
+from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, parse_iso, utc_iso
+from memory.storage import placing
+from memory.storage.placing import NO_ADVICE, Advice, Lifecycle
+from memory.storage.postgres.events import record
+from memory.storage.postgres.facts import PgFactRows
+
+
+class PgPlaced:
+    """Jobs closed with their facts, and the facts an import left to judge."""
+
+    pool: Any  # asyncpg's Pool
+    vector_version: int
+    lifecycle: Lifecycle
+
+    async def finish_jobs(
+        self,
+        done: Sequence[int],
+        failed: Sequence[tuple[int, str]] = (),
+        facts: Sequence[tuple[FactOrigin, CandidateFact]] = (),
+        events: Sequence[MemoryEvent] = (),
+        *,
+        advice: Advice = NO_ADVICE,
+        judge_later: bool = False,
+    ) -> set[tuple[str, str]]:
+        """Store extracted facts and close their jobs, in one transaction (as ``Storage``
+        says: an extracted fact is kept only while its job is open; ``judge_later``: its
+        member is judged by :meth:`settle_waiting` instead). The ``(guild, subject)`` pairs
+        whose facts changed."""
+        now = utc_iso()
+        at = parse_iso(now)
+        later = judge_later and self.lifecycle.judge is not None
+        rules = replace(self.lifecycle, judge=None) if later else self.lifecycle
+        changed: set[tuple[str, str]] = set()
+        log = list(events)
+        async with self.pool.acquire() as conn, conn.transaction():
+            rows = PgFactRows(conn)
+            for origin, cand in facts:
+                placed = await placing.place_fact(
+                    rows, origin, cand, now, rules, extracted=bool(done), advice=advice
+                )
+                if placed.fact_id is not None:
+                    changed.add((origin.guild_id, cand.subject))
+                    log += placed.events
+            for guild_id, subject in sorted(changed):
+                log += await placing.archive_beyond_cap(
+                    rows, guild_id, subject, now, self.lifecycle.half_life_days
+                )
+            waiting = sorted(key for key in changed if key[1] != LORE_SUBJECT) if later else []
+            if waiting:
+                await conn.executemany(
+                    "INSERT INTO subjects_to_settle (guild_id, subject) VALUES ($1, $2) "
+                    "ON CONFLICT DO NOTHING",
+                    waiting,
+                )
+            await conn.execute(
+                "UPDATE ingest_jobs SET status = 'done', attempts = attempts + 1, "
+                "last_error = NULL, updated_at = $2 "
+                "WHERE status = 'pending' AND message_row = ANY($1::bigint[])",
+                list(done), at,
+            )  # fmt: skip
+            await conn.executemany(
+                "UPDATE ingest_jobs SET status = 'failed', attempts = attempts + 1, "
+                "last_error = $1, updated_at = $2 WHERE status = 'pending' AND message_row = $3",
+                [(error[:1000], at, job_id) for job_id, error in failed],
+            )
+            await record(conn, log, at)
+        if facts:
+            self.vector_version += 1
+        return changed
+
+    async def count_waiting(self, guild_id: str | None = None) -> int:
+        """Subjects (of ``guild_id``, else of every guild) whose facts wait to be judged."""
+        count = await self.pool.fetchval(
+            "SELECT count(*) FROM subjects_to_settle WHERE $1::text IS NULL OR guild_id = $1",
+            guild_id,
+        )
+        return int(count)
+
+    async def settle_waiting(self, limit: int) -> list[tuple[str, str]]:
+        """Judge up to ``limit`` of the members an import left to judge, one transaction
+        each, each claimed (``SKIP LOCKED``: another process takes the next); return them.
+        Nothing without a judge (they wait for one)."""
+        if self.lifecycle.judge is None:
+            return []
+        settled: list[tuple[str, str]] = []
+        for _ in range(max(1, limit)):
+            async with self.pool.acquire() as conn, conn.transaction():
+                row = await conn.fetchrow(
+                    "SELECT guild_id, subject FROM subjects_to_settle "
+                    "LIMIT 1 FOR UPDATE SKIP LOCKED"
+                )
+                if row is None:
+                    break
+                guild_id, subject = row[0], row[1]
+                now = utc_iso()
+                events = await placing.settle_subject(
+                    PgFactRows(conn), guild_id, subject, now, self.lifecycle
+                )
+                await record(conn, events, parse_iso(now))
+                await conn.execute(
+                    "DELETE FROM subjects_to_settle WHERE guild_id = $1 AND subject = $2",
+                    guild_id, subject,
+                )  # fmt: skip
+            settled.append((guild_id, subject))
+        if settled:
+            self.vector_version += 1
+        return settled
