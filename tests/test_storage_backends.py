@@ -331,6 +331,47 @@ async def test_an_imports_facts_are_judged_whole_once_idle(backend: Any) -> None
     assert active == ["Mike lives in Rome", "Sarah lives in Lima"]
 
 
+async def test_moderators_review_edit_and_delete_facts(backend: Any) -> None:
+    await backend.finish_jobs([], facts=[
+        said("Sarah works as a nurse", EARLY, "1"), said("Sarah owns a kiln", MIDDLE, "2"),
+        said("Mike plays bass", LATE, "3", MIKE.id),
+    ])  # fmt: skip
+    await backend.remember_line(GUILD_A, "Movie night is on Fridays", author_id=SARAH.id)
+    newest = await backend.review_facts(GUILD_A)
+    assert [f.id for f in newest] == sorted((f.id for f in newest), reverse=True)
+    assert len(newest) == 4 and len(await backend.review_facts(GUILD_A, limit=2)) == 2
+    page = await backend.review_facts(GUILD_A, before_id=newest[1].id)
+    assert [f.id for f in page] == [f.id for f in newest[2:]]
+    sarahs = await backend.review_facts(GUILD_A, subject=SARAH.id)
+    assert sorted(f.fact for f in sarahs) == ["Sarah owns a kiln", "Sarah works as a nurse"]
+    kiln = next(f for f in sarahs if "kiln" in f.fact)
+    nurse = next(f for f in sarahs if "nurse" in f.fact)
+    edited = await backend.edit_fact(GUILD_A, kiln.id, text="Sarah owns two kilns",
+                                     fact_type="project")  # fmt: skip
+    assert edited is not None and (edited.fact, edited.fact_type) == ("Sarah owns two kilns",
+                                                                      "project")  # fmt: skip
+    by_word = await backend.fts_windows(
+        "facts", GUILD_A, [Window(words("kilns"), 5), Window(words("nurse"), 5)]
+    )
+    assert by_word == [[kiln.id], [nurse.id]]  # the new text's words; the evidence's
+    with pytest.raises(ValueError, match="another fact"):
+        await backend.edit_fact(GUILD_A, kiln.id, text="Sarah works as a nurse")
+    assert await backend.edit_fact(GUILD_B, kiln.id, active=False) is None  # not that guild's
+    archived = await backend.edit_fact(GUILD_A, nurse.id, active=False)
+    assert archived is not None and not archived.is_active
+    assert len(await backend.review_facts(GUILD_A)) == 3
+    assert len(await backend.review_facts(GUILD_A, archived=True)) == 4
+    about, wrote = await backend.member_facts(GUILD_A, SARAH.id)
+    assert [f.fact for f in about] == ["Sarah works as a nurse", "Sarah owns two kilns"]
+    assert [f.subject for f in wrote] == [LORE_SUBJECT]
+    snapshot = await backend.snapshot_facts(GUILD_A, 2)
+    assert len(snapshot) == 2 and all(f.is_active for f in snapshot)
+    assert await backend.delete_fact(GUILD_B, kiln.id) is False
+    assert await backend.delete_fact(GUILD_A, kiln.id) is True
+    assert await backend.delete_fact(GUILD_A, kiln.id) is False
+    assert await backend.facts_by_ids(GUILD_A, [kiln.id], archived=True) == []
+
+
 async def test_the_audit_log_reads_newest_first_by_kind_and_prunes_by_age(backend: Any) -> None:
     await backend.record_events([])
     await backend.record_events([

@@ -6,9 +6,9 @@ memory runs on SQLite.
 
 So far: the connection pool (``connection``), schema migrations of its own
 (``migrations``, ``schema``), guilds, members, opt-outs and guild settings (``members``),
-messages and their jobs as they are stored, reading messages and their full-text windows
-(``messages``, ``words``), facts as the lifecycle's rules place them, lore, and reading
-facts (``facts``), jobs closed with their facts and an import's members judged once idle
-(``placed``), the audit log (``events``), the embedding cache (``vectors``), and
-other processes' commits heard through LISTEN/NOTIFY (``changes``).
+messages and their jobs as they are stored and read (``messages``), the full-text windows
+of messages and facts (``words``), facts as the lifecycle's rules place them, lore, and
+reading and editing facts (``facts``), jobs closed with their facts and an import's
+members judged once idle (``placed``), the audit log (``events``), the embedding cache
+(``vectors``), and other processes' commits heard through LISTEN/NOTIFY (``changes``).
 """

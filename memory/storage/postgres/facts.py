@@ -31,6 +31,7 @@ FACT_COLS = (
     "f.times_seen, f.last_seen_at, f.superseded_by, f.valid_until"
 )
 ORDER = 'ORDER BY f.subject COLLATE "C", f.confidence DESC, f.id'
+UNIQUE_VIOLATION = "23505"
 HIGHER = "GREATEST(memory_facts.confidence, excluded.confidence)"
 AGAIN = "excluded.source_message_id IS DISTINCT FROM memory_facts.source_message_id"
 CLEARER = "excluded.confidence > memory_facts.confidence"
@@ -258,3 +259,75 @@ class PgFacts:
             guild_id,
         )
         return int(count)
+
+    async def member_facts(self, guild_id: str, user_id: str) -> tuple[list[Fact], list[Fact]]:
+        """Every fact of the guild about the member, and the lore they wrote — active and
+        archived, oldest first (what ``/memory export`` hands them)."""
+        found = []
+        for column in ("subject", "author_id"):
+            rows = await self.pool.fetch(
+                f"SELECT {FACT_COLS} FROM memory_facts f WHERE f.guild_id = $1 "
+                f"AND f.{column} = $2 ORDER BY f.said_at, f.id",
+                guild_id, user_id,
+            )  # fmt: skip
+            found.append([stored_fact(r) for r in rows])
+        return found[0], found[1]
+
+    async def review_facts(
+        self, guild_id: str, *, subject: str | None = None, archived: bool = False,
+        limit: int = 100, before_id: int | None = None,
+    ) -> list[Fact]:  # fmt: skip
+        """The guild's facts for moderators, newest first (``archived``: those too)."""
+        rows = await self.pool.fetch(
+            f"SELECT {FACT_COLS} FROM memory_facts f WHERE f.guild_id = $1 "
+            "AND ($2::text IS NULL OR f.subject = $2) AND (f.is_active OR $3) "
+            "AND ($4::bigint IS NULL OR f.id < $4) ORDER BY f.id DESC LIMIT $5",
+            guild_id, subject, archived, before_id, limit,
+        )  # fmt: skip
+        return [stored_fact(r) for r in rows]
+
+    async def snapshot_facts(self, guild_id: str, limit: int) -> list[Fact]:
+        """The guild's ``limit`` most recently updated active facts (for MEMORY.md), in
+        ``active_facts`` order."""
+        rows = await self.pool.fetch(
+            f"SELECT {FACT_COLS} FROM (SELECT * FROM memory_facts WHERE guild_id = $1 "
+            f"AND is_active ORDER BY updated_at DESC, id DESC LIMIT $2) f {ORDER}",
+            guild_id, limit,
+        )  # fmt: skip
+        return [stored_fact(r) for r in rows]
+
+    async def edit_fact(
+        self, guild_id: str, fact_id: int, *, text: str | None = None,
+        fact_type: str | None = None, active: bool | None = None,
+    ) -> Fact | None:  # fmt: skip
+        """A moderator's change to one fact of the guild; None when the guild has no such
+        fact. ``ValueError`` when the new text is another fact of the same subject already.
+        (A new text is searched by its new words.)"""
+        try:
+            status = await self.pool.execute(
+                "UPDATE memory_facts SET updated_at = $3, fact = COALESCE($4, fact), "
+                "fact_type = COALESCE($5, fact_type), is_active = COALESCE($6, is_active), "
+                "words = CASE WHEN $4::text IS NULL THEN words "
+                "             ELSE array_to_tsvector(string_to_array($7, ' ')) END "
+                "WHERE id = $1 AND guild_id = $2",
+                fact_id, guild_id, parse_iso(utc_iso()), text, fact_type, active,
+                _words(text, "") if text is not None else "",
+            )  # fmt: skip
+        except Exception as exc:  # the (guild, subject, fact) key: another fact says it
+            if getattr(exc, "sqlstate", None) == UNIQUE_VIOLATION:
+                raise ValueError("another fact of this subject says exactly that") from None
+            raise
+        if status.split()[-1] != "0":
+            self.vector_version += 1
+        found = await self.facts_by_ids(guild_id, [fact_id], archived=True)
+        return found[0] if found else None
+
+    async def delete_fact(self, guild_id: str, fact_id: int) -> bool:
+        """Delete one fact of the guild."""
+        status = await self.pool.execute(
+            "DELETE FROM memory_facts WHERE id = $1 AND guild_id = $2", fact_id, guild_id
+        )
+        deleted: bool = status.split()[-1] != "0"
+        if deleted:
+            self.vector_version += 1
+        return deleted

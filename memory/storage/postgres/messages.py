@@ -17,6 +17,7 @@ from memory.storage.postgres.members import UPSERT_MEMBER
 from memory.storage.postgres.words import index_words, window_sql
 from memory.storage.windows import Corpus, Window
 
+TABLES = {"messages": "messages", "facts": "memory_facts"}  # each corpus' table
 MESSAGE_COLS = (
     "m.id, m.guild_id, m.channel_id, m.message_id, m.author_id, m.author_name, m.content, "
     "m.source, m.created_at"
@@ -103,14 +104,15 @@ class PgMessages:
     async def fts_windows(
         self, corpus: Corpus, guild_id: str, windows: Sequence[Window]
     ) -> list[list[int]]:
-        """Row ids of the guild's messages, one list per window (``memory.storage.windows``):
-        its words matched in the ``words`` tsvector. (Facts: not in this backend yet.)"""
-        if corpus != "messages":
-            raise ValueError(f"not a full-text corpus of this backend yet: {corpus!r}")
+        """Row ids of the guild's messages or facts, one list per window
+        (``memory.storage.windows``): their words matched in the ``words`` tsvector."""
+        table = TABLES.get(corpus)
+        if table is None:
+            raise ValueError(f"not a full-text corpus: {corpus!r}")
         found = []
         async with self.pool.acquire() as conn:
             for window in windows:
-                sql, params = window_sql("messages", window)
+                sql, params = window_sql(table, window)
                 found.append([row[0] for row in await conn.fetch(sql, guild_id, *params)])
         return found
 
