@@ -372,6 +372,28 @@ async def test_moderators_review_edit_and_delete_facts(backend: Any) -> None:
     assert await backend.facts_by_ids(GUILD_A, [kiln.id], archived=True) == []
 
 
+async def test_stats_count_and_jobs_go_back_to_the_queue(backend: Any) -> None:
+    await backend.record_guild(GUILD_A, "Book club")
+    rows = list((await backend.insert_messages([item(n) for n in range(1, 6)], live=True)).rows)
+    await backend.finish_jobs([rows[0]], facts=[said("Sarah works as a nurse", EARLY, "1")])
+    await backend.finish_jobs([], [(rows[1], "the model answered nonsense")])
+    await backend.drop_jobs([(GUILD_A, "3")], "too long")
+    await backend.remember_line(GUILD_A, "Movie night is on Fridays")
+    stats = await backend.stats(GUILD_A)
+    assert (stats.name, stats.messages, stats.facts, stats.active_facts) == (
+        "Book club", 5, 2, 2
+    )  # fmt: skip
+    assert (stats.pending_jobs, stats.dropped_jobs, stats.failed_jobs) == (2, 1, 1)
+    assert await backend.job_status(GUILD_A, "2") == ("failed", "the model answered nonsense")
+    with pytest.raises(ValueError, match="not job statuses"):
+        await backend.requeue_jobs(GUILD_A, ["lost"])
+    assert await backend.requeue_jobs(GUILD_A, ["failed", "dropped"]) == 2
+    assert await backend.requeue_jobs(GUILD_B, ["done"]) == 0
+    assert await backend.requeue_jobs(GUILD_A, ["done"]) == 1  # extracted again: its fact
+    assert [f.subject for f in await backend.active_facts(GUILD_A)] == [LORE_SUBJECT]  # goes
+    assert (await backend.stats(GUILD_A)).pending_jobs == 5
+
+
 async def test_the_audit_log_reads_newest_first_by_kind_and_prunes_by_age(backend: Any) -> None:
     await backend.record_events([])
     await backend.record_events([

@@ -13,6 +13,7 @@ from typing import Any
 from memory.audit import MemoryEvent
 from memory.models import LORE_SUBJECT, CandidateFact, FactOrigin, parse_iso, utc_iso
 from memory.storage import placing
+from memory.storage.facts_sql import JOB_STATUSES
 from memory.storage.placing import NO_ADVICE, Advice, Lifecycle
 from memory.storage.postgres.events import record
 from memory.storage.postgres.facts import PgFactRows
@@ -118,3 +119,28 @@ class PgPlaced:
         if settled:
             self.vector_version += 1
         return settled
+
+    async def requeue_jobs(self, guild_id: str, statuses: Sequence[str]) -> int:
+        """Set this guild's jobs of the given statuses back to pending; return how many. Done
+        ones are extracted again: the facts their messages gave (not lore) are archived
+        first, and a fact the new extraction proposes again comes back as the same row."""
+        unknown = set(statuses) - JOB_STATUSES
+        if unknown:
+            raise ValueError(f"not job statuses: {sorted(unknown)}")
+        at = parse_iso(utc_iso())
+        async with self.pool.acquire() as conn, conn.transaction():
+            if "done" in statuses:
+                await conn.execute(
+                    "UPDATE memory_facts SET is_active = false, updated_at = $3 "
+                    "WHERE guild_id = $1 AND is_active AND subject <> $4 AND source_message_id "
+                    "IN (SELECT m.message_id FROM messages m JOIN ingest_jobs j "
+                    "    ON j.message_row = m.id WHERE j.guild_id = $1 AND j.status = ANY($2))",
+                    guild_id, list(statuses), at, LORE_SUBJECT,
+                )  # fmt: skip
+            status = await conn.execute(
+                "UPDATE ingest_jobs SET status = 'pending', updated_at = $3 "
+                "WHERE guild_id = $1 AND status = ANY($2::text[])",
+                guild_id, list(statuses), at,
+            )  # fmt: skip
+        self.vector_version += 1
+        return int(status.split()[-1])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
+from memory.models import GuildStats
 from memory.storage.placing import Lifecycle
 from memory.storage.postgres.changes import Changes
 from memory.storage.postgres.connection import open_pool
@@ -68,3 +69,20 @@ class PostgresStore(PgMembers, PgMessages, PgEvents, PgVectors, PgFacts, PgPlace
             "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
         )
         return {"postgresql": str(server), "pgvector": str(vector or "not installed")}
+
+    async def stats(self, guild_id: str) -> GuildStats:
+        stats = GuildStats(guild_id=guild_id, name=await self.guild_name(guild_id))
+        row = await self.pool.fetchrow(
+            "SELECT (SELECT count(*) FROM messages WHERE guild_id = $1), "
+            "       (SELECT count(*) FROM memory_facts WHERE guild_id = $1), "
+            "       (SELECT count(*) FROM memory_facts WHERE guild_id = $1 AND is_active)",
+            guild_id,
+        )
+        stats.messages, stats.facts, stats.active_facts = int(row[0]), int(row[1]), int(row[2])
+        for status, count in await self.pool.fetch(
+            "SELECT status, count(*) FROM ingest_jobs WHERE guild_id = $1 "
+            "AND status IN ('pending', 'dropped', 'failed') GROUP BY status",
+            guild_id,
+        ):
+            setattr(stats, f"{status}_jobs", int(count))
+        return stats
