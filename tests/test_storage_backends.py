@@ -5,6 +5,7 @@ by the ``postgres`` fixture). A part joins here as the PostgreSQL backend gains 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from memory.audit import MAX_DETAIL, MemoryEvent
 from memory.errors import StoreError
 from memory.extraction.lore import Origin
-from memory.models import LORE_SUBJECT, CandidateFact, canonical_time
+from memory.models import LORE_SUBJECT, CandidateFact, MemberProfile, canonical_time, utc_iso
 from memory.search.fts import query_tokens, term_groups
 from memory.storage.placing import LORE_FACT_CAP, Lifecycle
 from memory.storage.postgres.connection import shown
@@ -392,6 +393,34 @@ async def test_stats_count_and_jobs_go_back_to_the_queue(backend: Any) -> None:
     assert await backend.requeue_jobs(GUILD_A, ["done"]) == 1  # extracted again: its fact
     assert [f.subject for f in await backend.active_facts(GUILD_A)] == [LORE_SUBJECT]  # goes
     assert (await backend.stats(GUILD_A)).pending_jobs == 5
+
+
+async def test_a_members_paragraph_is_current_while_its_facts_are(backend: Any) -> None:
+    await backend.finish_jobs([], facts=[
+        said("Sarah works as a nurse", EARLY, "1"), said("Sarah owns a kiln", MIDDLE, "2"),
+    ])  # fmt: skip
+    ids = tuple(sorted(f.id for f in await backend.active_facts(GUILD_A)))
+    written = utc_iso()
+    profile = MemberProfile(GUILD_A, SARAH.id, "Sarah is a nurse who owns a kiln.", ids,
+                            "digest-1", "model-x", written)  # fmt: skip
+    event = MemoryEvent(GUILD_A, "profile.written", subject=SARAH.id)
+    with pytest.raises(ValueError, match="belongs to its guild"):
+        await backend.write_member_profile(profile, event._replace(guild_id=GUILD_B))
+    await backend.write_member_profile(profile, event)
+    (shown,) = await backend.member_profiles(GUILD_A)
+    assert shown == profile and shown.current
+    assert [e.kind for e in await backend.events(GUILD_A, kinds=["profile.written"])] == [
+        "profile.written"
+    ]  # fmt: skip
+    await backend.edit_fact(GUILD_A, ids[1], active=False)  # a cited fact archived
+    (shown,) = await backend.member_profiles(GUILD_A)
+    assert not shown.current
+    await backend.write_member_profile(
+        replace(profile, fact_ids=ids[:1], paragraph="Sarah is a nurse."), event
+    )
+    (shown,) = await backend.member_profiles(GUILD_A)
+    assert shown.current and shown.paragraph == "Sarah is a nurse." and shown.fact_ids == ids[:1]
+    assert await backend.member_profiles(GUILD_B) == []
 
 
 async def test_the_audit_log_reads_newest_first_by_kind_and_prunes_by_age(backend: Any) -> None:

@@ -188,6 +188,22 @@ P008_SUBJECTS_TO_SETTLE = [
     """,
 ]
 
+# A member's condensed paragraph, written by the LLM from their facts (``fact_ids``).
+P009_MEMBER_PROFILES = [
+    """
+    CREATE TABLE member_profiles (
+        guild_id   text NOT NULL,
+        subject    text COLLATE "C" NOT NULL,
+        paragraph  text NOT NULL,
+        fact_ids   bigint[] NOT NULL,
+        digest     text NOT NULL,
+        model      text NOT NULL,
+        written_at timestamptz NOT NULL,
+        PRIMARY KEY (guild_id, subject)
+    )
+    """,
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
@@ -197,4 +213,5 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p006_change_notices", P006_CHANGE_NOTICES),
     ("p007_facts", P007_FACTS),
     ("p008_subjects_to_settle", P008_SUBJECTS_TO_SETTLE),
+    ("p009_member_profiles", P009_MEMBER_PROFILES),
 ]

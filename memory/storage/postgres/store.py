@@ -14,12 +14,13 @@ from memory.storage.postgres.members import PgMembers
 from memory.storage.postgres.messages import PgMessages
 from memory.storage.postgres.migrations import migrate
 from memory.storage.postgres.placed import PgPlaced
+from memory.storage.postgres.profiles import PgProfiles
 from memory.storage.postgres.vectors import PgVectors
 
 POOL_SIZE = 10
 
 
-class PostgresStore(PgMembers, PgMessages, PgEvents, PgVectors, PgFacts, PgPlaced):
+class PostgresStore(PgMembers, PgMessages, PgEvents, PgVectors, PgFacts, PgPlaced, PgProfiles):
     """The parts of ``Storage`` built so far (``memory.storage.postgres``), over ``pool``."""
 
     def __init__(self, pool: Any, lifecycle: Lifecycle | None = None) -> None:
