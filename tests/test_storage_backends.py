@@ -17,7 +17,7 @@ from memory.errors import StoreError
 from memory.extraction.lore import Origin
 from memory.models import LORE_SUBJECT, CandidateFact, MemberProfile, canonical_time, utc_iso
 from memory.search.fts import query_tokens, term_groups
-from memory.storage.placing import LORE_FACT_CAP, Lifecycle
+from memory.storage.placing import FACT_CAP, LORE_FACT_CAP, Lifecycle
 from memory.storage.postgres.connection import shown
 from memory.storage.postgres.store import PostgresStore
 from memory.storage.store import Store
@@ -553,6 +553,23 @@ async def test_a_message_another_process_is_storing_is_reported_stored_once(
         assert [i.message_id for i in outcome.new] == ["2"]
         assert outcome.existing == {(GUILD_A, "1"): "pending"}
         assert await two.count_messages(GUILD_A) == 3 == await two.pending_count(GUILD_A)
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_two_processes_placing_one_members_facts_take_turns(postgres_url: str) -> None:
+    import asyncio
+
+    one = await PostgresStore.open(postgres_url)  # the pools of two processes
+    two = await PostgresStore.open(postgres_url)
+    try:
+        batches = [[said(f"Sarah likes thing {n}", EARLY, str(n)) for n in range(start, start + 50)]
+                   for start in (0, 50)]  # fmt: skip
+        await asyncio.gather(
+            one.finish_jobs([], facts=batches[0]), two.finish_jobs([], facts=batches[1])
+        )
+        assert await one.count_active_facts(GUILD_A) == FACT_CAP  # each saw the other's
     finally:
         await one.close()
         await two.close()

@@ -76,6 +76,16 @@ def stored_fact(row: Sequence[Any]) -> Fact:
     )  # fmt: skip
 
 
+async def lock_subjects(conn: Any, keys: Sequence[tuple[str, str]]) -> None:
+    """Hold each ``(guild, subject)`` until the transaction ends, in one order (no deadlock
+    between two transactions that lock some of the same): a subject's facts are placed by
+    one process at a time, each seeing what the other stored (its cap, its contradictions)."""
+    for guild_id, subject in sorted(set(keys)):
+        await conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", f"{guild_id}/{subject}"
+        )
+
+
 def _words(fact_text: str, evidence: str) -> str:
     return " ".join(index_words(f"{fact_text} {evidence}"))
 
@@ -202,6 +212,7 @@ class PgFacts:
         now = utc_iso()
         actor = author_id or SYSTEM
         async with self.pool.acquire() as conn, conn.transaction():
+            await lock_subjects(conn, [(guild_id, LORE_SUBJECT)])
             rows = PgFactRows(conn)
             placed = await placing.place_fact(
                 rows, origin, cand, now, self.lifecycle, extracted=False, actor=actor

@@ -16,7 +16,7 @@ from memory.storage import placing
 from memory.storage.facts_sql import JOB_STATUSES
 from memory.storage.placing import NO_ADVICE, Advice, Lifecycle
 from memory.storage.postgres.events import record
-from memory.storage.postgres.facts import PgFactRows
+from memory.storage.postgres.facts import PgFactRows, lock_subjects
 
 
 class PgPlaced:
@@ -47,6 +47,7 @@ class PgPlaced:
         changed: set[tuple[str, str]] = set()
         log = list(events)
         async with self.pool.acquire() as conn, conn.transaction():
+            await lock_subjects(conn, [(origin.guild_id, cand.subject) for origin, cand in facts])
             rows = PgFactRows(conn)
             for origin, cand in facts:
                 placed = await placing.place_fact(
@@ -106,6 +107,7 @@ class PgPlaced:
                 if row is None:
                     break
                 guild_id, subject = row[0], row[1]
+                await lock_subjects(conn, [(guild_id, subject)])
                 now = utc_iso()
                 events = await placing.settle_subject(
                     PgFactRows(conn), guild_id, subject, now, self.lifecycle
