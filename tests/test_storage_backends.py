@@ -423,6 +423,48 @@ async def test_a_members_paragraph_is_current_while_its_facts_are(backend: Any) 
     assert await backend.member_profiles(GUILD_B) == []
 
 
+async def test_fact_vectors_are_stored_found_nearest_and_dropped_with_their_text(
+    backend: Any,
+) -> None:
+    await backend.finish_jobs([], facts=[said(f"Sarah likes thing {n}", EARLY, str(n))
+                                         for n in range(6)])  # fmt: skip
+    await backend.finish_jobs([], facts=[(Origin(GUILD_B, CHANNEL_A, EARLY), CandidateFact(
+        MIKE.id, "Mike likes maps", "preference", 0.8, "", "9"))])  # fmt: skip
+    ids = sorted(f.id for f in await backend.active_facts(GUILD_A))
+    (theirs,) = [f.id for f in await backend.active_facts(GUILD_B)]
+    assert await backend.count_missing_vectors(GUILD_A, "m") == 6
+    missing = await backend.facts_missing_vectors(GUILD_A, "m", 2)
+    assert [i for i, _ in missing] == ids[:2] and "Sarah likes thing 0" in missing[0][1]
+    rng = np.random.default_rng(3)
+    vectors = {i: rng.normal(size=8).astype(np.float32) for i in [*ids, theirs]}
+    with pytest.raises(ValueError, match="multiple of 4"):
+        await backend.store_fact_vectors(GUILD_A, "m", [(ids[0], 8, b"abc")])
+    stored = await backend.store_fact_vectors(
+        GUILD_A, "m", [(i, 8, vectors[i].tobytes()) for i in [*ids[:5], theirs]]
+    )
+    assert stored == 5  # not the other guild's fact
+    with pytest.raises(ValueError, match="dims"):
+        await backend.store_fact_vectors(GUILD_A, "m", [(ids[5], 4, vectors[ids[5]][:4].tobytes())])
+    assert await backend.missing_vector_ids(GUILD_A, "m", 10) == [ids[5]]
+    assert dict(await backend.fact_vectors(GUILD_A, "m")) == {
+        i: vectors[i].tobytes() for i in ids[:5]
+    }  # fmt: skip
+    assert dict(await backend.fact_vectors_of(GUILD_A, "m", [ids[0], theirs])) == {
+        ids[0]: vectors[ids[0]].tobytes()
+    }  # fmt: skip
+    query = vectors[ids[2]] + 0.01
+    for exact in (True, False):
+        found = await backend.nearest_facts(GUILD_A, "m", query.tobytes(), 3, exact=exact)
+        assert next(iter(found.similarities)) == ids[2] and len(found.similarities) == 3
+        assert found.similarities[ids[2]] == pytest.approx(1.0, abs=0.01)
+    assert (await backend.nearest_facts(GUILD_A, "m", b"1234", 3)).similarities == {}
+    assert (await backend.nearest_facts(GUILD_A, "other", query.tobytes(), 3)).similarities == {}
+    await backend.edit_fact(GUILD_A, ids[2], text="Sarah likes something else")
+    assert ids[2] in await backend.missing_vector_ids(GUILD_A, "m", 10)  # embedded again
+    await backend.delete_fact(GUILD_A, ids[3])
+    assert ids[3] not in dict(await backend.fact_vectors(GUILD_A, "m"))
+
+
 async def test_the_audit_log_reads_newest_first_by_kind_and_prunes_by_age(backend: Any) -> None:
     await backend.record_events([])
     await backend.record_events([

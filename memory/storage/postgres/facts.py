@@ -23,6 +23,7 @@ from memory.storage import placing
 from memory.storage.active_facts import Active
 from memory.storage.placing import Lifecycle, Stored
 from memory.storage.postgres.events import record
+from memory.storage.postgres.fact_vectors import drop_vectors
 from memory.storage.postgres.words import index_words
 
 FACT_COLS = (
@@ -313,17 +314,25 @@ class PgFacts:
     ) -> Fact | None:  # fmt: skip
         """A moderator's change to one fact of the guild; None when the guild has no such
         fact. ``ValueError`` when the new text is another fact of the same subject already.
-        (A new text is searched by its new words.)"""
+        (A new text is searched by its new words, and embedded again.)"""
         try:
-            status = await self.pool.execute(
-                "UPDATE memory_facts SET updated_at = $3, fact = COALESCE($4, fact), "
-                "fact_type = COALESCE($5, fact_type), is_active = COALESCE($6, is_active), "
-                "words = CASE WHEN $4::text IS NULL THEN words "
-                "             ELSE array_to_tsvector(string_to_array($7, ' ')) END "
-                "WHERE id = $1 AND guild_id = $2",
-                fact_id, guild_id, parse_iso(utc_iso()), text, fact_type, active,
-                _words(text, "") if text is not None else "",
-            )  # fmt: skip
+            async with self.pool.acquire() as conn, conn.transaction():
+                evidence = await conn.fetchval(
+                    "SELECT evidence_text FROM memory_facts WHERE id = $1 AND guild_id = $2 "
+                    "FOR UPDATE",
+                    fact_id, guild_id,
+                )  # fmt: skip
+                status = await conn.execute(
+                    "UPDATE memory_facts SET updated_at = $3, fact = COALESCE($4, fact), "
+                    "fact_type = COALESCE($5, fact_type), is_active = COALESCE($6, is_active), "
+                    "words = CASE WHEN $4::text IS NULL THEN words "
+                    "             ELSE array_to_tsvector(string_to_array($7, ' ')) END "
+                    "WHERE id = $1 AND guild_id = $2",
+                    fact_id, guild_id, parse_iso(utc_iso()), text, fact_type, active,
+                    _words(text, evidence or "") if text is not None else "",
+                )  # fmt: skip
+                if text is not None and status.split()[-1] != "0":
+                    await drop_vectors(conn, fact_id)  # embedded again
         except Exception as exc:  # the (guild, subject, fact) key: another fact says it
             if getattr(exc, "sqlstate", None) == UNIQUE_VIOLATION:
                 raise ValueError("another fact of this subject says exactly that") from None

@@ -204,6 +204,19 @@ P009_MEMBER_PROFILES = [
     """,
 ]
 
+# Fact vectors (pgvector): the models that have a table of them (``fact_vectors``), each
+# table made with the model's first vector (a vector column has one width).
+P010_VECTOR_MODELS = [
+    "CREATE EXTENSION IF NOT EXISTS vector",
+    """
+    CREATE TABLE memory_vector_models (
+        id    integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        model text NOT NULL UNIQUE,
+        dims  integer NOT NULL
+    )
+    """,
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
@@ -214,4 +227,5 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p007_facts", P007_FACTS),
     ("p008_subjects_to_settle", P008_SUBJECTS_TO_SETTLE),
     ("p009_member_profiles", P009_MEMBER_PROFILES),
+    ("p010_vector_models", P010_VECTOR_MODELS),
 ]

@@ -9,6 +9,7 @@ from memory.storage.placing import Lifecycle
 from memory.storage.postgres.changes import Changes
 from memory.storage.postgres.connection import open_pool
 from memory.storage.postgres.events import PgEvents
+from memory.storage.postgres.fact_vectors import PgFactVectors
 from memory.storage.postgres.facts import PgFacts
 from memory.storage.postgres.members import PgMembers
 from memory.storage.postgres.messages import PgMessages
@@ -20,7 +21,9 @@ from memory.storage.postgres.vectors import PgVectors
 POOL_SIZE = 10
 
 
-class PostgresStore(PgMembers, PgMessages, PgEvents, PgVectors, PgFacts, PgPlaced, PgProfiles):
+class PostgresStore(
+    PgMembers, PgMessages, PgEvents, PgVectors, PgFactVectors, PgFacts, PgPlaced, PgProfiles
+):
     """The parts of ``Storage`` built so far (``memory.storage.postgres``), over ``pool``."""
 
     def __init__(self, pool: Any, lifecycle: Lifecycle | None = None) -> None:
