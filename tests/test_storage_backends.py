@@ -539,6 +539,43 @@ async def test_another_process_commit_moves_data_version(two_processes: tuple[An
     assert reader.data_version != moved
 
 
+async def test_search_and_the_slice_find_the_same_memory_on_both(backend: Any) -> None:
+    """The real retriever with the bundled embedder: facts by meaning and words, messages by
+    words, the slice within its budget — the same answers whichever store holds them."""
+    from memory.search.embeddings import LocalEmbedder
+    from memory.search.retriever import Retriever
+    from memory.search.semantic import Semantic
+
+    said_here = [
+        item(1, "I work as a nurse at the children's hospital", created_at=at(1)),
+        item(2, "my dog Biscuit keeps stealing socks", created_at=at(2)),
+        item(3, "anyone up for pottery on tuesday?", author=MIKE, created_at=at(3)),
+        item(4, "東京で看護師をしています", author=MIKE, created_at=at(4)),
+    ]  # fmt: skip
+    rows = list((await backend.insert_messages(said_here, live=False)).rows)
+    await searchable(backend, rows)
+    await backend.finish_jobs([], facts=[
+        said("Sarah works as a nurse at the children's hospital", EARLY, "1"),
+        said("Sarah has a dog named Biscuit", EARLY, "2"),
+        said("Mike makes pottery", EARLY, "3", MIKE.id),
+    ])  # fmt: skip
+    retriever = Retriever(backend, Semantic(backend, LocalEmbedder()))
+    (nurse,) = await retriever.search(GUILD_A, "who works in healthcare?")
+    assert "nurse" in nurse.fact.fact and nurse.scores.semantic is not None
+    assert (await retriever.search(GUILD_A, "puppy", strict=False))[0].fact.fact == (
+        "Sarah has a dog named Biscuit"
+    )  # fmt: skip
+    found = await retriever.search_messages(GUILD_A, "pottery")
+    assert [m.message.content for m in found] == ["anyone up for pottery on tuesday?"]
+    assert [m.message.author_id for m in await retriever.search_messages(GUILD_A, "看護師")] == [
+        MIKE.id
+    ]  # fmt: skip
+    shown = await retriever.slice(GUILD_A, "is anyone a nurse?", channel_id=CHANNEL_A,
+                                  user_id=MIKE.id, budget=600)  # fmt: skip
+    assert 0 < shown.shown_chars() <= 600
+    assert any("nurse" in f.fact.fact for f in shown.relevant_facts)
+
+
 # --- PostgreSQL only: reaching the server, and its migrations -----------------------------
 
 
