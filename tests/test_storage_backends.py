@@ -465,6 +465,29 @@ async def test_fact_vectors_are_stored_found_nearest_and_dropped_with_their_text
     assert ids[3] not in dict(await backend.fact_vectors(GUILD_A, "m"))
 
 
+async def test_a_backfill_settles_facts_stored_before_the_rules(backend: Any) -> None:
+    await backend.insert_messages([item(1), item(2, author=MIKE), item(3)], live=False)
+    await backend.finish_jobs([], facts=[  # stored with the rules off: nothing judged
+        said("Sarah lives in Oslo", EARLY, "1"), said("Sarah lives in Rome", LATE, "2"),
+        said("Sarah plays the oboe", EARLY, "3"), said("Sarah plays oboe", MIDDLE, "4"),
+        said("Mike lives in Lima", EARLY, "5", MIKE.id),
+    ])  # fmt: skip
+    lore = await backend.remember_line(GUILD_A, "Movie night is on Fridays")
+    assert await backend.count_active_facts(GUILD_A) == 6
+    backend.lifecycle = Lifecycle(judge=judge)
+    done: list[int] = []
+    counts = await backend.settle_facts(GUILD_A, done.append)
+    assert counts == {"merged": 1, "superseded": 1, "archived": 0} and len(done) == 3
+    active = sorted(f.fact for f in await backend.active_facts(GUILD_A))
+    assert active == sorted(
+        [lore.fact, "Mike lives in Lima", "Sarah lives in Rome", "Sarah plays the oboe"]
+    )
+    (oboe,) = [f for f in await backend.active_facts(GUILD_A) if "oboe" in f.fact]
+    assert oboe.times_seen == 2  # the paraphrase said later, merged into it
+    by_sarah = await backend.messages_by_author(GUILD_A, SARAH.id)
+    assert [m.message_id for m in by_sarah] == ["1", "3"]
+
+
 async def test_the_audit_log_reads_newest_first_by_kind_and_prunes_by_age(backend: Any) -> None:
     await backend.record_events([])
     await backend.record_events([

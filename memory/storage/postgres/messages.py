@@ -131,6 +131,15 @@ class PgMessages:
         )  # fmt: skip
         return [message(row) for row in rows]
 
+    async def messages_by_author(self, guild_id: str, user_id: str) -> list[StoredMessage]:
+        """The member's stored messages in the guild, oldest first."""
+        rows = await self.pool.fetch(
+            f"SELECT {MESSAGE_COLS} FROM messages m WHERE m.guild_id = $1 AND m.author_id = $2 "
+            "ORDER BY m.id",
+            guild_id, user_id,
+        )  # fmt: skip
+        return [message(row) for row in rows]
+
     async def pending_keys(self) -> list[tuple[str, str, bool]]:
         """Queue-internal: ``(guild_id, message_id, live)`` of every pending job, oldest first."""
         rows = await self.pool.fetch(

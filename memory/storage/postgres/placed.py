@@ -6,7 +6,7 @@ judge the same member at once."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -146,3 +146,35 @@ class PgPlaced:
             )  # fmt: skip
         self.vector_version += 1
         return int(status.split()[-1])
+
+    async def settle_facts(
+        self, guild_id: str, progress: Callable[[int], None] | None = None
+    ) -> dict[str, int]:
+        """Apply the lifecycle rules to the guild's facts stored before them, a subject a
+        transaction; how many facts were ``merged``, ``superseded`` and ``archived``.
+        ``progress`` is told each subject done."""
+        subjects = await self.pool.fetch(
+            "SELECT DISTINCT subject FROM memory_facts WHERE guild_id = $1 AND is_active "
+            "ORDER BY subject",
+            guild_id,
+        )
+        counts = {"merged": 0, "superseded": 0, "archived": 0}
+        names = {"fact.reinforced": "merged", "fact.superseded": "superseded",
+                 "fact.archived": "archived"}  # fmt: skip
+        for (subject,) in subjects:
+            events: list[MemoryEvent] = []
+            if self.lifecycle.judge is not None and subject != LORE_SUBJECT:
+                async with self.pool.acquire() as conn, conn.transaction():
+                    await lock_subjects(conn, [(guild_id, subject)])
+                    now = utc_iso()
+                    events = await placing.settle_subject(
+                        PgFactRows(conn), guild_id, subject, now, self.lifecycle
+                    )
+                    await record(conn, events, parse_iso(now))
+            for event in events:
+                counts[names[event.kind]] += 1
+            if events:
+                self.vector_version += 1
+            if progress is not None:
+                progress(1)
+        return counts
