@@ -488,6 +488,58 @@ async def test_a_backfill_settles_facts_stored_before_the_rules(backend: Any) ->
     assert [m.message_id for m in by_sarah] == ["1", "3"]
 
 
+async def test_deleting_editing_and_forgetting_take_what_came_from_it(backend: Any) -> None:
+    from memory.search.embeddings import content_hash
+    from memory.storage.vectors_sql import fact_embedding_text
+
+    backend.lifecycle = Lifecycle(judge=judge)
+    mention = {"mentions": [[SARAH.id, "Sarah"], [KAI, "Kai"]]}
+    await backend.insert_messages([
+        item(1, "I work as a nurse"), item(2, "hi @Sarah", author=MIKE)._replace(trace=mention),
+        item(3, "I moved to Oslo", author=MIKE), item(4, "now Rome", author=MIKE),
+        item(5, "I keep bees"),
+    ], live=False, closed="all")  # fmt: skip
+    await backend.finish_jobs([], facts=[
+        said("Sarah works as a nurse", EARLY, "1"), said("Mike lives in Oslo", EARLY, "3", MIKE.id),
+        said("Mike lives in Rome", LATE, "4", MIKE.id), said("Sarah keeps bees", EARLY, "5"),
+    ])  # fmt: skip
+    await backend.remember_line(GUILD_A, "Sarah's rule: no spoilers", author_id=SARAH.id)
+    facts = {f.fact: f for f in await backend.review_facts(GUILD_A, archived=True)}
+    texts = {f.id: fact_embedding_text(f.fact_type, f.fact, f.evidence) for f in facts.values()}
+    vector = np.ones(4, dtype=np.float32).tobytes()
+    await backend.store_fact_vectors(GUILD_A, "m", [(i, 4, vector) for i in texts])
+    await backend.cache_vectors("m", [(content_hash("m", t), vector) for t in texts.values()])
+
+    gone = await backend.delete_message(GUILD_A, "4")  # Rome's source: Oslo holds again
+    assert (gone.message_ids, gone.facts, gone.subjects) == (("4",), 1, (MIKE.id,))
+    assert gone.vectors == 1 and await backend.get_message(GUILD_A, "4") is None
+    active = {f.fact for f in await backend.active_facts(GUILD_A)}
+    assert "Mike lives in Oslo" in active and "Mike lives in Rome" not in active
+    rome = content_hash("m", texts[facts["Mike lives in Rome"].id])
+    assert await backend.cached_vectors("m", [rome]) == {}  # "was this ever said?": no
+    assert (await backend.delete_message(GUILD_A, "404")).message_ids == ()
+
+    same = await backend.edit_message(GUILD_A, "5", "I keep bees")
+    assert same is not None and not same.changed and same.facts == 0
+    edited = await backend.edit_message(GUILD_A, "5", "I gave my bees away")
+    assert edited is not None and edited.changed and (edited.facts, edited.vectors) == (1, 1)
+    assert (await backend.get_message(GUILD_A, "5")).content == "I gave my bees away"  # type: ignore[union-attr]
+    assert await backend.job_status(GUILD_A, "5") == ("pending", None)
+    assert await backend.edit_message(GUILD_B, "5", "x") is None
+
+    forgot = await backend.forget_member(GUILD_A, SARAH.id)
+    assert forgot.message_ids == ("1", "5") and forgot.members == 1 and forgot.mentions == 1
+    assert forgot.facts == 2 and forgot.vectors == 2  # her nurse fact and her lore line
+    assert await backend.messages_by_author(GUILD_A, SARAH.id) == []
+    assert SARAH.id not in await backend.member_names(GUILD_A)
+    left = {f.fact for f in await backend.review_facts(GUILD_A, archived=True)}
+    assert left == {"Mike lives in Oslo"}
+    assert (await backend.get_message(GUILD_A, "2")) is not None  # Mike's message stays
+    assert await backend.cached_vectors("m", [content_hash("m", t) for t in texts.values()]) == {
+        content_hash("m", texts[facts["Mike lives in Oslo"].id]): vector
+    }  # fmt: skip
+
+
 async def test_the_audit_log_reads_newest_first_by_kind_and_prunes_by_age(backend: Any) -> None:
     await backend.record_events([])
     await backend.record_events([

@@ -9,7 +9,8 @@ So far: the connection pool (``connection``), schema migrations of its own
 messages and their jobs as they are stored and read (``messages``), the full-text windows
 of messages and facts (``words``), facts as the lifecycle's rules place them, lore, and
 reading and editing facts (``facts``), jobs closed with their facts and an import's
-members judged once idle (``placed``), members' paragraphs (``profiles``), fact vectors in
-pgvector (``fact_vectors``), the audit log (``events``), the embedding cache
-(``vectors``), and other processes' commits heard through LISTEN/NOTIFY (``changes``).
+members judged once idle (``placed``), members' paragraphs (``profiles``), deleting,
+editing and forgetting (``forget``), fact vectors in pgvector (``fact_vectors``), the
+audit log (``events``), the embedding cache (``vectors``), and other processes' commits
+heard through LISTEN/NOTIFY (``changes``).
 """

@@ -11,6 +11,7 @@ from memory.storage.postgres.connection import open_pool
 from memory.storage.postgres.events import PgEvents
 from memory.storage.postgres.fact_vectors import PgFactVectors
 from memory.storage.postgres.facts import PgFacts
+from memory.storage.postgres.forget import PgForget
 from memory.storage.postgres.members import PgMembers
 from memory.storage.postgres.messages import PgMessages
 from memory.storage.postgres.migrations import migrate
@@ -22,7 +23,15 @@ POOL_SIZE = 10
 
 
 class PostgresStore(
-    PgMembers, PgMessages, PgEvents, PgVectors, PgFactVectors, PgFacts, PgPlaced, PgProfiles
+    PgMembers,
+    PgMessages,
+    PgEvents,
+    PgVectors,
+    PgFactVectors,
+    PgFacts,
+    PgPlaced,
+    PgProfiles,
+    PgForget,
 ):
     """The parts of ``Storage`` built so far (``memory.storage.postgres``), over ``pool``."""
 
