@@ -1,8 +1,9 @@
 """The PostgreSQL backend (issue 23), being built: asyncpg, full text with ``tsvector`` +
-GIN, vectors in pgvector columns. It implements ``memory.storage.protocol.Storage`` a part
-at a time, each part tested with the SQLite ``Store`` by one set of behaviour tests
-(``tests/test_storage_backends.py``). Until every part is there it cannot be selected:
-memory runs on SQLite.
+GIN, vectors in pgvector columns. ``PostgresStore`` implements all of
+``memory.storage.protocol.Storage``, each part tested with the SQLite ``Store`` by one set
+of behaviour tests (``tests/test_storage_backends.py``). It cannot be selected yet: the
+runtime, the command line and several processes sharing one database come next; memory
+runs on SQLite.
 
 So far: the connection pool (``connection``), schema migrations of its own
 (``migrations``, ``schema``), guilds, members, opt-outs and guild settings (``members``),
@@ -11,6 +12,7 @@ of messages and facts (``words``), facts as the lifecycle's rules place them, lo
 reading and editing facts (``facts``), jobs closed with their facts and an import's
 members judged once idle (``placed``), members' paragraphs (``profiles``), deleting,
 editing and forgetting (``forget``), fact vectors in pgvector (``fact_vectors``), the
-audit log (``events``), the embedding cache (``vectors``), and other processes' commits
-heard through LISTEN/NOTIFY (``changes``).
+audit log (``events``), the embedding cache (``vectors``), the queue's pending jobs and
+journal cursor, for one process so far (``queue``), and other processes' commits heard
+through LISTEN/NOTIFY (``changes``).
 """

@@ -217,6 +217,17 @@ P010_VECTOR_MODELS = [
     """,
 ]
 
+# Every message row with id <= journaled_through has its daily-log line (``journal``).
+P011_JOURNAL_CURSOR = [
+    """
+    CREATE TABLE journal_cursor (
+        id                integer PRIMARY KEY CHECK (id = 1),
+        journaled_through bigint NOT NULL
+    )
+    """,
+    "INSERT INTO journal_cursor (id, journaled_through) VALUES (1, 0)",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
@@ -228,4 +239,5 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p008_subjects_to_settle", P008_SUBJECTS_TO_SETTLE),
     ("p009_member_profiles", P009_MEMBER_PROFILES),
     ("p010_vector_models", P010_VECTOR_MODELS),
+    ("p011_journal_cursor", P011_JOURNAL_CURSOR),
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from memory.models import GuildStats
 from memory.storage.placing import Lifecycle
@@ -17,6 +17,7 @@ from memory.storage.postgres.messages import PgMessages
 from memory.storage.postgres.migrations import migrate
 from memory.storage.postgres.placed import PgPlaced
 from memory.storage.postgres.profiles import PgProfiles
+from memory.storage.postgres.queue import PgQueue
 from memory.storage.postgres.vectors import PgVectors
 
 POOL_SIZE = 10
@@ -32,8 +33,9 @@ class PostgresStore(
     PgPlaced,
     PgProfiles,
     PgForget,
+    PgQueue,
 ):
-    """The parts of ``Storage`` built so far (``memory.storage.postgres``), over ``pool``."""
+    """``Storage`` in PostgreSQL (``memory.storage.postgres``), over one pool."""
 
     def __init__(self, pool: Any, lifecycle: Lifecycle | None = None) -> None:
         self.pool = pool
@@ -99,3 +101,9 @@ class PostgresStore(
         ):
             setattr(stats, f"{status}_jobs", int(count))
         return stats
+
+
+if TYPE_CHECKING:
+    from memory.storage.protocol import Storage
+
+    _IMPLEMENTS: type[Storage] = PostgresStore  # mypy checks that PostgresStore is a Storage
