@@ -304,10 +304,12 @@ class Memory(Controls):
 @asynccontextmanager
 async def open_memory(
     settings: Settings, *, start_queue: bool = True, extractor: Extractor | None = None,
-    profiles: bool = False,
+    profiles: bool = False, store: Storage | None = None,
 ) -> AsyncIterator[Memory]:  # fmt: skip
     """Open the store, start the journals and (optionally) the queue and the fact embedder,
     and (``profiles``, with a model) the periodic profile pass; stop and close them on exit.
+    ``store``: the storage to use (closed on exit) instead of the data directory's SQLite
+    file.
 
     Holds the data directory's lock throughout: one writing process per data directory.
     """
@@ -315,8 +317,9 @@ async def open_memory(
     lock.acquire()
     try:
         async with _opened(
-            settings, start_queue=start_queue, extractor=extractor, profiles=profiles
-        ) as memory:
+            settings, start_queue=start_queue, extractor=extractor, profiles=profiles,
+            store=store,
+        ) as memory:  # fmt: skip
             yield memory
     finally:
         lock.release()
@@ -341,11 +344,11 @@ async def reading_memory(settings: Settings) -> AsyncIterator[Memory]:
 @asynccontextmanager
 async def _opened(
     settings: Settings, *, start_queue: bool, extractor: Extractor | None, reading: bool = False,
-    profiles: bool = False,
+    profiles: bool = False, store: Storage | None = None,
 ) -> AsyncIterator[Memory]:  # fmt: skip
     owned = extractor is None
     extractor = extractor or build_extractor(settings)  # a bad LLM setting fails before opening
-    store = await Store.open(settings.db_path)
+    store = store or await Store.open(settings.db_path)
     judge = FactJudge() if settings.fact_lifecycle else None
     store.lifecycle = Lifecycle(judge=judge, half_life_days=settings.fact_half_life_days)
     journals = Journals(

@@ -22,7 +22,7 @@ from memory.models import (
 )
 from memory.storage.forget_sql import DeleteOutcome, EditOutcome, ForgetOutcome
 from memory.storage.ingest_sql import Closed, InsertOutcome
-from memory.storage.placing import NO_ADVICE, Advice
+from memory.storage.placing import NO_ADVICE, Advice, Lifecycle
 from memory.storage.signs_sql import Signs
 from memory.storage.vectors_sql import Nearest
 from memory.storage.windows import Corpus, Window
@@ -34,6 +34,7 @@ class Storage(Protocol):
     vector_version: int  # moves when facts or their vectors change
     members_version: int  # moves when members are written
     index_version: int  # moves when messages become searchable
+    lifecycle: Lifecycle  # how facts live: the judge and the half-life the store applies
 
     # --- the connection ------------------------------------------------------------
 

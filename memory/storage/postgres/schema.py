@@ -149,8 +149,8 @@ P007_FACTS = [
         subject           text COLLATE "C" NOT NULL,
         fact              text COLLATE "C" NOT NULL,
         fact_type         text NOT NULL DEFAULT 'other'
-                          CHECK (fact_type IN
-                                 ('preference', 'profile', 'relationship', 'project', 'other')),
+                          CHECK (fact_type IN ('preference', 'profile', 'relationship',
+                                               'project', 'event', 'other')),
         evidence_text     text NOT NULL DEFAULT '',
         source_message_id text,
         confidence        double precision NOT NULL CHECK (confidence BETWEEN 0 AND 1),
