@@ -15,6 +15,7 @@ from memory.storage import ingest_sql as sql
 from memory.storage.base import FACT_COLS, Database, fact_from_row
 from memory.storage.lifecycle_sql import settle_subject
 from memory.storage.messages import FTS_TABLES
+from memory.storage.placing import tally_settled
 
 log = logging.getLogger(__name__)
 
@@ -185,12 +186,9 @@ class Facts(Database):
             (guild_id,),
         )
         counts = {"merged": 0, "superseded": 0, "archived": 0}
-        names = {"fact.reinforced": "merged", "fact.superseded": "superseded",
-                 "fact.archived": "archived"}  # fmt: skip
         for (subject,) in rows:
             events = await self._call(settle_subject, guild_id, subject, utc_iso(), self.lifecycle)
-            for event in events:
-                counts[names[event.kind]] += 1
+            tally_settled(counts, events)
             if events:
                 self.vector_version += 1
             if progress is not None:

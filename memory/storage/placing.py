@@ -238,6 +238,18 @@ async def settle_subject(
     return events
 
 
+SETTLED_AS = {"fact.reinforced": "merged", "fact.superseded": "superseded",
+              "fact.archived": "archived"}  # fmt: skip
+"""What settling a subject did, by the kind of its events (``Storage.settle_facts``)."""
+
+
+def tally_settled(counts: dict[str, int], events: Sequence[MemoryEvent]) -> None:
+    """Add a settled subject's ``events`` to ``counts`` (``merged``, ``superseded``,
+    ``archived``)."""
+    for event in events:
+        counts[SETTLED_AS[event.kind]] = counts.get(SETTLED_AS[event.kind], 0) + 1
+
+
 def stored_event(
     guild_id: str, fact_id: int, cand: CandidateFact, actor: str = SYSTEM
 ) -> MemoryEvent:

@@ -159,8 +159,6 @@ class PgPlaced:
             guild_id,
         )
         counts = {"merged": 0, "superseded": 0, "archived": 0}
-        names = {"fact.reinforced": "merged", "fact.superseded": "superseded",
-                 "fact.archived": "archived"}  # fmt: skip
         for (subject,) in subjects:
             events: list[MemoryEvent] = []
             if self.lifecycle.judge is not None and subject != LORE_SUBJECT:
@@ -171,8 +169,7 @@ class PgPlaced:
                         PgFactRows(conn), guild_id, subject, now, self.lifecycle
                     )
                     await record(conn, events, parse_iso(now))
-            for event in events:
-                counts[names[event.kind]] += 1
+            placing.tally_settled(counts, events)
             if events:
                 self.vector_version += 1
             if progress is not None:
