@@ -24,7 +24,7 @@ from memory.storage.active_facts import Active
 from memory.storage.placing import Lifecycle, Stored
 from memory.storage.postgres.events import record
 from memory.storage.postgres.fact_vectors import drop_vectors
-from memory.storage.postgres.words import index_words
+from memory.storage.postgres.words import as_tsvector, lexemes
 
 FACT_COLS = (
     "f.id, f.guild_id, f.channel_id, f.subject, f.fact, f.fact_type, f.evidence_text, "
@@ -42,8 +42,7 @@ UPSERT_FACT = f"""
 INSERT INTO memory_facts (guild_id, channel_id, subject, fact, fact_type, evidence_text,
     source_message_id, confidence, is_active, said_at, created_at, updated_at, last_seen_at,
     words)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, true, $9, $10, $10, $9,
-        array_to_tsvector(string_to_array($11, ' ')))
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, true, $9, $10, $10, $9, {as_tsvector("$11")})
 ON CONFLICT (guild_id, subject, fact) DO UPDATE SET
     fact_type = CASE WHEN {CLEARER} THEN excluded.fact_type ELSE memory_facts.fact_type END,
     evidence_text = CASE WHEN {CLEARER} THEN excluded.evidence_text
@@ -88,7 +87,8 @@ async def lock_subjects(conn: Any, keys: Sequence[tuple[str, str]]) -> None:
 
 
 def _words(fact_text: str, evidence: str) -> str:
-    return " ".join(index_words(f"{fact_text} {evidence}"))
+    """A fact's index words: its text's and its evidence's (``words.lexemes``)."""
+    return lexemes(f"{fact_text} {evidence}")
 
 
 class PgFactRows:
@@ -149,7 +149,7 @@ class PgFactRows:
             "last_seen_at = GREATEST(COALESCE(last_seen_at, said_at), $3), updated_at = $4, "
             "evidence_text = COALESCE($5, evidence_text), "
             "words = CASE WHEN $5::text IS NULL THEN words "
-            "             ELSE array_to_tsvector(string_to_array($6, ' ')) END, "
+            f"             ELSE {as_tsvector('$6')} END, "
             "source_message_id = CASE WHEN $5::text IS NULL THEN source_message_id ELSE $7 END "
             "WHERE id = $1",
             fact_id, confidence, parse_iso(said), parse_iso(now),
@@ -326,7 +326,7 @@ class PgFacts:
                     "UPDATE memory_facts SET updated_at = $3, fact = COALESCE($4, fact), "
                     "fact_type = COALESCE($5, fact_type), is_active = COALESCE($6, is_active), "
                     "words = CASE WHEN $4::text IS NULL THEN words "
-                    "             ELSE array_to_tsvector(string_to_array($7, ' ')) END "
+                    f"             ELSE {as_tsvector('$7')} END "
                     "WHERE id = $1 AND guild_id = $2",
                     fact_id, guild_id, parse_iso(utc_iso()), text, fact_type, active,
                     _words(text, evidence or "") if text is not None else "",

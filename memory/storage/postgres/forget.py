@@ -19,7 +19,7 @@ from memory.storage.forget_sql import DeleteOutcome, EditOutcome, ForgetOutcome
 from memory.storage.postgres.fact_vectors import TABLE
 from memory.storage.postgres.facts import lock_subjects
 from memory.storage.postgres.messages import MESSAGE_COLS, message
-from memory.storage.postgres.words import index_words
+from memory.storage.postgres.words import as_tsvector, lexemes
 from memory.storage.vectors_sql import fact_embedding_text
 
 # The job of an edited message is pending again (a message stored without a job gets one).
@@ -83,9 +83,9 @@ class PgForget:
                 return EditOutcome(before, after)
             await conn.execute(
                 "UPDATE messages SET content = $3, "
-                "words = array_to_tsvector(string_to_array($4, ' ')) "
+                f"words = {as_tsvector('$4')} "
                 "WHERE id = $1 AND guild_id = $2",
-                before.row_id, guild_id, content, " ".join(index_words(content)),
+                before.row_id, guild_id, content, lexemes(content),
             )  # fmt: skip
             facts, vectors, subjects = await _drop_facts(
                 conn, guild_id, await _sourced_from(conn, guild_id, [message_id])

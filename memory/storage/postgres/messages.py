@@ -14,7 +14,7 @@ from typing import Any
 from memory.models import IngestItem, StoredMessage, parse_iso, utc_iso
 from memory.storage.ingest_sql import Closed, InsertOutcome, first_of_each, trace_json
 from memory.storage.postgres.members import UPSERT_MEMBER
-from memory.storage.postgres.words import index_words, window_sql
+from memory.storage.postgres.words import as_tsvector, lexemes, window_sql
 from memory.storage.windows import Corpus, Window
 
 TABLES = {"messages": "messages", "facts": "memory_facts"}  # each corpus' table
@@ -22,10 +22,10 @@ MESSAGE_COLS = (
     "m.id, m.guild_id, m.channel_id, m.message_id, m.author_id, m.author_name, m.content, "
     "m.source, m.created_at"
 )
-INSERT_MESSAGES = """
+INSERT_MESSAGES = f"""
 INSERT INTO messages (guild_id, channel_id, message_id, author_id, author_name, content,
                       source, created_at, words)
-SELECT g, c, m, a, n, t, s, at, array_to_tsvector(string_to_array(w, ' '))
+SELECT g, c, m, a, n, t, s, at, {as_tsvector("w")}
 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
             $7::text[], $8::timestamptz[], $9::text[]) AS r(g, c, m, a, n, t, s, at, w)
 ON CONFLICT (guild_id, message_id) DO NOTHING
@@ -259,7 +259,7 @@ def _columns(items: Sequence[IngestItem]) -> list[list[Any]]:
         [i.content for i in items],
         [i.source for i in items],
         [parse_iso(i.created_at) for i in items],
-        [" ".join(index_words(i.content)) for i in items],
+        [lexemes(i.content) for i in items],
     ]
 
 

@@ -21,6 +21,17 @@ def index_words(text: str) -> list[str]:
     return [w for w in dict.fromkeys(fts_words(text)) if len(w.encode()) <= MAX_LEXEME_BYTES]
 
 
+def lexemes(text: str) -> str:
+    """``text``'s index words as one statement parameter, space-separated (a word never
+    holds a space): :func:`as_tsvector` makes the tsvector of it."""
+    return " ".join(index_words(text))
+
+
+def as_tsvector(parameter: str) -> str:
+    """The SQL of the tsvector of a :func:`lexemes` parameter (e.g. ``"$3"``)."""
+    return f"array_to_tsvector(string_to_array({parameter}, ' '))"
+
+
 def _lexeme(word: str) -> str:
     return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
 
