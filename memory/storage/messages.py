@@ -12,12 +12,12 @@ from memory.storage import ingest_sql as sql
 from memory.storage.base import MESSAGE_COLS, Database, message_from_row
 from memory.storage.windows import Corpus, Window
 
-FTS_TABLES = frozenset({"messages_fts", "memory_facts_fts"})
 #: Each corpus' FTS5 table, and the columns its words are searched in.
 FTS_CORPORA: dict[str, tuple[str, str]] = {
     "messages": ("messages_fts", "content"),
     "facts": ("memory_facts_fts", "{fact evidence_text}"),
 }
+FTS_TABLES = frozenset(table for table, _ in FTS_CORPORA.values())
 
 
 def _fts_windows(

@@ -277,9 +277,7 @@ def store_fact_vectors(
     how many were stored. Facts that are gone, archived or of another guild are skipped;
     a blob whose length is not ``dims`` float32s, or a width other than the model's
     vectors have, raises ``ValueError`` (nothing stored)."""
-    for fact_id, dims, blob in rows:
-        if float32_dims(blob) != dims:
-            raise ValueError(f"vector of fact {fact_id}: {len(blob)} bytes is not {dims} float32s")
+    check_widths(rows)
     if not rows:
         return 0
     stored = 0
@@ -400,6 +398,13 @@ def best(scored: Iterable[Sequence[Any]], k: int) -> dict[int, float]:
     """The ``k`` best of (fact id, similarity) rows, as ``{id: similarity}``."""
     top = heapq.nlargest(k, scored, key=lambda row: row[1])
     return {int(f): float(s) for f, s in top}
+
+
+def check_widths(rows: Sequence[tuple[int, int, bytes]]) -> None:
+    """``ValueError`` unless each ``(fact_id, dims, blob)``'s blob is ``dims`` float32s."""
+    for fact_id, dims, blob in rows:
+        if float32_dims(blob) != dims:
+            raise ValueError(f"vector of fact {fact_id}: {len(blob)} bytes is not {dims} float32s")
 
 
 def float32_dims(blob: bytes) -> int:

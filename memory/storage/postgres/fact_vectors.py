@@ -20,8 +20,8 @@ from memory.storage.signs_sql import Signs
 from memory.storage.vectors_sql import (
     FLOAT32_BYTES,
     Nearest,
+    check_widths,
     fact_embedding_text,
-    float32_dims,
 )
 
 TABLE = "memory_fact_vec_{id}"
@@ -93,11 +93,7 @@ class PgFactVectors:
         many were stored. Facts that are gone, archived or another guild's are skipped; a
         blob that is not ``dims`` float32s, or a width other than the model's, raises
         ``ValueError`` (nothing stored)."""
-        for fact_id, dims, blob in rows:
-            if float32_dims(blob) != dims:
-                raise ValueError(
-                    f"vector of fact {fact_id}: {len(blob)} bytes is not {dims} float32s"
-                )
+        check_widths(rows)
         if not rows:
             return 0
         async with self.pool.acquire() as conn, conn.transaction():

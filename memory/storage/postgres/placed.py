@@ -107,12 +107,7 @@ class PgPlaced:
                 if row is None:
                     break
                 guild_id, subject = row[0], row[1]
-                await lock_subjects(conn, [(guild_id, subject)])
-                now = utc_iso()
-                events = await placing.settle_subject(
-                    PgFactRows(conn), guild_id, subject, now, self.lifecycle
-                )
-                await record(conn, events, parse_iso(now))
+                await self._settle(conn, guild_id, subject)
                 await conn.execute(
                     "DELETE FROM subjects_to_settle WHERE guild_id = $1 AND subject = $2",
                     guild_id, subject,
@@ -163,15 +158,21 @@ class PgPlaced:
             events: list[MemoryEvent] = []
             if self.lifecycle.judge is not None and subject != LORE_SUBJECT:
                 async with self.pool.acquire() as conn, conn.transaction():
-                    await lock_subjects(conn, [(guild_id, subject)])
-                    now = utc_iso()
-                    events = await placing.settle_subject(
-                        PgFactRows(conn), guild_id, subject, now, self.lifecycle
-                    )
-                    await record(conn, events, parse_iso(now))
+                    events = await self._settle(conn, guild_id, subject)
             placing.tally_settled(counts, events)
             if events:
                 self.vector_version += 1
             if progress is not None:
                 progress(1)
         return counts
+
+    async def _settle(self, conn: Any, guild_id: str, subject: str) -> list[MemoryEvent]:
+        """Settle one member's facts (``placing.settle_subject``) inside ``conn``'s
+        transaction, holding them, and log what it did."""
+        await lock_subjects(conn, [(guild_id, subject)])
+        now = utc_iso()
+        events = await placing.settle_subject(
+            PgFactRows(conn), guild_id, subject, now, self.lifecycle
+        )
+        await record(conn, events, parse_iso(now))
+        return events
