@@ -23,6 +23,7 @@ from memory.storage.postgres.store import PostgresStore
 from memory.storage.store import Store
 from memory.storage.windows import Narrow, Window
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, item
+from tests.test_fact_lifecycle import EARLY, LATE, MIDDLE, judge
 
 GUILD, OTHER = "111111111111111111", "222222222222222222"
 KAI, MIA = "333333333333333333", "444444444444444444"
@@ -289,24 +290,6 @@ async def test_lore_is_stored_said_again_and_capped(backend: Any) -> None:
     assert [(f.subject, -f.confidence, f.id) for f in ordered] == sorted(
         (f.subject, -f.confidence, f.id) for f in ordered
     )
-
-
-EARLY, MIDDLE, LATE = ("2023-05-01T10:00:00.000+00:00", "2023-06-01T10:00:00.000+00:00",
-                       "2023-07-01T10:00:00.000+00:00")  # fmt: skip
-
-
-def judge(new: str, olds: Sequence[str], whose: object = None) -> list[str]:
-    """ "lives in X" contradicts "lives in Y"; "plays the X" is "plays X" said again."""
-
-    def key(text: str) -> str:
-        return text.replace(" the ", " ")
-
-    return [
-        "same" if key(old) == key(new)
-        else "contradicts" if "lives in" in old and "lives in" in new
-        else "unrelated"
-        for old in olds
-    ]  # fmt: skip
 
 
 def said(text: str, when: str, source: str, who: str = SARAH.id) -> tuple[Origin, CandidateFact]:
