@@ -4,7 +4,7 @@ by the ``postgres`` fixture). A part joins here as the PostgreSQL backend gains 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -31,14 +31,19 @@ KAI, MIA = "333333333333333333", "444444444444444444"
 
 @pytest.fixture(params=["sqlite", "postgres"])
 async def backend(request: pytest.FixtureRequest, data_dir: Path) -> AsyncIterator[Any]:
-    if request.param == "sqlite":
-        store: Any = await Store.open(data_dir / "memory.db")
-    else:
-        store = await PostgresStore.open(request.getfixturevalue("postgres_url"))
+    store = await _opener(request, data_dir)()
     try:
         yield store
     finally:
         await store.close()
+
+
+def _opener(request: pytest.FixtureRequest, data_dir: Path) -> Callable[[], Awaitable[Any]]:
+    """Opens a store of the backend ``request`` names, on one database each time."""
+    if request.param == "sqlite":
+        return lambda: Store.open(data_dir / "memory.db")
+    url = request.getfixturevalue("postgres_url")
+    return lambda: PostgresStore.open(url)
 
 
 async def test_guilds_are_listed_with_their_names(backend: Any) -> None:
@@ -135,7 +140,7 @@ async def test_messages_are_read_by_row_and_kept_per_guild(backend: Any) -> None
     here = await backend.insert_messages([item(1, "ours"), item(2, "ours too")], live=True)
     there = await backend.insert_messages([item(1, "theirs", guild_id=GUILD_B)], live=True)
     assert await backend.get_message(GUILD_B, "1") is not None
-    assert (await backend.get_message(GUILD_A, "1")).content == "ours"  # type: ignore[union-attr]
+    assert (await backend.get_message(GUILD_A, "1")).content == "ours"
     assert await backend.get_message(GUILD_A, "3") is None
     found = await backend.messages_by_rows(GUILD_A, [*here.rows, *there.rows])
     assert sorted(m.content for m in found) == ["ours", "ours too"]  # not the other guild's
@@ -526,7 +531,7 @@ async def test_deleting_editing_and_forgetting_take_what_came_from_it(backend: A
     assert same is not None and not same.changed and same.facts == 0
     edited = await backend.edit_message(GUILD_A, "5", "I gave my bees away")
     assert edited is not None and edited.changed and (edited.facts, edited.vectors) == (1, 1)
-    assert (await backend.get_message(GUILD_A, "5")).content == "I gave my bees away"  # type: ignore[union-attr]
+    assert (await backend.get_message(GUILD_A, "5")).content == "I gave my bees away"
     assert await backend.job_status(GUILD_A, "5") == ("pending", None)
     assert await backend.edit_message(GUILD_B, "5", "x") is None
 
@@ -582,11 +587,8 @@ async def two_processes(
     request: pytest.FixtureRequest, data_dir: Path
 ) -> AsyncIterator[tuple[Any, Any]]:
     """Two stores of one database, as two processes hold them."""
-    if request.param == "sqlite":
-        stores: list[Any] = [await Store.open(data_dir / "memory.db") for _ in range(2)]
-    else:
-        url = request.getfixturevalue("postgres_url")
-        stores = [await PostgresStore.open(url) for _ in range(2)]
+    opener = _opener(request, data_dir)
+    stores = [await opener(), await opener()]
     try:
         yield stores[0], stores[1]
     finally:
