@@ -21,16 +21,12 @@ from memory.models import (
 )
 from memory.storage import placing
 from memory.storage.active_facts import Active
+from memory.storage.base import FACT_COLS, fact_from_row
 from memory.storage.placing import Lifecycle, Stored
 from memory.storage.postgres.events import record
 from memory.storage.postgres.fact_vectors import drop_vectors
 from memory.storage.postgres.words import as_tsvector, lexemes
 
-FACT_COLS = (
-    "f.id, f.guild_id, f.channel_id, f.subject, f.fact, f.fact_type, f.evidence_text, "
-    "f.source_message_id, f.confidence, f.is_active, f.said_at, f.created_at, f.updated_at, "
-    "f.times_seen, f.last_seen_at, f.superseded_by, f.valid_until"
-)
 ORDER = 'ORDER BY f.subject COLLATE "C", f.confidence DESC, f.id'
 UNIQUE_VIOLATION = "23505"
 HIGHER = "GREATEST(memory_facts.confidence, excluded.confidence)"
@@ -64,16 +60,16 @@ RETURNING id, created_at, times_seen, last_seen_at, confidence
 """
 
 
+# said_at, created_at, updated_at, last_seen_at, valid_until: timestamptz here
+TIMES = frozenset({10, 11, 12, 14, 16})
+
+
 def stored_fact(row: Sequence[Any]) -> Fact:
-    """A ``FACT_COLS`` row as the store returns it."""
-    r = tuple(row)
-    return Fact(
-        id=r[0], guild_id=r[1], channel_id=r[2], subject=r[3], fact=r[4], fact_type=r[5],
-        evidence=r[6], source_message_id=r[7], confidence=r[8], is_active=r[9],
-        said_at=utc_iso(r[10]), created_at=utc_iso(r[11]), updated_at=utc_iso(r[12]),
-        times_seen=r[13], last_seen_at=utc_iso(r[14] or r[10]), superseded_by=r[15],
-        valid_until=utc_iso(r[16]) if r[16] else None,
-    )  # fmt: skip
+    """A ``FACT_COLS`` row as the store returns it (``base.fact_from_row``, its times in the
+    stored format)."""
+    return fact_from_row(
+        [utc_iso(v) if i in TIMES and v is not None else v for i, v in enumerate(row)]
+    )
 
 
 async def lock_subjects(conn: Any, keys: Sequence[tuple[str, str]]) -> None:

@@ -15,10 +15,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memory.search.embeddings import content_hash
+from memory.storage.base import MESSAGE_COLS
 from memory.storage.forget_sql import DeleteOutcome, EditOutcome, ForgetOutcome
 from memory.storage.postgres.fact_vectors import TABLE
 from memory.storage.postgres.facts import lock_subjects
-from memory.storage.postgres.messages import MESSAGE_COLS, message
+from memory.storage.postgres.messages import message
 from memory.storage.postgres.words import as_tsvector, lexemes
 from memory.storage.vectors_sql import fact_embedding_text
 

@@ -12,16 +12,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memory.models import IngestItem, StoredMessage, parse_iso, utc_iso
+from memory.storage.base import MESSAGE_COLS, message_from_row
 from memory.storage.ingest_sql import Closed, InsertOutcome, first_of_each, trace_json
 from memory.storage.postgres.members import UPSERT_MEMBER
 from memory.storage.postgres.words import as_tsvector, lexemes, window_sql
 from memory.storage.windows import Corpus, Window
 
 TABLES = {"messages": "messages", "facts": "memory_facts"}  # each corpus' table
-MESSAGE_COLS = (
-    "m.id, m.guild_id, m.channel_id, m.message_id, m.author_id, m.author_name, m.content, "
-    "m.source, m.created_at"
-)
 INSERT_MESSAGES = f"""
 INSERT INTO messages (guild_id, channel_id, message_id, author_id, author_name, content,
                       source, created_at, words)
@@ -59,7 +56,7 @@ CROSS JOIN LATERAL (
 def message(row: Sequence[Any]) -> StoredMessage:
     """A ``MESSAGE_COLS`` row as the store returns it (times in the stored format)."""
     values = tuple(row)
-    return StoredMessage._make((*values[:8], utc_iso(values[8])))
+    return message_from_row((*values[:8], utc_iso(values[8])))
 
 
 class PgMessages:

@@ -13,7 +13,8 @@ import json
 from typing import Any
 
 from memory.models import Job, StoredMessage
-from memory.storage.postgres.messages import MESSAGE_COLS, message
+from memory.storage.base import MESSAGE_COLS
+from memory.storage.postgres.messages import message
 
 SELECT_PENDING = f"""
 SELECT j.message_row, j.live, j.trace::text, {MESSAGE_COLS}
