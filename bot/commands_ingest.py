@@ -132,7 +132,7 @@ class BackfillSummary:
 async def _left_pending(settings: Settings, guild_id: str | None) -> int:
     """Jobs of the guild (else of every guild) an earlier run left pending (a crash, an
     import with --defer): the queue resumes them as it starts, so the backfill runs them."""
-    if not settings.db_path.is_file():
+    if settings.postgres_url is None and not settings.db_path.is_file():
         return 0
     async with reading_memory(settings) as memory:
         guilds = [guild_id] if guild_id else await memory.guild_ids()

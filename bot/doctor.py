@@ -14,6 +14,7 @@ from memory.errors import MemorybotError
 from memory.settings import Settings, load_settings
 from memory.storage.damage import REPAIR_HINT, damage_line, is_damage
 from memory.storage.lock import DataDirLock
+from memory.storage.opening import open_storage, store_name
 from memory.storage.repair import quick_check, repair
 from memory.storage.store import Store
 
@@ -86,7 +87,13 @@ def _data_dir_check(settings: Settings) -> dict[str, Any]:
     return _check("data dir", True, str(path))
 
 
+PACKAGES = ("discord.py", "aiohttp", "openai")
+POSTGRES_PACKAGES = ("asyncpg", *PACKAGES)
+
+
 async def _database_checks(settings: Settings) -> list[dict[str, Any]]:
+    if settings.postgres_url is not None:
+        return await _postgres_checks(settings)
     problems = await asyncio.to_thread(quick_check, settings.db_path) if _exists(settings) else []
     if problems:
         first = problems[0].replace("*** in database main ***", "").strip().splitlines()
@@ -119,10 +126,27 @@ async def _database_checks(settings: Settings) -> list[dict[str, Any]]:
         _check(
             "packages",
             True,
-            ", ".join(
-                f"{p} {_version(p)}" for p in ("aiosqlite", "discord.py", "aiohttp", "openai")
-            ),
+            ", ".join(f"{p} {_version(p)}" for p in ("aiosqlite", *PACKAGES)),
         ),
+    ]
+
+
+async def _postgres_checks(settings: Settings) -> list[dict[str, Any]]:
+    try:
+        store = await open_storage(settings)
+        try:
+            versions = await store.versions()
+            guilds = len(await store.guild_ids())
+        finally:
+            await store.close()
+    except MemorybotError as exc:
+        return [_check("database", False, str(exc))]
+    where = store_name(settings)
+    return [
+        _check("database", True, f"{where} ({guilds} guild(s))"),
+        _check("postgresql", True, versions["postgresql"]),
+        _check("pgvector", versions["pgvector"] != "not installed", versions["pgvector"]),
+        _check("packages", True, ", ".join(f"{p} {_version(p)}" for p in POSTGRES_PACKAGES)),
     ]
 
 
@@ -134,6 +158,11 @@ async def repair_database(data_dir: Path | None) -> str:
     """``doctor --repair``: save what can be read of a damaged database into a new one (the
     damaged file kept aside); one line saying what was done."""
     settings = load_settings(**({"data_dir": data_dir} if data_dir else {}))
+    if settings.postgres_url is not None:
+        return (
+            f"the store is PostgreSQL ({store_name(settings)}): --repair mends SQLite files "
+            "only; use PostgreSQL's own tools (pg_amcheck, a backup)"
+        )
     if not _exists(settings):
         return f"no database at {settings.db_path}: nothing to repair"
     with DataDirLock(settings.data_dir):  # no other memorybot writes meanwhile

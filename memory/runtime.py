@@ -34,9 +34,9 @@ from memory.search.retriever import RELEVANT_MESSAGES, Retriever
 from memory.search.semantic import Semantic
 from memory.settings import Settings
 from memory.storage.lock import DataDirLock
+from memory.storage.opening import open_storage
 from memory.storage.placing import Lifecycle
 from memory.storage.protocol import Storage
-from memory.storage.store import Store
 from memory_journals import Journals
 
 if TYPE_CHECKING:
@@ -308,8 +308,8 @@ async def open_memory(
 ) -> AsyncIterator[Memory]:  # fmt: skip
     """Open the store, start the journals and (optionally) the queue and the fact embedder,
     and (``profiles``, with a model) the periodic profile pass; stop and close them on exit.
-    ``store``: the storage to use (closed on exit) instead of the data directory's SQLite
-    file.
+    ``store``: the storage to use (closed on exit) instead of the one the settings name
+    (``MEMORYBOT_DATABASE_URL``, else the data directory's SQLite file).
 
     Holds the data directory's lock throughout: one writing process per data directory.
     """
@@ -330,9 +330,10 @@ async def reading_memory(settings: Settings) -> AsyncIterator[Memory]:
     """Memory for reading beside a running bot or import (``search``, ``slice``, ``stats``):
     no lock, and nothing started — no queue, no journals, no background embedding. A search
     may still embed the few facts it finds without a vector (SQLite serialises the writers).
-    Creates nothing: ``StoreError`` when the data directory holds no database.
+    Creates nothing on SQLite: ``StoreError`` when the data directory holds no database (a
+    PostgreSQL database gets its schema, as every process that opens it does).
     """
-    if not settings.db_path.is_file():
+    if settings.postgres_url is None and not settings.db_path.is_file():
         raise StoreError(
             f"no memory at {settings.data_dir}: {settings.db_path.name} does not exist there "
             "(check --data-dir or MEMORYBOT_DATA_DIR; import an export or run the bot first)"
@@ -348,7 +349,7 @@ async def _opened(
 ) -> AsyncIterator[Memory]:  # fmt: skip
     owned = extractor is None
     extractor = extractor or build_extractor(settings)  # a bad LLM setting fails before opening
-    store = store or await Store.open(settings.db_path)
+    store = store or await open_storage(settings)
     judge = FactJudge() if settings.fact_lifecycle else None
     store.lifecycle = Lifecycle(judge=judge, half_life_days=settings.fact_half_life_days)
     journals = Journals(

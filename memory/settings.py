@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -51,6 +52,14 @@ class Settings(BaseSettings):
         "where they appear at once (for development); unset: globally.",
     )
     data_dir: Path = Field(Path("./data"), description="Where memory.db and journals/ live.")
+    database_url: SecretStr | None = Field(
+        None,
+        description="postgresql://user:password@host/database: the store on PostgreSQL "
+        "(shared by several processes) instead of memory.db.",
+    )
+    database_pool_size: int = Field(
+        10, ge=1, le=500, description="Connections each process opens to PostgreSQL at most."
+    )
     max_queue: int = Field(400, ge=1, le=100_000, description="Pending ingest jobs kept at most.")
     ignore_channels: Annotated[frozenset[str], NoDecode] = Field(
         frozenset(),
@@ -295,6 +304,16 @@ class Settings(BaseSettings):
             return frozenset(networks)
         return value
 
+    @field_validator("database_url", mode="after")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and urlsplit(value.get_secret_value()).scheme not in (
+            "postgresql",
+            "postgres",
+        ):
+            raise ValueError("not a PostgreSQL URL (postgresql://user:password@host/database)")
+        return value
+
     @field_validator("max_recent_messages", mode="after")
     @classmethod
     def _clamp_recent(cls, value: int) -> int:
@@ -315,7 +334,13 @@ class Settings(BaseSettings):
 
     @property
     def db_path(self) -> Path:
+        """The SQLite store (unused with ``database_url`` set)."""
         return self.data_dir / "memory.db"
+
+    @property
+    def postgres_url(self) -> str | None:
+        """``MEMORYBOT_DATABASE_URL``, password included (never log it: ``store_name``)."""
+        return self.database_url.get_secret_value() if self.database_url is not None else None
 
     @property
     def journals_dir(self) -> Path:

@@ -1,16 +1,22 @@
-"""Memory as a whole on PostgreSQL: the bundled sample export imported through the runtime
-(the queue, the offline extractor, the fact lifecycle, the embedder, the journals) gives the
-same memory and the same journals as on SQLite."""
+"""Memory as a whole on PostgreSQL, chosen by ``MEMORYBOT_DATABASE_URL``: the bundled sample
+export imported through the runtime (the queue, the offline extractor, the fact lifecycle,
+the embedder, the journals) gives the same memory and the same journals as on SQLite, and
+the command line works on it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from memory.runtime import open_memory
 from memory.settings import load_settings
-from memory.storage.postgres.store import PostgresStore
 from tests.conftest import SAMPLE_EXPORT
+from tests.helpers import cli_env, run_cli
+
+SAMPLE_GUILD = "584822070181888001"
 
 
 def _journals(data_dir: Path) -> dict[str, list[str]]:
@@ -23,11 +29,11 @@ def _journals(data_dir: Path) -> dict[str, list[str]]:
     }
 
 
-async def _import(data_dir: Path, store: Any = None) -> dict[str, Any]:
-    """The sample export imported into ``data_dir`` (and ``store``, when given): each
-    guild's figures and facts, and its journals."""
-    settings = load_settings(data_dir=data_dir, notice=False)
-    async with open_memory(settings, store=store) as memory:
+async def _import(data_dir: Path, database_url: str | None = None) -> dict[str, Any]:
+    """The sample export imported into ``data_dir`` (its store in ``database_url``, when
+    given): each guild's figures and facts, and its journals."""
+    settings = load_settings(data_dir=data_dir, notice=False, database_url=database_url)
+    async with open_memory(settings) as memory:
         errors = await memory.importer().import_files([(SAMPLE_EXPORT, True)])
         assert errors == []
         await memory.settle()
@@ -46,8 +52,36 @@ async def test_an_import_gives_the_same_memory_and_journals_on_both(
     for name in ("sqlite", "postgres"):
         (tmp_path / name).mkdir(mode=0o700)
     on_sqlite = await _import(tmp_path / "sqlite")
-    on_postgres = await _import(tmp_path / "postgres", await PostgresStore.open(postgres_url))
+    on_postgres = await _import(tmp_path / "postgres", postgres_url)
+    assert not (tmp_path / "postgres" / "memory.db").exists()
     (guild,) = on_sqlite["memory"]
     messages, _, active, _ = on_sqlite["memory"][guild]
     assert messages > 300 and active > 50 and len(on_sqlite["journals"]) > 5  # a real import
     assert on_postgres == on_sqlite
+
+
+@pytest.mark.slow
+def test_the_command_line_works_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
+    env = cli_env(MEMORYBOT_DATABASE_URL=postgres_url, MEMORYBOT_NOTICE="false")
+    imported = run_cli(tmp_path, "import", str(SAMPLE_EXPORT), env=env)
+    assert imported.returncode == 0, imported.stderr
+    assert not (tmp_path / "memory.db").exists()
+    assert (tmp_path / "journals" / SAMPLE_GUILD / "MEMORY.md").is_file()
+
+    stats = run_cli(tmp_path, "stats", "--json", env=env)
+    assert stats.returncode == 0, stats.stderr
+    (row,) = json.loads(stats.stdout)["guilds"]
+    assert row["guild_id"] == SAMPLE_GUILD and row["messages"] > 300 and row["facts"] > 50
+
+    for kind, key, text in (("facts", "results", "fact"), ("messages", "messages", "content")):
+        found = run_cli(tmp_path, "search", "--kind", kind, "--json", "pizza", env=env)
+        assert found.returncode == 0, found.stderr
+        results = json.loads(found.stdout)[key]
+        assert results and "pizza" in results[0][text].lower()
+
+    doctor = run_cli(tmp_path, "doctor", env=env)
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert "[ok ] postgresql: 18" in doctor.stdout and "[ok ] pgvector: 0.8" in doctor.stdout
+
+    repair = run_cli(tmp_path, "doctor", "--repair", env=env)
+    assert "mends SQLite files only" in repair.stdout + repair.stderr

@@ -245,3 +245,25 @@ def test_memorybot_llm_variables_win_over_the_openai_ones(monkeypatch: pytest.Mo
 
 def _dotenv(text: str) -> None:
     Path(".env").write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "url", ["mysql://user:hunter2secret@db/memory", "sqlite:///memory.db", "hunter2secret"]
+)
+def test_a_database_url_must_be_postgresql_and_its_password_is_never_shown(
+    monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    monkeypatch.setenv("MEMORYBOT_DATABASE_URL", url)
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert "MEMORYBOT_DATABASE_URL" in str(caught.value)
+    assert "not a PostgreSQL URL" in str(caught.value)
+    assert "hunter2secret" not in str(caught.value)
+
+
+def test_a_postgresql_url_selects_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORYBOT_DATABASE_URL", "postgresql://bot:hunter2secret@db/memory")
+    settings = load_settings()
+    assert settings.postgres_url == "postgresql://bot:hunter2secret@db/memory"
+    assert "hunter2secret" not in repr(settings)
+    assert load_settings(database_url=None).postgres_url is None

@@ -1,9 +1,8 @@
 """The PostgreSQL backend (issue 23), being built: asyncpg, full text with ``tsvector`` +
 GIN, vectors in pgvector columns. ``PostgresStore`` implements all of
 ``memory.storage.protocol.Storage``, each part tested with the SQLite ``Store`` by one set
-of behaviour tests (``tests/test_storage_backends.py``). It cannot be selected yet: the
-runtime, the command line and several processes sharing one database come next; memory
-runs on SQLite.
+of behaviour tests (``tests/test_storage_backends.py``). ``MEMORYBOT_DATABASE_URL``
+selects it (``memory.storage.opening``).
 
 So far: the connection pool (``connection``), schema migrations of its own
 (``migrations``, ``schema``), guilds, members, opt-outs and guild settings (``members``),
