@@ -311,9 +311,11 @@ async def open_memory(
     ``store``: the storage to use (closed on exit) instead of the one the settings name
     (``MEMORYBOT_DATABASE_URL``, else the data directory's SQLite file).
 
-    Holds the data directory's lock throughout: one writing process per data directory.
+    Holds the data directory's lock throughout: one writing process per data directory, or
+    any number whose store is shared (PostgreSQL).
     """
-    lock = DataDirLock(settings.data_dir)
+    shared = settings.postgres_url is not None or (store is not None and store.shared)
+    lock = DataDirLock(settings.data_dir, shared=shared)
     lock.acquire()
     try:
         async with _opened(

@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import tempfile
+import time
 from pathlib import Path
 
 from memory.storage.permissions import PRIVATE_FILE
@@ -61,19 +62,29 @@ def write_atomic(path: Path, text: str, *, sync: bool = True) -> None:
         raise
 
 
-def remove_stale_temps(root: Path) -> int:
+def remove_stale_temps(root: Path, *, older_than: float = 0.0) -> int:
     """Delete the temporary files that writes killed half-way left in ``root`` and its
-    guild folders (they hold journal text, maybe of members forgotten since). Only when no
-    write can be under way: at start, under the data directory's lock. Returns how many."""
+    guild folders (they hold journal text, maybe of members forgotten since). At start,
+    under the data directory's lock: every one when no write can be under way, else
+    (other processes share the folder) those older than ``older_than`` seconds. Returns
+    how many."""
     if not root.is_dir():
         return 0
     removed = 0
+    before = time.time() - older_than
     for folder in (root, *(p for p in root.iterdir() if p.is_dir())):
         for path in folder.iterdir():
-            if _TEMP_FILE.match(path.name) and path.is_file():
+            if _TEMP_FILE.match(path.name) and path.is_file() and _older(path, before):
                 with contextlib.suppress(FileNotFoundError):
                     path.unlink()
                     removed += 1
     if removed:
         log.info("removed %d temporary journal file(s) left by an interrupted write", removed)
     return removed
+
+
+def _older(path: Path, than: float) -> bool:
+    try:
+        return path.stat().st_mtime < than
+    except FileNotFoundError:  # another process's write, finished meanwhile
+        return False

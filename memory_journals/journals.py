@@ -16,6 +16,7 @@ from memory_journals.files import SNAPSHOT_NAME, guild_dir, remove_stale_temps, 
 from memory_journals.repair import MissingLines
 from memory_journals.snapshot import GuildView, render_index, render_snapshot
 
+STALE_TEMP_SECONDS = 3600.0  # a journal write takes milliseconds
 SNAPSHOT_FACTS = 2000  # facts a MEMORY.md lists at most: the most recently updated
 
 log = logging.getLogger(__name__)
@@ -23,6 +24,10 @@ log = logging.getLogger(__name__)
 
 class Journals:
     """Writes daily logs as the queue asks and keeps each guild's MEMORY.md fresh.
+
+    Rewrites of a guild's daily logs hold its journals in the store first
+    (``Storage.journal_guilds``: processes sharing a store take turns), then this process's
+    own lock.
 
     A change marks its guild dirty; the snapshot is rewritten ``debounce`` seconds later
     (changes in between share that rewrite), and every guild is rewritten every
@@ -54,7 +59,9 @@ class Journals:
         self._overrides: dict[int, StoredMessage | None] = {}
 
     async def start(self) -> None:
-        await asyncio.to_thread(remove_stale_temps, self.root)
+        # Other processes sharing the store may be writing here: only what is long dead.
+        older = STALE_TEMP_SECONDS if self.store.shared else 0.0
+        await asyncio.to_thread(remove_stale_temps, self.root, older_than=older)
         self._periodic_task = asyncio.create_task(self._periodic(), name="memorybot-journals")
 
     async def close(self) -> None:
@@ -106,7 +113,8 @@ class Journals:
     async def write_missing(self, guild_id: str | None = None) -> int:
         """Append the daily-log lines the logs lack, compared with every stored message (of
         ``guild_id``, else of every guild); return how many."""
-        async with self._daily_lock:
+        guilds = [guild_id] if guild_id is not None else await self.store.guild_ids()
+        async with self.store.journal_guilds(guilds), self._daily_lock:
             try:
                 return await MissingLines(self.store, self.daily).write(guild_id)
             except OSError as exc:
@@ -134,7 +142,7 @@ class Journals:
         mine = [m for m in messages if m.guild_id == guild_id]
         for message in mine:
             self._overrides[message.row_id] = None
-        async with self._daily_lock:
+        async with self.store.journal_guilds([guild_id]), self._daily_lock:
             keep: set[str] = set()
             if author_id is not None:  # under the lock: no line of a newer message is out
                 stored = await self.store.messages_by_author(guild_id, author_id)
@@ -157,7 +165,7 @@ class Journals:
         if before.guild_id != guild_id or after.row_id != before.row_id:
             return False
         self._overrides[before.row_id] = after
-        async with self._daily_lock:
+        async with self.store.journal_guilds([guild_id]), self._daily_lock:
             changed = await asyncio.to_thread(self.daily.rewrite, guild_id, [(before, after)])
         await self._refresh_journaled(guild_id)
         return bool(changed)

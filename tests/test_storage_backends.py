@@ -177,7 +177,7 @@ def words(query: str) -> tuple[frozenset[str], ...]:
     return tuple(g.forms for g in term_groups(query_tokens(query)))
 
 
-async def test_the_queue_takes_the_oldest_jobs_and_the_journal_follows_a_cursor(
+async def test_the_queue_takes_the_oldest_jobs_and_journals_each_message_once(
     backend: Any,
 ) -> None:
     trace = {"source": "import", "file": "export.json"}
@@ -188,13 +188,11 @@ async def test_the_queue_takes_the_oldest_jobs_and_the_journal_follows_a_cursor(
     jobs = await backend.claim_pending(3)
     assert [j.job_id for j in jobs] == [rows[0], rows[2], rows[3]]  # 2 was closed
     assert jobs[0].trace == trace and not jobs[0].live and jobs[0].message.content == "message 1"
-    start = await backend.journal_cursor()
     assert [m.row_id for m in await backend.unjournaled_messages(10)] == rows
-    await backend.mark_journaled_through(rows[2])
-    assert await backend.journal_cursor() == rows[2] > start
-    assert [m.message_id for m in await backend.unjournaled_messages(1)] == ["4"]
-    await backend.mark_journaled_through(rows[0])  # never back
-    assert await backend.journal_cursor() == rows[2]
+    await backend.mark_journaled(await backend.unjournaled_messages(3))
+    assert [m.message_id for m in await backend.unjournaled_messages(10)] == ["4", "5"]
+    await backend.mark_journaled(await backend.unjournaled_messages(10))
+    assert await backend.unjournaled_messages(10) == []
 
 
 async def test_pending_jobs_are_listed_in_order_and_dropped_by_key(backend: Any) -> None:

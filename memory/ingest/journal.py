@@ -10,6 +10,11 @@ A step that fails (a journal folder that cannot be written for a while, a full d
 nothing: its messages, and every one after them, are read again from the database past the
 cursor, and the writer first looks for their lines already written. A full disk, or a
 failure that lasts ``JOURNAL_PATIENCE`` seconds, is a ``fault`` whoever waits is told of.
+
+On a shared store (PostgreSQL, several processes) there is no cursor: the store hands out
+the messages still without their lines, of the guilds no other process is journaling, and
+holds those guilds until they are marked; every step reads from the store and looks at its
+files again (another process may have written to them).
 """
 
 from __future__ import annotations
@@ -87,6 +92,8 @@ class JournalFollower:
 
     def add(self, message: StoredMessage) -> None:
         """A message was stored (by this process, in row order): journal it soon."""
+        if self.store.shared:  # other processes store messages too: the store says which
+            return
         self._queue.append(message)
         if self._from_db and len(self._queue) > 2 * JOURNAL_BATCH:
             self._queue.clear()  # stored, past the cursor: the database gives them back
@@ -170,8 +177,10 @@ class JournalFollower:
         if not messages:
             return 0
         if self.sink is not None:
-            await self.sink.append(messages, recheck=self._recheck)
-        await self.store.mark_journaled_through(messages[-1].row_id)
+            # A shared store's guild may have been journaled by another process since this
+            # one last wrote its files: they are always looked at again.
+            await self.sink.append(messages, recheck=self._recheck or self.store.shared)
+        await self.store.mark_journaled(messages)
         self._cursor, self._recheck = messages[-1].row_id, False
         if self.sink is not None:
             for guild_id in {m.guild_id for m in messages}:
@@ -182,11 +191,11 @@ class JournalFollower:
         """The next stored messages past the cursor, in row order."""
         if self._from_db:
             messages = await self.store.unjournaled_messages(JOURNAL_BATCH)
-            self._from_db = len(messages) == JOURNAL_BATCH
+            self._from_db = self.store.shared or len(messages) == JOURNAL_BATCH
             if messages:  # what the queue holds up to there is read already
                 while self._queue and self._queue[0].row_id <= messages[-1].row_id:
                     self._queue.popleft()
-        else:
-            count = min(JOURNAL_BATCH, len(self._queue))
-            messages = [self._queue.popleft() for _ in range(count)]
+            return messages
+        count = min(JOURNAL_BATCH, len(self._queue))
+        messages = [self._queue.popleft() for _ in range(count)]
         return [m for m in messages if m.row_id > self._cursor]

@@ -24,11 +24,13 @@ from memory.models import IngestItem, Job
 from memory.storage.forget_sql import EditOutcome
 from memory.storage.ingest_sql import Closed
 from memory.storage.protocol import Storage
+from memory.tasks import stop_task
 from memory.text import is_meaningful
 
 log = logging.getLogger(__name__)
 
 DROP_REASON = "dropped: ingest queue full"
+SHARED_POLL = 5.0  # seconds between looks for work other processes left (shared store)
 
 
 @dataclass(slots=True)
@@ -83,6 +85,7 @@ class IngestQueue:
         self._live_buffer: list[tuple[IngestItem, asyncio.Future[bool]]] = []
         self._live_writer: asyncio.Task[None] | None = None
         self._joining = 0
+        self._watcher: asyncio.Task[None] | None = None
 
     @property
     def closing(self) -> bool:
@@ -94,6 +97,20 @@ class IngestQueue:
         if resumed := self._book.resume(await self.store.pending_keys()):
             log.info("resuming %d pending ingest jobs", resumed)
         self._worker.start()
+        if self.store.shared:
+            self._watcher = asyncio.create_task(self._watch_others(), name="memorybot-adopt")
+
+    async def _watch_others(self) -> None:
+        """A shared store: take on, now and then, the jobs a process that died left (its
+        claims lapsed) and the journal lines of guilds another process stopped writing."""
+        while True:
+            await asyncio.sleep(SHARED_POLL)
+            try:
+                if await self.store.unclaimed_jobs():
+                    self._book.reclaim()
+            except Exception as exc:  # the store is unreachable for now: next time
+                log.warning("cannot look for jobs other processes left: %s", exc)
+            self._journaler.wake()
 
     async def close(self, timeout: float | None = None) -> None:  # noqa: ASYNC109
         """Stop accepting work, drain for up to ``timeout`` seconds; the rest stays pending."""
@@ -107,6 +124,7 @@ class IngestQueue:
                 log.warning("ingest drain timed out: %d job(s) stay pending for next time", left)
             except MemorybotError as exc:  # a fault (told to whoever waited): kept for later
                 log.info("ingest stopped (%s): the rest stays pending for next time", exc)
+            await stop_task(self._watcher)
             await self._worker.stop()
             await self._journaler.stop()
         self._book.settle_all()

@@ -107,6 +107,10 @@ class Jobs(Database):
             self.waiting_to_settle |= judge_later
         return changed
 
+    async def unclaimed_jobs(self) -> int:
+        """None: this process is the only one working this database's jobs."""
+        return 0
+
     async def pending_count(self, guild_id: str) -> int:
         """Jobs of this guild waiting to be processed."""
         row = await self._fetchone(

@@ -3,6 +3,10 @@
 The ingest queue and the journal writer assume they are the only ones appending to the
 daily logs. The lock is an OS file lock (flock): a process that dies, even by kill -9,
 releases it. Taking it makes the data directory private (``memory.storage.permissions``).
+
+Processes whose store is shared (PostgreSQL) take it shared: they may write one data
+directory together (the store tells them whose turn each guild's journals are), and no
+process with a SQLite store may write it meanwhile.
 """
 
 from __future__ import annotations
@@ -21,24 +25,27 @@ LOCK_NAME = "memorybot.lock"
 class DataDirLock:
     """``with DataDirLock(data_dir):`` or ``acquire()`` / ``release()``."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, *, shared: bool = False) -> None:
         self.path = data_dir / LOCK_NAME
+        self.shared = shared
         self._fd: int | None = None
 
     def acquire(self) -> None:
         make_private_dir(self.path.parent)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, (fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.read(fd, 64).decode("ascii", "replace").strip() or "?"
+            holder = os.read(fd, 64).decode("ascii", "replace").strip()
             os.close(fd)
+            who = f"pid {holder}" if holder else "processes sharing a PostgreSQL store"
             raise StoreError(
                 f"data directory {self.path.parent} is in use by another memorybot process "
-                f"(pid {holder}); stop it, or use another --data-dir"
+                f"({who}); stop it, or use another --data-dir"
             ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        if not self.shared:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
         self._fd = fd
         tighten(self.path.parent)  # the writer makes what it finds looser private
 

@@ -3,7 +3,8 @@ makes them searchable, and guild-scoped full-text windows."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from memory.ids import is_discord_id
@@ -188,3 +189,14 @@ class Messages(Database):
         """Every message up to ``row_id`` has its daily-log line: index them for search."""
         await self._call(sql.advance_journal_cursor, row_id)
         self.index_version += 1
+
+    async def mark_journaled(self, messages: Sequence[StoredMessage]) -> None:
+        """The messages (the oldest past the cursor, in row order) have their daily-log
+        lines: the cursor passes them."""
+        if messages:
+            await self.mark_journaled_through(max(m.row_id for m in messages))
+
+    @asynccontextmanager
+    async def journal_guilds(self, guild_ids: Collection[str]) -> AsyncIterator[None]:
+        """Nothing to wait for: the data directory's lock keeps other writers out."""
+        yield

@@ -6,7 +6,8 @@ nothing else. Where SQLite shows through, a comment says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from memory.audit import MemoryEvent, StoredEvent
@@ -35,6 +36,9 @@ class Storage(Protocol):
     members_version: int  # moves when members are written
     index_version: int  # moves when messages become searchable
     lifecycle: Lifecycle  # how facts live: the judge and the half-life the store applies
+    # Other processes write this store at once (PostgreSQL): the queue claims the jobs it
+    # works on and journals only from the store, a guild at a time.
+    shared: bool
 
     # --- the connection ------------------------------------------------------------
 
@@ -110,7 +114,12 @@ class Storage(Protocol):
 
     async def journal_cursor(self) -> int: ...
 
-    async def mark_journaled_through(self, row_id: int) -> None: ...
+    # The messages' lines are written: they leave what ``unjournaled_messages`` returns.
+    async def mark_journaled(self, messages: Sequence[StoredMessage]) -> None: ...
+
+    # No other process writes the journals of these guilds meanwhile (a shared store's
+    # lock; one writing process per data directory needs none).
+    def journal_guilds(self, guild_ids: Collection[str]) -> AbstractAsyncContextManager[None]: ...
 
     # --- jobs ------------------------------------------------------------
 
@@ -121,6 +130,9 @@ class Storage(Protocol):
     async def claim_pending(self, limit: int) -> list[Job]: ...
 
     async def pending_keys(self) -> list[tuple[str, str, bool]]: ...
+
+    # Pending jobs no living process holds: a shared store's, left by a process that died.
+    async def unclaimed_jobs(self) -> int: ...
 
     async def finish_jobs(
         self,

@@ -188,6 +188,8 @@ class Vectors(Database):
 class Store(Members, Messages, Jobs, Facts, Vectors, Events, Profiles):
     """One SQLite file; one writer connection guarded by a lock for explicit transactions."""
 
+    shared = False  # one writing process per data directory (``lock``)
+
     @classmethod
     async def open(cls, path: Path | str) -> Store:
         return cls(await open_connection(path), path)

@@ -12,8 +12,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from memory.storage.postgres.connection import connect
-
 log = logging.getLogger(__name__)
 
 CHANNEL = "memorybot_changes"
@@ -26,13 +24,13 @@ class Changes:
         self._conn: Any = None
         self._pending = False
 
-    async def listen(self, url: str) -> None:
-        """Listen on a connection of its own to ``url`` (outside the pool: a listener keeps
-        its connection, and the pool keeps all of its size)."""
+    async def listen(self, conn: Any) -> None:
+        """Listen on ``conn``: a connection outside the pool (a listener keeps its
+        connection, and the pool keeps all of its size) that lives as long as this store."""
         if self._conn is not None:
             return
-        self._conn = await connect(url)
-        await self._conn.add_listener(CHANNEL, self._heard)
+        self._conn = conn
+        await conn.add_listener(CHANNEL, self._heard)
 
     def _heard(self, _conn: Any, _pid: int, _channel: str, table: str) -> None:
         self._pending = True
@@ -43,6 +41,8 @@ class Changes:
         return pending
 
     async def close(self) -> None:
+        """Stop listening (the connection is its owner's to close)."""
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            await conn.close()
+            if not conn.is_closed():
+                await conn.remove_listener(CHANNEL, self._heard)

@@ -91,17 +91,21 @@ class PgFactRows:
     """``placing.FactRows`` on an asyncpg connection inside a transaction. The subjects'
     active facts are read once per transaction (other processes write them too)."""
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, claimant: int | None = None) -> None:
         self.conn = conn
+        self.claimant = claimant  # the session whose claim on a job lets its facts in
         self._actives: dict[tuple[str, str], list[Active]] = {}
 
     async def job_open(self, guild_id: str, message_id: str) -> bool:
+        """Whether the message's job is pending and claimed by ``claimant``: locked until
+        the transaction ends, so no other process claims it meanwhile."""
         found = await self.conn.fetchval(
-            "SELECT 1 FROM messages m JOIN ingest_jobs j ON j.message_row = m.id "
-            "WHERE m.guild_id = $1 AND m.message_id = $2 AND j.status = 'pending'",
-            guild_id, message_id,
+            "SELECT j.claimed_by IS NOT DISTINCT FROM $3 FROM messages m "
+            "JOIN ingest_jobs j ON j.message_row = m.id "
+            "WHERE m.guild_id = $1 AND m.message_id = $2 AND j.status = 'pending' FOR UPDATE OF j",
+            guild_id, message_id, self.claimant,
         )  # fmt: skip
-        return found is not None
+        return bool(found)
 
     async def exact(self, guild_id: str, subject: str, fact: str) -> tuple[int, bool] | None:
         row = await self.conn.fetchrow(

@@ -28,7 +28,8 @@ REPEND_JOB = """
 INSERT INTO ingest_jobs (message_row, guild_id, status, live, trace, created_at, updated_at)
 VALUES ($1, $2, 'pending', true, '{}', $3, $3)
 ON CONFLICT (message_row) DO UPDATE SET
-    status = 'pending', attempts = 0, last_error = NULL, updated_at = excluded.updated_at
+    status = 'pending', attempts = 0, last_error = NULL, updated_at = excluded.updated_at,
+    claimed_by = NULL, claimed_until = NULL
 """
 # Other messages' jobs that mention the member: ``trace.mentions`` holds ``[user id,
 # display name]`` pairs (see ``memory.ingest._source``); theirs are left out.

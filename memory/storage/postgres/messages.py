@@ -15,6 +15,7 @@ from memory.models import IngestItem, StoredMessage, parse_iso, utc_iso
 from memory.storage.base import MESSAGE_COLS, message_from_row
 from memory.storage.ingest_sql import Closed, InsertOutcome, first_of_each, trace_json
 from memory.storage.postgres.members import UPSERT_MEMBER
+from memory.storage.postgres.session import Session
 from memory.storage.postgres.words import as_tsvector, lexemes, window_sql
 from memory.storage.windows import Corpus, Window
 
@@ -28,10 +29,18 @@ FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text
 ON CONFLICT (guild_id, message_id) DO NOTHING
 RETURNING id, guild_id, message_id
 """
+# Each new message's job (claimed by this process's session while pending: its worker holds
+# it in memory), and its place in the journal backlog.
 INSERT_JOBS = """
+WITH backlog AS (
+    INSERT INTO journal_backlog (message_row, guild_id)
+    SELECT * FROM unnest($1::bigint[], $2::text[])
+)
 INSERT INTO ingest_jobs (message_row, guild_id, status, attempts, live, trace, created_at,
-                         updated_at)
-SELECT row, guild, status, attempts, $5, trace::jsonb, $6, $6
+                         updated_at, claimed_by, claimed_until)
+SELECT row, guild, status, attempts, $5, trace::jsonb, $6, $6,
+       CASE WHEN status = 'pending' THEN $8::integer END,
+       CASE WHEN status = 'pending' THEN now() + make_interval(secs => $9) END
 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $7::text[])
      AS t(row, guild, status, attempts, trace)
 """
@@ -63,6 +72,7 @@ class PgMessages:
     """The ``messages`` and ``ingest_jobs`` tables."""
 
     pool: Any  # asyncpg's Pool
+    session: Session
     members_version: int
 
     async def insert_messages(
@@ -92,8 +102,9 @@ class PgMessages:
             existing.update(await _existing(conn, raced))  # stored meanwhile by another
             new = [item for item in fresh if item.key in row_of]
             if new:
+                session = self.session
                 await conn.execute(INSERT_JOBS, *_jobs(new, row_of, closed), live, now,
-                                   _traces(new))  # fmt: skip
+                                   _traces(new), session.pid, session.claim_seconds)  # fmt: skip
         if authors:
             self.members_version += 1
         return InsertOutcome(new, [row_of[item.key] for item in new], existing)
@@ -136,15 +147,6 @@ class PgMessages:
             guild_id, user_id,
         )  # fmt: skip
         return [message(row) for row in rows]
-
-    async def pending_keys(self) -> list[tuple[str, str, bool]]:
-        """Queue-internal: ``(guild_id, message_id, live)`` of every pending job, oldest first."""
-        rows = await self.pool.fetch(
-            "SELECT m.guild_id, m.message_id, j.live FROM ingest_jobs j "
-            "JOIN messages m ON m.id = j.message_row WHERE j.status = 'pending' "
-            "ORDER BY j.message_row"
-        )
-        return [(r[0], r[1], bool(r[2])) for r in rows]
 
     async def drop_jobs(self, keys: Sequence[tuple[str, str]], reason: str) -> None:
         """Mark the pending jobs of these messages ``dropped`` (the messages stay)."""

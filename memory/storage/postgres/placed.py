@@ -17,12 +17,14 @@ from memory.storage.facts_sql import JOB_STATUSES
 from memory.storage.placing import NO_ADVICE, Advice, Lifecycle
 from memory.storage.postgres.events import record
 from memory.storage.postgres.facts import PgFactRows, lock_subjects
+from memory.storage.postgres.session import Session
 
 
 class PgPlaced:
     """Jobs closed with their facts, and the facts an import left to judge."""
 
     pool: Any  # asyncpg's Pool
+    session: Session
     vector_version: int
     lifecycle: Lifecycle
 
@@ -48,7 +50,7 @@ class PgPlaced:
         log = list(events)
         async with self.pool.acquire() as conn, conn.transaction():
             await lock_subjects(conn, [(origin.guild_id, cand.subject) for origin, cand in facts])
-            rows = PgFactRows(conn)
+            rows = PgFactRows(conn, self.session.pid)
             for origin, cand in facts:
                 placed = await placing.place_fact(
                     rows, origin, cand, now, rules, extracted=bool(done), advice=advice
@@ -69,14 +71,15 @@ class PgPlaced:
                 )
             await conn.execute(
                 "UPDATE ingest_jobs SET status = 'done', attempts = attempts + 1, "
-                "last_error = NULL, updated_at = $2 "
-                "WHERE status = 'pending' AND message_row = ANY($1::bigint[])",
-                list(done), at,
+                "last_error = NULL, updated_at = $2, claimed_by = NULL, claimed_until = NULL "
+                "WHERE status = 'pending' AND message_row = ANY($1::bigint[]) AND claimed_by = $3",
+                list(done), at, self.session.pid,
             )  # fmt: skip
             await conn.executemany(
                 "UPDATE ingest_jobs SET status = 'failed', attempts = attempts + 1, "
-                "last_error = $1, updated_at = $2 WHERE status = 'pending' AND message_row = $3",
-                [(error[:1000], at, job_id) for job_id, error in failed],
+                "last_error = $1, updated_at = $2, claimed_by = NULL, claimed_until = NULL "
+                "WHERE status = 'pending' AND message_row = $3 AND claimed_by = $4",
+                [(error[:1000], at, job_id, self.session.pid) for job_id, error in failed],
             )
             await record(conn, log, at)
         if facts:
@@ -135,8 +138,8 @@ class PgPlaced:
                     guild_id, list(statuses), at, LORE_SUBJECT,
                 )  # fmt: skip
             status = await conn.execute(
-                "UPDATE ingest_jobs SET status = 'pending', updated_at = $3 "
-                "WHERE guild_id = $1 AND status = ANY($2::text[])",
+                "UPDATE ingest_jobs SET status = 'pending', updated_at = $3, claimed_by = NULL, "
+                "claimed_until = NULL WHERE guild_id = $1 AND status = ANY($2::text[])",
                 guild_id, list(statuses), at,
             )  # fmt: skip
         self.vector_version += 1

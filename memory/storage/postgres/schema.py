@@ -69,7 +69,9 @@ P002_MESSAGES = [
         attempts    integer NOT NULL DEFAULT 0,
         last_error  text,
         created_at  timestamptz NOT NULL,
-        updated_at  timestamptz NOT NULL
+        updated_at  timestamptz NOT NULL,
+        claimed_by  integer,
+        claimed_until timestamptz
     )
     """,
     "CREATE INDEX ingest_jobs_pending ON ingest_jobs (message_row) WHERE status = 'pending'",
@@ -217,15 +219,15 @@ P010_VECTOR_MODELS = [
     """,
 ]
 
-# Every message row with id <= journaled_through has its daily-log line (``journal``).
-P011_JOURNAL_CURSOR = [
+# The stored messages whose daily-log lines are not written yet (``queue``).
+P011_JOURNAL_BACKLOG = [
     """
-    CREATE TABLE journal_cursor (
-        id                integer PRIMARY KEY CHECK (id = 1),
-        journaled_through bigint NOT NULL
+    CREATE TABLE journal_backlog (
+        message_row bigint PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+        guild_id    text NOT NULL
     )
     """,
-    "INSERT INTO journal_cursor (id, journaled_through) VALUES (1, 0)",
+    "CREATE INDEX journal_backlog_guild ON journal_backlog (guild_id, message_row)",
 ]
 
 MIGRATIONS: list[tuple[str, list[str]]] = [
@@ -239,5 +241,5 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p008_subjects_to_settle", P008_SUBJECTS_TO_SETTLE),
     ("p009_member_profiles", P009_MEMBER_PROFILES),
     ("p010_vector_models", P010_VECTOR_MODELS),
-    ("p011_journal_cursor", P011_JOURNAL_CURSOR),
+    ("p011_journal_backlog", P011_JOURNAL_BACKLOG),
 ]

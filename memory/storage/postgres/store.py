@@ -18,6 +18,7 @@ from memory.storage.postgres.migrations import migrate
 from memory.storage.postgres.placed import PgPlaced
 from memory.storage.postgres.profiles import PgProfiles
 from memory.storage.postgres.queue import PgQueue
+from memory.storage.postgres.session import CLAIM_SECONDS, Session
 from memory.storage.postgres.vectors import PgVectors
 
 POOL_SIZE = 10
@@ -37,8 +38,9 @@ class PostgresStore(
 ):
     """``Storage`` in PostgreSQL (``memory.storage.postgres``), over one pool."""
 
-    def __init__(self, pool: Any, lifecycle: Lifecycle | None = None) -> None:
+    def __init__(self, pool: Any, session: Session, lifecycle: Lifecycle | None = None) -> None:
         self.pool = pool
+        self.session = session
         self.lifecycle = lifecycle or Lifecycle()
         self.vector_version = 0
         self.members_version = 0
@@ -47,22 +49,26 @@ class PostgresStore(
 
     @classmethod
     async def open(
-        cls, url: str, *, pool_size: int = POOL_SIZE, lifecycle: Lifecycle | None = None
-    ) -> Self:
+        cls, url: str, *, pool_size: int = POOL_SIZE, lifecycle: Lifecycle | None = None,
+        claim_seconds: float = CLAIM_SECONDS,
+    ) -> Self:  # fmt: skip
         """Connect to ``url`` and bring its schema up to date; ``lifecycle``: how facts live
-        (none: only exact repeats merge)."""
+        (none: only exact repeats merge); ``claim_seconds``: how long a job this process
+        claimed stays its own without a heartbeat (``session``)."""
         pool = await open_pool(url, pool_size)
-        store = cls(pool, lifecycle)
         try:
             await migrate(pool)
-            await store.changes.listen(url)  # other processes share the database
+            session = await Session.open(url, claim_seconds)
         except BaseException:
-            await store.close()
+            await pool.close()
             raise
+        store = cls(pool, session, lifecycle)
+        await store.changes.listen(session.conn)  # other processes share the database
         return store
 
     async def close(self) -> None:
         await self.changes.close()
+        await self.session.close()
         await self.pool.close()
 
     def watch_outside_commits(self) -> None:

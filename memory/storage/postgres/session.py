@@ -1,0 +1,90 @@
+"""This process's own session with PostgreSQL: one connection outside the pool that lives as
+long as the store. Its server process id names the process in the jobs it claims (a claim
+holds while that session lives and its heartbeat renews it: a process killed, even by
+``kill -9``, loses its claims as its connection closes, and one cut off without a word
+loses them when they expire), and it holds the advisory locks of the guilds whose journals
+this process is writing (session locks: they span the file writes, never a transaction)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Collection
+from typing import Any
+
+from memory.storage.postgres.connection import connect
+
+log = logging.getLogger(__name__)
+
+CLAIM_SECONDS = 60.0  # a claim not renewed for this long is anyone's
+JOURNAL_LOCKS = 0x6A726E6C  # first key of the journal locks ("jrnl"); the second: the guild's
+# A claim is held while its session lives and its heartbeat renews it.
+CLAIM_HELD = (
+    "(j.claimed_until > now() AND EXISTS (SELECT 1 FROM pg_stat_activity a "
+    "WHERE a.pid = j.claimed_by))"
+)
+RENEW = (
+    "UPDATE ingest_jobs SET claimed_until = now() + make_interval(secs => $2) "
+    "WHERE claimed_by = $1 AND status = 'pending'"
+)
+
+
+class Session:
+    """The connection, the id it gives this process, and the journal locks it holds."""
+
+    def __init__(self, conn: Any, claim_seconds: float = CLAIM_SECONDS) -> None:
+        self.conn = conn
+        self.pid: int = conn.get_server_pid()
+        self.claim_seconds = claim_seconds
+        self._use = asyncio.Lock()  # one statement at a time on the connection
+        self._journaling: set[str] = set()  # guilds whose journal lock it holds
+        self._heartbeat: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, url: str, claim_seconds: float = CLAIM_SECONDS) -> Session:
+        session = cls(await connect(url), claim_seconds)
+        session._heartbeat = asyncio.create_task(session._renew(), name="memorybot-pg-claims")
+        return session
+
+    async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+            self._heartbeat = None
+        await self.conn.close()  # its claims and locks end with it
+
+    async def _renew(self) -> None:
+        """Renew this process's claims a few times per claim's life."""
+        while True:
+            await asyncio.sleep(self.claim_seconds / 4)
+            try:
+                async with self._use:
+                    await self.conn.execute(RENEW, self.pid, self.claim_seconds)
+            except Exception as exc:  # the next beat tries again; claims may lapse meanwhile
+                log.warning("cannot renew this process's job claims: %s", exc)
+
+    async def journal_turn(self, guild_ids: Collection[str]) -> list[str]:
+        """Release the journal locks of the last turn, then take those of ``guild_ids`` that
+        no other process holds; return the guilds this process may journal now."""
+        async with self._use:
+            await self._release()
+            for guild_id in sorted(set(guild_ids)):
+                got = await self.conn.fetchval(
+                    "SELECT pg_try_advisory_lock($1, hashtext($2))", JOURNAL_LOCKS, guild_id
+                )
+                if got:
+                    self._journaling.add(guild_id)
+            return sorted(self._journaling)
+
+    async def end_journal_turn(self) -> None:
+        async with self._use:
+            await self._release()
+
+    async def _release(self) -> None:
+        for guild_id in sorted(self._journaling):
+            await self.conn.execute(
+                "SELECT pg_advisory_unlock($1, hashtext($2))", JOURNAL_LOCKS, guild_id
+            )
+        self._journaling.clear()
