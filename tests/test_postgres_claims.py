@@ -1,13 +1,17 @@
 """Several processes on one PostgreSQL store, at the store's level: each job is claimed by
 one process at a time and its facts are stored by the one that holds it; a process that is
-gone leaves its jobs to the others; a guild's journal is written by one process at a time.
+gone leaves its jobs to the others, and one that hangs (stopped with SIGSTOP, its
+connection open) leaves them once its claims lapse; a guild's journal is written by one process at a time.
 Each store here is what one process holds (its own pool and session). The same, with real
 processes killed mid-way: ``test_postgres_processes``."""
 
 from __future__ import annotations
 
 import asyncio
+import signal
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +21,7 @@ from memory.storage.postgres.store import PostgresStore
 from tests.helpers import CHANNEL_A, GUILD_A, GUILD_B, SARAH, item
 
 Opener = Callable[[], Awaitable[PostgresStore]]
+REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -127,3 +132,37 @@ async def _equals(value: Awaitable[int], expected: int) -> bool:
 
 async def _length(value: Awaitable[list[object]], expected: int) -> bool:
     return len(await value) == expected
+
+
+HOLDER = """
+import asyncio, sys
+from memory.storage.postgres.store import PostgresStore
+from tests.helpers import item
+
+async def main() -> None:
+    store = await PostgresStore.open(sys.argv[1], claim_seconds=1.0)
+    await store.insert_messages([item(1), item(2)], live=False)
+    print("stored", flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+async def test_the_claims_of_a_process_that_hangs_lapse(postgres_url: str, opener: Opener) -> None:
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HOLDER, postgres_url, cwd=REPO, stdout=asyncio.subprocess.PIPE
+    )
+    try:
+        assert holder.stdout is not None
+        assert await asyncio.wait_for(holder.stdout.readline(), 60) == b"stored\n"
+        other = await opener()
+        await asyncio.sleep(2.0)  # past its claims' life: its heartbeat renewed them
+        assert await other.unclaimed_jobs() == 0 and await other.claim_pending(10) == []
+        holder.send_signal(signal.SIGSTOP)  # hung, its connection open
+        await eventually(lambda: _equals(other.unclaimed_jobs(), 2))
+        assert [job.message.message_id for job in await other.claim_pending(10)] == ["1", "2"]
+    finally:
+        holder.kill()
+        holder.send_signal(signal.SIGCONT)
+        await holder.wait()
