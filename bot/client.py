@@ -155,3 +155,21 @@ class MemoryBot(commands.Bot):
         parts.append(f"voice: ready (speech-to-text: {stt})" if reason is None
                      else f"voice: unavailable — {reason}")  # fmt: skip
         return "; ".join(parts)
+
+
+class ShardedMemoryBot(MemoryBot, commands.AutoShardedBot):
+    """The bot running some of the shards Discord splits it into (``MEMORYBOT_SHARD_IDS`` of
+    ``MEMORYBOT_SHARD_COUNT``): it hears the servers of those shards only; other processes,
+    sharing its store, run the others."""
+
+
+def bot_for(settings: Settings, memory: Memory, **options: Any) -> MemoryBot:
+    """``memorybot run``'s bot: sharded as the settings say. Only the process running shard
+    0 (or an unsharded one) registers the commands: one registration, whatever the shards."""
+    if settings.shard_count is None:
+        return MemoryBot(settings, memory, register_commands=True, **options)
+    shards = list(settings.shard_ids) or None  # None: all of them
+    return ShardedMemoryBot(
+        settings, memory, register_commands=shards is None or 0 in shards,
+        shard_count=settings.shard_count, shard_ids=shards, **options,
+    )  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.client import MemoryBot
+from bot.client import MemoryBot, bot_for
 from bot.command_sync import SyncOutcome, SyncTarget
 from dashboard_api.server import Serving, running_api
 from memory.errors import ConfigError, MemorybotError
@@ -58,7 +58,7 @@ async def run_bot(
         running_api(memory, settings, port=port) as serving,
     ):
         announce(serving)
-        bot = MemoryBot(settings, memory, register_commands=True, **(client_options or {}))
+        bot = bot_for(settings, memory, **(client_options or {}))
         with _closing_on_signals(bot):
             async with _discord_errors():
                 try:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from memory import ids
@@ -59,6 +59,18 @@ class Settings(BaseSettings):
     )
     database_pool_size: int = Field(
         10, ge=1, le=500, description="Connections each process opens to PostgreSQL at most."
+    )
+    shard_count: int | None = Field(
+        None,
+        ge=1,
+        le=65_536,
+        description="Discord shards the bot is split into, over every process running it; "
+        "unset: one process, no sharding.",
+    )
+    shard_ids: Annotated[tuple[int, ...], NoDecode] = Field(
+        (),
+        description="The shards (comma-separated, 0 to MEMORYBOT_SHARD_COUNT-1) this "
+        "process runs; empty: all of them.",
     )
     max_queue: int = Field(400, ge=1, le=100_000, description="Pending ingest jobs kept at most.")
     ignore_channels: Annotated[frozenset[str], NoDecode] = Field(
@@ -304,6 +316,31 @@ class Settings(BaseSettings):
             return frozenset(networks)
         return value
 
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _split_shards(cls, value: Any) -> Any:
+        value = _comma_separated(value)
+        if isinstance(value, list | tuple | set | frozenset):
+            try:
+                shards = sorted({int(str(v).strip()) for v in value})
+            except ValueError:
+                raise ValueError("not shard numbers (comma-separated: 0,1,2)") from None
+            return tuple(shards)
+        return value
+
+    @model_validator(mode="after")
+    def _shards_within_count(self) -> Settings:
+        if self.shard_ids and self.shard_count is None:
+            raise ValueError("MEMORYBOT_SHARD_IDS is set: MEMORYBOT_SHARD_COUNT must be too")
+        outside = [n for n in self.shard_ids if not 0 <= n < (self.shard_count or 0)]
+        if outside:
+            shown = ",".join(map(str, outside))
+            raise ValueError(
+                f"MEMORYBOT_SHARD_IDS={shown}: with MEMORYBOT_SHARD_COUNT={self.shard_count} "
+                f"the shards are 0-{(self.shard_count or 1) - 1}"
+            )
+        return self
+
     @field_validator("database_url", mode="after")
     @classmethod
     def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
@@ -385,7 +422,10 @@ def describe_validation_error(exc: ValidationError) -> str:
     a secret's value is never shown."""
     parts = []
     for err in exc.errors():
-        field = str(err["loc"][0]) if err["loc"] else "?"
+        if not err["loc"]:  # settings that disagree: the message names them
+            parts.append(str(err["msg"]).removeprefix("Value error, "))
+            continue
+        field = str(err["loc"][0])
         given = err.get("input")
         hidden = isinstance(given, dict) or _is_secret(field)
         shown = "" if hidden else f"={given!r}"

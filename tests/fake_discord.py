@@ -171,11 +171,14 @@ class FakeDiscord:
                 if frame["d"].get("token") != TOKEN:
                     await ws.close(code=4004, message=b"Authentication failed.")
                     break
-                for event, data in self._ready():
+                for event, data in self._ready(frame["d"].get("shard")):
                     await ws.send_json({"op": 0, "t": event, "s": next(sequence), "d": data})
         return ws
 
-    def _ready(self) -> list[tuple[str, dict[str, Any]]]:
+    def _ready(self, shard: list[int] | None) -> list[tuple[str, dict[str, Any]]]:
+        """READY and the server's GUILD_CREATE, as Discord sends them to a session: a
+        sharded one hears the server only when it is on its shard (Discord's rule: the
+        server id's timestamp part, modulo the shard count)."""
         guild = {
             "id": str(GUILD_ID), "name": "Test Tavern", "unavailable": False, "large": False,
             "member_count": 1, "owner_id": str(OWNER_ID), "features": [], "emojis": [],
@@ -195,4 +198,9 @@ class FakeDiscord:
             "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
             "application": {"id": str(APPLICATION_ID), "flags": 0},
         }  # fmt: skip
+        if shard is not None:
+            ready["shard"] = shard
+            if (GUILD_ID >> 22) % shard[1] != shard[0]:
+                ready["guilds"] = []
+                return [("READY", ready)]
         return [("READY", ready), ("GUILD_CREATE", guild)]

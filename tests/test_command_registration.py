@@ -125,6 +125,23 @@ async def test_the_first_start_registers_every_command_with_its_permissions(
     assert "; voice: " in line
 
 
+@pytest.mark.parametrize(
+    ("shards", "identified", "servers", "registers"),
+    [("0,1", [[0, 3], [1, 3]], "0 servers", True), ("2", [[2, 3]], "1 server", False)],
+)
+async def test_a_process_runs_its_shards_and_only_shard_zero_registers_the_commands(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+    shards: str, identified: list[list[int]], servers: str, registers: bool,
+) -> None:  # fmt: skip
+    settings = load_settings(data_dir=tmp_path / "data", discord_token=TOKEN, shard_count=3,
+                             shard_ids=shards)  # fmt: skip
+    line = await run_until_ready(settings, caplog)
+    assert sorted(frame["shard"] for frame in fake.identified) == identified
+    assert f" in {servers};" in line  # the fake's server is on shard 2, as Discord splits
+    assert len(fake.command_puts()) == (1 if registers else 0)
+    assert ("commands registered globally" in line) == registers
+
+
 async def test_a_restart_sends_nothing_unless_the_commands_changed(
     fake: FakeDiscord, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:

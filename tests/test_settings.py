@@ -267,3 +267,29 @@ def test_a_postgresql_url_selects_postgresql(monkeypatch: pytest.MonkeyPatch) ->
     assert settings.postgres_url == "postgresql://bot:hunter2secret@db/memory"
     assert "hunter2secret" not in repr(settings)
     assert load_settings(database_url=None).postgres_url is None
+
+
+@pytest.mark.parametrize(
+    ("ids", "count", "said"),
+    [
+        ("3", "2", "MEMORYBOT_SHARD_IDS=3: with MEMORYBOT_SHARD_COUNT=2 the shards are 0-1"),
+        ("1", None, "MEMORYBOT_SHARD_IDS is set: MEMORYBOT_SHARD_COUNT must be too"),
+        ("one", "2", "MEMORYBOT_SHARD_IDS='one': Value error, not shard numbers"),
+    ],
+)
+def test_shards_must_be_within_their_count(
+    monkeypatch: pytest.MonkeyPatch, ids: str, count: str | None, said: str
+) -> None:
+    monkeypatch.setenv("MEMORYBOT_SHARD_IDS", ids)
+    if count is not None:
+        monkeypatch.setenv("MEMORYBOT_SHARD_COUNT", count)
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_shard_ids_are_read_comma_separated_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORYBOT_SHARD_IDS", "3, 1,1")
+    monkeypatch.setenv("MEMORYBOT_SHARD_COUNT", "4")
+    settings = load_settings()
+    assert (settings.shard_ids, settings.shard_count) == ((1, 3), 4)
