@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from bot.cli_base import CliState, db_path_of, echo_json, run_async, snowflake
+from bot.cli_migrate import migrate
 from bot.cli_moderation import events, forget, optout
 from memory.errors import ConfigError, MemorybotError
 from memory.settings import MAX_SLICE_BUDGET, MIN_SLICE_BUDGET, load_settings
@@ -383,7 +384,7 @@ def demo(state: CliState, port: int | None) -> None:
     run_async(run_demo(settings, port))
 
 
-for command in (events, forget, optout):
+for command in (events, forget, optout, migrate):
     cli.add_command(command)
 
 

@@ -1,7 +1,8 @@
 """Several processes on one PostgreSQL store, at the store's level: each job is claimed by
 one process at a time and its facts are stored by the one that holds it; a process that is
 gone leaves its jobs to the others, and one that hangs (stopped with SIGSTOP, its
-connection open) leaves them once its claims lapse; a guild's journal is written by one process at a time.
+connection open) leaves them once its claims lapse; a guild's journal is written by one
+process at a time.
 Each store here is what one process holds (its own pool and session). The same, with real
 processes killed mid-way: ``test_postgres_processes``."""
 

@@ -230,6 +230,18 @@ P011_JOURNAL_BACKLOG = [
     "CREATE INDEX journal_backlog_guild ON journal_backlog (guild_id, message_row)",
 ]
 
+# The SQLite stores moved here (``moving``): a move run again goes on; one from elsewhere
+# into a database holding memory is refused.
+P012_MOVED_FROM = [
+    """
+    CREATE TABLE moved_from (
+        source      text PRIMARY KEY,
+        started_at  timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz
+    )
+    """,
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
@@ -242,4 +254,5 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p009_member_profiles", P009_MEMBER_PROFILES),
     ("p010_vector_models", P010_VECTOR_MODELS),
     ("p011_journal_backlog", P011_JOURNAL_BACKLOG),
+    ("p012_moved_from", P012_MOVED_FROM),
 ]
