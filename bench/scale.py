@@ -3,6 +3,7 @@
     python bench/scale.py [--facts 100000] [--messages 1000000] [--small-guilds 20]
                           [--queries 200] [--db PATH] [--json]
     python bench/scale.py --many-guilds 1000 [--many-facts 1000] [--db PATH] [--json]
+    python bench/scale.py --backend postgres [--database-url URL] [--db PATH] [--json]
 
 Builds (or reuses, with ``--db``) a store with one generated guild of ``--facts`` active facts
 (each with a bundled-model vector) and ``--messages`` messages (full-text indexed), plus
@@ -10,6 +11,9 @@ Builds (or reuses, with ``--db``) a store with one generated guild of ``--facts`
 ``--queries`` generated questions after one warm-up query. Reports p50 / p95 latency, the
 peak RSS of the process, and how many of the exact nearest facts by meaning (every vector
 scored, after the peak RSS was read) the search's k-NN finds (``nearest_overlap``).
+
+``--backend postgres``: the same store moved into PostgreSQL (as ``memorybot migrate``
+does; a database it was moved into before is reused) and measured there.
 
 ``--many-guilds N``: instead, a store of N guilds of ``--many-facts`` facts each (texts drawn
 from a pool of 20,000, embedded once) and 20 messages each; one slice per guild, then the
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import random
@@ -28,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -228,13 +234,45 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def measure(db: Path, queries: int) -> dict[str, Any]:
+async def _open(db: Path, url: str | None) -> Any:
+    """The SQLite store at ``db``, or (``url``) the PostgreSQL one it was moved into."""
+    from memory.storage.store import Store
+
+    if url is None:
+        return await Store.open(db)
+    from memory.storage.postgres.store import PostgresStore
+
+    return await PostgresStore.open(url)
+
+
+async def move(db: Path, url: str) -> None:
+    """The SQLite store copied into PostgreSQL (``memorybot migrate``'s way), unless it was."""
+    from memory.storage.postgres.moving import Mover
+    from memory.storage.postgres.store import PostgresStore
+
+    target = await PostgresStore.open(url)
+    try:
+        if await target.pool.fetchval("SELECT count(*) FROM moved_from WHERE finished_at "
+                                      "IS NOT NULL"):  # fmt: skip
+            return
+        started = time.perf_counter()
+        tally = await Mover(db, target).run()
+        if not tally.complete:
+            raise SystemExit(f"moving {db} into PostgreSQL left rows behind: {tally.counts}")
+        print(f"moved {db} into PostgreSQL in {time.perf_counter() - started:.0f} s",
+              file=sys.stderr)  # fmt: skip
+        async with target.pool.acquire() as conn:
+            await conn.execute("VACUUM ANALYZE")
+    finally:
+        await target.close()
+
+
+async def measure(db: Path, queries: int, url: str | None = None) -> dict[str, Any]:
     from memory.search.embeddings import LocalEmbedder
     from memory.search.retriever import Retriever
     from memory.search.semantic import Semantic
-    from memory.storage.store import Store
 
-    store = await Store.open(db)
+    store = await _open(db, url)
     retriever = Retriever(store, Semantic(store, LocalEmbedder()))
     started = time.perf_counter()
     await retriever.slice(BIG_GUILD, "warm up: who likes pizza?", channel_id=BIG_CHANNELS[0])
@@ -271,6 +309,7 @@ async def measure(db: Path, queries: int) -> dict[str, Any]:
         "nearest_overlap": round(overlap, 3),
         "peak_rss_mb": round(peak_mb, 1),
         "big_guild": {"facts": big.active_facts, "messages": big.messages},
+        "backend": "sqlite" if url is None else "postgres",
     }  # fmt: skip
 
 
@@ -409,6 +448,29 @@ def ensure_store(data_dir: Path) -> None:
         raise SystemExit(f"building {db} failed (exit code {child.exitcode})")
 
 
+SERVER_SETTINGS = {"shared_buffers": "2GB", "effective_cache_size": "8GB", "work_mem": "16MB"}
+"""The throwaway server's memory, as an operator gives a database server (the defaults are
+PostgreSQL's minimal ones: 128 MB of buffers)."""
+
+
+@contextlib.contextmanager
+def _postgres(url: str | None) -> Iterator[str]:
+    """``url``, or a throwaway server's new database (``tests.postgres_server``)."""
+    if url is not None:
+        yield url
+        return
+    from tests import postgres_server
+
+    found = postgres_server.binaries()
+    if found is None:
+        raise SystemExit("no PostgreSQL: pass --database-url, or pip install -e '.[test]'")
+    server = postgres_server.start(found, SERVER_SETTINGS)
+    try:
+        yield server.create_database("scale")
+    finally:
+        server.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--facts", type=int, default=100_000)
@@ -419,6 +481,18 @@ def main() -> None:
     parser.add_argument("--many-facts", type=int, default=1000)
     parser.add_argument("--db", type=Path, help="reuse (or build once) this database")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="postgres: the store moved into PostgreSQL (--database-url)",
+    )
+    parser.add_argument(
+        "--database-url",
+        help="postgres: an empty database, or one this "
+        "benchmark moved its store into (default: a throwaway server from "
+        "the test extra's binaries)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memorybot-scale-") as tmp:
         db = args.db or Path(tmp) / "memory.db"
@@ -435,6 +509,10 @@ def main() -> None:
             print(f"built {db} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
         if args.many_guilds:
             result = asyncio.run(measure_many(db, args.many_guilds))
+        elif args.backend == "postgres":
+            with _postgres(args.database_url) as url:
+                asyncio.run(move(db, url))
+                result = asyncio.run(measure(db, args.queries, url))
         else:
             result = asyncio.run(measure(db, args.queries))
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))

@@ -106,8 +106,9 @@ def _copy(bin_dir: Path, into: Path) -> Path:
     return into / package.name / install.name / "bin"
 
 
-def start(bin_dir: Path) -> Server:
-    """initdb and start a server from ``bin_dir`` in a new private directory."""
+def start(bin_dir: Path, settings: dict[str, str] | None = None) -> Server:
+    """initdb and start a server from ``bin_dir`` in a new private directory (``settings``:
+    more server settings, e.g. a benchmark's ``shared_buffers``)."""
     user = "nobody" if os.geteuid() == 0 else None
     root = Path(tempfile.mkdtemp(prefix="memorybot-pg-"))  # 0700, in the world's /tmp
     if user is not None:
@@ -120,7 +121,7 @@ def start(bin_dir: Path) -> Server:
         server.run("initdb", "-D", str(server.data), "-U", SUPERUSER, "--auth=trust",
                    "-E", "UTF8", "--locale=C.UTF-8", "--no-sync")  # fmt: skip
         options = " ".join(f"-c {key}={value!r}" if value == "" else f"-c {key}={value}"
-                           for key, value in SETTINGS.items())  # fmt: skip
+                           for key, value in {**SETTINGS, **(settings or {})}.items())  # fmt: skip
         options += f" -k {root} -p {PORT}"
         server.run("pg_ctl", "start", "-D", str(server.data), "-o", options,
                    "-l", str(root / "server.log"), "-w", "-t", str(START_SECONDS))  # fmt: skip

@@ -249,6 +249,31 @@ async def test_full_text_windows_find_the_newest_matches_of_any_script(backend: 
     ]
 
 
+async def test_windows_over_a_long_history_find_every_span_newest_first(backend: Any) -> None:
+    # 6,000 messages: row ids past several of PostgreSQL's spans (``words.SPANS``); a word
+    # said all along, one said a few times long ago and once lately, one said once, first;
+    # another guild's messages between them.
+    said = []
+    for n in range(6000):
+        text = "daily chatter" + (" pottery" if n % 3 == 0 else "")
+        text += " kiln" if n in (5, 40, 2500, 5990) else ""
+        said.append(item(n, text + (" glaze" if n == 0 else "")))
+        if n % 1000 == 500:
+            said.append(item(n, "pottery kiln glaze", guild_id=GUILD_B))
+    rows = list((await backend.insert_messages(said, live=False)).rows)
+    await searchable(backend, rows)
+    mine = [row for row, item_ in zip(rows, said, strict=True) if item_.guild_id == GUILD_A]
+    pottery = [row for n, row in enumerate(mine) if n % 3 == 0][::-1]
+    asked = [
+        Window(words("pottery"), 50), Window(words("pottery"), 5000), Window(words("kiln"), 10),
+        Window(words("kiln"), 2), Window(words("glaze"), 10), Window(words("nothing"), 10),
+        Window(words("kiln"), 10, narrow=Narrow("author_id", (SARAH.id,))),
+    ]  # fmt: skip
+    found = await backend.fts_windows("messages", GUILD_A, asked)
+    kiln = [mine[5990], mine[2500], mine[40], mine[5]]
+    assert found == [pottery[:50], pottery, kiln, kiln[:2], [mine[0]], [], kiln]
+
+
 async def test_lore_is_stored_said_again_and_capped(backend: Any) -> None:
     said = "2026-10-12T18:03:11.123+00:00"
     first = await backend.remember_line(
@@ -761,3 +786,21 @@ def test_shown_urls_hide_only_the_password() -> None:
         shown("postgresql://bot:pw@db.example:5432/m") == "postgresql://bot:***@db.example:5432/m"
     )
     assert shown("postgresql://db.example/m") == "postgresql://db.example/m"
+
+
+async def test_a_window_reaches_rows_far_older_than_every_span(postgres_url: str) -> None:
+    store = await PostgresStore.open(postgres_url)
+    try:
+        far = [10, (1 << 21) + 5, (1 << 23) + 7, (1 << 23) + 9]  # past 2^20 spans of each other
+        for n, row in enumerate(far):
+            await store.pool.execute(
+                "INSERT INTO messages (id, guild_id, channel_id, message_id, author_id, "
+                "author_name, content, source, created_at, words) OVERRIDING SYSTEM VALUE "
+                "VALUES ($1, $2, $3, $4, 'u', 'U', 'kiln', 'import', now(), 'kiln'::tsvector)",
+                row, GUILD_A, CHANNEL_A, str(n),
+            )  # fmt: skip
+        asked = [Window(words("kiln"), 10), Window(words("kiln"), 3)]
+        found = await store.fts_windows("messages", GUILD_A, asked)
+        assert found == [far[::-1], far[::-1][:3]]
+    finally:
+        await store.close()

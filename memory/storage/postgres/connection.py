@@ -14,6 +14,9 @@ log = logging.getLogger(__name__)
 SCHEMES = ("postgresql", "postgres")
 CONNECT_SECONDS = 10.0
 INSTALL = "pip install 'memorybot[postgres]'"
+# Each statement is planned for its own values: asyncpg prepares every statement, and a plan
+# made once for any values cannot tell a common word from a rare one (``words.window_sql``).
+SERVER_SETTINGS = {"plan_cache_mode": "force_custom_plan"}
 
 
 def shown(url: str) -> str:
@@ -51,8 +54,9 @@ async def open_pool(url: str, size: int) -> Any:
     asyncpg = _driver()
     try:
         return await asyncpg.create_pool(
-            url, min_size=1, max_size=size, timeout=CONNECT_SECONDS, command_timeout=None
-        )
+            url, min_size=1, max_size=size, timeout=CONNECT_SECONDS, command_timeout=None,
+            server_settings=SERVER_SETTINGS,
+        )  # fmt: skip
     except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
         raise StoreError(f"cannot reach PostgreSQL at {shown(url)}: {exc}") from exc
 

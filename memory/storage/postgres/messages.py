@@ -119,8 +119,10 @@ class PgMessages:
             raise ValueError(f"not a full-text corpus: {corpus!r}")
         found = []
         async with self.pool.acquire() as conn:
+            top = await conn.fetchval(f"SELECT max(id) FROM {table} WHERE guild_id = $1",
+                                      guild_id)  # fmt: skip
             for window in windows:
-                sql, params = window_sql(table, window)
+                sql, params = window_sql(table, guild_id, window, top or 0)
                 found.append([row[0] for row in await conn.fetch(sql, guild_id, *params)])
         return found
 

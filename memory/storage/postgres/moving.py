@@ -218,26 +218,36 @@ class Mover:
         )
 
     async def _copy_vectors(self) -> None:
-        """Each model's vectors of active facts, a guild at a time (a guild whose vectors
-        are all there already is passed over)."""
+        """Each model's vectors of active facts, a guild and ``BATCH`` facts at a time (a
+        guild whose vectors are all there already is passed over)."""
         source = await Store.open(self.path)
         try:
             models = [row[0] for row in await _models(self.path)]
             guilds = await source.guild_ids()
             for model in models:
                 what = f"vectors ({model})"
-                self.progress(what, 0, len(guilds))
-                for n, guild_id in enumerate(guilds, 1):
-                    if await _vectors(self.target, guild_id, model) < await _vectors(
-                        source, guild_id, model
-                    ):
-                        rows = await source.fact_vectors(guild_id, model)
-                        await self.target.store_fact_vectors(
-                            guild_id, model, [(i, len(blob) // 4, blob) for i, blob in rows]
-                        )
-                    self.progress(what, n, len(guilds))
+                wanted = {g: await _vectors(source, g, model) for g in guilds}
+                total, done = sum(wanted.values()), 0
+                self.progress(what, done, total)
+                for guild_id in guilds:
+                    if await _vectors(self.target, guild_id, model) < wanted[guild_id]:
+                        await self._copy_guild_vectors(source, guild_id, model)
+                    done += wanted[guild_id]
+                    self.progress(what, done, total)
         finally:
             await source.close()
+
+    async def _copy_guild_vectors(self, source: Store, guild_id: str, model: str) -> None:
+        with _reading(self.path) as conn:
+            ids = [row[0] for row in conn.execute(
+                "SELECT id FROM memory_facts WHERE guild_id = ? AND is_active ORDER BY id",
+                (guild_id,),
+            )]  # fmt: skip
+        for start in range(0, len(ids), BATCH):
+            rows = await source.fact_vectors_of(guild_id, model, ids[start : start + BATCH])
+            await self.target.store_fact_vectors(
+                guild_id, model, [(i, len(blob) // 4, blob) for i, blob in rows]
+            )
 
     async def _count(self) -> Tally:
         counts: dict[str, tuple[int, int]] = {}

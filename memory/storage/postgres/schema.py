@@ -242,6 +242,37 @@ P012_MOVED_FROM = [
     """,
 ]
 
+# Each message's and fact's place among the guild's documents, its channel and its author,
+# as lexemes of its ``words`` (``words.SPANS``): the newest matches of a word (in a channel,
+# by some authors) are found by GIN alone, however common or rare the word, one span of the
+# guild's history after another.
+P013_SPANS = [
+    """
+    CREATE FUNCTION memorybot_spans() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        NEW.words := NEW.words || array_to_tsvector(ARRAY[
+            '~11:' || NEW.guild_id || ':' || (NEW.id >> 11),
+            '~14:' || NEW.guild_id || ':' || (NEW.id >> 14),
+            '~17:' || NEW.guild_id || ':' || (NEW.id >> 17),
+            '~20:' || NEW.guild_id || ':' || (NEW.id >> 20),
+            '~g:' || NEW.guild_id,
+            '~c:' || coalesce(NEW.channel_id, ''),
+            '~a:' || coalesce(NEW.author_id, '')]);
+        RETURN NEW;
+    END
+    $$
+    """,
+    *(
+        f"CREATE TRIGGER {table}_spans BEFORE INSERT OR UPDATE OF words ON {table} "
+        "FOR EACH ROW EXECUTE FUNCTION memorybot_spans()"
+        for table in ("messages", "memory_facts")
+    ),
+    "UPDATE messages SET words = words",
+    "UPDATE memory_facts SET words = words",
+    "CREATE INDEX messages_guild_row ON messages (guild_id, id)",
+    "CREATE INDEX memory_facts_guild_row ON memory_facts (guild_id, id)",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
@@ -255,4 +286,5 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p010_vector_models", P010_VECTOR_MODELS),
     ("p011_journal_backlog", P011_JOURNAL_BACKLOG),
     ("p012_moved_from", P012_MOVED_FROM),
+    ("p013_spans", P013_SPANS),
 ]
