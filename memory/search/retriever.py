@@ -8,6 +8,7 @@ comes with its neighbouring turns. Every item carries its provenance.
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -311,6 +312,22 @@ class Retriever:
         best facts and messages that fill ``budget`` characters shown (``budget.pack``)."""
         budget = self.budget if budget is None else budget
         named = await self.named_members(guild_id, query)
+        async with asyncio.TaskGroup() as tasks:  # the messages are found meanwhile
+            found = tasks.create_task(self.messages(
+                guild_id, query, channel_id=channel_id, named=named,
+                limit=max(2, budget // MESSAGE_CHARS), context=NEIGHBOURS, distinct=False,
+            ))  # fmt: skip
+            mine, relevant, share = await self._slice_facts(
+                guild_id, query, channel_id, user_id, semantic, named
+            )
+        return pack(mine, relevant, found.result(), budget, fact_share=share)
+
+    async def _slice_facts(
+        self, guild_id: str, query: str, channel_id: str | None, user_id: str | None,
+        semantic: Mapping[int, float] | None, named: Mapping[str, str],
+    ) -> tuple[list[FactHit], list[FactHit], float]:  # fmt: skip
+        """A slice's facts: the asker's own, the relevant ones, and the share of the budget
+        they may fill."""
         if semantic is None and self.semantic is not None:
             semantic = await self.semantic.similarities(guild_id, query)
         sure = self.min_confidence
@@ -335,8 +352,4 @@ class Retriever:
         relevant = [h for h in relevant if h.fact.confidence >= sure and h.fact.id not in seen]
         if named:  # facts about the members the query names come first among equals
             relevant.sort(key=lambda h: (h.fact.subject in named, h.scores.combined), reverse=True)
-        found = await self.messages(
-            guild_id, query, channel_id=channel_id, named=named,
-            limit=max(2, budget // MESSAGE_CHARS), context=NEIGHBOURS, distinct=False,
-        )  # fmt: skip
-        return pack(mine, relevant, found, budget, fact_share=share)
+        return mine, relevant, share
