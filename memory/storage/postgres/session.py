@@ -24,10 +24,13 @@ CLAIM_HELD = (
     "(j.claimed_until > now() AND EXISTS (SELECT 1 FROM pg_stat_activity a "
     "WHERE a.pid = j.claimed_by))"
 )
-RENEW = (
-    "UPDATE ingest_jobs SET claimed_until = now() + make_interval(secs => $2) "
-    "WHERE claimed_by = $1 AND status = 'pending'"
-)
+# Jobs being closed meanwhile are locked by their transaction: passed over, not waited for
+# (waiting could deadlock with it; they are done with their claim anyway).
+RENEW = """
+UPDATE ingest_jobs SET claimed_until = now() + make_interval(secs => $2)
+WHERE message_row IN (SELECT message_row FROM ingest_jobs
+                      WHERE claimed_by = $1 AND status = 'pending' FOR UPDATE SKIP LOCKED)
+"""
 
 
 class Session:
