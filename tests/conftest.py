@@ -137,3 +137,13 @@ def postgres() -> Iterator[postgres_server.Server]:
 def postgres_url(postgres: postgres_server.Server) -> str:
     """The URL of a new empty database on the test server."""
     return postgres.create_database(f"test_{uuid.uuid4().hex[:16]}")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def each_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Runs a test once on each storage backend: on PostgreSQL by ``MEMORYBOT_DATABASE_URL``
+    (a new database on the test server), as an operator selects it, for everything the test
+    opens — and the ``memorybot`` processes it runs (``helpers.cli_env`` passes it on)."""
+    if request.param == "postgres":
+        monkeypatch.setenv("MEMORYBOT_DATABASE_URL", request.getfixturevalue("postgres_url"))
+    return str(request.param)

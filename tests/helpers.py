@@ -82,24 +82,38 @@ Seed = Callable[[Any], Awaitable[None]]
 """Writes a test's starting data through the storage layer (``memory.storage.store.Store``)."""
 
 
-async def seed_store(db_path: Path, seed: Seed) -> None:
-    """Run ``seed`` on the database at ``db_path`` before memory opens on it (memory's own
-    parts are never reached into)."""
+async def _open_store(db_path: Path, url: str | None) -> Any:
+    """The SQLite store at ``db_path``, or (``url``) the PostgreSQL one."""
+    if url is not None:
+        from memory.storage.postgres.store import PostgresStore
+
+        return await PostgresStore.open(url)
     from memory.storage.store import Store
 
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    async with await Store.open(db_path) as store:
+    return await Store.open(db_path)
+
+
+async def seed_store(db_path: Path, seed: Seed) -> None:
+    """Run ``seed`` on the database at ``db_path`` (on PostgreSQL, when the test runs there:
+    ``conftest.each_backend``) before memory opens on it (memory's own parts are never
+    reached into)."""
+    store = await _open_store(db_path, os.environ.get("MEMORYBOT_DATABASE_URL"))
+    try:
         await seed(store)
+    finally:
+        await store.close()
 
 
 @contextlib.asynccontextmanager
 async def side_store(settings: Any) -> AsyncIterator[Any]:
-    """A second connection to the database that memory runs on (WAL: each sees the other's
+    """A second connection to the database that memory runs on (each sees the other's
     commits), to set up what no memory operation makes, such as a fact with a given text."""
-    from memory.storage.store import Store
-
-    async with await Store.open(settings.db_path) as store:
+    store = await _open_store(settings.db_path, settings.postgres_url)
+    try:
         yield store
+    finally:
+        await store.close()
 
 
 @contextlib.asynccontextmanager
@@ -251,8 +265,10 @@ MEMORYBOT = Path(sys.executable).parent / "memorybot"
 
 
 def cli_env(**extra: str) -> dict[str, str]:
-    """The test process's environment without any MEMORYBOT_* variable, plus ``extra``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBOT_")}
+    """The test process's environment without any MEMORYBOT_* variable but the store a test
+    runs on (``conftest.each_backend``), plus ``extra``."""
+    kept = ("MEMORYBOT_DATABASE_URL",)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBOT_") or k in kept}
     env.update(extra)
     return env
 

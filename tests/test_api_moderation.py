@@ -14,6 +14,8 @@ import pytest
 from tests.api_helpers import TOKEN, Api, served
 from tests.test_api import seed
 
+pytestmark = pytest.mark.usefixtures("each_backend")  # on SQLite and PostgreSQL
+
 ADMIN = "admin-token-0123456789abcdef"
 
 

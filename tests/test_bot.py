@@ -17,6 +17,8 @@ from memory.search.results import MemorySlice, slice_json
 from memory.settings import load_settings
 from tests.helpers import add_fact, dpytest_bot, side_store
 
+pytestmark = pytest.mark.usefixtures("each_backend")  # on SQLite and PostgreSQL
+
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[MemoryBot]:

@@ -33,6 +33,8 @@ from tests.helpers import (
     side_store,
 )
 
+pytestmark = pytest.mark.usefixtures("each_backend")  # on SQLite and PostgreSQL
+
 BOSTON, NURSE, JAZZ = "Sarah lives in Boston.", "Sarah works as a nurse.", "Sarah likes jazz."
 EARLY, LATE = "2026-10-01T10:00:00.000+00:00", "2026-11-01T10:00:00.000+00:00"
 Answer = Callable[[list[dict[str, Any]]], str]  # facts sent -> the model's answer

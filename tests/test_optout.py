@@ -22,6 +22,8 @@ from tests.helpers import (
     write_export,
 )
 
+pytestmark = pytest.mark.usefixtures("each_backend")  # on SQLite and PostgreSQL
+
 
 async def stored_texts(data_dir: Path) -> list[str]:
     async with open_memory(load_settings(data_dir=data_dir), start_queue=False) as memory:

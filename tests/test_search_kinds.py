@@ -25,6 +25,8 @@ from tests.search_helpers import (
     seed_facts,
 )
 
+pytestmark = pytest.mark.usefixtures("each_backend")  # on SQLite and PostgreSQL
+
 MESSAGE_KEYS = {"kind", "id", "channelId", "authorId", "authorName", "content", "createdAt",
                 "source", "score", "context", "link"}  # fmt: skip
 TURN_KEYS = {"id", "channelId", "authorId", "authorName", "content", "createdAt", "source"}

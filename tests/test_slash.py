@@ -30,6 +30,8 @@ from memory.search.results import slice_json
 from memory.settings import load_settings
 from tests.helpers import add_fact, dpytest_bot, side_store
 
+pytestmark = pytest.mark.usefixtures("each_backend")  # on SQLite and PostgreSQL
+
 _ids = itertools.count(1_300_000_000_000_000_001)
 
 

@@ -29,6 +29,8 @@ from tests.helpers import (
     write_export,
 )
 
+pytestmark = pytest.mark.usefixtures("each_backend")  # on SQLite and PostgreSQL
+
 FILLER = "just chatting about the weather and what everyone had for lunch today, nothing much"
 TOPICS = ["kayak", "violin", "lasagna", "telescope", "marathon", "bonsai", "origami", "chess"]
 

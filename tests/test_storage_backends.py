@@ -1,6 +1,7 @@
 """One set of behaviour tests for every storage backend: the SQLite ``Store`` and the
-PostgreSQL backend being built (``memory.storage.postgres``, against a real server started
-by the ``postgres`` fixture). A part joins here as the PostgreSQL backend gains it."""
+PostgreSQL backend (``memory.storage.postgres``, against a real server started by the
+``postgres`` fixture). Tests of memory as a whole run on both through
+``conftest.each_backend``."""
 
 from __future__ import annotations
 

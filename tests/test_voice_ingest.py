@@ -22,6 +22,8 @@ from voice.ingest import remember_utterance, voice_message_id
 from voice.segmenter import Utterance
 from voice.stt import PocketSphinxTranscriber
 
+pytestmark = pytest.mark.usefixtures("each_backend")  # on SQLite and PostgreSQL
+
 SPEAKER = Author("300000000000000009", "Sarah", "sarah")
 STARTED = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
 
