@@ -5,6 +5,7 @@ the command line works on it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,8 @@ import pytest
 from memory.runtime import open_memory
 from memory.settings import load_settings
 from tests.conftest import SAMPLE_EXPORT
-from tests.helpers import cli_env, run_cli
+from tests.helpers import GUILD_A, MIKE, SARAH, cli_env, item, run_cli
+from tests.postgres_server import Server
 
 SAMPLE_GUILD = "584822070181888001"
 
@@ -85,3 +87,22 @@ def test_the_command_line_works_on_postgresql(tmp_path: Path, postgres_url: str)
 
     repair = run_cli(tmp_path, "doctor", "--repair", env=env)
     assert "mends SQLite files only" in repair.stdout + repair.stderr
+
+
+async def test_memory_goes_on_when_the_server_restarts(
+    tmp_path: Path, postgres: Server, postgres_url: str
+) -> None:
+    settings = load_settings(data_dir=tmp_path, notice=False, database_url=postgres_url)
+    said = [item(1, "I work as a nurse at the children's hospital"),
+            item(2, "I play bass in a ska band", author=MIKE)]  # fmt: skip
+    async with open_memory(settings) as memory:
+        assert await asyncio.wait_for(await memory.ingest(said[0]), 30)
+        await asyncio.to_thread(postgres.restart)  # every connection of memory's cut
+        assert await asyncio.wait_for(await memory.ingest(said[1]), 30)
+        await asyncio.wait_for(memory.join(), 60)
+        stats = await memory.stats(GUILD_A)
+        facts = sorted(f.subject for f in await memory.active_facts(GUILD_A))
+    assert (stats.messages, stats.pending_jobs, facts) == (2, 0, sorted([SARAH.id, MIKE.id]))
+    lines = [line for path in (tmp_path / "journals" / GUILD_A).glob("????-??-??.md")
+             for line in path.read_text().splitlines() if line.startswith("- ")]  # fmt: skip
+    assert len(lines) == 2 and "nurse" in lines[0] and "ska band" in lines[1]

@@ -26,9 +26,13 @@ class Changes:
 
     async def listen(self, conn: Any) -> None:
         """Listen on ``conn``: a connection outside the pool (a listener keeps its
-        connection, and the pool keeps all of its size) that lives as long as this store."""
-        if self._conn is not None:
+        connection, and the pool keeps all of its size) that lives as long as this store
+        — or on the one that replaced it, once it was lost: what was announced meanwhile
+        went unheard, so everything counts as changed."""
+        if conn is self._conn:
             return
+        if self._conn is not None:
+            self._pending = True
         self._conn = conn
         await conn.add_listener(CHANNEL, self._heard)
 

@@ -8,12 +8,12 @@ this process is writing (session locks: they span the file writes, never a trans
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Collection
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from memory.storage.postgres.connection import connect
+from memory.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -34,29 +34,42 @@ WHERE message_row IN (SELECT message_row FROM ingest_jobs
 
 
 class Session:
-    """The connection, the id it gives this process, and the journal locks it holds."""
+    """The connection, the id it gives this process, and the journal locks it holds. A lost
+    connection (the server restarted, the network cut) is made again at its next use: a new
+    session, with a new id for the claims to come (the old claims lapse with the old
+    session) and no journal lock held; ``on_connect`` hears of each new connection."""
 
-    def __init__(self, conn: Any, claim_seconds: float = CLAIM_SECONDS) -> None:
+    def __init__(self, url: str, conn: Any, claim_seconds: float = CLAIM_SECONDS) -> None:
+        self.url = url
         self.conn = conn
         self.pid: int = conn.get_server_pid()
         self.claim_seconds = claim_seconds
+        self.on_connect: Callable[[Any], Awaitable[None]] | None = None
         self._use = asyncio.Lock()  # one statement at a time on the connection
         self._journaling: set[str] = set()  # guilds whose journal lock it holds
         self._heartbeat: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str, claim_seconds: float = CLAIM_SECONDS) -> Session:
-        session = cls(await connect(url), claim_seconds)
+        session = cls(url, await connect(url), claim_seconds)
         session._heartbeat = asyncio.create_task(session._renew(), name="memorybot-pg-claims")
         return session
 
     async def close(self) -> None:
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._heartbeat
-            self._heartbeat = None
+        await stop_task(self._heartbeat)
+        self._heartbeat = None
         await self.conn.close()  # its claims and locks end with it
+
+    async def _live(self) -> Any:
+        """The connection, made again if it was lost (under ``_use``)."""
+        if self.conn.is_closed():
+            self._journaling.clear()  # they ended with the old session
+            self.conn = await connect(self.url)
+            self.pid = self.conn.get_server_pid()
+            log.info("connected to PostgreSQL again (a new session: %d)", self.pid)
+            if self.on_connect is not None:
+                await self.on_connect(self.conn)
+        return self.conn
 
     async def _renew(self) -> None:
         """Renew this process's claims a few times per claim's life."""
@@ -64,7 +77,7 @@ class Session:
             await asyncio.sleep(self.claim_seconds / 4)
             try:
                 async with self._use:
-                    await self.conn.execute(RENEW, self.pid, self.claim_seconds)
+                    await (await self._live()).execute(RENEW, self.pid, self.claim_seconds)
             except Exception as exc:  # the next beat tries again; claims may lapse meanwhile
                 log.warning("cannot renew this process's job claims: %s", exc)
 
@@ -72,9 +85,10 @@ class Session:
         """Release the journal locks of the last turn, then take those of ``guild_ids`` that
         no other process holds; return the guilds this process may journal now."""
         async with self._use:
-            await self._release()
+            conn = await self._live()
+            await self._release(conn)
             for guild_id in sorted(set(guild_ids)):
-                got = await self.conn.fetchval(
+                got = await conn.fetchval(
                     "SELECT pg_try_advisory_lock($1, hashtext($2))", JOURNAL_LOCKS, guild_id
                 )
                 if got:
@@ -83,11 +97,11 @@ class Session:
 
     async def end_journal_turn(self) -> None:
         async with self._use:
-            await self._release()
+            await self._release(await self._live())
 
-    async def _release(self) -> None:
+    async def _release(self, conn: Any) -> None:
         for guild_id in sorted(self._journaling):
-            await self.conn.execute(
+            await conn.execute(
                 "SELECT pg_advisory_unlock($1, hashtext($2))", JOURNAL_LOCKS, guild_id
             )
         self._journaling.clear()

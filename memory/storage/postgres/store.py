@@ -63,6 +63,7 @@ class PostgresStore(
             await pool.close()
             raise
         store = cls(pool, session, lifecycle)
+        session.on_connect = store.changes.listen
         await store.changes.listen(session.conn)  # other processes share the database
         return store
 
