@@ -5,11 +5,13 @@ PostgreSQL backend (``memory.storage.postgres``, against a real server started b
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import numpy as np
 import pytest
 
@@ -805,3 +807,21 @@ async def test_a_window_reaches_rows_far_older_than_every_span(postgres_url: str
         assert found == [far[::-1], far[::-1][:3]]
     finally:
         await store.close()
+
+
+async def test_a_user_who_may_not_create_the_vector_extension_is_told_what_to_do(
+    postgres: Any,
+) -> None:
+    suffix = uuid.uuid4().hex[:8]
+    admin = await asyncpg.connect(postgres.url())
+    try:
+        await admin.execute(f"CREATE ROLE plain_{suffix} LOGIN")
+        await admin.execute(f"CREATE DATABASE plain_{suffix} OWNER plain_{suffix}")
+    finally:
+        await admin.close()
+    url = postgres.url(f"plain_{suffix}").replace("postgres@", f"plain_{suffix}@")
+    with pytest.raises(StoreError) as caught:
+        await PostgresStore.open(url)
+    said = str(caught.value)
+    assert "cannot update the PostgreSQL schema (p010_vector_models)" in said
+    assert "CREATE EXTENSION vector" in said and "superuser" in said
