@@ -1,10 +1,10 @@
 """Real ``memorybot`` processes sharing one PostgreSQL store and one data directory: two
 importers of different guilds and a third importing the first one's guild at the same time,
 the first killed with SIGKILL half-way, and ``memorybot serve`` answering searches
-throughout. Every message is stored once, extracted once (but those the killed process was
-extracting) and journaled once, no job is left, and the facts are those one process
-importing alone finds. Extraction is the LLM extractor's, over HTTP to a fake
-OpenAI-compatible server that counts what each message was sent."""
+throughout. Every message is stored once, extracted by one living process (those the
+killed process was extracting, again once it died) and journaled once, no job is left, and
+the facts are those one process importing alone finds. Extraction is the LLM extractor's,
+over HTTP to a fake OpenAI-compatible server that records who sent it each message, when."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,6 @@ import asyncpg
 import pytest
 
 from bench.gen_export import write_export
-from memory.ingest.jobs import JobBook
 from tests.api_helpers import TOKEN
 from tests.fake_openai import FakeOpenAI
 from tests.helpers import cli_env
@@ -40,15 +40,15 @@ SELECT guild_id, subject, fact, is_active, times_seen FROM memory_facts ORDER BY
 """
 
 
-IN_FLIGHT = JobBook(400).step_jobs  # jobs a worker step holds (MEMORYBOT_MAX_QUEUE 400)
+KILLED = "the-killed-one"  # the API key (so the fake model knows who asks) of the killed import
 
 
-def _env(url: str, data: Path, llm: FakeOpenAI) -> dict[str, str]:
+def _env(url: str, data: Path, llm: FakeOpenAI, key: str = "a-survivor") -> dict[str, str]:
     return cli_env(
         MEMORYBOT_DATABASE_URL=url, MEMORYBOT_DATA_DIR=str(data), MEMORYBOT_NOTICE="false",
         MEMORYBOT_API_TOKEN=TOKEN, PYTHONFAULTHANDLER="1", MEMORYBOT_EXTRACTOR="llm",
         MEMORYBOT_LLM_MODEL="fake-model", MEMORYBOT_LLM_BASE_URL=llm.base_url,
-        MEMORYBOT_LLM_API_KEY="test", MEMORYBOT_LLM_FACT_CHECK="false",
+        MEMORYBOT_LLM_API_KEY=key, MEMORYBOT_LLM_FACT_CHECK="false",
         MEMORYBOT_EXTRACTION_BATCH_GAP="0",
         PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
     )  # fmt: skip
@@ -63,12 +63,14 @@ def _other_ids(export: Path) -> None:
     export.write_text(json.dumps(doc))
 
 
-def _extracted(llm: FakeOpenAI) -> Counter[str]:
-    """How many times each message was sent to the model."""
-    sent: Counter[str] = Counter()
+def _extracted(llm: FakeOpenAI) -> dict[str, list[tuple[float, bool]]]:
+    """Each message sent to the model: when, and whether by the killed process, each time."""
+    sent: dict[str, list[tuple[float, bool]]] = {}
     for request in llm.chat_requests:
         asked = json.loads(request.json["messages"][-1]["content"])
-        sent.update(message["message_id"] for message in asked["messages"])
+        by_killed = request.header("Authorization") == f"Bearer {KILLED}"
+        for message in asked["messages"]:
+            sent.setdefault(message["message_id"], []).append((request.at, by_killed))
     return sent
 
 
@@ -162,11 +164,12 @@ async def test_importers_a_kill_and_a_server_share_one_store(
         stop_reading = asyncio.Event()
         reading = asyncio.create_task(_read_throughout(base, stop_reading))
         try:
-            killed = await _memorybot(env, "import", str(first))
+            killed = await _memorybot(_env(postgres_url, data, llm, KILLED), "import", str(first))
             others = [await _memorybot(env, "import", str(path)) for path in (second, first)]
             while await _stored(postgres_url, FIRST) < COUNT // 4:  # part of the way
                 assert killed.returncode is None, "the import ended before it could be killed"
                 await asyncio.sleep(0.05)
+            died = time.monotonic()  # no other process may take its jobs before this
             killed.send_signal(signal.SIGKILL)
             assert await killed.wait() == -signal.SIGKILL
             assert await _stored(postgres_url, FIRST) < COUNT  # it was killed half-way
@@ -187,8 +190,13 @@ async def test_importers_a_kill_and_a_server_share_one_store(
     shared = await _figures(postgres_url)
     assert shared["messages"] == {FIRST: COUNT, SECOND: COUNT}
     assert set(shared["jobs"]) == {"done"} and shared["backlog"] == 0
-    twice = [message_id for message_id, times in sent.items() if times > 1]
-    assert len(twice) <= IN_FLIGHT, f"{len(twice)} messages were extracted more than once"
+    # No message was extracted by two living processes: one sent again was the killed
+    # process's, and taken up only once it was dead.
+    for message_id, sends in sent.items():
+        living = [at for at, by_killed in sends if not by_killed]
+        assert len(living) <= 1, f"message {message_id} extracted {len(living)} times"
+        if len(sends) > 1:
+            assert len(living) == 1 and living[0] > died, f"message {message_id} taken too soon"
     for guild_id in (FIRST, SECOND):  # each message's line once
         lines = _journal_lines(data, guild_id)
         assert sum(lines.values()) == COUNT and max(lines.values()) == 1
