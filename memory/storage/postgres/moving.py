@@ -59,6 +59,17 @@ class Table:
     identity: bool = False  # its key is a row id PostgreSQL hands out
     resumes: bool = False  # a big table with an integer key: copied past what is there
 
+    def record(self, row: Sequence[Any]) -> tuple[Any, ...]:
+        """A SQLite row as PostgreSQL takes it (and its index words, if it has them)."""
+        values = tuple(
+            self.convert.get(column, _same)(value)
+            for column, value in zip(self.columns, row, strict=True)
+        )
+        if not self.words_of:
+            return values
+        text = " ".join(row[self.columns.index(column)] or "" for column in self.words_of)
+        return (*values, lexemes(text))
+
 
 TIME_COLUMNS = (
     "updated_at",
@@ -186,12 +197,7 @@ class Mover:
 
     async def _insert(self, table: Table, rows: list[tuple[Any, ...]]) -> None:
         columns = list(table.columns)
-        records = [
-            tuple(table.convert.get(c, _same)(v) for c, v in zip(columns, row, strict=True))
-            + ((lexemes(" ".join(row[columns.index(c)] or "" for c in table.words_of)),)
-               if table.words_of else ())
-            for row in rows
-        ]  # fmt: skip
+        records = [table.record(row) for row in rows]
         stage = f"moving_{table.name}"
         staged = columns + (["lexemes"] if table.words_of else [])
         chosen = ", ".join(columns) + (", words" if table.words_of else "")
