@@ -82,3 +82,39 @@ def endpoint_down(exc: BaseException) -> bool:
             return True
         current = current.__cause__
     return False
+
+
+# asyncpg's errors that say the server is gone or going, not that a statement was wrong.
+_LOST_CONNECTION = frozenset({
+    "ConnectionDoesNotExistError", "CannotConnectNowError", "ConnectionFailureError",
+    "AdminShutdownError", "CrashShutdownError", "InterfaceError", "InternalClientError",
+    "TooManyConnectionsError",
+})  # fmt: skip
+
+
+def store_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc``, or an error it was raised from, says the database server cannot be
+    reached now (PostgreSQL restarting, the network cut): worth one line and a retry, not a
+    traceback each time."""
+    current: BaseException | None = exc
+    for _ in range(8):
+        if current is None:
+            return False
+        if isinstance(current, StoreError) and str(current).startswith("cannot reach "):
+            return True
+        if isinstance(current, OSError) and _raised_in_asyncpg(current):
+            return True  # a socket the driver could not open or keep
+        name = type(current).__name__
+        if type(current).__module__.startswith("asyncpg") and name in _LOST_CONNECTION:
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _raised_in_asyncpg(exc: BaseException) -> bool:
+    tb = exc.__traceback__
+    while tb is not None:
+        if "asyncpg" in tb.tb_frame.f_code.co_filename:
+            return True
+        tb = tb.tb_next
+    return False

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from memory.errors import disk_full, is_disk_full
+from memory.errors import disk_full, is_disk_full, store_unreachable
 from memory.models import StoredMessage
 from memory.storage.protocol import Storage
 from memory_journals.daily import DailyLogWriter, format_line
@@ -244,8 +244,11 @@ class Journals:
             await asyncio.sleep(self.debounce)
             try:
                 await self.flush()
-            except Exception:
-                log.exception("MEMORY.md refresh failed")
+            except Exception as exc:
+                if store_unreachable(exc):
+                    log.warning("MEMORY.md refresh failed: cannot reach the database (%s)", exc)
+                else:
+                    log.exception("MEMORY.md refresh failed")
                 return
 
     async def _periodic(self) -> None:
@@ -253,5 +256,8 @@ class Journals:
             await asyncio.sleep(self.refresh_interval)
             try:
                 await self.refresh_all()
-            except Exception:
-                log.exception("periodic MEMORY.md refresh failed")
+            except Exception as exc:
+                if store_unreachable(exc):
+                    log.warning("periodic MEMORY.md refresh failed: cannot reach the database")
+                else:
+                    log.exception("periodic MEMORY.md refresh failed")

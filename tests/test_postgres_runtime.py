@@ -90,7 +90,7 @@ def test_the_command_line_works_on_postgresql(tmp_path: Path, postgres_url: str)
 
 
 async def test_memory_goes_on_when_the_server_restarts(
-    tmp_path: Path, postgres: Server, postgres_url: str
+    tmp_path: Path, postgres: Server, postgres_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings = load_settings(data_dir=tmp_path, notice=False, database_url=postgres_url)
     said = [item(1, "I work as a nurse at the children's hospital"),
@@ -106,3 +106,5 @@ async def test_memory_goes_on_when_the_server_restarts(
     lines = [line for path in (tmp_path / "journals" / GUILD_A).glob("????-??-??.md")
              for line in path.read_text().splitlines() if line.startswith("- ")]  # fmt: skip
     assert len(lines) == 2 and "nurse" in lines[0] and "ska band" in lines[1]
+    ours = [r for r in caplog.records if r.name.startswith(("memory", "bot"))]
+    assert not [r.getMessage() for r in ours if r.exc_info], "the outage is told in one line"

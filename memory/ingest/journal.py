@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from memory.errors import DiskFullError, JournalError, MemorybotError
+from memory.errors import DiskFullError, JournalError, MemorybotError, store_unreachable
 from memory.ingest.jobs import linger
 from memory.models import StoredMessage
 from memory.storage.protocol import Storage
@@ -156,7 +156,10 @@ class JournalFollower:
         first = self._failing_since is None
         if self._failing_since is None:
             self._failing_since = now
-        if isinstance(exc, OSError | DiskFullError):  # said in one line, not a trace
+        if store_unreachable(exc):
+            if first:
+                log.warning("cannot reach the database (%s); the daily logs wait", exc)
+        elif isinstance(exc, OSError | DiskFullError):  # said in one line, not a trace
             if first:
                 log.info("cannot write the daily logs (%s); retrying", exc)
         else:

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import NamedTuple, Protocol
 
 from memory.audit import MemoryEvent, extraction_call, extraction_error
-from memory.errors import DiskFullError, endpoint_down
+from memory.errors import DiskFullError, endpoint_down, store_unreachable
 from memory.extraction import (
     CONTEXT_TURNS,
     MAX_FACTS_PER_MESSAGE,
@@ -130,6 +130,9 @@ class ExtractionWorker:
                     if book.fault is None:
                         log.info("%s; ingest retries every %.0f s at most", exc, MAX_BACKOFF)
                     book.fail(exc)
+                elif store_unreachable(exc):  # said once an outage, in one line
+                    if backoff == 1.0:
+                        log.warning("cannot reach the database (%s); ingest retries", exc)
                 else:
                     log.exception("ingest worker step failed; retrying in %.0f s", backoff)
                 await asyncio.sleep(backoff)
