@@ -19,6 +19,7 @@ import pwd
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +60,7 @@ class Server:
     root: Path
     bin: Path
     user: str | None  # the user it runs as (None: this process's)
+    reaper: subprocess.Popen[bytes] | None = None  # stops it if this process dies first
 
     @property
     def data(self) -> Path:
@@ -93,6 +95,8 @@ class Server:
             self.run("pg_ctl", "stop", "-D", str(self.data), "-m", "immediate", "-w")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+            if self.reaper is not None:  # it sees the directory gone and ends
+                self.reaper.wait(timeout=30)
 
 
 def _open_to_others(path: Path) -> bool:
@@ -134,4 +138,33 @@ def start(bin_dir: Path, settings: dict[str, str] | None = None) -> Server:
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
+    server.reaper = _reaper(server)
     return server
+
+
+REAPER = """
+import os, subprocess, sys, time, shutil
+parent, pg_ctl, data, root, user = int(sys.argv[1]), *sys.argv[2:6]
+while os.path.isdir(root):
+    try:
+        os.kill(parent, 0)
+    except ProcessLookupError:
+        subprocess.run([pg_ctl, "stop", "-D", data, "-m", "immediate"], user=user or None,
+                       capture_output=True, check=False)
+        shutil.rmtree(root, ignore_errors=True)
+        break
+    time.sleep(2)
+"""
+
+
+def _reaper(server: Server) -> subprocess.Popen[bytes]:
+    """A watcher, in a session of its own, that stops the server and removes its directory
+    once the process that started it is gone without stopping it (killed by a timeout, a
+    SIGKILL): no test run leaves a server behind. It ends by itself when the server is
+    stopped (its directory gone)."""
+    return subprocess.Popen(
+        [sys.executable, "-c", REAPER, str(os.getpid()), str(server.bin / "pg_ctl"),
+         str(server.data), str(server.root), server.user or ""],
+        start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
