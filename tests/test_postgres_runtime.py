@@ -88,6 +88,13 @@ def test_the_command_line_works_on_postgresql(tmp_path: Path, postgres_url: str)
     repair = run_cli(tmp_path, "doctor", "--repair", env=env)
     assert "mends SQLite files only" in repair.stdout + repair.stderr
 
+    logs = sorted((tmp_path / "journals" / SAMPLE_GUILD).glob("????-??-??.md"))
+    lost = logs[0].read_text()
+    logs[0].unlink()  # a daily log deleted by hand: refresh-journals writes it again
+    refreshed = run_cli(tmp_path, "refresh-journals", env=env)
+    assert refreshed.returncode == 0, refreshed.stderr
+    assert logs[0].read_text() == lost
+
 
 async def test_memory_goes_on_when_the_server_restarts(
     tmp_path: Path, postgres: Server, postgres_url: str, caplog: pytest.LogCaptureFixture
