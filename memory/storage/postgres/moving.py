@@ -13,7 +13,6 @@ are counted on both sides.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import socket
@@ -28,6 +27,7 @@ from memory.models import parse_iso
 from memory.storage.postgres.store import PostgresStore
 from memory.storage.postgres.words import as_tsvector, lexemes
 from memory.storage.store import Store
+from memory.storage.vectors_sql import float32_dims
 
 log = logging.getLogger(__name__)
 
@@ -130,21 +130,25 @@ class Mover:
         self.path = path
         self.target = target
         self.progress = progress or (lambda _what, _done, _total: None)
-        self.source = f"{socket.gethostname()}:{path.resolve()}"
+        self.origin = f"{socket.gethostname()}:{path.resolve()}"
 
     async def run(self) -> Tally:
         await self._claim_target()
         with _reading(self.path) as conn:
-            await self._start_ids_past(conn)
-            for table in TABLES:
-                await self._copy(conn, table)
-            cursor = conn.execute("SELECT journaled_through FROM journal_cursor").fetchone()
-            await self._journal_backlog(int(cursor[0]) if cursor else 0)
-        await self._copy_vectors()
-        tally = await self._count()
+            source = await Store.open(self.path)  # the vectors are read through it
+            try:
+                await self._start_ids_past(conn)
+                for table in TABLES:
+                    await self._copy(conn, table)
+                await self._journal_backlog(conn)
+                wanted = {model: await self._copy_vectors(conn, source, model)
+                          for model in _models(conn)}  # fmt: skip
+            finally:
+                await source.close()
+            tally = await self._count(conn, wanted)
         if tally.complete:
             await self.target.pool.execute(
-                "UPDATE moved_from SET finished_at = now() WHERE source = $1", self.source
+                "UPDATE moved_from SET finished_at = now() WHERE source = $1", self.origin
             )
         return tally
 
@@ -152,7 +156,7 @@ class Mover:
         """Refuse a target holding memory that did not come from this store."""
         pool = self.target.pool
         known = await pool.fetchval("SELECT count(*) FROM moved_from WHERE source = $1",
-                                    self.source)  # fmt: skip
+                                    self.origin)  # fmt: skip
         if not known:
             holds = await pool.fetchval(
                 "SELECT EXISTS (SELECT 1 FROM messages) OR EXISTS (SELECT 1 FROM memory_facts)"
@@ -162,18 +166,17 @@ class Mover:
                     "the PostgreSQL database already holds memory that did not come from "
                     f"{self.path}: move into an empty database"
                 )
-            await pool.execute("INSERT INTO moved_from (source) VALUES ($1)", self.source)
+            await pool.execute("INSERT INTO moved_from (source) VALUES ($1)", self.origin)
 
     async def _start_ids_past(self, conn: sqlite3.Connection) -> None:
         """The ids PostgreSQL hands out start past every row id of the source."""
         for table in TABLES:
             if not table.identity:
                 continue
-            (top,) = conn.execute(f"SELECT coalesce(max(id), 0) FROM {table.name}").fetchone()
             await self.target.pool.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
                 f"greatest($1::bigint, (SELECT coalesce(max(id), 0) FROM {table.name}), 1))",
-                top,
+                _top(conn, table),
             )
 
     async def _copy(self, conn: sqlite3.Connection, table: Table) -> None:
@@ -181,9 +184,9 @@ class Mover:
         key = table.key[0]
         after = 0
         if table.resumes:
-            (top,) = conn.execute(f"SELECT coalesce(max({key}), 0) FROM {table.name}").fetchone()
             after = await self.target.pool.fetchval(
-                f"SELECT coalesce(max({key}), 0) FROM {table.name} WHERE {key} <= $1", top
+                f"SELECT coalesce(max({key}), 0) FROM {table.name} WHERE {key} <= $1",
+                _top(conn, table),
             )
         done = 0
         if after:
@@ -214,73 +217,64 @@ class Mover:
                 "ON CONFLICT DO NOTHING"
             )
 
-    async def _journal_backlog(self, cursor: int) -> None:
+    async def _journal_backlog(self, conn: sqlite3.Connection) -> None:
         """The messages past the source's journal cursor still need their daily-log lines."""
+        cursor = conn.execute("SELECT journaled_through FROM journal_cursor").fetchone()
         await self.target.pool.execute(
             "INSERT INTO journal_backlog (message_row, guild_id) SELECT id, guild_id "
-            "FROM messages WHERE id > $1 AND id NOT IN (SELECT message_row FROM journal_backlog)"
-            " ON CONFLICT DO NOTHING",
-            cursor,
+            "FROM messages WHERE id > $1 ON CONFLICT DO NOTHING",
+            int(cursor[0]) if cursor else 0,
         )
 
-    async def _copy_vectors(self) -> None:
-        """Each model's vectors of active facts, a guild and ``BATCH`` facts at a time (a
-        guild whose vectors are all there already is passed over)."""
-        source = await Store.open(self.path)
-        try:
-            models = [row[0] for row in await _models(self.path)]
-            guilds = await source.guild_ids()
-            for model in models:
-                what = f"vectors ({model})"
-                wanted = {g: await _vectors(source, g, model) for g in guilds}
-                total, done = sum(wanted.values()), 0
-                self.progress(what, done, total)
-                for guild_id in guilds:
-                    if await _vectors(self.target, guild_id, model) < wanted[guild_id]:
-                        await self._copy_guild_vectors(source, guild_id, model)
-                    done += wanted[guild_id]
-                    self.progress(what, done, total)
-        finally:
-            await source.close()
-
-    async def _copy_guild_vectors(self, source: Store, guild_id: str, model: str) -> None:
-        with _reading(self.path) as conn:
-            ids = [row[0] for row in conn.execute(
-                "SELECT id FROM memory_facts WHERE guild_id = ? AND is_active ORDER BY id",
-                (guild_id,),
-            )]  # fmt: skip
-        for start in range(0, len(ids), BATCH):
-            rows = await source.fact_vectors_of(guild_id, model, ids[start : start + BATCH])
-            await self.target.store_fact_vectors(
-                guild_id, model, [(i, len(blob) // 4, blob) for i, blob in rows]
-            )
-
-    async def _count(self) -> Tally:
-        counts: dict[str, tuple[int, int]] = {}
-        with _reading(self.path) as conn:
-            for table in TABLES:
-                (source,) = conn.execute(f"SELECT count(*) FROM {table.name}").fetchone()
-                key = table.key[0]
-                if table.resumes:  # the rows a bot wrote to the target since are not counted
-                    (top,) = conn.execute(f"SELECT coalesce(max({key}), 0) FROM {table.name}"
-                                          ).fetchone()  # fmt: skip
-                    target = await self.target.pool.fetchval(
-                        f"SELECT count(*) FROM {table.name} WHERE {key} <= $1", top
+    async def _copy_vectors(
+        self, conn: sqlite3.Connection, source: Store, model: str
+    ) -> dict[str, int]:
+        """The model's vectors of active facts, a guild and ``BATCH`` facts at a time (a
+        guild whose vectors are all there already is passed over); how many each guild has
+        in the source."""
+        what = f"vectors ({model})"
+        wanted = {g: await _vectors(source, g, model) for g in await source.guild_ids()}
+        total, done = sum(wanted.values()), 0
+        self.progress(what, done, total)
+        for guild_id, count in wanted.items():
+            if await _vectors(self.target, guild_id, model) < count:
+                ids = [row[0] for row in conn.execute(
+                    "SELECT id FROM memory_facts WHERE guild_id = ? AND is_active ORDER BY id",
+                    (guild_id,),
+                )]  # fmt: skip
+                for start in range(0, len(ids), BATCH):
+                    rows = await source.fact_vectors_of(guild_id, model, ids[start : start + BATCH])
+                    await self.target.store_fact_vectors(
+                        guild_id, model, [(i, float32_dims(blob), blob) for i, blob in rows]
                     )
-                else:
-                    target = await self.target.pool.fetchval(f"SELECT count(*) FROM {table.name}")
-                counts[table.name] = (int(source), int(target))
-        source_store = await Store.open(self.path)
-        try:
-            for (model,) in await _models(self.path):
-                mine = theirs = 0
-                for guild_id in await source_store.guild_ids():
-                    mine += await _vectors(source_store, guild_id, model)
-                    theirs += await _vectors(self.target, guild_id, model)
-                counts[f"vectors:{model}"] = (mine, theirs)
-        finally:
-            await source_store.close()
+            done += count
+            self.progress(what, done, total)
+        return wanted
+
+    async def _count(self, conn: sqlite3.Connection, vectors: dict[str, dict[str, int]]) -> Tally:
+        """Each table's rows on both sides (of the target's, those with the source's keys),
+        and each model's vectors (``vectors``: the source's, per guild)."""
+        counts: dict[str, tuple[int, int]] = {}
+        for table in TABLES:
+            (source,) = conn.execute(f"SELECT count(*) FROM {table.name}").fetchone()
+            if table.resumes:  # the rows a bot wrote to the target since are not counted
+                key = table.key[0]
+                target = await self.target.pool.fetchval(
+                    f"SELECT count(*) FROM {table.name} WHERE {key} <= $1", _top(conn, table)
+                )
+            else:
+                target = await self.target.pool.fetchval(f"SELECT count(*) FROM {table.name}")
+            counts[table.name] = (int(source), int(target))
+        for model, wanted in vectors.items():
+            there = [await _vectors(self.target, guild_id, model) for guild_id in wanted]
+            counts[f"vectors:{model}"] = (sum(wanted.values()), sum(there))
         return Tally(counts)
+
+
+def _top(conn: sqlite3.Connection, table: Table) -> int:
+    """The largest key of ``table`` in the source (0: empty)."""
+    (top,) = conn.execute(f"SELECT coalesce(max({table.key[0]}), 0) FROM {table.name}").fetchone()
+    return int(top)
 
 
 def _same(value: Any) -> Any:
@@ -330,9 +324,6 @@ class _reading:
         self.conn.close()
 
 
-async def _models(path: Path) -> Sequence[tuple[str]]:
-    def read() -> list[tuple[str]]:
-        with _reading(path) as conn:
-            return conn.execute("SELECT model FROM memory_vector_tables ORDER BY id").fetchall()
-
-    return await asyncio.to_thread(read)
+def _models(conn: sqlite3.Connection) -> list[str]:
+    """The embedding models the source has vectors of."""
+    return [row[0] for row in conn.execute("SELECT model FROM memory_vector_tables ORDER BY id")]
