@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+from collections.abc import Iterator
 
 SQLITE_FULL = 13  # SQLite's primary result code for "database or disk is full"
 
@@ -74,14 +75,7 @@ class EndpointDownError(MemorybotError):
 
 def endpoint_down(exc: BaseException) -> bool:
     """Whether ``exc``, or an error it was raised from, is an :class:`EndpointDownError`."""
-    current: BaseException | None = exc
-    for _ in range(8):  # a chain is a few links long; never follow a cycle forever
-        if current is None:
-            return False
-        if isinstance(current, EndpointDownError):
-            return True
-        current = current.__cause__
-    return False
+    return any(isinstance(link, EndpointDownError) for link in _chain(exc, context=False))
 
 
 # asyncpg's errors that say the server is gone or going, not that a statement was wrong.
@@ -96,19 +90,27 @@ def store_unreachable(exc: BaseException) -> bool:
     """Whether ``exc``, or an error it was raised from, says the database server cannot be
     reached now (PostgreSQL restarting, the network cut): worth one line and a retry, not a
     traceback each time."""
+    return any(_lost_connection(link) for link in _chain(exc, context=True))
+
+
+def _lost_connection(exc: BaseException) -> bool:
+    if isinstance(exc, StoreError) and str(exc).startswith("cannot reach "):
+        return True
+    if isinstance(exc, OSError) and _raised_in_asyncpg(exc):
+        return True  # a socket the driver could not open or keep
+    kind = type(exc)
+    return kind.__module__.startswith("asyncpg") and kind.__name__ in _LOST_CONNECTION
+
+
+def _chain(exc: BaseException, *, context: bool) -> Iterator[BaseException]:
+    """``exc`` and the errors it was raised from (``context``: or while handling), a few
+    links at most: a chain is short, and a cycle is never followed for ever."""
     current: BaseException | None = exc
     for _ in range(8):
         if current is None:
-            return False
-        if isinstance(current, StoreError) and str(current).startswith("cannot reach "):
-            return True
-        if isinstance(current, OSError) and _raised_in_asyncpg(current):
-            return True  # a socket the driver could not open or keep
-        name = type(current).__name__
-        if type(current).__module__.startswith("asyncpg") and name in _LOST_CONNECTION:
-            return True
-        current = current.__cause__ or current.__context__
-    return False
+            return
+        yield current
+        current = current.__cause__ or (current.__context__ if context else None)
 
 
 def _raised_in_asyncpg(exc: BaseException) -> bool:

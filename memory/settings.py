@@ -12,6 +12,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from memory import ids
 from memory.errors import ConfigError
+from memory.storage.postgres.connection import SCHEMES
 
 SLICE_BUDGET = 4000
 MIN_SLICE_BUDGET, MAX_SLICE_BUDGET = 200, 100_000
@@ -344,10 +345,7 @@ class Settings(BaseSettings):
     @field_validator("database_url", mode="after")
     @classmethod
     def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None and urlsplit(value.get_secret_value()).scheme not in (
-            "postgresql",
-            "postgres",
-        ):
+        if value is not None and urlsplit(value.get_secret_value()).scheme not in SCHEMES:
             raise ValueError("not a PostgreSQL URL (postgresql://user:password@host/database)")
         return value
 
