@@ -17,7 +17,7 @@ from typing import Any
 from memory.models import Job, StoredMessage
 from memory.storage.base import MESSAGE_COLS
 from memory.storage.postgres.messages import message
-from memory.storage.postgres.session import CLAIM_HELD, JOURNAL_LOCKS, Session
+from memory.storage.postgres.session import CLAIM_HELD, Session, journal_lock
 
 CLAIMABLE = f"j.status = 'pending' AND (j.claimed_by = $1 OR NOT {CLAIM_HELD})"
 CLAIM = f"""
@@ -94,9 +94,8 @@ class PgQueue:
         the guilds whose journal no other process is writing; their journal locks are held
         until :meth:`mark_journaled` (or the next call)."""
         guilds = [r[0] for r in await self.pool.fetch(BACKLOG_GUILDS)]
-        mine = await self.session.journal_turn(guilds) if guilds else []
+        mine = await self.session.journal_turn(guilds)
         if not mine:
-            await self.session.end_journal_turn()
             return []
         return [message(row) for row in await self.pool.fetch(BACKLOG, mine, limit)]
 
@@ -116,11 +115,9 @@ class PgQueue:
         keys = sorted(set(guild_ids))
         async with self.pool.acquire() as conn:
             for guild_id in keys:
-                await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", JOURNAL_LOCKS,
-                                   guild_id)  # fmt: skip
+                await conn.execute(journal_lock("pg_advisory_lock"), guild_id)
             try:
                 yield
             finally:
                 for guild_id in reversed(keys):
-                    await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))",
-                                       JOURNAL_LOCKS, guild_id)  # fmt: skip
+                    await conn.execute(journal_lock("pg_advisory_unlock"), guild_id)

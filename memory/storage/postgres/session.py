@@ -19,6 +19,13 @@ log = logging.getLogger(__name__)
 
 CLAIM_SECONDS = 60.0  # a claim not renewed for this long is anyone's
 JOURNAL_LOCKS = 0x6A726E6C  # first key of the journal locks ("jrnl"); the second: the guild's
+
+
+def journal_lock(function: str) -> str:
+    """The statement applying an advisory-lock ``function`` to guild ``$1``'s journals."""
+    return f"SELECT {function}({JOURNAL_LOCKS}, hashtext($1))"
+
+
 # A claim is held while its session lives and its heartbeat renews it.
 CLAIM_HELD = (
     "(j.claimed_until > now() AND EXISTS (SELECT 1 FROM pg_stat_activity a "
@@ -88,9 +95,7 @@ class Session:
             conn = await self._live()
             await self._release(conn)
             for guild_id in sorted(set(guild_ids)):
-                got = await conn.fetchval(
-                    "SELECT pg_try_advisory_lock($1, hashtext($2))", JOURNAL_LOCKS, guild_id
-                )
+                got = await conn.fetchval(journal_lock("pg_try_advisory_lock"), guild_id)
                 if got:
                     self._journaling.add(guild_id)
             return sorted(self._journaling)
@@ -101,7 +106,5 @@ class Session:
 
     async def _release(self, conn: Any) -> None:
         for guild_id in sorted(self._journaling):
-            await conn.execute(
-                "SELECT pg_advisory_unlock($1, hashtext($2))", JOURNAL_LOCKS, guild_id
-            )
+            await conn.execute(journal_lock("pg_advisory_unlock"), guild_id)
         self._journaling.clear()

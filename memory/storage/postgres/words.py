@@ -82,8 +82,9 @@ def window_sql(table: str, guild_id: str, window: Window, top: int) -> tuple[str
         within = " | ".join(_lexeme(f"{mark}{value}") for value in window.narrow.values)
         words = f"({within}) & ({words})"
     limit = param(window.limit, "integer")
+    anywhere = f"{_lexeme(f'~g:{guild_id}')} & ({words})"  # in all of the guild's rows
     if window.ascending:
-        match = param(f"{_lexeme(f'~g:{guild_id}')} & ({words})", "tsquery")
+        match = param(anywhere, "tsquery")
         return (
             f"SELECT id FROM {table} WHERE guild_id = $1 AND words @@ {match}{narrow} "
             f"ORDER BY id + 0 ASC LIMIT {limit}",
@@ -100,8 +101,7 @@ def window_sql(table: str, guild_id: str, window: Window, top: int) -> tuple[str
         if below == 0:
             break
     else:
-        match = param(f"{_lexeme(f'~g:{guild_id}')} & ({words})", "tsquery")
-        parts.append(f"words @@ {match} AND id < {param(below, 'bigint')}")
+        parts.append(f"words @@ {param(anywhere, 'tsquery')} AND id < {param(below, 'bigint')}")
     union = " UNION ALL ".join(
         f"(SELECT id FROM {table} WHERE guild_id = $1 AND {part}{narrow} "
         f"ORDER BY id + 0 DESC LIMIT {limit})"
