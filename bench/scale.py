@@ -454,7 +454,7 @@ PostgreSQL's minimal ones: 128 MB of buffers)."""
 
 
 @contextlib.contextmanager
-def _postgres(url: str | None) -> Iterator[str]:
+def postgres_database(url: str | None) -> Iterator[str]:
     """``url``, or a throwaway server's new database (``tests.postgres_server``)."""
     if url is not None:
         yield url
@@ -510,7 +510,7 @@ def main() -> None:
         if args.many_guilds:
             result = asyncio.run(measure_many(db, args.many_guilds))
         elif args.backend == "postgres":
-            with _postgres(args.database_url) as url:
+            with postgres_database(args.database_url) as url:
                 asyncio.run(move(db, url))
                 result = asyncio.run(measure(db, args.queries, url))
         else:

@@ -29,7 +29,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.scale import _postgres  # noqa: E402
+from bench.scale import postgres_database  # noqa: E402
 
 TEXTS = [
     "I work as a nurse at the children's hospital",
@@ -144,7 +144,7 @@ def main() -> None:
             raise SystemExit("SQLite has one writing process per data directory: --writers 1")
         rows.append({"backend": "sqlite", **run_row(1, args.messages, args.producers, None)})
     else:
-        with _postgres(args.database_url) as server:
+        with postgres_database(args.database_url) as server:
             for n in counts:
                 url = _fresh_database(server, f"writers_{n}_{os.getpid()}")
                 rows.append({"backend": "postgres",
