@@ -79,26 +79,18 @@ def sql(db: Path | str, query: str, params: Sequence[Any] = ()) -> list[Any]:
 
 
 Seed = Callable[[Any], Awaitable[None]]
-"""Writes a test's starting data through the storage layer (``memory.storage.store.Store``)."""
-
-
-async def _open_store(db_path: Path, url: str | None) -> Any:
-    """The SQLite store at ``db_path``, or (``url``) the PostgreSQL one."""
-    if url is not None:
-        from memory.storage.postgres.store import PostgresStore
-
-        return await PostgresStore.open(url)
-    from memory.storage.store import Store
-
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    return await Store.open(db_path)
+"""Writes a test's starting data through the storage layer (``Storage``)."""
 
 
 async def seed_store(db_path: Path, seed: Seed) -> None:
-    """Run ``seed`` on the database at ``db_path`` (on PostgreSQL, when the test runs there:
-    ``conftest.each_backend``) before memory opens on it (memory's own parts are never
-    reached into)."""
-    store = await _open_store(db_path, os.environ.get("MEMORYBOT_DATABASE_URL"))
+    """Run ``seed`` on the store of the data directory holding ``db_path`` (on PostgreSQL,
+    when the test runs there: ``conftest.each_backend``) before memory opens on it (memory's
+    own parts are never reached into)."""
+    from memory.settings import load_settings
+    from memory.storage.opening import open_storage
+
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    store = await open_storage(load_settings(data_dir=db_path.parent))
     try:
         await seed(store)
     finally:
@@ -109,7 +101,9 @@ async def seed_store(db_path: Path, seed: Seed) -> None:
 async def side_store(settings: Any) -> AsyncIterator[Any]:
     """A second connection to the database that memory runs on (each sees the other's
     commits), to set up what no memory operation makes, such as a fact with a given text."""
-    store = await _open_store(settings.db_path, settings.postgres_url)
+    from memory.storage.opening import open_storage
+
+    store = await open_storage(settings)
     try:
         yield store
     finally:
