@@ -28,6 +28,7 @@ import discord
 from discord import app_commands
 
 from memory.models import utc_iso
+from memory.storage.permissions import PRIVATE_FILE, make_private_dir
 
 log = logging.getLogger(__name__)
 
@@ -140,9 +141,10 @@ class SyncRecord:
     def remember(self, key: str, digest: str) -> None:
         entries = self._load()
         entries[key] = {"hash": digest, "at": utc_iso()}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dir(self.path.parent)
         temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         temporary.write_text(json.dumps(entries, indent=2, sort_keys=True), encoding="utf-8")
+        os.chmod(temporary, PRIVATE_FILE)
         os.replace(temporary, self.path)
 
     def describe(self) -> str:

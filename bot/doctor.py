@@ -15,6 +15,7 @@ from memory.settings import Settings, load_settings
 from memory.storage.damage import REPAIR_HINT, damage_line, is_damage
 from memory.storage.lock import DataDirLock
 from memory.storage.opening import open_storage, store_name
+from memory.storage.permissions import make_private_dir
 from memory.storage.repair import quick_check, repair
 from memory.storage.store import Store
 
@@ -79,7 +80,7 @@ def _discord_check(settings: Settings) -> dict[str, Any]:
 def _data_dir_check(settings: Settings) -> dict[str, Any]:
     path = settings.data_dir.resolve()
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        make_private_dir(path)
     except OSError as exc:
         return _check("data dir", False, f"{path}: cannot create: {exc.strerror or exc}")
     if not os.access(path, os.W_OK):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memory.errors import ConfigError
 from memory.settings import Settings
-from memory.storage.permissions import PRIVATE_FILE, tighten_file
+from memory.storage.permissions import PRIVATE_FILE, make_private_dir, tighten_file
 
 TOKEN_FILE = "api-token"
 MIN_TOKEN_CHARS = 16
@@ -41,7 +41,7 @@ def load_or_create_token(settings: Settings) -> tuple[str, Path | None, bool]:
         return token, path, False
     token = secrets.token_urlsafe(32)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dir(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(token + "\n")

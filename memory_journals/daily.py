@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from memory.models import StoredMessage
+from memory.storage.permissions import make_private_dir
 from memory.text import JOURNAL_TEXT_CAP, cap, clean_text
 from memory_journals.files import daily_logs, guild_dir, write_atomic
 
@@ -160,7 +161,7 @@ def add_lines(path: Path, lines: Sequence[str]) -> None:
     leaves the file as it was."""
     if not lines:
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dir(path.parent)
     size = path.stat().st_size if path.exists() else 0
     if not size:
         # A new day's log appears whole, header and lines: a kill cannot leave it empty.

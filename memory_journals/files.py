@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from memory.storage.permissions import PRIVATE_FILE
+from memory.storage.permissions import PRIVATE_FILE, make_private_dir
 
 _SAFE_DIR = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 DATE_FILE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\.md$")
@@ -46,7 +46,7 @@ def write_atomic(path: Path, text: str, *, sync: bool = True) -> None:
     Each write has a temporary file of its own: writes of one path that overlap (a cancelled
     rewrite's thread still running beside the next one) cannot take each other's file.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:

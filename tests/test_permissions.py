@@ -105,3 +105,26 @@ def test_a_token_file_too_short_to_be_a_secret_is_refused(tmp_path: Path) -> Non
         "at least 16 (or delete the file, and a new token is made)"
     )
     assert "Traceback" not in result.stderr
+
+
+async def test_memory_run_in_process_keeps_its_folders_private_whatever_the_umask(
+    tmp_path: Path,
+) -> None:
+    """A program that runs memory itself (as the benchmarks do) has not set the CLI's umask:
+    the journal folders are still made 0700."""
+    from bot.commands_ingest import run_import
+    from memory.settings import load_settings
+
+    data_dir = tmp_path / "data"
+    export = write_export(tmp_path / "export.json", [export_message(1, "I love hiking")])
+    settings = load_settings(data_dir=data_dir, extractor="offline")
+    previous = os.umask(0o022)
+    try:
+        _summary, errors = await run_import(settings, [export], quiet=True)
+    finally:
+        os.umask(previous)
+
+    assert errors == []
+    folders = {name: mode for name, mode in _modes(data_dir).items() if name in
+               {".", "journals", f"journals/{GUILD_A}"}}  # fmt: skip
+    assert folders == dict.fromkeys([".", "journals", f"journals/{GUILD_A}"], 0o700)

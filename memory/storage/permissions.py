@@ -40,10 +40,17 @@ def create_private_file(path: Path) -> None:
 
 
 def make_private_dir(path: Path) -> None:
-    """``path`` and its missing parents made; ``path`` itself 0700 when it is new."""
-    if not path.is_dir():
-        path.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
-        os.chmod(path, PRIVATE_DIR)  # mkdir's mode is filtered by the umask
+    """``path`` and its missing parents made, each 0700 whatever the umask (a program running
+    memory in-process has not set the CLI's); folders found there are left as they are."""
+    if path.is_dir():
+        return
+    if not path.parent.is_dir():
+        make_private_dir(path.parent)
+    try:
+        path.mkdir(mode=PRIVATE_DIR)
+    except FileExistsError:  # made meanwhile by another writer
+        return
+    os.chmod(path, PRIVATE_DIR)  # mkdir's mode is filtered by the umask
 
 
 def tighten_file(path: Path) -> bool:
