@@ -249,6 +249,13 @@ M014_SUBJECTS_TO_SETTLE: list[Step] = [
     """,
 ]
 
+# The facts a fact superseded, found by it (a merge repoints them to the fact it joins, a
+# deletion brings them back): without it every merge read all of the guild's facts.
+M015_FACTS_BY_SUCCESSOR: list[Step] = [
+    "CREATE INDEX memory_facts_successor ON memory_facts (guild_id, superseded_by) "
+    "WHERE superseded_by IS NOT NULL",
+]
+
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m001_core", M001_CORE),
     ("m002_scoped_fts", M002_SCOPED_FTS),
@@ -264,4 +271,5 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     ("m012_member_profiles", M012_MEMBER_PROFILES),
     ("m013_every_script", M013_EVERY_SCRIPT),
     ("m014_subjects_to_settle", M014_SUBJECTS_TO_SETTLE),
+    ("m015_facts_by_successor", M015_FACTS_BY_SUCCESSOR),
 ]

@@ -273,6 +273,13 @@ P013_SPANS = [
     "CREATE INDEX memory_facts_guild_row ON memory_facts (guild_id, id)",
 ]
 
+# The facts a fact superseded, found by it (a merge repoints them, a deletion brings them
+# back), as SQLite's m015.
+P014_FACTS_BY_SUCCESSOR = [
+    "CREATE INDEX memory_facts_successor ON memory_facts (guild_id, superseded_by) "
+    "WHERE superseded_by IS NOT NULL",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_members", P001_MEMBERS),
     ("p002_messages", P002_MESSAGES),
@@ -287,4 +294,5 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p011_journal_backlog", P011_JOURNAL_BACKLOG),
     ("p012_moved_from", P012_MOVED_FROM),
     ("p013_spans", P013_SPANS),
+    ("p014_facts_by_successor", P014_FACTS_BY_SUCCESSOR),
 ]
