@@ -109,6 +109,18 @@ def test_numbers_in_words_and_digits_compare_as_numbers() -> None:
     assert relation("Lena is thirty.", "Lena is thirty-one.", 0.9) is CONTRADICTS
 
 
+def test_a_comparison_turned_round_contradicts() -> None:
+    """The same words in another order: "over" and "than" are what tells them apart."""
+    assert relation("Sarah prefers tea over coffee.", "Sarah prefers coffee over tea.", 1.0) is (
+        CONTRADICTS
+    )
+    assert relation("tom likes cats more than dogs", "Tom likes dogs more than cats.", 1.0) is (
+        CONTRADICTS
+    )
+    assert relation("Sarah prefers tea over coffee.", "sarah prefers tea over coffee any day",
+                    0.9) is SAME  # fmt: skip
+
+
 # --- the same fact --------------------------------------------------------------------------
 
 

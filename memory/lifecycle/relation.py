@@ -19,7 +19,8 @@ In order:
    dates;
 5. a change told as an event (:mod:`memory.lifecycle.change`: "moved last month", "single
    again", "quit vaping") on the old fact's topic, or one clause of the new fact denying
-   the old one ("lily back on burgers lol no more vegan"), contradicts;
+   the old one ("lily back on burgers lol no more vegan"), contradicts; so does a
+   comparison turned round ("prefers tea over coffee" / "prefers coffee over tea");
 6. the same fact: "doesn't eat meat" restates "is vegetarian"; else the same polarity,
    the same dates (a dated event and an undated fact are not merged), the same content
    words (lemmas, synonyms, one typo per word), or the same slots with the same values
@@ -35,6 +36,7 @@ The thresholds are module constants, measured by ``bench/lifecycle.py``.
 from __future__ import annotations
 
 import logging
+import re
 from enum import StrEnum
 from functools import lru_cache
 
@@ -103,6 +105,8 @@ def relation(
         _opposed(first, part, core_a, part.core - names) for part in _clauses(second.body)
     ):
         return Relation.CONTRADICTS
+    if _swapped(first, second):
+        return Relation.CONTRADICTS
     if _diet_restated(first, core_b, second) or _diet_restated(second, core_a, first):
         return Relation.SAME
     if similarity >= same_min_similarity and _same(first, second, verdict, names):
@@ -165,6 +169,27 @@ def _opposed(
     return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
         second, first, core_a
     )
+
+
+_COMPARISON = re.compile(r"^(?P<left>.+?) (?:over|than|rather than|instead of) (?P<right>.+)$")
+
+
+def _swapped(first: Reading, second: Reading) -> bool:
+    """A comparison turned round: "prefers tea over coffee" / "prefers coffee over tea",
+    "likes cats more than dogs" / "likes dogs more than cats" (the same words, so no other
+    step tells them apart)."""
+    if first.negated != second.negated:
+        return False
+    sides = []
+    for reading in (first, second):
+        found = _COMPARISON.match(reading.body)
+        if found is None:
+            return False
+        left = content(found["left"].split(), reading.subject)[0]
+        right = content(found["right"].split(), reading.subject)[0]
+        sides.append((left, right))
+    (left_a, right_a), (left_b, right_b) = sides
+    return bool(left_a & right_b) and bool(right_a & left_b)
 
 
 def _near(first: frozenset[str], second: frozenset[str]) -> bool:
