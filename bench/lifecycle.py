@@ -13,9 +13,11 @@ facts about one member, one JSON object a line:
 ``compatible`` (a related update that leaves the old fact true: expected UNRELATED) or
 ``unrelated``. ``style`` is how the facts are written; ``kind`` the attribute at stake.
 
-Every pair is classified with ``relation(old, new, similarity)``, the similarity coming from
-the bundled local embedder (``FactSimilarity``, all texts embedded once). Reported per set,
-and per style:
+Every pair is classified as the store's judge classifies it (``FactJudge.pair``): the rules of
+``relation(old, new, similarity)``, the similarity coming from the bundled local embedder
+(``FactSimilarity``, all texts embedded once), then the learned merges of
+``memory/lifecycle/merging.py`` for the pairs the rules call unrelated (``--rules-only``:
+without them). Reported per set, and per style:
 - contradictions caught: share of ``contradicts`` pairs classified CONTRADICTS (target ≥ 0.90);
 - false supersessions: share of the other pairs classified CONTRADICTS (target ≤ 0.03);
 - paraphrases merged: share of ``same`` pairs classified SAME (target ≥ 0.85);
@@ -56,6 +58,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from memory.lifecycle import FactSimilarity, Relation, clear_caches, relation  # noqa: E402
+from memory.lifecycle.judge import FactJudge  # noqa: E402
 from memory.lifecycle.reading import keys  # noqa: E402
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY  # noqa: E402
 
@@ -118,13 +121,15 @@ def timed(pair: Pair, similarity: float) -> tuple[Relation, float, float]:
     return got, 1e6 * statistics.median(cold), 1e6 * statistics.median(warm)
 
 
-def classify(pairs: Sequence[Pair], similarity: FactSimilarity) -> list[Outcome]:
+def classify(pairs: Sequence[Pair], judge: FactJudge) -> list[Outcome]:
+    """Each pair's verdict by ``judge``, and the rules' time (``relation``)."""
+    similarity = judge.similarity
     similarity.vectors([text for pair in pairs for text in (pair.old, pair.new)])
     outcomes = []
     for pair in pairs:
         score = similarity.score(pair.old, pair.new)
-        got, cold_us, warm_us = timed(pair, score)
-        outcomes.append(Outcome(pair, score, got, cold_us, warm_us))
+        _rules, cold_us, warm_us = timed(pair, score)
+        outcomes.append(Outcome(pair, score, judge.pair(pair.old, pair.new), cold_us, warm_us))
     return outcomes
 
 
@@ -152,8 +157,8 @@ def cross_pairs(pairs: Sequence[Pair]) -> list[Pair]:
     ]
 
 
-def cross_report(pairs: Sequence[Pair], similarity: FactSimilarity) -> dict[str, Any]:
-    outcomes = classify(cross_pairs(pairs), similarity)
+def cross_report(pairs: Sequence[Pair], judge: FactJudge) -> dict[str, Any]:
+    outcomes = classify(cross_pairs(pairs), judge)
     ended = [o for o in outcomes if prechecked(o.pair.old, o.pair.new)]
     flagged = [o for o in outcomes if o.got is not Relation.UNRELATED]
     return {
@@ -195,9 +200,9 @@ def scores(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     }
 
 
-def evaluate(path: Path, similarity: FactSimilarity) -> dict[str, Any]:
+def evaluate(path: Path, judge: FactJudge) -> dict[str, Any]:
     pairs = load_pairs(path)
-    outcomes = classify(pairs, similarity)
+    outcomes = classify(pairs, judge)
     by_style: dict[str, list[Outcome]] = defaultdict(list)
     for outcome in outcomes:
         by_style[outcome.pair.style].append(outcome)
@@ -219,7 +224,7 @@ def evaluate(path: Path, similarity: FactSimilarity) -> dict[str, Any]:
         "median_us_cold_prechecked": round(statistics.median(ended), 1) if ended else None,
         "median_similarity": {k: round(statistics.median(v), 3) for k, v in sorted(sims.items())},
         "misses": [_miss(o) for o in outcomes if not _right(o)],
-        "cross": cross_report(pairs, similarity),
+        "cross": cross_report(pairs, judge),
     }
 
 
@@ -290,11 +295,12 @@ async def llm_verdicts(pairs: Sequence[Pair], similarity: FactSimilarity) -> lis
     return got
 
 
-def evaluate_llm(path: Path, similarity: FactSimilarity) -> dict[str, Any]:
+def evaluate_llm(path: Path, judge: FactJudge) -> dict[str, Any]:
     """The four shares of a set, offline and with the LLM's verdicts."""
     pairs = load_pairs(path)
+    similarity = judge.similarity
     scored = [(pair, similarity.score(pair.old, pair.new)) for pair in pairs]
-    offline = [Outcome(pair, score, relation(pair.old, pair.new, score), 0.0, 0.0)
+    offline = [Outcome(pair, score, judge.pair(pair.old, pair.new), 0.0, 0.0)
                for pair, score in scored]  # fmt: skip
     verdicts = asyncio.run(llm_verdicts(pairs, similarity))
     checked = [
@@ -365,11 +371,13 @@ def main() -> None:
     parser.add_argument("--show-misses", action="store_true", help="list the misclassified pairs")
     parser.add_argument("--sweep", action="store_true", help="merge figures per threshold")
     parser.add_argument("--llm", action="store_true", help="the LLM check's verdicts too")
+    parser.add_argument("--rules-only", action="store_true", help="without the learned merges")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     similarity = FactSimilarity()
+    judge = FactJudge(similarity, learned=not args.rules_only)
     if args.llm:
-        checked = [evaluate_llm(path, similarity) for path in args.sets or DEFAULT_SETS]
+        checked = [evaluate_llm(path, judge) for path in args.sets or DEFAULT_SETS]
         if args.json:
             print(json.dumps({"sets": checked, "targets": TARGETS}))
             return
@@ -386,7 +394,7 @@ def main() -> None:
                     f"{_cell(row['paraphrases_merged'])}, wrong {_cell(row['wrong_merges'])}"
                 )
         return
-    results = [evaluate(path, similarity) for path in args.sets or DEFAULT_SETS]
+    results = [evaluate(path, judge) for path in args.sets or DEFAULT_SETS]
     if args.json:
         print(json.dumps({"sets": results, "thresholds": thresholds(), "targets": TARGETS}))
         return

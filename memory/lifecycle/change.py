@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memory.lifecycle.lexicon import MEATS, OCCUPATIONS, PETS, SYNONYMS
+from memory.lifecycle.lexicon import MEATS, OCCUPATIONS, PETS, SYNONYMS, WISHES
 from memory.lifecycle.reading import Reading, kin, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
 
@@ -79,8 +79,6 @@ _BEFORE_CUES = frozenset({"die", "rename", "pass"})
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
             ("laid", "off"): "fire", ("call", "off"): "split"}  # fmt: skip
 _ALL_CUES = _TOPIC_CUES.keys() | _NAMED_CUES.keys() | _AFTER_CUES | _BEFORE_CUES
-_WISHES = frozenset({"want", "wants", "wanted", "wish", "wishes", "hope", "hopes", "hoping",
-                     "plan", "plans", "planning", "dream", "dreams", "someday"})  # fmt: skip
 _WINDOW = 5
 _NEGATORS = frozenset({"not", "never", "no"})
 _PLANS = frozenset({"to", "will", "might", "may", "could", "would", "should", "gonna",
@@ -94,7 +92,7 @@ def ended(old: Reading, new: Reading) -> bool:
     if old.negated or old.empty or new.empty or old.dates:
         return False  # a dated event stays true: "went on a date with Tom on 4 June"
     cues = _cues(new.body)
-    if not cues or _WISHES.intersection(old.body.split()):
+    if not cues or WISHES.intersection(old.body.split()):
         return False  # "wants to be a teacher" is no state a change can end
     old_cues = _cues(old.body)
     told = {cue for cue, _ in old_cues} | {

@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from memory.lifecycle.change import changed_topics, tells_change, topics
+from memory.lifecycle.merging import learned_same, may_merge
 from memory.lifecycle.reading import keys, read
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY, Relation, relation
 from memory.lifecycle.similarity import FactSimilarity
@@ -173,22 +174,42 @@ class FactJudge:
     names the subject (any hashable key): its facts stay indexed between calls, since each
     call differs from the last by a fact or two."""
 
-    def __init__(self, similarity: FactSimilarity | None = None) -> None:
+    def __init__(self, similarity: FactSimilarity | None = None, *, learned: bool = True
+                 ) -> None:  # fmt: skip
         self._similarity = similarity  # made on first need: loading the model takes a moment
+        self.learned = learned  # the learned merges of memory.lifecycle.merging
         self._subjects: OrderedDict[Hashable, SubjectFacts] = OrderedDict()
 
     def __call__(self, new: str, olds: Sequence[str], whose: Hashable = None) -> list[str]:
         verdicts = [Relation.UNRELATED] * len(olds)
+        asked = []  # unrelated by the rules, and the learned merges may tell otherwise
         for index in self._indexed(whose, olds).pick(new):
-            verdict = relation(olds[index], new, 1.0)
-            if (
-                verdict is Relation.SAME
-                and olds[index].strip().lower() != new.strip().lower()
-                and self.similarity.score(new, olds[index]) < SAME_MIN_SIMILARITY
-            ):
-                verdict = Relation.UNRELATED
-            verdicts[index] = verdict
+            old = olds[index]
+            verdicts[index] = self._by_rules(old, new)
+            if verdicts[index] is Relation.UNRELATED and self.learned and may_merge(old, new):
+                asked.append(index)
+        if asked:
+            self.similarity.vectors([new, *(olds[index] for index in asked)])  # one batch
+        for index in asked:
+            if learned_same(olds[index], new, self.similarity, floor=SAME_MIN_SIMILARITY):
+                verdicts[index] = Relation.SAME
         return [str(verdict) for verdict in verdicts]
+
+    def pair(self, old: str, new: str) -> Relation:
+        """How ``new`` relates to ``old``: the rules, then, for a pair they call unrelated,
+        the learned merges."""
+        verdict = self._by_rules(old, new)
+        learned = verdict is Relation.UNRELATED and self.learned
+        if learned and learned_same(old, new, self.similarity, floor=SAME_MIN_SIMILARITY):
+            return Relation.SAME
+        return verdict
+
+    def _by_rules(self, old: str, new: str) -> Relation:
+        """The rules' verdict, the embeddings asked only for a merge."""
+        verdict = relation(old, new, 1.0)
+        if verdict is Relation.SAME and old.strip().lower() != new.strip().lower():
+            return relation(old, new, self.similarity.score(new, old))  # now with embeddings
+        return verdict
 
     def _indexed(self, whose: Hashable, olds: Sequence[str]) -> SubjectFacts:
         facts = self._subjects.pop(whose, None) or SubjectFacts()

@@ -59,6 +59,10 @@ pork" denies eating it as "never eats pork" does)."""
 NEGATIVE_VERBS = {"hate": "like", "dislike": "like", "detest": "like", "loathe": "like"}
 """Verbs that say "not like": each counts as one negation and reads as ``like``."""
 
+WISHES = frozenset({"want", "wants", "wanted", "wish", "wishes", "hope", "hopes", "hoping",
+                    "plan", "plans", "planning", "dream", "dreams", "someday"})  # fmt: skip
+"""Words of a wish or a plan ("wants to move", "hopes to be a nurse"): no state, no event."""
+
 STOPPING_VERBS = frozenset({"quit", "stop", "cease"})
 """A habit ended ("quit smoking", "stopped going swimming"): one negation, then dropped."""
 

@@ -1,0 +1,136 @@
+"""Learned merges: paraphrases the word rules of :mod:`memory.lifecycle.relation` miss.
+
+The rules merge two facts only when their content words match (lemmas, synonyms, one typo).
+Whole rewordings ("is really into jazz" / "loves jazz music", "works for the city as a
+bus driver" / "drives buses for the council") share too few words for that. For a pair the
+rules call unrelated, a logistic model reads what the bundled embedder and the reading of
+both facts tell (:func:`features`): the two vectors' cosine, their elementwise product and
+distance, the share of content words in common, negation, habits ended, dates, attribute
+slots. Above its threshold the pair is the same fact.
+
+The weights (``merge_weights.json``, beside this module) are trained by
+``bench/train_merge.py`` on the labelled pairs opened for tuning
+(``bench/data/lifecycle``), which also picks the regularisation and the threshold by
+cross-validation: the most paraphrases merged while the merges added to the rules' stay
+under 1 % of the pairs that are not the same. The blind sets measure it
+(``bench/lifecycle.py``). A pair the rules call a contradiction or the same fact is never
+asked; nor is one whose embeddings are further apart than ``SAME_MIN_SIMILARITY``, a wish
+beside what is ("wants to quit smoking" / "quit smoking"), or two facts of the same content
+words (numbers aside) in another order: the rules have read those words already, and the
+vectors, sums of word vectors, cannot see an order.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memory.lifecycle.lexicon import WISHES
+from memory.lifecycle.reading import keys, read
+from memory.lifecycle.similarity import FactSimilarity
+from memory.lifecycle.slots import find_slots
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+WEIGHTS = Path(__file__).with_name("merge_weights.json")
+HAND_FEATURES = (
+    "similarity", "shared_words", "one_negated", "both_negated", "habit_ended", "both_dated",
+    "same_slot", "both_slotted", "both_cued", "core_length_gap",
+)  # fmt: skip
+"""The features read from the two facts, before the vectors' product and distance."""
+
+
+def features(old: str, new: str, first: NDArray[np.float32], second: NDArray[np.float32]
+             ) -> NDArray[np.float64]:  # fmt: skip
+    """What the model reads of a pair: ``HAND_FEATURES``, then ``first * second`` and
+    ``|first - second|`` (the two texts' unit vectors from the bundled embedder)."""
+    import numpy as np
+
+    a, b = read(old), read(new)
+    keys_a, keys_b = keys(old), keys(new)
+    slots_a = {slot.key for slot in find_slots(a.body)}
+    slots_b = {slot.key for slot in find_slots(b.body)}
+    union = keys_a.words | keys_b.words
+    hand = [
+        float(first @ second),
+        len(keys_a.words & keys_b.words) / max(1, len(union)),
+        float(a.negated != b.negated),
+        float(a.negated and b.negated),
+        float(a.stopped or b.stopped),
+        float(bool(a.dates) and bool(b.dates)),
+        float(bool(slots_a & slots_b)),
+        float(bool(slots_a) and bool(slots_b)),
+        float(keys_a.cued and keys_b.cued),
+        abs(len(a.core) - len(b.core)) / 5.0,
+    ]
+    return np.concatenate([np.asarray(hand), first * second, np.abs(first - second)])
+
+
+def _wish(body: str) -> bool:
+    return not WISHES.isdisjoint(body.split())
+
+
+def _words(text: str) -> frozenset[str]:
+    """A fact's content words, numbers left out (ids, counts)."""
+    return frozenset(word for word in keys(text).words if not word.strip("#").isdigit())
+
+
+@dataclass(frozen=True)
+class MergeModel:
+    """A logistic model over standardised :func:`features` (see the module's docstring)."""
+
+    mean: NDArray[np.float64]
+    scale: NDArray[np.float64]
+    coef: NDArray[np.float64]
+    intercept: float
+    threshold: float
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MergeModel:
+        import numpy as np
+
+        return cls(
+            np.asarray(data["mean"]), np.asarray(data["scale"]), np.asarray(data["coef"]),
+            float(data["intercept"]), float(data["threshold"]),
+        )  # fmt: skip
+
+    def probability(self, row: NDArray[np.float64]) -> float:
+        """The chance that the pair read as ``row`` is the same fact."""
+        import math
+
+        z = float(((row - self.mean) / self.scale) @ self.coef) + self.intercept
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+@cache
+def bundled_model() -> MergeModel:
+    """The model trained by ``bench/train_merge.py`` (read once)."""
+    return MergeModel.from_json(json.loads(WEIGHTS.read_text(encoding="utf-8")))
+
+
+def may_merge(old: str, new: str) -> bool:
+    """Whether the model may be asked about the pair at all (no embedding needed): not a
+    wish beside what is, nor the same words in another order."""
+    if _wish(read(old).body) != _wish(read(new).body):
+        return False  # a wish and what is are never the same fact
+    return _words(old) != _words(new)  # only an order differs: the vectors cannot see it
+
+
+def learned_same(
+    old: str, new: str, similarity: FactSimilarity, *, floor: float,
+    model: MergeModel | None = None,
+) -> bool:  # fmt: skip
+    """Whether the model takes two facts the rules call unrelated for the same fact (never
+    when their embeddings are less similar than ``floor``)."""
+    if not may_merge(old, new):
+        return False
+    first, second = similarity.vectors([old, new])
+    if float(first @ second) < floor:
+        return False
+    model = model or bundled_model()
+    return model.probability(features(old, new, first, second)) >= model.threshold

@@ -1,0 +1,96 @@
+"""Learned merges (memory/lifecycle/merging.py): a rewording the word rules miss is merged by
+the bundled model, in the judge and so in the store; a wish is never merged with what is;
+and the bundled weights are what ``bench/train_merge.py`` makes from the repo's sets."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory.extraction.lore import Origin
+from memory.lifecycle import FactSimilarity
+from memory.lifecycle.judge import FactJudge
+from memory.lifecycle.merging import WEIGHTS, MergeModel, bundled_model, features, learned_same
+from memory.lifecycle.relation import SAME_MIN_SIMILARITY
+from memory.models import CandidateFact
+from memory.storage.placing import Lifecycle
+from memory.storage.store import Store
+from tests.helpers import CHANNEL_A, GUILD_A, SARAH
+
+REPO = Path(__file__).resolve().parent.parent
+REWORDED = ("Ravi plays guitar in a band.", "Ravi is the guitarist of a band.")
+"""A paraphrase sharing too few words for the rules."""
+
+
+@pytest.fixture(scope="module")
+def similarity() -> FactSimilarity:
+    return FactSimilarity()
+
+
+def test_a_rewording_the_rules_miss_is_merged_by_the_model(similarity: FactSimilarity) -> None:
+    old, new = REWORDED
+    assert FactJudge(similarity, learned=False).pair(old, new) == "unrelated"
+    assert FactJudge(similarity).pair(old, new) == "same"
+    assert FactJudge(similarity)(new, [old, "Ravi lives in Pune."]) == ["same", "unrelated"]
+
+
+def test_different_facts_on_one_topic_are_not_merged(similarity: FactSimilarity) -> None:
+    judge = FactJudge(similarity)
+    assert judge.pair("Ines likes tennis.", "Ines likes chess.") == "unrelated"
+    assert judge.pair("Ines plays tennis every weekend.", "Ines plays tennis at a club.") == (
+        "unrelated"
+    )
+
+
+def test_a_wish_is_never_merged_with_what_is(similarity: FactSimilarity) -> None:
+    wish, done = "Oskar wants to learn Spanish.", "Oskar is learning Spanish."
+    first, second = similarity.vectors([wish, done])
+    model = bundled_model()
+    assert model.probability(features(wish, done, first, second)) >= model.threshold
+    assert not learned_same(wish, done, similarity, floor=SAME_MIN_SIMILARITY)
+    assert FactJudge(similarity).pair(wish, done) == "unrelated"
+
+
+def test_the_similarity_floor_holds_for_learned_merges(similarity: FactSimilarity) -> None:
+    old, new = REWORDED
+    always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
+    assert learned_same("Ravi lives in Pune.", "Ravi hates olives.", similarity, floor=0.0,
+                        model=always)  # fmt: skip
+    assert not learned_same(old, new, similarity, floor=1.01, model=always)
+
+
+async def test_the_store_merges_a_rewording_through_the_real_judge(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "memory.db") as store:
+        store.lifecycle = Lifecycle(judge=FactJudge())
+        for source, (text, when) in enumerate(
+            zip(REWORDED, ("2023-05-01T10:00:00.000+00:00", "2023-06-01T10:00:00.000+00:00"),
+                strict=True), 1,
+        ):  # fmt: skip
+            fact = CandidateFact(SARAH.id, text, "preference", 0.9, text.lower(), str(source))
+            await store.finish_jobs([], [], [(Origin(GUILD_A, CHANNEL_A, when), fact)])
+        (merged,) = await store.review_facts(GUILD_A, archived=True)
+        assert (merged.times_seen, merged.last_seen_at) == (2, "2023-06-01T10:00:00.000+00:00")
+        kinds = [event.kind for event in await store.events(GUILD_A)]
+        assert "fact.reinforced" in kinds
+
+
+@pytest.mark.slow
+def test_the_bundled_weights_are_what_the_training_script_makes() -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "train_merge.py"), "--check", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert report["bundled_weights_match"] is True
+    setting = (report["strength"], report["threshold"])
+    chosen = [t for t in report["cross_validation"] if (t["strength"], t["threshold"]) == setting]
+    assert chosen and chosen[0]["added_wrong"] <= 0.01
+    weights = json.loads(WEIGHTS.read_text())
+    assert len(weights["coef"]) == len(weights["mean"]) == 10 + 2 * 256
+    assert np.all(np.asarray(weights["scale"]) > 0)
