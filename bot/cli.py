@@ -14,7 +14,14 @@ from typing import Any
 
 import click
 
-from bot.cli_base import CliState, db_path_of, echo_json, run_async, snowflake
+from bot.cli_base import (
+    CliState,
+    db_path_of,
+    echo_json,
+    fewer_malloc_arenas,
+    run_async,
+    snowflake,
+)
 from bot.cli_migrate import migrate
 from bot.cli_moderation import events, forget, optout
 from memory.errors import ConfigError, MemorybotError
@@ -48,6 +55,7 @@ def cli(ctx: click.Context, debug: bool, verbose: bool, data_dir: Path | None) -
         for handler in logging.getLogger().handlers:
             handler.addFilter(DamageLogFilter())
     os.umask(PRIVATE_UMASK)  # what memorybot writes (members' words) is for its user only
+    fewer_malloc_arenas()
     ctx.obj = CliState(debug=debug, data_dir=data_dir)
 
 
