@@ -11,7 +11,9 @@ anything that may be eaten. Two facts that share only words the member uses all 
 further.
 
 Only a merge depends on the embeddings, so a pair is judged as if the two were identical and
-the bundled embedder is asked only for the pairs that would merge.
+the bundled embedder is asked only for the pairs that would merge, and for those the rules
+call unrelated that the learned merges (:mod:`memory.lifecycle.merging`) may be asked
+about, in one batch per new fact.
 
 A pair picked by a rare word alone is judged only if it can be the same fact or deny the
 other one: their words mostly shared (``SHARED_SHARE`` of the shorter fact's), or one of

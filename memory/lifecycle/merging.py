@@ -1,8 +1,8 @@
 """Learned merges: paraphrases the word rules of :mod:`memory.lifecycle.relation` miss.
 
 The rules merge two facts only when their content words match (lemmas, synonyms, one typo).
-Whole rewordings ("is really into jazz" / "loves jazz music", "works for the city as a
-bus driver" / "drives buses for the council") share too few words for that. For a pair the
+Whole rewordings ("plays guitar in a band" / "is the guitarist of a band", "supports the
+Lakers" / "is a Lakers supporter") share too few words for that. For a pair the
 rules call unrelated, a logistic model reads what the bundled embedder and the reading of
 both facts tell (:func:`features`): the two vectors' cosine, their elementwise product and
 distance, the share of content words in common, negation, habits ended, dates, attribute
