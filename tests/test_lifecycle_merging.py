@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from memory.extraction.lore import Origin
-from memory.lifecycle import FactSimilarity
+from memory.lifecycle import FactSimilarity, merging
 from memory.lifecycle.judge import FactJudge
 from memory.lifecycle.merging import WEIGHTS, MergeModel, bundled_model, features, learned_same
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY
@@ -51,6 +51,7 @@ def test_a_wish_is_never_merged_with_what_is(similarity: FactSimilarity) -> None
     wish, done = "Oskar wants to learn Spanish.", "Oskar is learning Spanish."
     first, second = similarity.vectors([wish, done])
     model = bundled_model()
+    assert model is not None
     assert model.probability(features(wish, done, first, second)) >= model.threshold
     assert not learned_same(wish, done, similarity, floor=SAME_MIN_SIMILARITY)
     assert FactJudge(similarity).pair(wish, done) == "unrelated"
@@ -62,6 +63,30 @@ def test_the_similarity_floor_holds_for_learned_merges(similarity: FactSimilarit
     assert learned_same("Ravi lives in Pune.", "Ravi hates olives.", similarity, floor=0.0,
                         model=always)  # fmt: skip
     assert not learned_same(old, new, similarity, floor=1.01, model=always)
+
+
+def test_weights_that_cannot_be_read_leave_the_rules_judging_alone(
+    similarity: FactSimilarity, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:  # fmt: skip
+    """A broken install (the weights file missing or damaged): one warning, and facts are
+    still judged, by the word rules."""
+    old, new = REWORDED
+    for broken in (tmp_path / "missing.json", tmp_path / "damaged.json"):
+        if broken.name == "damaged.json":
+            broken.write_text('{"mean": [1, 2', encoding="utf-8")
+        monkeypatch.setattr(merging, "WEIGHTS", broken)
+        merging.bundled_model.cache_clear()
+        caplog.clear()
+        try:
+            judge = FactJudge(similarity)
+            assert judge(new, [old, "Ravi lives in Pune."]) == ["unrelated", "unrelated"]
+            assert judge.pair("Ravi lives in Pune.", "Ravi moved to Delhi.") == "contradicts"
+            assert judge.pair(old, new) == "unrelated"
+        finally:
+            merging.bundled_model.cache_clear()
+        warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+        assert len(warnings) == 1 and "learned merges off" in warnings[0], warnings
 
 
 async def test_the_store_merges_a_rewording_through_the_real_judge(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ vectors, sums of word vectors, cannot see an order.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -36,6 +37,8 @@ from memory.lifecycle.slots import find_slots
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
+log = logging.getLogger(__name__)
 
 WEIGHTS = Path(__file__).with_name("merge_weights.json")
 HAND_FEATURES = (
@@ -108,9 +111,14 @@ class MergeModel:
 
 
 @cache
-def bundled_model() -> MergeModel:
-    """The model trained by ``bench/train_merge.py`` (read once)."""
-    return MergeModel.from_json(json.loads(WEIGHTS.read_text(encoding="utf-8")))
+def bundled_model() -> MergeModel | None:
+    """The model trained by ``bench/train_merge.py`` (read once); None, with one warning,
+    when its weights cannot be read (a broken install): the word rules judge alone."""
+    try:
+        return MergeModel.from_json(json.loads(WEIGHTS.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("learned merges off: cannot read %s (%s); reinstall memorybot", WEIGHTS, exc)
+        return None
 
 
 def may_merge(old: str, new: str) -> bool:
@@ -133,4 +141,6 @@ def learned_same(
     if float(first @ second) < floor:
         return False
     model = model or bundled_model()
+    if model is None:
+        return False
     return model.probability(features(old, new, first, second)) >= model.threshold
