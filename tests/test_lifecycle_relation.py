@@ -92,6 +92,8 @@ def test_a_negated_like_habit_or_state_contradicts_both_ways(positive: str, nega
         ("Lena is single.", "Lena got married on 3 May 2024."),
         ("Lena is 29.", "Lena is 30."),
         ("Lena is 29 years old.", "Lena turned 31 last week."),
+        ("Lena is 29.", "Lena celebrated her thirty-first birthday on Friday."),
+        ("Lena is single.", "Lena has been in a relationship with Theo for a year."),
         ("Omar's cat is called Pixel.", "Omar's cat is called Byte."),
         ("Omar has a hamster named Nibbles.", "Omar's hamster is named Crumb."),
         ("Omar majors in physics.", "Omar majors in philosophy."),
@@ -105,6 +107,10 @@ def test_one_attribute_with_two_values_contradicts(old: str, new: str) -> None:
 
 def test_numbers_in_words_and_digits_compare_as_numbers() -> None:
     assert relation("Lena is twenty-nine.", "Lena is 30.", 0.8) is CONTRADICTS
+    assert relation("Lena is 30.", "Lena had her thirtieth birthday.", 0.8) is SAME
+    assert relation("Lena is 2nd in her class.", "Lena is second in her class.", 0.9) is not (
+        CONTRADICTS
+    )  # ordinals are numbers only before "birthday"
     assert relation("Lena is twenty-nine.", "Lena is 29 years old.", 0.8) is SAME
     assert relation("Lena is thirty.", "Lena is thirty-one.", 0.9) is CONTRADICTS
 

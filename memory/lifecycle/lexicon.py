@@ -100,6 +100,15 @@ NUMBER_WORDS = {
     "eighty": 80, "ninety": 90,
 }  # fmt: skip
 
+ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+    "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
+    "nineteenth": 19, "twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50,
+    "sixtieth": 60, "seventieth": 70, "eightieth": 80, "ninetieth": 90,
+}  # fmt: skip
+"""Ordinal number words, read as numbers before "birthday" ("her thirty-fifth birthday")."""
+
 CONTRACTIONS = {
     "can't": "can not", "cannot": "can not", "won't": "will not", "ain't": "is not",
     "doesnt": "does not", "dont": "do not", "didnt": "did not", "isnt": "is not",

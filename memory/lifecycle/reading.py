@@ -41,6 +41,7 @@ from memory.lifecycle.lexicon import (
     NEGATORS,
     NUMBER_WORDS,
     OCCUPATIONS,
+    ORDINALS,
     SLOT_CUES,
     STOPPING_VERBS,
     STOPWORDS,
@@ -71,6 +72,10 @@ _NUMBER = re.compile(
     + "|".join(NUMBER_WORDS)
     + r"))\b"
 )
+_ORDINAL_BIRTHDAY = re.compile(
+    rf"\b(?:(?P<tens>{_TENS})[- ])?(?P<ordinal>" + "|".join(ORDINALS) + r") birthday\b"
+)
+"""An ordinal before "birthday", in words: "thirty-fifth birthday" reads "35th birthday"."""
 _NUMBER_HINTS = re.compile(
     r"one|two|thre|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty\b"
 )
@@ -198,6 +203,8 @@ def normalise(text: str) -> str:
     text = _NT.sub(r"\1 not", text)
     for pattern, replacement in _SUFFIXES:
         text = pattern.sub(replacement, text)
+    if "birthday" in text:
+        text = _ORDINAL_BIRTHDAY.sub(_ordinal_value, text)
     if _NUMBER_HINTS.search(text):  # most facts hold no number word: skip the big pattern
         text = _NUMBER.sub(_number_value, text)
     tokens: list[str] = []
@@ -294,6 +301,13 @@ def _stem_of_gerund(stem: str) -> str:
     if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
         return stem[:-1]
     return stem + "e" if _SHORT_STEM.match(stem) else stem
+
+
+def _ordinal_value(match: re.Match[str]) -> str:
+    value = ORDINALS[match.group("ordinal")]
+    if match.group("tens"):
+        value += NUMBER_WORDS[match.group("tens")]
+    return f"{value}th birthday"
 
 
 def _number_value(match: re.Match[str]) -> str:
