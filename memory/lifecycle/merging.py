@@ -80,7 +80,7 @@ def _wish(body: str) -> bool:
 
 def _words(text: str) -> frozenset[str]:
     """A fact's content words, numbers left out (ids, counts)."""
-    return frozenset(word for word in keys(text).words if not word.strip("#").isdigit())
+    return frozenset(word for word in keys(text).words if not word.isdigit())
 
 
 @dataclass(frozen=True)
