@@ -102,9 +102,9 @@ class PgMessages:
             existing.update(await _existing(conn, raced))  # stored meanwhile by another
             new = [item for item in fresh if item.key in row_of]
             if new:
-                session = self.session
+                claimant = await self.session.current_pid()
                 await conn.execute(INSERT_JOBS, *_jobs(new, row_of, closed), live, now,
-                                   _traces(new), session.pid, session.claim_seconds)  # fmt: skip
+                                   _traces(new), claimant, self.session.claim_seconds)  # fmt: skip
         if authors:
             self.members_version += 1
         return InsertOutcome(new, [row_of[item.key] for item in new], existing)

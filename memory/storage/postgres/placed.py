@@ -48,9 +48,10 @@ class PgPlaced:
         rules = replace(self.lifecycle, judge=None) if later else self.lifecycle
         changed: set[tuple[str, str]] = set()
         log = list(events)
+        claimant = await self.session.current_pid()
         async with self.pool.acquire() as conn, conn.transaction():
             await lock_subjects(conn, [(origin.guild_id, cand.subject) for origin, cand in facts])
-            rows = PgFactRows(conn, self.session.pid)
+            rows = PgFactRows(conn, claimant)
             for origin, cand in facts:
                 placed = await placing.place_fact(
                     rows, origin, cand, now, rules, extracted=bool(done), advice=advice
@@ -73,13 +74,13 @@ class PgPlaced:
                 "UPDATE ingest_jobs SET status = 'done', attempts = attempts + 1, "
                 "last_error = NULL, updated_at = $2, claimed_by = NULL, claimed_until = NULL "
                 "WHERE status = 'pending' AND message_row = ANY($1::bigint[]) AND claimed_by = $3",
-                list(done), at, self.session.pid,
+                list(done), at, claimant,
             )  # fmt: skip
             await conn.executemany(
                 "UPDATE ingest_jobs SET status = 'failed', attempts = attempts + 1, "
                 "last_error = $1, updated_at = $2, claimed_by = NULL, claimed_until = NULL "
                 "WHERE status = 'pending' AND message_row = $3 AND claimed_by = $4",
-                [(error[:1000], at, job_id, self.session.pid) for job_id, error in failed],
+                [(error[:1000], at, job_id, claimant) for job_id, error in failed],
             )
             await record(conn, log, at)
         if facts:

@@ -61,7 +61,8 @@ class PgQueue:
     async def claim_pending(self, limit: int) -> list[Job]:
         """Queue-internal: the oldest pending jobs no other living process holds, in order,
         with their messages; claimed by this one."""
-        rows = await self.pool.fetch(CLAIM, self.session.pid, limit, self.session.claim_seconds)
+        claimant = await self.session.current_pid()
+        rows = await self.pool.fetch(CLAIM, claimant, limit, self.session.claim_seconds)
         return [
             Job(job_id=r[0], live=r[1], trace=json.loads(r[2]), message=message(tuple(r)[3:]))
             for r in rows
@@ -73,7 +74,7 @@ class PgQueue:
         rows = await self.pool.fetch(
             "SELECT m.guild_id, m.message_id, j.live FROM ingest_jobs j "
             f"JOIN messages m ON m.id = j.message_row WHERE {CLAIMABLE} ORDER BY j.message_row",
-            self.session.pid,
+            await self.session.current_pid(),
         )
         return [(r[0], r[1], bool(r[2])) for r in rows]
 

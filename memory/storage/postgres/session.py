@@ -67,6 +67,13 @@ class Session:
         self._heartbeat = None
         await self.conn.close()  # its claims and locks end with it
 
+    async def current_pid(self) -> int:
+        """This process's id for the claims it makes or closes now: the connection is made
+        again first if it was lost, so no job is claimed in a dead session's name."""
+        async with self._use:
+            await self._live()
+            return self.pid
+
     async def _live(self) -> Any:
         """The connection, made again if it was lost (under ``_use``)."""
         if self.conn.is_closed():
