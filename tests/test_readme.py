@@ -45,3 +45,21 @@ def test_the_quick_start_runs_the_main_job() -> None:
     commands = re.findall(r"```sh\n(.+?)\n```", README)
     main_job = commands[0]
     assert "pip install -e ." in main_job and main_job.endswith("memorybot demo")
+
+
+def _cells(row: str) -> int:
+    """The cells of a markdown table row (a pipe inside backticks is no border)."""
+    return len(re.sub(r"`[^`]*`", "``", row).strip().strip("|").split("|"))
+
+
+def test_every_table_row_has_as_many_cells_as_its_header() -> None:
+    uneven = []
+    header = 0
+    for line in README.splitlines():
+        if not line.startswith("|"):
+            header = 0
+        elif not header:
+            header = _cells(line)
+        elif _cells(line) != header:
+            uneven.append(line[:80])
+    assert uneven == []
