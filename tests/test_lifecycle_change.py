@@ -29,6 +29,17 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("Otto works as a baker.", "Otto left baking to drive a taxi."),
         ("Sana has a tortoise named Shelly.", "Sana's tortoise Shelly passed away, sadly."),
         ("Sana plays the drums.", "Sana sold her drums and stopped playing."),
+        ("lena uses a logitech mouse", "lena replaced her logitech with a razer viper"),
+        ("Ravi maintains the server's FAQ.", "Ravi handed off the FAQ to Mo."),
+        ("pim plays fortnite every night", "pim uninstalled fortnite lol"),
+        ("Tom plays chess online.", "Tom gave up chess last year."),
+        ("Eli is a moderator of the server.", "Eli stepped down as a moderator."),
+        # ...or before it: "the 3080 got sold", "the imac is gone"
+        ("jo has a 3080", "jo got a 4080, the 3080 got sold"),
+        ("jo runs an old imac", "jo got a mac mini, the imac is gone"),
+        # a switch of a thing both name, on no known topic
+        ("Mina uses Windows 10.", "Mina upgraded to Windows 11."),
+        ("kai mains sova in valorant", "kai switched his valorant main to omen"),
         # a clause of the new fact denies the old one
         ("kit is vegetarian", "kit back on steak ngl, no more vegetarian"),
     ],
@@ -53,6 +64,10 @@ def test_a_change_told_as_an_event_ends_the_old_fact(old: str, new: str) -> None
         ("Otto works as a baker.", "Otto quit smoking."),  # the change is of another thing
         ("Otto works from home.", "Otto moved to Lyon."),  # where he works, not lives
         ("Ines is learning Spanish.", "Ines switched her degree to history."),  # a pastime
+        ("kai plays valorant", "kai switched to playing valorant on pc"),  # the same game
+        ("Mina uses Windows 11.", "Mina upgraded her GPU."),  # another thing
+        ("jo wants a 4080", "jo's 3080 got sold"),  # a wish is no state
+        ("Tom plays chess online.", "Tom gave up smoking."),  # another habit
     ],
 )
 def test_what_is_no_change_of_the_old_fact_leaves_it_standing(old: str, new: str) -> None:

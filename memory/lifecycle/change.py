@@ -11,9 +11,13 @@ compare, or a wording they do not know), such a change still ends the old fact w
   graduated, dropped out → studies; fired, laid off, retired → work; switched, transferred
   → whatever topic the new fact names too) meets a topic the old fact is about (its slots,
   or its words: "works retail" is about work); or
-* an **object cue** (quit, left, stopped, sold, lost; died, passed away, renamed) stands
-  next to a content word of the old fact, or a word made from it ("quit vaping" / "vapes",
-  "left teaching" / "a teacher", "Biscuit passed away" / "a dog named Biscuit").
+* an **object cue** (quit, left, stopped, sold, lost, dropped, replaced, uninstalled, gave
+  up, stepped down, handed off; died, passed away, renamed, is gone, got sold) stands next
+  to a content word of the old fact, or a word made from it ("quit vaping" / "vapes", "left
+  teaching" / "a teacher", "Biscuit passed away" / "a dog named Biscuit"); or
+* a **switch** (switched, upgraded, migrated, swapped, changed) names a word of an old fact
+  on no topic above, and does not keep all its words ("uses windows 10" / "upgraded to
+  windows 11").
 
 Not a change: a topic cue of someone else's ("Mike's brother is divorced"), a negated cue
 ("hasn't moved"), a plan or wish ("wants to move", "is moving", "thinking of quitting"), a
@@ -72,13 +76,26 @@ _NAMED_CUES: dict[str, frozenset[str]] = {
 }  # fmt: skip
 """Cues that change whatever topic the new fact names too ("switched her major")."""
 
-_AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch"})
-"""Cues that end the thing after them ("quit retail", "left the hardware store")."""
-_BEFORE_CUES = frozenset({"die", "rename", "pass"})
-"""Cues that end the thing before them ("Biscuit passed away", "the dog was renamed")."""
+_AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop", "replace",
+                         "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
+                         "giveup", "stepdown", "handoff", "shutdown"})  # fmt: skip
+"""Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
+his Deathadder with a G Pro", "handed off the wiki")."""
+_BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold"})
+"""Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
+1660 is gone", "the xbox got sold")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
-            ("laid", "off"): "fire", ("call", "off"): "split"}  # fmt: skip
-_ALL_CUES = _TOPIC_CUES.keys() | _NAMED_CUES.keys() | _AFTER_CUES | _BEFORE_CUES
+            ("laid", "off"): "fire", ("call", "off"): "split", ("give", "up"): "giveup",
+            ("step", "down"): "stepdown", ("hand", "off"): "handoff",
+            ("hand", "over"): "handoff", ("shut", "down"): "shutdown"}  # fmt: skip
+_PASSIVE = frozenset({"got", "get", "was", "were", "been", "is", "are"})
+"""Before "sold", what makes the thing sold the word before ("the 2060 got sold")."""
+_OWN_TOPIC_CUES = frozenset({"switch", "upgrade", "migrate", "swap", "change"})
+"""Named cues that also end a fact on no known topic when the two share a word ("uses
+windows 10" / "upgraded to windows 11", "mains jett in valorant" / "switched her valorant
+main to sage")."""
+_ALL_CUES = (_TOPIC_CUES.keys() | _NAMED_CUES.keys() | _AFTER_CUES | _BEFORE_CUES
+             | _OWN_TOPIC_CUES)  # fmt: skip
 _WINDOW = 5
 _NEGATORS = frozenset({"not", "never", "no"})
 _PLANS = frozenset({"to", "will", "might", "may", "could", "would", "should", "gonna",
@@ -101,7 +118,10 @@ def ended(old: Reading, new: Reading) -> bool:
     for cue, index in cues:
         if cue in told:
             continue  # the old fact told this change already
-        if cue in _TOPIC_CUES or cue in _NAMED_CUES:
+        if cue in _OWN_TOPIC_CUES and not topics(old):
+            if old.possessive == new.possessive and _shared_ended(cue, old, new):
+                return True
+        elif cue in _TOPIC_CUES or cue in _NAMED_CUES:
             if old.possessive == new.possessive and _topic_ended(cue, old, new, told):
                 return True
         elif _object_ended(cue, index, old, new):
@@ -150,6 +170,10 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
         base = _PHRASES.get((base, following), _PHRASES.get((word, following), base))
         if base == "pass" and following != "away":
             continue
+        if base == "sell" and index and words[index - 1] in _PASSIVE:
+            base = "sold"  # "the 2060 got sold": what was sold comes before
+        elif base == "go" and word == "gone":
+            base = "gone"
         if base not in _ALL_CUES:
             continue
         before = words[max(0, index - 3) : index]
@@ -179,6 +203,15 @@ def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
     return not any(
         f" {value} " in body and not _left(body, value) for value in kept if len(value) > 2
     )
+
+
+def _shared_ended(cue: str, old: Reading, new: Reading) -> bool:
+    """A switch on the thing both facts name, the old fact's words not all kept ("uses
+    windows 10" / "upgraded to windows 11"; not "plays valorant" / "switched to playing
+    valorant on pc")."""
+    said = old.core - {old.subject}
+    shared = (said & new.core) - {cue}
+    return bool(shared) and not said <= new.core
 
 
 def _left(body: str, value: str) -> bool:
