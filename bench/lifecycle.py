@@ -366,7 +366,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--set", dest="sets", type=Path, action="append",
-        help="labelled pairs, JSONL (repeatable; default: dev, holdout)",
+        help="labelled pairs, JSONL (repeatable; default: every set in bench/data/lifecycle)",
     )  # fmt: skip
     parser.add_argument("--show-misses", action="store_true", help="list the misclassified pairs")
     parser.add_argument("--sweep", action="store_true", help="merge figures per threshold")

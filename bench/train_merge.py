@@ -33,9 +33,10 @@ from memory.lifecycle import FactSimilarity, Relation, relation  # noqa: E402
 from memory.lifecycle.merging import HAND_FEATURES, WEIGHTS, features  # noqa: E402
 
 DATA = REPO / "bench" / "data" / "lifecycle"
-TRAINING_SETS = ("dev.jsonl", "holdout.jsonl", "holdout3.jsonl")
-"""The sets opened for tuning; holdout2, 4, 5, 6 and 7 stay blind."""
-STRENGTHS = (0.003, 0.01, 0.03, 0.1)
+TRAINING_SETS = ("dev.jsonl", "holdout.jsonl", "holdout3.jsonl", "train_a.jsonl", "train_b.jsonl",
+                 "train_c.jsonl")
+"""The sets opened for tuning; holdout2, 4, 5, 6, 7 and 8 stay blind."""
+STRENGTHS = (0.001, 0.003, 0.01, 0.03, 0.1)
 """Inverse regularisation strengths tried (scikit-learn's ``C``)."""
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 MAX_ADDED_WRONG = 0.01
