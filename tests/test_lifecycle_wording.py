@@ -35,6 +35,10 @@ SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNR
         ("ben doesnt eat dairy", "ben avoids dairy, nvr eats it"),
         ("sara lives in washington dc", "sara lives in DC"),
         ("jo swims every morning", "jo swims in the mornings"),
+        # accents dropped, and Latin letters Unicode holds whole
+        ("Zoë lives in Malmö.", "zoe lives in malmo"),
+        ("Søren lives in København.", "soren lives in kobenhavn"),
+        ("Ewa lives in Łódź.", "ewa lives in lodz"),
     ],
 )
 def test_two_wordings_of_one_fact_merge(old: str, new: str) -> None:
@@ -61,3 +65,8 @@ def test_what_differs_is_not_merged(old: str, new: str) -> None:
 def test_a_denial_in_one_clause_is_not_undone_by_another() -> None:
     assert relation("kim drinks", "kim is sober, no alcohol", 0.6) is CONTRADICTS
     assert relation("kim doesn't drink", "kim does not not drink", 0.6) is CONTRADICTS
+
+
+def test_a_place_written_with_and_without_its_accents_is_one_place() -> None:
+    assert relation("Ewa lives in Gdańsk.", "Ewa moved to Kraków.", 0.5) is CONTRADICTS
+    assert relation("Ewa lives in Kraków.", "Ewa moved to Krakow.", 0.9) is not CONTRADICTS

@@ -50,6 +50,7 @@ from memory.lifecycle.lexicon import (
 )
 from memory.lifecycle.phrases import PHRASE_PATTERNS
 from memory.lifecycle.spelling import one_edit, repaired
+from memory.search.scripts import unaccented
 
 READ_CACHE_SIZE = 8192
 MAX_CHARS = 600
@@ -196,9 +197,17 @@ def clear_cache() -> None:
     lemma.cache_clear()
 
 
+_UNDECOMPOSED = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe",
+                               "ı": "i", "þ": "th", "ð": "d"})  # fmt: skip
+"""Latin letters with no accent to strip (Unicode holds them whole): "Łódź" is "lodz"."""
+
+
 def normalise(text: str) -> str:
-    """Lowercase tokens joined by single spaces, contractions and number words rewritten."""
+    """Lowercase tokens joined by single spaces, accents dropped ("Kraków" / "Krakow"),
+    contractions and number words rewritten."""
     text = text.translate(_APOSTROPHES).lower()
+    if not text.isascii():
+        text = unaccented(text).translate(_UNDECOMPOSED)
     text = _CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text)
     text = _NT.sub(r"\1 not", text)
     for pattern, replacement in _SUFFIXES:

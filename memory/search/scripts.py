@@ -72,11 +72,17 @@ def spaced(text: str) -> str:
     return _RUN.sub(_spaced_run, unicodedata.normalize("NFKC", text))
 
 
+def unaccented(text: str) -> str:
+    """``text`` without accents and Arabic and Hebrew marks, compatibility forms made plain
+    ("Kraków" → "Krakow", "ﬁ" → "fi"); CJK as it is."""
+    if text.isascii():
+        return text
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+
+
 def _folded_words(text: str) -> list[str]:
     """Words of text without CJK, accents and marks removed (compatibility forms too)."""
-    if not text.isascii():
-        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
-    return _WORD.findall(text)
+    return _WORD.findall(unaccented(text))
 
 
 def words(text: str) -> list[str]:
