@@ -181,6 +181,19 @@ def test_a_compatible_update_leaves_the_old_fact_standing(old: str, new: str) ->
 
 
 @pytest.mark.parametrize(
+    "new",
+    [
+        "Lena also works as a lifeguard.",
+        "lena works as a lifeguard as well",
+        "lena's a lifeguard too",
+    ],
+)
+def test_a_value_told_as_one_more_leaves_the_first_standing(new: str) -> None:
+    assert relation("Lena works as a paramedic.", new, 0.6) is UNRELATED
+    assert relation("Lena works as a paramedic.", "Lena works as a lifeguard.", 0.6) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
     ("old", "new"),
     [
         ("Omar went to Oslo in March 2024.", "Omar went to Oslo in April 2024."),
@@ -431,6 +444,8 @@ def test_synonyms_abbreviations_and_typos_are_the_same_fact(old: str, new: str) 
         ("Tevita's house is in Petone.", "Tevita's house is big."),
         ("Tevita's hometown is Hastings.", "Tevita lives in Napier."),
         ("Tevita's boyfriend is a chef.", "Tevita is dating Sione."),
+        ("Tevita lives in Wellington.", "Tevita lives in Karori, Wellington."),
+        ("Tevita lives in Wellington.", "Tevita lives in Karori, in Wellington."),
     ],
 )
 def test_places_within_places_and_likes_beside_events_both_hold(old: str, new: str) -> None:

@@ -12,7 +12,8 @@ In order:
    unrelated unless both hold a word that may fill an attribute slot ("lives", "nurse",
    "married", a number);
 3. attribute slots (:mod:`memory.lifecycle.slots`): one slot with two values that cannot
-   both hold ("lives in Boston" / "moved to Denver", "is 29" / "is 30") contradicts;
+   both hold ("lives in Boston" / "moved to Denver", "is 29" / "is 30") contradicts, unless
+   the new fact tells its value as one more ("also teaches", "has a cat too");
 4. polarity: the same content, one side negated ("likes olives" / "hates olives", "eats
    meat" / "is vegetarian", "smokes" / "quit smoking", "likes running" / "stopped running",
    "doesn't drink" / "drinks wine") contradicts, unless both are events with different
@@ -95,6 +96,8 @@ def relation(
     names = {first.subject, second.subject} - {""}
     core_a, core_b = first.core - names, second.core - names
     verdict = compare_slots(find_slots(first.body), find_slots(second.body))
+    if verdict is Verdict.CONFLICT and _adds(new):
+        verdict = Verdict.PARTIAL  # "is a doctor" / "also teaches at the medical school"
     if verdict is Verdict.CONFLICT:
         return Relation.CONTRADICTS
     if _opposed(first, second, core_a, core_b):
@@ -190,6 +193,15 @@ def _swapped(first: Reading, second: Reading) -> bool:
         sides.append((left, right))
     (left_a, right_a), (left_b, right_b) = sides
     return bool(left_a & right_b) and bool(right_a & left_b)
+
+
+_ADDED = re.compile(r"\balso\b|\bas well\b|\btoo\b(?=\s*(?:[.,;:!?]|$))")
+
+
+def _adds(text: str) -> bool:
+    """The fact tells a value beside another ("also teaches", "has a cat too"): a second
+    job, pet or home is no change of the first."""
+    return _ADDED.search(text.lower()) is not None
 
 
 def _near(first: frozenset[str], second: frozenset[str]) -> bool:

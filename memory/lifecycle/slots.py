@@ -30,6 +30,7 @@ from memory.lifecycle.lexicon import (
     PETS,
     PLACE_ALIASES,
     REGIONS,
+    STOPWORDS,
     SYNONYMS,
     UNIVERSITIES,
     US_STATES,
@@ -238,14 +239,20 @@ def find_slots(body: str) -> tuple[Slot, ...]:
         if key not in found and value:
             end = match.end()
             tail = _REGION_TAIL.match(body, end) if key in _PLACE_KEYS else None
-            if tail is not None and _alias(tail.group(1), _PLACE_ALIAS) in REGIONS:
+            if tail is not None and _within_place(_alias(tail.group(1), _PLACE_ALIAS)):
                 value, end = f"{value} {_alias(tail.group(1), _PLACE_ALIAS)}", tail.end()
             found[key] = Slot(key, value, match.start(), end)
     return tuple(found.values())
 
 
-_REGION_TAIL = re.compile(r" , ([a-z]+(?: [a-z]+){0,2}?)(?=$| [.,;:!?]| now\b)")
-"""A region after a place, comma-separated: "houston, texas"."""
+_REGION_TAIL = re.compile(r" , (?:in )?([a-z]+(?: [a-z]+){0,2}?)(?=$| [.,;:!?]| now\b)")
+"""A place after a place, comma-separated: "houston, texas", "bandra, mumbai"."""
+
+
+def _within_place(tail: str) -> bool:
+    """Whether a comma's tail after a place names the larger place it lies in: a region,
+    or words none of which is a function word ("bandra, mumbai"; not "leeds, with his gf")."""
+    return tail in REGIONS or STOPWORDS.isdisjoint(tail.split())
 
 
 def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
