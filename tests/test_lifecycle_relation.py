@@ -320,10 +320,17 @@ def test_similarity_is_usable_from_several_threads() -> None:
         ("Raj is 52.", "raj 53 now lol"),  # a verb-less age
         ("Eli eats bacon every morning.", "eli vegan now"),  # a verb-less diet
         ("Nia is dating Leo.", "nia and leo broke up"),  # the couple's break-up
+        ("nia fave band blur", "nia. fave band oasis now"),  # a verb-less favourite
+        ("nia. native lang tongan", "nia native lang: samoan"),  # a verb-less first language
     ],
 )
 def test_chat_fragments_without_a_verb_fill_slots(old: str, new: str) -> None:
     assert both_ways(old, new) == {Relation.CONTRADICTS}
+
+
+def test_a_verb_less_favourite_said_again_is_the_same_fact() -> None:
+    assert both_ways("nia. fave game tetris", "nia - fave game tetris lol", 0.9) == {SAME}
+    assert both_ways("nia fave food pizza", "nia fave drink coke", 0.6) == {UNRELATED}
 
 
 @pytest.mark.parametrize(
@@ -368,6 +375,8 @@ def test_fragments_leave_other_facts_alone(old: str, new: str) -> None:
         ("Tevita's girlfriend is Mele.", "Tevita is single."),
         ("Tevita goes to Otago University.", "Tevita switched unis to Canterbury University."),
         ("Tevita's favourite ice cream flavour is mango.", "Tevita's fave ice cream flavour: lime"),
+        ("Tevita's favourite band is Blur.", "Tevita says Oasis is his favourite band now."),
+        ("Tevita's native language is Tongan.", "Tevita's first language is Samoan."),
     ],
 )
 def test_clean_and_varied_wordings_of_one_attribute_contradict(old: str, new: str) -> None:

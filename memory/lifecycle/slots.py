@@ -61,6 +61,7 @@ _JOB_VERBS = (
 )
 _FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still )?"
 _YEARS_OLD = r"(?: years? old| yrs? old| yo| years? of age)"
+_SAYS = r"(?:(?:says|said|thinks|reckons|decided) (?:that )?)?"
 _TRANSFER = r"(?:transferred|transfered|has transferred|switched|changed schools|moved)"
 _ATTENDS = (
     rf"(?:goes to|attends|is (?:now )?at|studies at|started at|(?:is )?enrolled (?:at|in)"
@@ -219,6 +220,14 @@ PATTERNS: tuple[_Pattern, ...] = (
     _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
     _p("favorite", rf"^(?P<value>[\w' -]+?) (?:is|are) \S+ 's {_FAVOURITE}"
                    rf"(?: (?P<thing>\w+(?: \w+)?))?$"),
+    _p("favorite", rf"{_S}{_SAYS}(?P<value>[\w' -]+?) (?:is|are) (?:now |still )?"
+                   rf"(?:his|her|their) {_FAVOURITE} (?P<thing>\w+){_FRAGMENT_END}"),
+    _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} (?P<thing>\w+) (?:now |still )?"
+                   rf"(?P<value>\w+(?: \w+)??){_FRAGMENT_END}"),  # "ola fave band muse"
+    # the language they grew up speaking
+    _p("native", rf"{_S}'s (?:native|first|mother) (?:language|tongue|lang) {_FAV_IS}"
+                 rf"(?:actually )?{_VALUE}"),
+    _p("native", rf"{_S}(?:[.:,-] )?(?:native|first) (?:language|lang) :? ?{_VALUE}"),
 )  # fmt: skip
 """What fills each slot (``value`` group, or the pattern's fixed value)."""
 
