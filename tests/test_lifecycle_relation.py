@@ -525,3 +525,35 @@ def test_reported_and_told_as_events_contradicts(old: str, new: str) -> None:
 )
 def test_reported_and_inverted_wordings_are_the_same_fact(old: str, new: str) -> None:
     assert relation(old, new, 0.95) is Relation.SAME
+
+
+# --- siblings, children and pets: none, or some of a kind -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ama has no siblings.", "Ama has an older sister named Efua."),
+        ("ama is an only child", "ama's lil bro is so loud lol"),
+        ("Ama: no siblings", "Ama - has two brothers"),
+        ("Ama doesn't have any children.", "Ama has a baby girl now."),
+        ("ama has no kids", "ama has a 4 year old daughter"),
+        ("Ama has no pets.", "Ama adopted a kitten."),
+        ("Ama has a hamster.", "Ama doesn't have any pets."),
+    ],
+)
+def test_none_and_some_of_one_kind_contradict(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.6) == {CONTRADICTS}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Ama has a son.", "Ama has a daughter.", UNRELATED),  # both hold
+        ("Ama has a brother.", "Ama has a cat.", UNRELATED),
+        ("Ama has two kids.", "Ama has two children.", SAME),
+        ("Ama has a puppy.", "Ama has a dog.", SAME),
+    ],
+)
+def test_kinds_held_beside_each_other(old: str, new: str, expected: Relation) -> None:
+    assert both_ways(old, new, 0.9) == {expected}

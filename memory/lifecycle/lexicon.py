@@ -201,9 +201,11 @@ SLOT_CUES = (
         "school favorite grow born come vegetarian vegan meat eat home residence hometown "
         "occupation profession rename transfer go-to see settle hire role position spouse "
         "flat apartment house birthday enrol enroll hometown lay laid sack sacked offer employee "
-        "drop graduate dropout breakup resign"
+        "drop graduate dropout breakup resign sibling brother sister bro sis child kid son "
+        "daughter baby pet"
     )
     | UNIVERSITIES
+    | frozenset(PETS)
 )
 """Lemmas that may introduce an attribute slot: two facts sharing no content word are
 compared further only when both hold one of these (or an occupation, or a number)."""

@@ -174,7 +174,10 @@ class Keys:
 def keys(text: str) -> Keys:
     """The pre-check's view of ``text`` (cached): plain words, no phrase or date patterns."""
     words: set[str] = set()
-    tokens = _WORD.findall(text[:MAX_CHARS].lower())
+    lowered = text[:MAX_CHARS].lower()
+    if not lowered.isascii():
+        lowered = unaccented(lowered).translate(_UNDECOMPOSED)
+    tokens = _WORD.findall(lowered)
     cued = len(tokens) > 2 and tokens[1] == "in"  # a verb-less home: "jay in boston"
     for token in tokens[1:]:
         if token in _CUE_WORDS or token[0].isdigit():

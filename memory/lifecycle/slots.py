@@ -3,7 +3,10 @@
 :func:`find_slots` reads a fact's normalised body (see :mod:`memory.lifecycle.reading`)
 for the attributes a member has one of at a time: where they live, where they are from,
 their job and employer, relationship status, age, what they study, a pet's name, a
-favourite thing. Every pattern is anchored on the subject (the body's first word): in
+favourite thing, their first language; and for siblings, children and pets, none or some
+of a kind ("has no pets" / "adopted a kitten" conflict, "has a son" / "has a daughter" do
+not). The patterns are :mod:`memory.lifecycle.slot_patterns`'s table. Every pattern is
+anchored on the subject (the body's first word): in
 "Sarah's sister lives in Boston" nothing is said of Sarah's home. Plans, wishes and the
 past ("is moving to", "wants to be", "used to live in") fill no slot: they change nothing
 yet, or any more. A move ("moved to Denver") does: it says where the subject lives now.
@@ -26,48 +29,15 @@ from memory.lifecycle.lexicon import (
     DISTRICTS,
     JOB_ALIASES,
     LANGUAGES,
-    OCCUPATIONS,
     PETS,
     PLACE_ALIASES,
     REGIONS,
     STOPWORDS,
     SYNONYMS,
-    UNIVERSITIES,
     US_STATES,
 )
 from memory.lifecycle.reading import words_match
-
-_S = r"^\S+ "  # the subject
-_ADVERBS = (
-    r"(?:(?:now|still|currently|recently|just|finally|actually|officially|also|really"
-    r"|originally|already|again|happily) )*"
-)
-_DET = r"(?:a|an|the|their|his|her|my|our)"
-_STOP = (
-    r"(?=$| [.,;:!?()]| (?:and|but|with|w|for|since|because|near|now|at|on|in|from|to|while"
-    r"|until|as|after|before|by|lol|lmao|tbh|rn|again|anymore|though|tho|too|so|who|which"
-    r"|where|when|if|full|part|originally|mostly|these|this|last|next)\b)"
-)
-_VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
-_NAME = rf"(?P<value>[\w'-]+){_STOP}"
-_PET = "(?P<pet>" + "|".join(sorted(PETS, key=len, reverse=True)) + ")"
-_FAVOURITE = r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to)"
-_FRAGMENT_END = r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again))*$"
-"""What may follow a verb-less fragment ("ana nurse now", "priya 30 now lol")."""
-_JOB_VERBS = (
-    r"(?:works|is (?:now |currently |still )?(?:working|employed)|has worked|has been working"
-    r"|worked|started working|(?:got|has|found|took|landed|has taken|started|accepted) "
-    r"(?:a |a new )?(?:job|role|position)|has been employed|(?:got|was|has been) hired)"
-)
-_FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still )?"
-_YEARS_OLD = r"(?: years? old| yrs? old| yo| years? of age)"
-_SAYS = r"(?:(?:says|said|thinks|reckons|decided) (?:that )?)?"
-_TRANSFER = r"(?:transferred|transfered|has transferred|switched|changed schools|moved)"
-_ATTENDS = (
-    rf"(?:goes to|attends|is (?:now )?at|studies at|started at|(?:is )?enrolled (?:at|in)"
-    rf"|{_TRANSFER}(?: schools?| unis?| colleges?)? to)"
-)
-_STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
+from memory.lifecycle.slot_patterns import PATTERNS, SlotPattern
 
 
 class Verdict(StrEnum):
@@ -89,148 +59,6 @@ class Slot:
     end: int
 
 
-@dataclass(frozen=True)
-class _Pattern:
-    key: str
-    regex: re.Pattern[str]
-    value: str | None = None  # a fixed value ("none" for "lost their job")
-
-
-def _p(key: str, pattern: str, value: str | None = None) -> _Pattern:
-    return _Pattern(key, re.compile(pattern), value)
-
-
-_LIVE = (
-    r"(?:lives|settled|has settled|is (?:now |currently |still )?(?:living|based|settled)"
-    r"|has been living|has lived|resides|is residing)"
-)
-_IN_THE = r"(?:the (?=(?:uk|us|usa|states|united \w+|netherlands|philippines|bay area)\b))?"
-"""In "lives in the UK" the article is part of the place; in "lives in the city" it is not."""
-_SCHOOL = r"(?:university|college|uni|high school|high|school|academy)"
-_PARTNER_NAMED = r"(?:(?P<partner>\w+)(?=$| [.,;:!?]))?"
-"""A partner's name ends the fact ("'s wife is Ana"); "'s wife is a nurse" names none."""
-_PARTNER = r"(?:(?:a|an) (?:man|woman|guy|girl|person) (?:named|called) )?(?P<partner>\w+)"
-"""A partner, by name: "married to Jun", "married to a man named Jun"."""
-_CALLED = r"(?:called |named )?"
-_MOVE = r"(?:moved|has moved|relocated|has relocated)(?: back)?"
-PATTERNS: tuple[_Pattern, ...] = (
-    # where they live, and where from
-    _p("home", rf"{_S}{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
-               rf"(?:{_DET} \w+(?: \w+)? in )?{_IN_THE}(?!{_DET} ){_VALUE}"),
-    _p("home", rf"{_S}{_ADVERBS}{_MOVE} (?:from [\w ]+? )?to {_IN_THE}(?!{_DET} ){_VALUE}"),
-    _p("home", rf"{_S}'s (?:current |new |present )?(?:home|residence|city of residence) "
-               rf"(?:is|:) (?:now )?(?:in )?{_IN_THE}{_VALUE}"),
-    _p("home", rf"{_S}'s (?:current |new |present )?(?:place|flat|apartment|house) "
-               rf"(?:is|:) (?:now )?in {_IN_THE}{_VALUE}"),
-    _p("origin", rf"{_S}'s (?:home town|hometown) (?:is|:) {_IN_THE}{_VALUE}"),
-    _p("home", rf"{_S}{_ADVERBS}(?:calls|now calls) (?P<value>[\w'-]+(?: [\w'-]+){{0,2}}?) "
-               rf"home\b"),
-    _p("home", rf"^\S+ (?:now |still )?in (?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
-    _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in|was born in)"
-                 rf" {_IN_THE}{_VALUE}"),
-    # work
-    _p("job", rf"{_S}{_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for) [\w'-]+(?: [\w'-]+){{0,2}}?)? as "
-              rf"(?:a |an )?{_VALUE}"),
-    _p("job", rf"{_S}{_ADVERBS}(?:is|became|has become|has been) (?:now )?(?:a|an) "
-              rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{'|'.join(OCCUPATIONS)})){_STOP}"),
-    _p("job", rf"{_S}'s (?:current |new )?(?:job|occupation|profession|job title|role) "
-              rf"(?:is|:) (?:now )?(?:as )?(?:a |an )?{_VALUE}"),
-    _p("job", rf"{_S}{_ADVERBS}(?:(?:a|an) )?(?P<value>(?:[\w-]+ )?(?:{'|'.join(OCCUPATIONS)}))"
-              rf"{_FRAGMENT_END}"),  # a verb-less fragment: "ana nurse now"
-    _p("job", rf"{_S}{_ADVERBS}teaches\b", "teacher"),
-    _p("job", rf"{_S}{_ADVERBS}(?:quit|lost|left|has quit|has lost) {_DET} job\b", "none"),
-    _p("job", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
-       "none"),
-    _p("job", rf"{_S}{_ADVERBS}(?:is|has) (?:now )?(?:unemployed|jobless|out of work"
-              rf"|between jobs|retired)\b", "none"),
-    _p("job", rf"{_S}{_ADVERBS}(?:retired|has retired)\b", "none"),
-    _p("employer", rf"{_S}{_ADVERBS}(?:accepted|took|got|has accepted) (?:an? )?(?:new )?"
-                   rf"(?:offer|job|position|role) (?:from|at|with) {_VALUE}"),
-    _p("employer", rf"{_S}{_ADVERBS}is (?:a|an) (?P<value>\w+(?: \w+)?) employee\b"),
-    _p("employer", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
-       "none"),  # from wherever they worked
-    _p("employer", rf"{_S}{_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
-                   rf"(?!home\b|night|weekend|the weekend|a distance\b){_VALUE}"),
-    # relationship status (the patterns naming a partner first)
-    _p("status", rf"{_S}{_ADVERBS}(?:is|got) married to {_PARTNER}", "married"),
-    _p("status", rf"{_S}'s (?:husband|wife|spouse) is {_CALLED}{_PARTNER_NAMED}", "married"),
-    _p("status", rf"{_S}{_ADVERBS}(?:tied the knot|got hitched)(?: with (?P<partner>\w+))?",
-       "married"),
-    _p("status", rf"{_S}'s (?:girlfriend|boyfriend|partner|gf|bf) is {_CALLED}{_PARTNER_NAMED}",
-       "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|got) engaged to {_PARTNER}", "engaged"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|has been) (?:dating|seeing) (?P<partner>\w+)", "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|has been) in a relationship(?: with (?P<partner>\w+))?",
-       "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:broke up|split up)(?: with (?P<partner>\w+))?", "single"),
-    _p("status", rf"{_S}{_ADVERBS}called off {_DET} (?:engagement|wedding)\b", "single"),
-    _p("status", rf"{_S}{_ADVERBS}(?:divorced|has divorced|separated from) (?P<partner>\w+)",
-       "divorced"),
-    _p("status", rf"{_S}and (?P<partner>\w+) (?:got divorced|divorced|separated)\b",
-       "divorced"),
-    _p("status", rf"{_S}{_ADVERBS}(?:married|has married) (?P<partner>\w+)", "married"),
-    _p("status", r"^(?P<partner>\w+) is \S+ 's (?:wife|husband|spouse)$", "married"),
-    _p("status", r"^(?P<partner>\w+) is \S+ 's (?:girlfriend|boyfriend|partner|gf|bf)$",
-       "dating"),
-    _p("status", rf"{_S}and (?P<partner>\w+) (?:broke up|split up|split)\b", "single"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) (?:(?:now|currently) )?"
-                 rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
-    _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
-    _p("status", rf"{_S}{_ADVERBS}(?P<value>single|married|engaged|divorced){_FRAGMENT_END}"),
-    _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:boyfriend|girlfriend|partner|bf|gf)"
-                 rf"(?: (?:named|called) (?P<partner>\w+))?\b", "dating"),
-    _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife) (?:named|called) "
-                 rf"(?P<partner>\w+)", "married"),
-    _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
-    _p("status", rf"{_S}{_ADVERBS}is not (?:in a relationship|seeing anyone|dating anyone)\b",
-       "single"),
-    # age
-    _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns|just turned) (?:aged )?"
-              rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?(?=$| [.,;:!?]| now| today| and)"),
-    _p("age", rf"{_S}'s age (?:is|:) (?:now )?(?P<value>\d{{1,3}})\b"),
-    _p("age", rf"{_S}{_ADVERBS}(?:celebrated|had|has had) (?:{_DET} )?(?P<value>\d{{1,3}})"
-              rf"(?:st|nd|rd|th) birthday\b"),
-    _p("age", rf"{_S}{_ADVERBS}(?:aged )?(?P<value>\d{{1,3}}){_YEARS_OLD}?{_FRAGMENT_END}"),
-    # studies
-    _p("studies", rf"{_S}{_ADVERBS}(?:majors|is majoring|has majored|majored) in {_VALUE}"),
-    _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|has|is studying for) "
-                  rf"(?:a |an |{_DET} )?{_STUDY_DEGREE} in {_VALUE}"),
-    _p("studies", rf"{_S}{_ADVERBS}(?:switched|changed) "
-                  rf"(?:{_DET} (?:{_STUDY_DEGREE}|major|studies) to |to (?:studying|majoring in) )"
-                  rf"{_VALUE}"),
-    _p("studies", rf"{_S}{_ADVERBS}(?:studies|is studying|has been studying) "
-                  rf"(?!for |to |a |an |the |hard\b){_VALUE}"),
-    _p("studies", rf"{_S}{_ADVERBS}is (?:a|an) (?P<value>\w+(?: \w+)?) student\b"),
-    _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
-                 rf"(?:the )?(?P<value>\w+(?: \w+)?) {_SCHOOL}\b"),
-    _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
-                 rf"(?P<value>{'|'.join(sorted(UNIVERSITIES))}){_STOP}"),
-    _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
-                 rf"the (?:university|college) of (?P<value>\w+(?: \w+)?){_STOP}"),
-    # pets
-    _p("pet", rf"{_S}'s {_PET} (?:is )?(?:(?:now|still) )?(?:called|named) {_NAME}"),
-    _p("pet", rf"{_S}'s {_PET} 's name is {_NAME}"),
-    _p("pet", rf"{_S}{_ADVERBS}(?:has|owns) (?:a|an) {_PET} (?:called|named) {_NAME}"),
-    _p("pet", rf"{_S}{_ADVERBS}(?:named|renamed|has renamed|called|calls) {_DET} {_PET} "
-              rf"(?:to )?{_NAME}"),
-    _p("pet", rf"^(?P<value>\w+) is \S+ 's {_PET}$"),
-    # favourites
-    _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} (?P<thing>\w+(?: \w+){{0,2}}?) {_FAV_IS}"
-                   rf"{_VALUE}"),
-    _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
-    _p("favorite", rf"^(?P<value>[\w' -]+?) (?:is|are) \S+ 's {_FAVOURITE}"
-                   rf"(?: (?P<thing>\w+(?: \w+)?))?$"),
-    _p("favorite", rf"{_S}{_SAYS}(?P<value>[\w' -]+?) (?:is|are) (?:now |still )?"
-                   rf"(?:his|her|their) {_FAVOURITE} (?P<thing>\w+){_FRAGMENT_END}"),
-    _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} (?P<thing>\w+) (?:now |still )?"
-                   rf"(?P<value>\w+(?: \w+)??){_FRAGMENT_END}"),  # "ola fave band muse"
-    # the language they grew up speaking
-    _p("native", rf"{_S}'s (?:native|first|mother) (?:language|tongue|lang) {_FAV_IS}"
-                 rf"(?:actually )?{_VALUE}"),
-    _p("native", rf"{_S}(?:[.:,-] )?(?:native|first) (?:language|lang) :? ?{_VALUE}"),
-)  # fmt: skip
-"""What fills each slot (``value`` group, or the pattern's fixed value)."""
-
 _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s", "-"})
 
 
@@ -251,6 +79,9 @@ def find_slots(body: str) -> tuple[Slot, ...]:
             if tail is not None and _within_place(_alias(tail.group(1), _PLACE_ALIAS)):
                 value, end = f"{value} {_alias(tail.group(1), _PLACE_ALIAS)}", tail.end()
             found[key] = Slot(key, value, match.start(), end)
+    for slot in list(found.values()):
+        if slot.key.startswith("pet:") and "pets" not in found:  # a pet named is a pet had
+            found["pets"] = Slot("pets", slot.key[4:], slot.start, slot.end)
     return tuple(found.values())
 
 
@@ -288,6 +119,8 @@ def values_agree(key: str, first: str, second: str) -> bool:
         return True
     if key == "status":
         return _statuses_agree(first, second)
+    if key in _COUNTED:
+        return (first == "none") == (second == "none")  # "has a son" / "has a daughter"
     mine, theirs = first.split(), second.split()
     if _within(mine, theirs) or _within(theirs, mine):
         return True
@@ -307,6 +140,8 @@ def _equal(key: str, first: str, second: str) -> bool:
     named ("boston" / "boston massachusetts")."""
     if key == "status" or first == second:
         return first == second
+    if key in _COUNTED:
+        return _KINDS.get(first, first) == _KINDS.get(second, second)
     mine, theirs = first.split(), second.split()
     if len(mine) == len(theirs):
         return _within(mine, theirs) and _within(theirs, mine)
@@ -331,7 +166,7 @@ def residual(body: str, slots: Iterable[Slot]) -> str:
     return kept
 
 
-def _key_and_value(pattern: _Pattern, match: re.Match[str]) -> tuple[str, str]:
+def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str]:
     groups = match.groupdict()
     key = pattern.key
     if groups.get("pet"):
@@ -357,6 +192,12 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 
 
 _PLACE_KEYS = frozenset({"home", "origin"})
+_COUNTED = frozenset({"siblings", "children", "pets"})
+"""Slots whose values are "none" or a kind: every kind can hold beside the others."""
+_KINDS = {"kid": "child", "kids": "child", "children": "child", "bro": "brother",
+          "brothers": "brother", "sis": "sister", "sisters": "sister", "siblings": "sibling",
+          "sons": "son", "daughters": "daughter", "babies": "baby", **PETS}  # fmt: skip
+"""One name for each kind a counted slot holds ("kids" / "children", "puppy" / "dog")."""
 _STATES_AND_COUNTRIES = US_STATES | COUNTRIES
 _PLACE_ALIAS = (_alias_pattern(PLACE_ALIASES), PLACE_ALIASES)
 _JOB_ALIAS = (_alias_pattern(JOB_ALIASES), JOB_ALIASES)
