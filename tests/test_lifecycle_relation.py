@@ -557,3 +557,17 @@ def test_none_and_some_of_one_kind_contradict(old: str, new: str) -> None:
 )
 def test_kinds_held_beside_each_other(old: str, new: str, expected: Relation) -> None:
     assert both_ways(old, new, 0.9) == {expected}
+
+
+@pytest.mark.parametrize(
+    "drinking",
+    ["Ana has a few beers every night.", "ana started drinking again", "Ana drinks red wine."],
+)
+def test_not_drinking_is_not_drinking_alcohol(drinking: str) -> None:
+    assert both_ways("Ana is teetotal.", drinking, 0.6) == {CONTRADICTS}
+    assert both_ways("ana has been sober for 2 years", drinking, 0.6) == {CONTRADICTS}
+
+
+def test_a_sober_member_may_drink_tea() -> None:
+    assert both_ways("Ana is sober.", "Ana drinks tea every morning.", 0.6) == {UNRELATED}
+    assert both_ways("ana doesn't drink", "ana drinks like 4 coffees a day", 0.6) == {UNRELATED}

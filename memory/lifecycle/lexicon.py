@@ -183,6 +183,12 @@ MEATS = _words(
     "tuna shrimp prawn"
 )
 ANIMAL_PRODUCTS = _words("cheese egg dairy milk butter honey yogurt yoghurt")
+ALCOHOL = _words(
+    "alcohol booze beer wine whiskey whisky vodka gin rum tequila sake soju cider cocktail "
+    "lager ale prosecco champagne pint"
+)
+SOFT_DRINKS = _words("coffee tea water juice milk soda coke pop lemonade smoothie matcha")
+"""What "drinks" may name that is no alcohol: "doesn't drink" (is sober) / "drinks tea"."""
 DIETS = {"vegetarian": MEATS, "vegan": MEATS | ANIMAL_PRODUCTS}
 """Diets, and what a member who keeps one does not eat."""
 
@@ -202,10 +208,11 @@ SLOT_CUES = (
         "occupation profession rename transfer go-to see settle hire role position spouse "
         "flat apartment house birthday enrol enroll hometown lay laid sack sacked offer employee "
         "drop graduate dropout breakup resign sibling brother sister bro sis child kid son "
-        "daughter baby pet"
+        "daughter baby pet drink"
     )
     | UNIVERSITIES
     | frozenset(PETS)
+    | ALCOHOL
 )
 """Lemmas that may introduce an attribute slot: two facts sharing no content word are
 compared further only when both hold one of these (or an occupation, or a number)."""

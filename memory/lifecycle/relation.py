@@ -44,7 +44,7 @@ from functools import lru_cache
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended
-from memory.lifecycle.lexicon import DIETS, GENERIC_WORDS
+from memory.lifecycle.lexicon import ALCOHOL, DIETS, GENERIC_WORDS, SOFT_DRINKS
 from memory.lifecycle.reading import (
     Reading,
     content,
@@ -62,6 +62,7 @@ from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
 log = logging.getLogger(__name__)
 
 _LIKE = frozenset({"like"})
+_DRINK = frozenset({"drink"})
 _EAT_MEAT = frozenset({"eat", "meat"})
 
 SAME_MIN_SIMILARITY = 0.5
@@ -214,8 +215,12 @@ def _near(first: frozenset[str], second: frozenset[str]) -> bool:
 
 def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
     """A bare habit denied on one side, done on the other: "doesn't drink" / "drinks wine"
-    (a liking is no doing: "didn't go camping" / "loves camping" is left alone)."""
+    (a liking is no doing: "didn't go camping" / "loves camping" is left alone). Not
+    drinking is not drinking alcohol ("is sober" / "few beers a night", not "drinks tea")."""
     denied, done = (core_a, core_b) if first.negated else (core_b, core_a)
+    if {word for word in denied if not word.isdigit()} == _DRINK:
+        drinks = done & (ALCOHOL | _DRINK)
+        return bool(drinks) and not done & SOFT_DRINKS and "like" not in done
     if len(denied) != 1 or not denied < done or "like" in done:
         return False
     return verb(next(iter(denied))) is not None
