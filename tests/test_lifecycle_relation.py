@@ -571,3 +571,35 @@ def test_not_drinking_is_not_drinking_alcohol(drinking: str) -> None:
 def test_a_sober_member_may_drink_tea() -> None:
     assert both_ways("Ana is sober.", "Ana drinks tea every morning.", 0.6) == {UNRELATED}
     assert both_ways("ana doesn't drink", "ana drinks like 4 coffees a day", 0.6) == {UNRELATED}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Rui is 40.", "rui said hes 38"),
+        ("rui is 25", "rui turned 27 yesterday hbd"),
+        ("Rui, 31", "Rui turns 34 tmrw"),
+        ("Rui is 32 yeras old.", "Rui is 35."),
+    ],
+)
+def test_ages_told_in_chat_compare(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.6) == {CONTRADICTS}
+
+
+def test_a_habit_taken_up_again_ends_its_stopping() -> None:
+    assert relation("rui quit smoking", "rui smoking again, a pack a day", 0.6) is CONTRADICTS
+    assert relation("Rui stopped running.", "Rui is running again every morning.", 0.6) is (
+        CONTRADICTS
+    )
+    assert relation("Rui quit smoking.", "Rui went to Lisbon again.", 0.6) is UNRELATED
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Rui quit smoking.", "Rui wants to smoke again."),
+        ("Rui smokes.", "Rui hopes to quit smoking."),
+    ],
+)
+def test_a_wish_beside_what_is_denies_nothing(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.6) == {UNRELATED}

@@ -21,7 +21,8 @@ In order:
 5. a change told as an event (:mod:`memory.lifecycle.change`: "moved last month", "single
    again", "quit vaping") on the old fact's topic, or one clause of the new fact denying
    the old one ("lily back on burgers lol no more vegan"), contradicts; so does a
-   comparison turned round ("prefers tea over coffee" / "prefers coffee over tea");
+   comparison turned round ("prefers tea over coffee" / "prefers coffee over tea"), and a
+   habit stopped then taken up again ("quit smoking" / "smoking again");
 6. the same fact: "doesn't eat meat" restates "is vegetarian"; else the same polarity,
    the same dates (a dated event and an undated fact are not merged), the same content
    words (lemmas, synonyms, one typo per word), or the same slots with the same values
@@ -44,7 +45,7 @@ from functools import lru_cache
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended
-from memory.lifecycle.lexicon import ALCOHOL, DIETS, GENERIC_WORDS, SOFT_DRINKS
+from memory.lifecycle.lexicon import ALCOHOL, DIETS, GENERIC_WORDS, SOFT_DRINKS, WISHES
 from memory.lifecycle.reading import (
     Reading,
     content,
@@ -109,7 +110,7 @@ def relation(
         _opposed(first, part, core_a, part.core - names) for part in _clauses(second.body)
     ):
         return Relation.CONTRADICTS
-    if _swapped(first, second):
+    if _swapped(first, second) or _resumed(first, second, core_a, core_b):
         return Relation.CONTRADICTS
     if _diet_restated(first, core_b, second) or _diet_restated(second, core_a, first):
         return Relation.SAME
@@ -158,8 +159,11 @@ def _dates_compatible(first: Reading, second: Reading) -> bool:
 def _opposed(
     first: Reading, second: Reading, core_a: frozenset[str], core_b: frozenset[str]
 ) -> bool:
-    """One fact denies what the other says (a like, a habit, a state)."""
+    """One fact denies what the other says (a like, a habit, a state); a wish beside what
+    is denies nothing ("quit smoking" / "wants to smoke again")."""
     if first.possessive != second.possessive or not _dates_compatible(first, second):
+        return False
+    if _wish(first) != _wish(second):
         return False
     if first.negated != second.negated and core_a and core_b:
         if sets_match(core_a, core_b):
@@ -203,6 +207,22 @@ def _adds(text: str) -> bool:
     """The fact tells a value beside another ("also teaches", "has a cat too"): a second
     job, pet or home is no change of the first."""
     return _ADDED.search(text.lower()) is not None
+
+
+def _wish(reading: Reading) -> bool:
+    return not WISHES.isdisjoint(reading.body.split())
+
+
+def _resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """A habit stopped, then taken up again: "quit smoking" / "smoking again, a pack a day"."""
+    return (
+        old.stopped
+        and not new.negated
+        and not new.stopped
+        and "again" in new.body.split()
+        and not _wish(new)  # "wants to smoke again" is no smoking
+        and bool(core_a & core_b)
+    )
 
 
 def _near(first: frozenset[str], second: frozenset[str]) -> bool:

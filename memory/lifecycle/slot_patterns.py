@@ -35,7 +35,10 @@ _JOB_VERBS = (
     r"(?:a |a new )?(?:job|role|position)|has been employed|(?:got|was|has been) hired)"
 )
 _FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still )?"
-_YEARS_OLD = r"(?: years? old| yrs? old| yo| years? of age)"
+_YEARS_OLD = r"(?: y\w{1,4} old| yo| years? of age)"  # "years old", "yrs old", "yaers old"
+_AGE_END = (
+    r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last)\b)"
+)
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?"
 _SOME = r"(?:(?:a|an|one|two|three|four|five|\d+) )?(?:[\w-]+ ){0,3}?"
 """How many, and a few words of what kind ("a three year old", "an older")."""
@@ -148,11 +151,14 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "single"),
     # age
     _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns|just turned) (?:aged )?"
-              rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?(?=$| [.,;:!?]| now| today| and)"),
+              rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?{_AGE_END}"),
+    _p("age", rf"{_S}{_SAYS}(?:he is|she is|they are|hes|shes) (?:now )?(?P<value>\d{{1,3}})"
+              rf"{_YEARS_OLD}?{_AGE_END}"),
     _p("age", rf"{_S}'s age (?:is|:) (?:now )?(?P<value>\d{{1,3}})\b"),
     _p("age", rf"{_S}{_ADVERBS}(?:celebrated|had|has had) (?:{_DET} )?(?P<value>\d{{1,3}})"
               rf"(?:st|nd|rd|th) birthday\b"),
-    _p("age", rf"{_S}{_ADVERBS}(?:aged )?(?P<value>\d{{1,3}}){_YEARS_OLD}?{_FRAGMENT_END}"),
+    _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
+              rf"{_FRAGMENT_END}"),
     # studies
     _p("studies", rf"{_S}{_ADVERBS}(?:majors|is majoring|has majored|majored) in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|has|is studying for) "
