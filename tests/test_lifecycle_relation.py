@@ -396,6 +396,10 @@ def test_clean_and_varied_wordings_of_one_attribute_contradict(old: str, new: st
         ("Tevita loves kava.", "tevita not a fan of kava anymore"),
         ("Tevita hates kava.", "tevita hooked on kava now"),
         ("Tevita likes reggae.", "Tevita is sick of reggae."),
+        ("Tevita hates jazz.", "Tevita has become obsessed with jazz."),
+        ("Tevita loves chess.", "Tevita says he's sick of chess."),
+        ("Tevita likes golf.", "Tevita has grown tired of golf."),
+        ("tevita dosen't like dogs", "tevita loves dogs"),
     ],
 )
 def test_informal_negations_contradict(old: str, new: str) -> None:

@@ -115,7 +115,9 @@ CONTRACTIONS = {
     "wasnt": "was not", "arent": "are not", "werent": "were not", "cant": "can not",
     "wont": "will not", "hasnt": "has not", "havent": "have not", "hadnt": "had not",
     "couldnt": "could not", "wouldnt": "would not", "shouldnt": "should not",
-    "aint": "is not", "no longer": "not", "no more": "not", "any more": "anymore", "w/": "with",
+    "aint": "is not", "dosen't": "does not", "dosn't": "does not", "dosent": "does not",
+    "dosnt": "does not", "no longer": "not", "no more": "not", "any more": "anymore",
+    "w/": "with",
 }  # fmt: skip
 """Rewritten before tokenising (``n't`` in general is handled by a pattern)."""
 

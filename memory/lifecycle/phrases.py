@@ -20,6 +20,7 @@ _FRAME = (  # how an LLM extractor reports a fact: "Ana mentioned that she ..."
     r"(?: to (?:the \w+|everyone|us|me|them))?(?: that)? "
 )
 PHRASES = [  # (words one of which must be in the text, pattern, replacement)
+    (_SAYING, _FRAME + r"(?:she|he|they|i) 's ", r"\1 is "),  # "says she's sick of it"
     (_SAYING, _FRAME + r"(?:she|he|they|i) ", r"\1 "),  # what was said, as said of Ana
     (_SAYING, _FRAME + r"(?:her|his|their|my) ", r"\1 's "),
     (_SAYING, _FRAME + r"(?=1 of (?:her|his|their|my) )", r"\1 "),  # "one" is read as 1
@@ -36,12 +37,15 @@ PHRASES = [  # (words one of which must be in the text, pattern, replacement)
     (("living",), r"\bfor a living\b", " "),
     (("hooked", "addicted", "enough of"), r"\b(?:is )?(?:hooked on|addicted to"
      r"|can not get enough of)\b", "likes"),
-    (("sick of", "tired of", "fed up"), r"\b(?:is )?(?:sick of|tired of|fed up with)\b",
+    (("sick of", "tired of", "fed up"),
+     r"\b(?:is |(?:has )?(?:grown|become|gotten) |grew |became |got )?"
+     r"(?:sick of|tired of|fed up with)\b",
      "not likes"),
     (("into",), r"\b(?:is |(?=not ))(not )?(?:(?:really|so|super|very|lowkey|kinda) )*into\b",
      r"\1likes"),
     (("obsessed", "passionate", "keen", "crazy", "mad about", "fond"),
-     r"(?:\bis |^(\S+ ))(not )?(?:(?:really|so|super|very|lowkey|kinda) )*(?:obsessed"
+     r"(?:\bis |\b(?:has )?(?:become|became|gotten|got) |^(\S+ ))(not )?"
+     r"(?:(?:really|so|super|very|lowkey|kinda) )*(?:obsessed"
      r" (?:with|w)|passionate about|keen on|crazy about|mad about|fond of)\b", r"\1\2likes"),
     (("stand", "handle", "stomach"), r"\bcan not (?:stand|handle|stomach)\b", "hates"),
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
