@@ -155,6 +155,12 @@ def test_no_merge_below_the_similarity_floor() -> None:
     assert relation(old, new, 0.1, same_min_similarity=0.0) is SAME
 
 
+def test_the_same_slots_with_the_same_values_merge_below_the_floor() -> None:
+    assert relation("Anya is 19.", "Anya is nineteen years old.", 0.45) is SAME
+    assert relation("Anya lives in Oslo.", "anya is living in oslo rn", 0.45) is SAME
+    assert relation("Anya lives in Oslo.", "Anya lives in Oslo with her cat.", 0.45) is UNRELATED
+
+
 # --- neither --------------------------------------------------------------------------------
 
 

@@ -27,7 +27,8 @@ In order:
    the same dates (a dated event and an undated fact are not merged), the same content
    words (lemmas, synonyms, one typo per word), or the same slots with the same values
    and nothing else said besides; and the embeddings not far apart
-   (``SAME_MIN_SIMILARITY``). A fact that adds something ("plays clarinet" / "plays
+   (``SAME_MIN_SIMILARITY``) unless the slots alone are the fact ("is 19" / "is nineteen
+   years old"). A fact that adds something ("plays clarinet" / "plays
    clarinet in a band") is no merge: a merge keeps one wording and would lose the rest;
 7. anything else is unrelated, compatible updates included ("works as a nurse" / "works
    nights"), and two events on different dates ("went to Paris in May 2023" / "in June").
@@ -67,7 +68,8 @@ _DRINK = frozenset({"drink"})
 _EAT_MEAT = frozenset({"eat", "meat"})
 
 SAME_MIN_SIMILARITY = 0.5
-"""Below this embedding similarity two facts are never merged, whatever their words."""
+"""Below this embedding similarity two facts are never merged, whatever their words, unless
+the same slots with the same values are all they say."""
 
 
 class Relation(StrEnum):
@@ -114,7 +116,8 @@ def relation(
         return Relation.CONTRADICTS
     if _diet_restated(first, core_b, second) or _diet_restated(second, core_a, first):
         return Relation.SAME
-    if similarity >= same_min_similarity and _same(first, second, verdict, names):
+    agreed = verdict is Verdict.AGREE  # the same slots, the same values: no floor needed
+    if (similarity >= same_min_similarity or agreed) and _same(first, second, verdict, names):
         return Relation.SAME
     return Relation.UNRELATED
 
