@@ -35,6 +35,10 @@ SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNR
         ("ben doesnt eat dairy", "ben avoids dairy, nvr eats it"),
         ("sara lives in washington dc", "sara lives in DC"),
         ("jo swims every morning", "jo swims in the mornings"),
+        # Discord chat abbreviations
+        ("ellie is a mod here", "Ellie is a moderator here."),
+        ("yara plays val every night", "yara plays valorant every night"),
+        ("jo has a lil sis", "jo has a little sister"),
         # accents dropped, and Latin letters Unicode holds whole
         ("Zoë lives in Malmö.", "zoe lives in malmo"),
         ("Søren lives in København.", "soren lives in kobenhavn"),

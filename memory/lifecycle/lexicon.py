@@ -87,7 +87,9 @@ SYNONYMS = {
     "husband": "wife", "employee": "work", "employed": "work", "divorce": "married",
     "marry": "married", "engagement": "engaged", "eater": "eat", "student": "study",
     # chat abbreviations
-    "doc": "doctor", "psych": "psychology", "bio": "biology", "chem": "chemistry",
+    "mod": "moderator", "moderate": "moderator", "admin": "administrator", "bro": "brother",
+    "sis": "sister", "lil": "little", "bday": "birthday", "val": "valorant", "pic": "photo",
+    "vid": "video", "doc": "doctor", "psych": "psychology", "bio": "biology", "chem": "chemistry",
     "econ": "economics", "math": "maths", "alcohol": "drink", "booze": "drink",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
