@@ -613,3 +613,9 @@ def test_a_habit_taken_up_again_ends_its_stopping() -> None:
 )
 def test_a_wish_beside_what_is_denies_nothing(old: str, new: str) -> None:
     assert both_ways(old, new, 0.6) == {UNRELATED}
+
+
+def test_how_many_of_a_kind_counts() -> None:
+    assert both_ways("Ama has a dog.", "Ama has two dogs.", 0.9) == {UNRELATED}
+    assert both_ways("Ama has a brother.", "Ama has 2 brothers.", 0.9) == {UNRELATED}
+    assert both_ways("Ama has 2 brothers.", "ama has two brothers", 0.9) == {SAME}

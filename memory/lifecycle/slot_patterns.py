@@ -40,7 +40,7 @@ _AGE_END = (
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?"
-_SOME = r"(?:(?:a|an|one|two|three|four|five|\d+) )?(?:[\w-]+ ){0,3}?"
+_SOME = r"(?:(?:a|an|one|1) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
 """How many, and a few words of what kind ("a three year old", "an older")."""
 _SIBLING = r"(?P<value>brothers?|sisters?|bro|sis|siblings?)"
 _CHILD = r"(?P<value>sons?|daughters?|kids?|child|children|baby|babies)"

@@ -81,7 +81,7 @@ def find_slots(body: str) -> tuple[Slot, ...]:
             found[key] = Slot(key, value, match.start(), end)
     for slot in list(found.values()):
         if slot.key.startswith("pet:") and "pets" not in found:  # a pet named is a pet had
-            found["pets"] = Slot("pets", slot.key[4:], slot.start, slot.end)
+            found["pets"] = Slot("pets", f"1 {slot.key[4:]}", slot.start, slot.end)
     return tuple(found.values())
 
 
@@ -140,8 +140,6 @@ def _equal(key: str, first: str, second: str) -> bool:
     named ("boston" / "boston massachusetts")."""
     if key == "status" or first == second:
         return first == second
-    if key in _COUNTED:
-        return _KINDS.get(first, first) == _KINDS.get(second, second)
     mine, theirs = first.split(), second.split()
     if len(mine) == len(theirs):
         return _within(mine, theirs) and _within(theirs, mine)
@@ -183,6 +181,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _alias(value, _PLACE_ALIAS)
     elif key == "job":
         value = _alias(value, _JOB_ALIAS)
+    elif key in _COUNTED:
+        value = f"{groups.get('count') or 1} {_KINDS.get(value, value)}"  # "2 brother"
     return key, value
 
 
