@@ -199,6 +199,12 @@ def test_a_value_told_as_one_more_leaves_the_first_standing(new: str) -> None:
     assert relation("Lena works as a paramedic.", "Lena works as a lifeguard.", 0.6) is CONTRADICTS
 
 
+def test_an_also_of_another_clause_is_no_value_told_as_one_more() -> None:
+    assert relation("Jay lives in Boston.", "Jay moved to Denver and also got a job.", 0.5) is (
+        CONTRADICTS
+    )
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

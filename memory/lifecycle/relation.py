@@ -203,13 +203,15 @@ def _swapped(first: Reading, second: Reading) -> bool:
     return bool(left_a & right_b) and bool(right_a & left_b)
 
 
-_ADDED = re.compile(r"\balso\b|\bas well\b|\btoo\b(?=\s*(?:[.,;:!?]|$))")
+_ADDED = re.compile(r"^\S+(?: \S+){0,2} also\b|\b(?:as well|too)\W*$")
+""""Also" before the verb, or "as well" / "too" at the end: not "moved to Denver and also
+got a job", whose "also" is of another clause."""
 
 
 def _adds(text: str) -> bool:
     """The fact tells a value beside another ("also teaches", "has a cat too"): a second
     job, pet or home is no change of the first."""
-    return _ADDED.search(text.lower()) is not None
+    return _ADDED.search(text.lower().strip()) is not None
 
 
 def _wish(reading: Reading) -> bool:
