@@ -625,3 +625,15 @@ def test_how_many_of_a_kind_counts() -> None:
     assert both_ways("Ama has a dog.", "Ama has two dogs.", 0.9) == {UNRELATED}
     assert both_ways("Ama has a brother.", "Ama has 2 brothers.", 0.9) == {UNRELATED}
     assert both_ways("Ama has 2 brothers.", "ama has two brothers", 0.9) == {SAME}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Nia's only pet is a cat named Luna.", "Nia's only pet is a parrot called Kiwi."),
+        ("nia has one pet, a dog called rex", "nia has 1 pet, a hamster"),
+        ("Nia. only pet: cat", "Nia only pet = rabbit"),
+    ],
+)
+def test_an_only_pet_of_another_kind_contradicts(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.6) == {CONTRADICTS}

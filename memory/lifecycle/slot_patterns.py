@@ -195,6 +195,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("pets", rf"{_S}{_ADVERBS}(?:{_HAS_NO}|has never (?:had|owned) (?:a|any)) pets?\b", "none"),
     _p("pets", rf"{_S}(?:[.:,-] )?no pets{_FRAGMENT_END}", "none"),
     _p("pets", rf"{_S}{_ADVERBS}(?:has|got|adopted|owns|has adopted) {_SOME}{_ANY_PET}\b"),
+    _p("only_pet", rf"{_S}(?:'s |[.:,-] )?(?:only|1 and only) pet (?:now )?(?:is |: |= )?"
+                   rf"(?:now )?(?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
+    _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     # favourites
     _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} (?P<thing>\w+(?: \w+){{0,2}}?) {_FAV_IS}"
                    rf"{_VALUE}"),
