@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memory.lifecycle.lexicon import MEATS, OCCUPATIONS, PETS, SYNONYMS, WISHES
+from memory.lifecycle.lexicon import MEATS, OCCUPATIONS, PETS, SYNONYMS
 from memory.lifecycle.reading import Reading, kin, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
 
@@ -109,7 +109,7 @@ def ended(old: Reading, new: Reading) -> bool:
     if old.negated or old.empty or new.empty or old.dates:
         return False  # a dated event stays true: "went on a date with Tom on 4 June"
     cues = _cues(new.body)
-    if not cues or WISHES.intersection(old.body.split()):
+    if not cues or old.wished:
         return False  # "wants to be a teacher" is no state a change can end
     old_cues = _cues(old.body)
     told = {cue for cue, _ in old_cues} | {

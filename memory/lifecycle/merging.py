@@ -29,7 +29,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memory.lifecycle.lexicon import WISHES
 from memory.lifecycle.reading import keys, read
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
@@ -72,10 +71,6 @@ def features(old: str, new: str, first: NDArray[np.float32], second: NDArray[np.
         abs(len(a.core) - len(b.core)) / 5.0,
     ]
     return np.concatenate([np.asarray(hand), first * second, np.abs(first - second)])
-
-
-def _wish(body: str) -> bool:
-    return not WISHES.isdisjoint(body.split())
 
 
 def _words(text: str) -> frozenset[str]:
@@ -124,7 +119,7 @@ def bundled_model() -> MergeModel | None:
 def may_merge(old: str, new: str) -> bool:
     """Whether the model may be asked about the pair at all (no embedding needed): not a
     wish beside what is, nor the same words in another order."""
-    if _wish(read(old).body) != _wish(read(new).body):
+    if read(old).wished != read(new).wished:
         return False  # a wish and what is are never the same fact
     return _words(old) != _words(new)  # only an order differs: the vectors cannot see it
 

@@ -47,6 +47,7 @@ from memory.lifecycle.lexicon import (
     STOPWORDS,
     SYNONYMS,
     WEEKDAYS,
+    WISHES,
 )
 from memory.lifecycle.phrases import PHRASE_PATTERNS
 from memory.lifecycle.spelling import one_edit, repaired
@@ -142,6 +143,11 @@ class Reading:
     """What the subject's diet rules out ("is vegetarian": meat, fish...); else empty."""
 
     @property
+    def wished(self) -> bool:
+        """A wish or a plan ("wants to quit smoking"): no state, no event."""
+        return not WISHES.isdisjoint(self.body.split())
+
+    @property
     def empty(self) -> bool:
         return not self.body
 
@@ -174,10 +180,7 @@ class Keys:
 def keys(text: str) -> Keys:
     """The pre-check's view of ``text`` (cached): plain words, no phrase or date patterns."""
     words: set[str] = set()
-    lowered = text[:MAX_CHARS].lower()
-    if not lowered.isascii():
-        lowered = unaccented(lowered).translate(_UNDECOMPOSED)
-    tokens = _WORD.findall(lowered)
+    tokens = _WORD.findall(_unaccented(text[:MAX_CHARS].lower()))
     cued = len(tokens) > 2 and tokens[1] == "in"  # a verb-less home: "jay in boston"
     for token in tokens[1:]:
         if token in _CUE_WORDS or token[0].isdigit():
@@ -205,12 +208,15 @@ _UNDECOMPOSED = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ß": "ss", "æ"
 """Latin letters with no accent to strip (Unicode holds them whole): "Łódź" is "lodz"."""
 
 
+def _unaccented(text: str) -> str:
+    """``text`` without accents, Latin letters held whole spelt plain ("łódź" → "lodz")."""
+    return text if text.isascii() else unaccented(text).translate(_UNDECOMPOSED)
+
+
 def normalise(text: str) -> str:
     """Lowercase tokens joined by single spaces, accents dropped ("Kraków" / "Krakow"),
     contractions and number words rewritten."""
-    text = text.translate(_APOSTROPHES).lower()
-    if not text.isascii():
-        text = unaccented(text).translate(_UNDECOMPOSED)
+    text = _unaccented(text.translate(_APOSTROPHES).lower())
     text = _CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text)
     text = _NT.sub(r"\1 not", text)
     for pattern, replacement in _SUFFIXES:

@@ -46,7 +46,7 @@ from functools import lru_cache
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended
-from memory.lifecycle.lexicon import ALCOHOL, DIETS, GENERIC_WORDS, SOFT_DRINKS, WISHES
+from memory.lifecycle.lexicon import ALCOHOL, DIETS, GENERIC_WORDS, SOFT_DRINKS
 from memory.lifecycle.reading import (
     Reading,
     content,
@@ -166,7 +166,7 @@ def _opposed(
     is denies nothing ("quit smoking" / "wants to smoke again")."""
     if first.possessive != second.possessive or not _dates_compatible(first, second):
         return False
-    if _wish(first) != _wish(second):
+    if first.wished != second.wished:
         return False
     if first.negated != second.negated and core_a and core_b:
         if sets_match(core_a, core_b):
@@ -214,10 +214,6 @@ def _adds(text: str) -> bool:
     return _ADDED.search(text.lower().strip()) is not None
 
 
-def _wish(reading: Reading) -> bool:
-    return not WISHES.isdisjoint(reading.body.split())
-
-
 def _resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
     """A habit stopped, then taken up again: "quit smoking" / "smoking again, a pack a day"."""
     return (
@@ -225,7 +221,7 @@ def _resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
         and not new.negated
         and not new.stopped
         and "again" in new.body.split()
-        and not _wish(new)  # "wants to smoke again" is no smoking
+        and not new.wished  # "wants to smoke again" is no smoking
         and bool(core_a & core_b)
     )
 
