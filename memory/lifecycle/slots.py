@@ -194,10 +194,11 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 _PLACE_KEYS = frozenset({"home", "origin"})
 _COUNTED = frozenset({"siblings", "children", "pets"})
 """Slots whose values are "none" or a kind: every kind can hold beside the others."""
-_KINDS = {"kid": "child", "kids": "child", "children": "child", "bro": "brother",
-          "brothers": "brother", "sis": "sister", "sisters": "sister", "siblings": "sibling",
-          "sons": "son", "daughters": "daughter", "babies": "baby", **PETS}  # fmt: skip
-"""One name for each kind a counted slot holds ("kids" / "children", "puppy" / "dog")."""
+_KINDS = {"kid": "child", "kids": "child", "brothers": "brother", "sisters": "sister",
+          "siblings": "sibling", "sons": "son", "daughters": "daughter", "babies": "baby",
+          **PETS}  # fmt: skip
+"""One name for each kind a counted slot holds, after ``SYNONYMS`` ("children" is "kid"
+there, "bro" is "brother"): "kids" / "children", "pony" / "horse"."""
 _STATES_AND_COUNTRIES = US_STATES | COUNTRIES
 _PLACE_ALIAS = (_alias_pattern(PLACE_ALIASES), PLACE_ALIASES)
 _JOB_ALIAS = (_alias_pattern(JOB_ALIASES), JOB_ALIASES)
