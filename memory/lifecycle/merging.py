@@ -14,10 +14,12 @@ The weights (``merge_weights.json``, beside this module) are trained by
 cross-validation: the most paraphrases merged while the merges added to the rules' stay
 under 1 % of the pairs that are not the same. The blind sets measure it
 (``bench/lifecycle.py``). A pair the rules call a contradiction or the same fact is never
-asked; nor is one whose embeddings are further apart than ``SAME_MIN_SIMILARITY``, a wish
-beside what is ("wants to quit smoking" / "quit smoking"), or two facts of the same content
-words (numbers aside) in another order: the rules have read those words already, and the
-vectors, sums of word vectors, cannot see an order.
+asked; nor is a pair in another language than English (non-Latin letters, or no English
+word in either fact: the model cannot see "ne ... pas" or "не"), one whose embeddings are
+further apart than ``SAME_MIN_SIMILARITY``, a wish beside what is ("wants to quit smoking" /
+"quit smoking"), or two facts of the same content words (numbers aside) in another order:
+the rules have read those words already, and the vectors, sums of word vectors, cannot see
+an order.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memory.extraction.offline.verbs import verb
+from memory.lifecycle.lexicon import STOPWORDS
 from memory.lifecycle.reading import keys, read
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
@@ -116,10 +120,25 @@ def bundled_model() -> MergeModel | None:
         return None
 
 
+def _english(body: str) -> bool:
+    """Whether a fact's body, past its subject, holds a word of English: a stopword or a
+    verb form the verb lexicon knows, of two letters or more (French "à" reads "a")."""
+    return any(
+        len(word) > 1 and (word in STOPWORDS or verb(word) is not None) for word in body.split()[1:]
+    )
+
+
 def may_merge(old: str, new: str) -> bool:
-    """Whether the model may be asked about the pair at all (no embedding needed): not a
-    wish beside what is, nor the same words in another order."""
-    if read(old).wished != read(new).wished:
+    """Whether the model may be asked about the pair at all (no embedding needed): facts of
+    the kind it was trained on (English: Latin letters, one of them holding an English word;
+    in another language it cannot see a negation), not a wish beside what is, nor the same
+    words in another order."""
+    first, second = read(old), read(new)
+    if not (first.body.isascii() and second.body.isascii()):
+        return False
+    if not (_english(first.body) or _english(second.body)):
+        return False
+    if first.wished != second.wished:
         return False  # a wish and what is are never the same fact
     return _words(old) != _words(new)  # only an order differs: the vectors cannot see it
 

@@ -16,6 +16,10 @@
   occurrences of the same kind of event apart; stamps of a state ("as of 3 May 2023",
   "by 3 May 2023") and frequencies ("every morning") are dropped, not kept.
 
+Text of every script is read: accents and marks folded ("Kraków", "живёт" → "krakow",
+"живет"), each run of Chinese, Japanese or Korean as its character bigrams, the words search
+makes of it; the lexicons, slots and negations read English.
+
 Readings are cached per text (a member's old facts are read once, not once per new fact).
 """
 
@@ -51,7 +55,7 @@ from memory.lifecycle.lexicon import (
 )
 from memory.lifecycle.phrases import PHRASE_PATTERNS
 from memory.lifecycle.spelling import one_edit, repaired
-from memory.search.scripts import unaccented
+from memory.search.scripts import spaced, unaccented
 
 READ_CACHE_SIZE = 8192
 MAX_CHARS = 600
@@ -81,7 +85,7 @@ _ORDINAL_BIRTHDAY = re.compile(
 _NUMBER_HINTS = re.compile(
     r"one|two|thre|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty\b"
 )
-_TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*|[.,;:!?()]")
+_TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*|[.,;:!?()]")
 _PUNCTUATION = frozenset(".,;:!?()")
 _NO_CONTENT = STOPWORDS | FILLERS | NAMING_WORDS | _PUNCTUATION
 """Words :func:`content` passes over."""
@@ -114,7 +118,7 @@ _FREQUENCY = re.compile(
 )
 _SPACES = re.compile(r"\s+")
 _CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+")
 _DIET = re.compile(
     rf"^\S+ (?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went|has gone"
     rf"|turned|has turned) )?(?:(?:a|an|now|strictly|fully|strict|full|committed|lifelong"
@@ -209,8 +213,10 @@ _UNDECOMPOSED = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ß": "ss", "æ"
 
 
 def _unaccented(text: str) -> str:
-    """``text`` without accents, Latin letters held whole spelt plain ("łódź" → "lodz")."""
-    return text if text.isascii() else unaccented(text).translate(_UNDECOMPOSED)
+    """``text`` without accents, Latin letters held whole spelt plain ("łódź" → "lodz"), and
+    each run of Chinese, Japanese or Korean as its character bigrams between spaces, the
+    words search makes of it (:func:`memory.search.scripts.spaced`)."""
+    return text if text.isascii() else spaced(unaccented(text).translate(_UNDECOMPOSED))
 
 
 def normalise(text: str) -> str:
