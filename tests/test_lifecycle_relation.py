@@ -637,3 +637,24 @@ def test_how_many_of_a_kind_counts() -> None:
 )
 def test_an_only_pet_of_another_kind_contradicts(old: str, new: str) -> None:
     assert both_ways(old, new, 0.6) == {CONTRADICTS}
+
+
+@pytest.mark.parametrize(
+    ("denied", "done"),
+    [
+        ("Emre does not drink coffee.", "Emre drinks three coffees a day."),
+        ("lena doesnt drink energy drinks anymore", "lena drinks like four energy drinks a day"),
+        ("Ola never eats sweets.", "Ola eats 2 sweets per day."),
+    ],
+)
+def test_a_habit_denied_whole_and_done_so_many_times_contradicts(denied: str, done: str
+                                                                 ) -> None:  # fmt: skip
+    assert both_ways(denied, done, 0.7) == {CONTRADICTS}
+
+
+def test_a_habit_denied_whole_and_done_with_more_words_is_left_alone() -> None:
+    assert both_ways("Emre does not drink coffee.", "Emre drinks 3 coffees with his boss.",
+                     0.7) == {UNRELATED}  # fmt: skip
+    assert both_ways("Emre does not drink 3 coffees a day.", "Emre drinks coffee.", 0.7) == {
+        UNRELATED
+    }

@@ -69,6 +69,7 @@ PHRASES = [  # (words one of which must be in the text, pattern, replacement)
     (("nyc", "york city"), r"\b(?:nyc|new york city)\b", "new york"),  # names of one place
     (("la",), r"\bla\b", "los angeles"),
     (("software",), r"\bsoftware (?:engineer|developer)\b", "developer"),
+    (("like",), r"(?<=\w) like (?=\d+ )", " "),  # a hedge: "drinks like 4 energy drinks a day"
     (("all", "well", "now", "days"),
      r"\b(?:at all|after all|as well|right now|these days|for now)\b", " "),
 ]  # fmt: skip

@@ -114,7 +114,7 @@ _FREQUENCY = re.compile(
     rf"\b(?:(?:every|each) (?:other |single )?(?:day|morning|night|evening|afternoon|week"
     rf"|weekend|month|year|{WEEKDAYS})s?|most (?:days|nights|mornings|evenings|weekends)"
     rf"|(?:once|twice|\d+ times) a (?:day|week|month|year)|(?:on|at) weekends"
-    rf"|in the (?:mornings?|evenings?|afternoons?)|at night)\b"
+    rf"|in the (?:mornings?|evenings?|afternoons?)|at night|(?:a|per) (?:day|night|week|month))\b"
 )
 _SPACES = re.compile(r"\s+")
 _CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
