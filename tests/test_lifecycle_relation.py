@@ -658,3 +658,21 @@ def test_a_habit_denied_whole_and_done_with_more_words_is_left_alone() -> None:
     assert both_ways("Emre does not drink 3 coffees a day.", "Emre drinks coffee.", 0.7) == {
         UNRELATED
     }
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Farid plays Dota 2.", "Farid is a Dota 2 player."),
+        ("kamau runs marathons", "kamau is a marathon runner"),
+        ("Galina plays the accordian.", "Galina is an accordion player."),
+        ("Pia swims.", "Pia is a swimmer."),
+    ],
+)
+def test_who_does_it_and_what_they_do_are_the_same_fact(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.8) == {SAME}
+
+
+def test_who_does_one_thing_is_not_who_does_another() -> None:
+    assert both_ways("Tom is a guitar player.", "Tom plays piano.", 0.8) == {UNRELATED}
+    assert both_ways("Tom is a guitar player.", "Tom does not play piano.", 0.8) == {UNRELATED}

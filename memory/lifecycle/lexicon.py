@@ -86,6 +86,10 @@ SYNONYMS = {
     "teetotal": "drink", "teetotaler": "drink", "sober": "drink", "spouse": "wife",
     "husband": "wife", "employee": "work", "employed": "work", "divorce": "married",
     "marry": "married", "engagement": "engaged", "eater": "eat", "student": "study",
+    # who does it: "is a hockey player" / "plays hockey"
+    "player": "play", "runner": "run", "reader": "read", "swimmer": "swim", "climber": "climb",
+    "hiker": "hike", "surfer": "surf", "cyclist": "cycle", "knitter": "knit", "dancer": "dance",
+    "drinker": "drink", "speaker": "speak", "supporter": "support", "collector": "collect",
     # chat abbreviations
     "mod": "moderator", "moderate": "moderator", "admin": "administrator", "bro": "brother",
     "sis": "sister", "lil": "little", "bday": "birthday", "val": "valorant", "pic": "photo",
