@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from memory.lifecycle import FactSimilarity, Relation, relation
+from memory.lifecycle.reading import lemma
 from memory.search.embeddings import to_blob
 
 SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED
@@ -676,3 +677,12 @@ def test_who_does_it_and_what_they_do_are_the_same_fact(old: str, new: str) -> N
 def test_who_does_one_thing_is_not_who_does_another() -> None:
     assert both_ways("Tom is a guitar player.", "Tom plays piano.", 0.8) == {UNRELATED}
     assert both_ways("Tom is a guitar player.", "Tom does not play piano.", 0.8) == {UNRELATED}
+
+
+def test_plurals_of_nouns_in_ie_and_y_are_read_as_their_singulars() -> None:
+    assert [lemma(word) for word in ("movies", "cookies", "cities", "hobbies", "series")] == [
+        "movie", "cookie", "city", "hobby", "series",
+    ]  # fmt: skip
+    assert both_ways("Mehmet hates horror movies.", "Mehmet can't stand horror films.", 0.8) == {
+        SAME
+    }

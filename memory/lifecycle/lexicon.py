@@ -186,6 +186,15 @@ LANGUAGES = _words(
 )
 """Studying a language is a pastime beside a degree, not the degree."""
 
+IE_NOUNS = _words(
+    "movie cookie calorie zombie selfie hoodie smoothie brownie rookie pie tie lie genie indie"
+    " foodie techie bookie veggie newbie sweetie prairie goalie aussie beanie birdie budgie"
+    " collie roomie bestie boogie groupie junkie hippie pixie cutie auntie onesie freebie"
+    " walkie talkie hottie lingerie eerie necktie magpie kiddie"
+)
+"""Nouns whose singular ends in -ie ("movies" → "movie", not "movy")."""
+SAME_IN_PLURAL = _words("series species")
+
 MEATS = _words(
     "meat fish chicken beef pork bacon steak burger ham lamb turkey sausage seafood salmon "
     "tuna shrimp prawn"

@@ -37,6 +37,7 @@ from memory.lifecycle.lexicon import (
     DIETS,
     FILLERS,
     HAS_AFTER_S,
+    IE_NOUNS,
     IS_AFTER_S,
     LIGHT_VERBS,
     MONTHS,
@@ -46,6 +47,7 @@ from memory.lifecycle.lexicon import (
     NUMBER_WORDS,
     OCCUPATIONS,
     ORDINALS,
+    SAME_IN_PLURAL,
     SLOT_CUES,
     STOPPING_VERBS,
     STOPWORDS,
@@ -303,10 +305,10 @@ def lemma(word: str) -> str:
         found = verb(word + "g")  # a dropped g: "smokin", "runnin"
     if found is not None:
         return found[0]
-    if word in SYNONYMS or len(word) <= 3 or word.isdigit():
+    if word in SYNONYMS or word in SAME_IN_PLURAL or len(word) <= 3 or word.isdigit():
         return word
     if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
+        return word[:-1] if word[:-1] in IE_NOUNS else word[:-3] + "y"
     if word.endswith(("sses", "xes", "ches", "shes", "zes")):
         return word[:-2]
     if word.endswith("ing") and len(word) > 5:  # a gerund the lexicon lacks ("vaping")
