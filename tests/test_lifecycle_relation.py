@@ -686,3 +686,20 @@ def test_plurals_of_nouns_in_ie_and_y_are_read_as_their_singulars() -> None:
     assert both_ways("Mehmet hates horror movies.", "Mehmet can't stand horror films.", 0.8) == {
         SAME
     }
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Haruki drinks matcha evry day.", "Haruki drinks matcha daily."),
+        ("lito does karaoke saturdays", "lito does karaoke every saturday"),
+        ("Sigrid goes skiing evrey winter.", "Sigrid goes skiing."),
+    ],
+)
+def test_frequencies_said_other_ways_make_no_difference(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.8) == {SAME}
+
+
+def test_the_same_words_but_chat_fillers_merge_below_the_floor() -> None:
+    assert both_ways("yash hates running ngl", "yash cant stand running lmao", 0.38) == {SAME}
+    assert both_ways("yash hates running ngl", "yash hates swimming lmao", 0.38) == {UNRELATED}

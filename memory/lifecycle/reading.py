@@ -113,10 +113,12 @@ _EVENT_DATE = re.compile(
     rf"(?:{_CALENDAR}|{_RELATIVE}|(?:{WEEKDAYS})|(?<=in ){_MONTH}))\b"
 )
 _FREQUENCY = re.compile(
-    rf"\b(?:(?:every|each) (?:other |single )?(?:day|morning|night|evening|afternoon|week"
-    rf"|weekend|month|year|{WEEKDAYS})s?|most (?:days|nights|mornings|evenings|weekends)"
+    rf"\b(?:(?:every|evry|evrey|each) (?:other |single )?(?:day|morning|night|evening|afternoon"
+    rf"|week|weekend|month|year|summer|winter|spring|autumn|fall|{WEEKDAYS})s?"
+    rf"|most (?:days|nights|mornings|evenings|weekends)"
     rf"|(?:once|twice|\d+ times) a (?:day|week|month|year)|(?:on|at) weekends"
-    rf"|in the (?:mornings?|evenings?|afternoons?)|at night|(?:a|per) (?:day|night|week|month))\b"
+    rf"|in the (?:mornings?|evenings?|afternoons?)|at night|(?:a|per) (?:day|night|week|month)"
+    rf"|daily|nightly|weekly|(?:on )?(?:{WEEKDAYS})s)\b"
 )
 _SPACES = re.compile(r"\s+")
 _CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
@@ -128,6 +130,7 @@ _DIET = re.compile(
 )  # the verb may be left out in chat: "mo vegan now"
 _CUE_WORDS = frozenset({"from", *NUMBER_WORDS})
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
+                            "evry", "evrey", "daily", "nightly", "weekly", "night",
                             "weekends", "days", "weeks", "months", "years", "nights"}  # fmt: skip
 """A text holding none of these (and no number) has no date or frequency to take out."""
 

@@ -46,7 +46,7 @@ from functools import lru_cache
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended
-from memory.lifecycle.lexicon import ALCOHOL, DIETS, GENERIC_WORDS, SOFT_DRINKS
+from memory.lifecycle.lexicon import ALCOHOL, DIETS, FILLERS, GENERIC_WORDS, SOFT_DRINKS
 from memory.lifecycle.reading import (
     Reading,
     content,
@@ -95,8 +95,8 @@ def relation(
     first, second = read(old), read(new)
     if first.empty or second.empty:
         return Relation.UNRELATED
-    if first.body == second.body and first.dates == second.dates:
-        return Relation.SAME
+    if _plain(first.body) == _plain(second.body) and first.dates == second.dates:
+        return Relation.SAME  # the same words but chat fillers: "hates running ngl" / "... lmao"
     names = {first.subject, second.subject} - {""}
     core_a, core_b = first.core - names, second.core - names
     verdict = compare_slots(find_slots(first.body), find_slots(second.body))
@@ -206,6 +206,11 @@ def _swapped(first: Reading, second: Reading) -> bool:
 _ADDED = re.compile(r"^\S+(?: \S+){0,2} also\b|\b(?:as well|too)\W*$")
 """"Also" before the verb, or "as well" / "too" at the end: not "moved to Denver and also
 got a job", whose "also" is of another clause."""
+
+
+def _plain(body: str) -> list[str]:
+    """A fact's words without chat fillers and punctuation."""
+    return [word for word in body.split() if word not in FILLERS and word not in ",.;:!?()"]
 
 
 def _adds(text: str) -> bool:
