@@ -646,16 +646,19 @@ def test_an_only_pet_of_another_kind_contradicts(old: str, new: str) -> None:
         ("Emre does not drink coffee.", "Emre drinks three coffees a day."),
         ("lena doesnt drink energy drinks anymore", "lena drinks like four energy drinks a day"),
         ("Ola never eats sweets.", "Ola eats 2 sweets per day."),
+        ("Chukwuemeka never eats breakfast.", "Chukwuemeka eats a big breakfast before work."),
+        ("vy doesnt smoke weed", "vy smokes weed with her friends ngl"),
     ],
 )
-def test_a_habit_denied_whole_and_done_so_many_times_contradicts(denied: str, done: str
-                                                                 ) -> None:  # fmt: skip
+def test_a_habit_denied_whole_and_done_contradicts(denied: str, done: str
+                                                  ) -> None:  # fmt: skip
     assert both_ways(denied, done, 0.7) == {CONTRADICTS}
 
 
-def test_a_habit_denied_whole_and_done_with_more_words_is_left_alone() -> None:
-    assert both_ways("Emre does not drink coffee.", "Emre drinks 3 coffees with his boss.",
-                     0.7) == {UNRELATED}  # fmt: skip
+def test_a_habit_denied_in_detail_is_no_contradiction() -> None:
+    assert both_ways("Emre does not drink coffee with sugar.", "Emre drinks coffee.", 0.7) == {
+        UNRELATED
+    }
     assert both_ways("Emre does not drink 3 coffees a day.", "Emre drinks coffee.", 0.7) == {
         UNRELATED
     }

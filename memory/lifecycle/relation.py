@@ -240,9 +240,10 @@ def _near(first: frozenset[str], second: frozenset[str]) -> bool:
 
 
 def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
-    """A bare habit denied on one side, done on the other: "doesn't drink" / "drinks wine"
-    (a liking is no doing: "didn't go camping" / "loves camping" is left alone); or a habit
-    denied whole and done so many times ("doesn't drink coffee" / "drinks 3 coffees a day"). Not
+    """A habit denied on one side, done on the other in whatever detail: "doesn't drink" /
+    "drinks wine", "never eats breakfast" / "eats a big breakfast before work". A liking is
+    no doing ("didn't go camping" / "loves camping" is left alone), and a habit denied in
+    detail is no denial in general ("doesn't drink coffee with sugar" / "drinks coffee"). Not
     drinking is not drinking alcohol ("is sober" / "few beers a night", not "drinks tea")."""
     denied, done = (core_a, core_b) if first.negated else (core_b, core_a)
     if {word for word in denied if not word.isdigit()} == _DRINK:
@@ -250,9 +251,7 @@ def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]
         return bool(drinks) and not done & SOFT_DRINKS and "like" not in done
     if not denied < done or "like" in done:
         return False
-    if len(denied) == 1:
-        return verb(next(iter(denied))) is not None
-    return all(word.isdigit() for word in done - denied)  # "no coffee" / "3 coffees a day"
+    return any(verb(word) is not None for word in denied)
 
 
 def _liking_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
