@@ -40,6 +40,13 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         # a switch of a thing both name, on no known topic
         ("Mina uses Windows 10.", "Mina upgraded to Windows 11."),
         ("kai mains sova in valorant", "kai switched his valorant main to omen"),
+        ("Misaki plays the flute.", "Misaki switched from flute to sax."),  # what was left
+        # ...of the member's own choice, told as a possessive
+        ("Haruto's main game is Valorant.", "Haruto switched from Valorant to Overwatch 2."),
+        (
+            "Misaki's main instrument is the flute.",
+            "Misaki switched from flute to saxophone as her main instrument.",
+        ),
         # a clause of the new fact denies the old one
         ("kit is vegetarian", "kit back on steak ngl, no more vegetarian"),
     ],
@@ -58,6 +65,7 @@ def test_a_change_told_as_an_event_ends_the_old_fact(old: str, new: str) -> None
         ("Noor lives in Scotland.", "Noor moved to Glasgow."),  # a city of the old country
         ("Tariq is married.", "Tariq's cousin got divorced."),  # someone else's change
         ("Tariq's sister lives in Oslo.", "Tariq moved to Bergen."),  # the old was hers
+        ("Kai's sister plays Valorant.", "Kai switched from Valorant to Overwatch."),
         ("Bea went on a date with Sam on 2 May 2024.", "Bea is single."),  # a dated event
         ("Bea wants to be a pilot.", "Bea got fired."),  # a wish is no state
         ("Tariq broke up with Lina.", "Tariq is single."),  # the same change told again

@@ -119,7 +119,8 @@ def ended(old: Reading, new: Reading) -> bool:
         if cue in told:
             continue  # the old fact told this change already
         if cue in _OWN_TOPIC_CUES and not topics(old):
-            if old.possessive == new.possessive and _shared_ended(cue, old, new):
+            same_owner = old.possessive == new.possessive or _own_choice(old)
+            if same_owner and _shared_ended(cue, old, new):
                 return True
         elif cue in _TOPIC_CUES or cue in _NAMED_CUES:
             if old.possessive == new.possessive and _topic_ended(cue, old, new, told):
@@ -208,10 +209,23 @@ def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
 def _shared_ended(cue: str, old: Reading, new: Reading) -> bool:
     """A switch on the thing both facts name, the old fact's words not all kept ("uses
     windows 10" / "upgraded to windows 11"; not "plays valorant" / "switched to playing
-    valorant on pc")."""
+    valorant on pc") or one of them named as what was left ("switched from valorant to
+    overwatch")."""
     said = old.core - {old.subject}
     shared = (said & new.core) - {cue}
-    return bool(shared) and not said <= new.core
+    if not shared:
+        return False
+    return not said <= new.core or any(_left(new.body, word) for word in shared)
+
+
+_OWN_CHOICES = frozenset({"main", "favorite", "favourite", "fav", "fave", "go-to", "usual"})
+
+
+def _own_choice(reading: Reading) -> bool:
+    """A possessive fact about the subject's own choice, not about someone of theirs
+    ("Haruto's main game is Valorant", not "Haruto's sister plays Valorant")."""
+    words = reading.body.split()
+    return reading.possessive and len(words) > 2 and words[2] in _OWN_CHOICES
 
 
 def _left(body: str, value: str) -> bool:
