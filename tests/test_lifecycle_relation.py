@@ -706,3 +706,21 @@ def test_frequencies_said_other_ways_make_no_difference(old: str, new: str) -> N
 def test_the_same_words_but_chat_fillers_merge_below_the_floor() -> None:
     assert both_ways("yash hates running ngl", "yash cant stand running lmao", 0.38) == {SAME}
     assert both_ways("yash hates running ngl", "yash hates swimming lmao", 0.38) == {UNRELATED}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("yeji single", "yeji dating some guy from work"),
+        ("sunita is single af", "sunita got a bf last month, shes so happy lol"),
+        ("Bashir lives Doha", "Bashir moved to Muscat."),
+    ],
+)
+def test_statuses_and_homes_told_without_their_small_words_contradict(old: str, new: str
+                                                                      ) -> None:  # fmt: skip
+    assert both_ways(old, new, 0.5) == {CONTRADICTS}
+
+
+def test_living_so_is_no_home() -> None:
+    assert both_ways("tom lives alone", "tom lives in Leeds", 0.5) == {UNRELATED}
+    assert both_ways("tom lives for football", "tom lives in Leeds", 0.5) == {UNRELATED}

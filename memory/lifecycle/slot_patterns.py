@@ -78,6 +78,11 @@ _PARTNER = r"(?:(?:a|an) (?:man|woman|guy|girl|person) (?:named|called) )?(?P<pa
 """A partner, by name: "married to Jun", "married to a man named Jun"."""
 _CALLED = r"(?:called |named )?"
 _MOVE = r"(?:moved|has moved|relocated|has relocated)(?: back)?"
+_NOT_PLACE = (
+    r"(?:with|w|alone|in|on|at|near|for|by|off|a|an|the|together|abroad|here|there|nearby"
+    r"|close|next|far|upstairs|downstairs|for|life|\w+ly)"
+)
+"""What "lives" without "in" is followed by that is no place ("lives alone", "lives happily")."""
 PATTERNS: tuple[SlotPattern, ...] = (
     # where they live, and where from
     _p("home", rf"{_S}{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
@@ -91,6 +96,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("home", rf"{_S}{_ADVERBS}(?:calls|now calls) (?P<value>[\w'-]+(?: [\w'-]+){{0,2}}?) "
                rf"home\b"),
     _p("home", rf"^\S+ (?:now |still )?in (?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
+    _p("home", rf"{_S}{_ADVERBS}lives (?!{_NOT_PLACE}\b)(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
     _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in|was born in)"
                  rf" {_IN_THE}{_VALUE}"),
     # work
@@ -142,8 +148,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
     _p("status", rf"{_S}{_ADVERBS}(?P<value>single|married|engaged|divorced){_FRAGMENT_END}"),
-    _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:boyfriend|girlfriend|partner|bf|gf)"
-                 rf"(?: (?:named|called) (?P<partner>\w+))?\b", "dating"),
+    _p("status", rf"{_S}{_ADVERBS}(?:has|got|has got|found) (?:a|an) (?:new )?(?:boyfriend"
+                 rf"|girlfriend|partner|bf|gf)(?: (?:named|called) (?P<partner>\w+))?\b", "dating"),
+    _p("status", rf"{_S}{_ADVERBS}(?:(?:is|has been) )?dating (?:someone|somebody|some|a|an)\b",
+       "dating"),
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife) (?:named|called) "
                  rf"(?P<partner>\w+)", "married"),
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
