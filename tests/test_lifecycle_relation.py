@@ -724,3 +724,17 @@ def test_statuses_and_homes_told_without_their_small_words_contradict(old: str, 
 def test_living_so_is_no_home() -> None:
     assert both_ways("tom lives alone", "tom lives in Leeds", 0.5) == {UNRELATED}
     assert both_ways("tom lives for football", "tom lives in Leeds", 0.5) == {UNRELATED}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("marco is gold 2 in rocket league", "marco hit platinum 1 in rocket league", CONTRADICTS),
+        ("Omari is Silver 3 in Valorant.", "Omari ranked up to Gold 2 in Valorant.", CONTRADICTS),
+        ("Beatriz is Diamond 2 in Apex.", "Beatriz holds a Diamond II rank in Apex.", SAME),
+        ("marco is gold 2 in rocket league", "marco is plat 1 in valorant", UNRELATED),
+        ("Sam won gold in the 100m.", "Sam won silver in the 200m.", UNRELATED),
+    ],
+)
+def test_a_rank_is_one_per_game(old: str, new: str, expected: Relation) -> None:
+    assert both_ways(old, new, 0.7) == {expected}

@@ -54,6 +54,18 @@ _ATTENDS = (
 _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
 
 
+_TIER = (
+    r"(?:iron|bronze|silver|gold|plat|platinum|diamond|ascendant|immortal|radiant|emerald"
+    r"|master|grandmaster|challenger|champion|grand champion|legend|predator|elite)"
+)
+"""The tiers of a game's ranked ladder ("Gold 2 in Valorant", "plat in league")."""
+_RANK = (
+    rf"{_S}(?:[\w']+ ){{0,5}}?(?:a |an |the )?(?P<value>{_TIER}(?: (?:[1-5]|i{{1,3}}|iv|v))?)"
+    rf"(?: rank| ranked)? (?:in|on) (?!(?:the|a|an|his|her|their|my) )"
+    rf"(?P<thing>\w+(?: \w+)?){_STOP}"
+)
+
+
 @dataclass(frozen=True)
 class SlotPattern:
     key: str
@@ -216,6 +228,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:his|her|their) {_FAVOURITE} (?P<thing>\w+){_FRAGMENT_END}"),
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} (?P<thing>\w+) (?:now |still )?"
                    rf"(?P<value>\w+(?: \w+)??){_FRAGMENT_END}"),  # "ola fave band muse"
+    # a game's rank
+    _p("rank", _RANK),
     # the language they grew up speaking
     _p("native", rf"{_S}'s (?:native|first|mother) (?:language|tongue|lang) {_FAV_IS}"
                  rf"(?:actually )?{_VALUE}"),

@@ -3,10 +3,11 @@
 :func:`find_slots` reads a fact's normalised body (see :mod:`memory.lifecycle.reading`)
 for the attributes a member has one of at a time: where they live, where they are from,
 their job and employer, relationship status, age, what they study, a pet's name, a
-favourite thing, their first language, their only pet; and for siblings, children and pets,
-none or some of a kind ("has no pets" / "adopted a kitten" conflict, "has a son" / "has a
-daughter" do not). The patterns are :mod:`memory.lifecycle.slot_patterns`'s table. Every pattern is
-anchored on the subject (the body's first word): in
+favourite thing, their first language, their only pet, their rank in a game ("Gold 2 in
+Valorant"); and for siblings, children and pets, none or some of a kind ("has no pets" /
+"adopted a kitten" conflict, "has a son" / "has a daughter" do not). The patterns are
+:mod:`memory.lifecycle.slot_patterns`'s table. Every pattern is anchored on the subject (the
+body's first word): in
 "Sarah's sister lives in Boston" nothing is said of Sarah's home. Plans, wishes and the
 past ("is moving to", "wants to be", "used to live in") fill no slot: they change nothing
 yet, or any more. A move ("moved to Denver") does: it says where the subject lives now.
@@ -169,9 +170,9 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     key = pattern.key
     if groups.get("pet"):
         key = f"pet:{PETS[groups['pet']]}"
-    elif key == "favorite":
+    elif key in ("favorite", "rank"):  # a favourite or a rank of some thing
         thing = groups.get("thing") or ""
-        key = "favorite:" + " ".join(SYNONYMS.get(word, word) for word in thing.split())
+        key = f"{key}:" + " ".join(SYNONYMS.get(word, word) for word in thing.split())
     if pattern.value is not None:
         partner = groups.get("partner") or ""
         return key, f"{pattern.value} {partner}".strip()
@@ -181,6 +182,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _alias(value, _PLACE_ALIAS)
     elif key == "job":
         value = _alias(value, _JOB_ALIAS)
+    elif pattern.key == "rank":  # "plat iv" / "platinum 4"
+        value = " ".join(_TIERS.get(word, word) for word in value.split())
     elif key in _COUNTED:
         value = f"{groups.get('count') or 1} {_KINDS.get(value, value)}"  # "2 brother"
     return key, value
@@ -192,6 +195,7 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 
 
 _PLACE_KEYS = frozenset({"home", "origin"})
+_TIERS = {"plat": "platinum", "i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5"}
 _COUNTED = frozenset({"siblings", "children", "pets"})
 """Slots whose values are "none" or a kind: every kind can hold beside the others."""
 _KINDS = {"kid": "child", "kids": "child", "brothers": "brother", "sisters": "sister",
