@@ -738,3 +738,18 @@ def test_living_so_is_no_home() -> None:
 )
 def test_a_rank_is_one_per_game(old: str, new: str, expected: Relation) -> None:
     assert both_ways(old, new, 0.7) == {expected}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Siobhan is in the CET timezone.", "Siobhan is on Pacific time now.", CONTRADICTS),
+        ("hiro: jst", "hiro - est now (moved)", CONTRADICTS),
+        ("devika is on ist", "devika's on uk time now since she moved for uni", CONTRADICTS),
+        ("Tariq is in the GMT+3 timezone.", "Tariq's timezone is UTC+3.", SAME),
+        ("Lee is on PDT.", "Lee is on Pacific time.", SAME),
+        ("Lee is on Pacific time.", "Lee is on island time.", UNRELATED),
+    ],
+)
+def test_a_time_zone_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:
+    assert both_ways(old, new, 0.6) == {expected}

@@ -225,7 +225,10 @@ SLOT_CUES = (
         "occupation profession rename transfer go-to see settle hire role position spouse "
         "flat apartment house birthday enrol enroll hometown lay laid sack sacked offer employee "
         "drop graduate dropout breakup resign sibling brother sister bro sis child kid son "
-        "daughter baby pet drink"
+        "daughter baby pet drink timezone tz utc gmt bst cet cest eet wet est edt cst cdt mst "
+        "mdt pst pdt hst ist jst kst aest awst nzst wat sast brt pht sgt hkt msk pacific eastern "
+        "rank iron bronze silver gold plat platinum diamond ascendant immortal radiant emerald "
+        "grandmaster challenger"
     )
     | UNIVERSITIES
     | frozenset(PETS)

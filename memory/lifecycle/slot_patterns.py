@@ -66,6 +66,19 @@ _RANK = (
 )
 
 
+_ZONE = (
+    r"(?P<value>(?:utc|gmt)(?: [+-]?\d{1,2})?|bst|cet|cest|eet|eest|wet|est|edt|cst|cdt|mst|mdt"
+    r"|pst|pdt|akst|hst|ist|jst|kst|aest|aedt|awst|nzst|nzdt|wat|sast|brt|pht|sgt|hkt|wib|ict"
+    r"|msk|(?:pacific|eastern|central|mountain|atlantic|alaska|hawaii|uk|british|european"
+    r"|india|indian|japan|korea|moscow|brazil) time)"
+)
+"""A time zone, by its abbreviation or as "pacific time" ("gmt+3" is read "gmt 3")."""
+_ZONE_END = (
+    r"(?: (?:time ?zone|tz|time))?(?=$| [.,;:!?()]| (?:now|since|because|cuz|lol|tbh|fr|ngl"
+    r"|rn)\b)"
+)
+
+
 @dataclass(frozen=True)
 class SlotPattern:
     key: str
@@ -228,6 +241,11 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:his|her|their) {_FAVOURITE} (?P<thing>\w+){_FRAGMENT_END}"),
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} (?P<thing>\w+) (?:now |still )?"
                    rf"(?P<value>\w+(?: \w+)??){_FRAGMENT_END}"),  # "ola fave band muse"
+    # time zone
+    _p("timezone", rf"{_S}{_ADVERBS}(?:is |lives |plays )?(?:now )?(?:in|on) (?:the )?{_ZONE}"
+                   rf"{_ZONE_END}"),
+    _p("timezone", rf"{_S}'s (?:time ?zone|tz) (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_S}(?:[.:,-] )?{_ZONE}{_ZONE_END}"),
     # a game's rank
     _p("rank", _RANK),
     # the language they grew up speaking

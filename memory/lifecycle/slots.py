@@ -182,6 +182,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _alias(value, _PLACE_ALIAS)
     elif key == "job":
         value = _alias(value, _JOB_ALIAS)
+    elif key == "timezone":  # "pacific time" / "pst", "gmt 3" / "utc 3"
+        value = _ZONES.get(value, value).replace("gmt", "utc")
     elif pattern.key == "rank":  # "plat iv" / "platinum 4"
         value = " ".join(_TIERS.get(word, word) for word in value.split())
     elif key in _COUNTED:
@@ -195,6 +197,15 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 
 
 _PLACE_KEYS = frozenset({"home", "origin"})
+_ZONES = {"pacific time": "pst", "eastern time": "est", "central time": "cst",
+          "mountain time": "mst", "uk time": "utc", "british time": "utc",
+          "atlantic time": "ast", "alaska time": "akst", "hawaii time": "hst",
+          "india time": "ist", "indian time": "ist", "japan time": "jst", "korea time": "kst",
+          "moscow time": "msk", "brazil time": "brt", "european time": "cet", "pdt": "pst",
+          "edt": "est", "cdt": "cst",
+          "mdt": "mst", "bst": "utc", "cest": "cet", "eest": "eet", "aedt": "aest",
+          "nzdt": "nzst"}  # fmt: skip
+"""One name per zone, summer time as the zone ("pdt" is Pacific time)."""
 _TIERS = {"plat": "platinum", "i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5"}
 _COUNTED = frozenset({"siblings", "children", "pets"})
 """Slots whose values are "none" or a kind: every kind can hold beside the others."""
