@@ -152,6 +152,7 @@ def clear_caches() -> None:
     find_slots.cache_clear()
     clear_cues()
     _clauses.cache_clear()
+    _plain.cache_clear()
 
 
 def _dates_compatible(first: Reading, second: Reading) -> bool:
@@ -208,9 +209,10 @@ _ADDED = re.compile(r"^\S+(?: \S+){0,2} also\b|\b(?:as well|too)\W*$")
 got a job", whose "also" is of another clause."""
 
 
-def _plain(body: str) -> list[str]:
-    """A fact's words without chat fillers and punctuation."""
-    return [word for word in body.split() if word not in FILLERS and word not in ",.;:!?()"]
+@lru_cache(maxsize=8192)
+def _plain(body: str) -> tuple[str, ...]:
+    """A fact's words without chat fillers and punctuation (cached, as readings are)."""
+    return tuple(word for word in body.split() if word not in FILLERS and word not in ",.;:!?()")
 
 
 def _adds(text: str) -> bool:
