@@ -119,3 +119,14 @@ def test_the_bundled_weights_are_what_the_training_script_makes() -> None:
     weights = json.loads(WEIGHTS.read_text())
     assert len(weights["coef"]) == len(weights["mean"]) == 10 + 2 * 256
     assert np.all(np.asarray(weights["scale"]) > 0)
+
+
+def test_two_attributes_are_never_merged_by_the_model(similarity: FactSimilarity) -> None:
+    """Where someone lives and where they are from, or a workplace and a job there: the
+    rules read two attributes, so the model is not asked (the vectors are close)."""
+    judge = FactJudge(similarity)
+    assert judge.pair("priya's based in london", "priya is from london") == "unrelated"
+    assert judge.pair("rob lives in austin", "rob is from austin") == "unrelated"
+    workplace, job = "Sarah works at the hospital.", "Sarah works as a nurse at the hospital."
+    assert judge.pair(workplace, job) == "unrelated"
+    assert judge.pair("ty works at gamestop rn", "ty's job is at gamestop") == "same"

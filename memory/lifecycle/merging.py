@@ -140,6 +140,10 @@ def may_merge(old: str, new: str) -> bool:
         return False
     if first.wished != second.wished:
         return False  # a wish and what is are never the same fact
+    slots_a = {slot.key for slot in find_slots(first.body)}
+    slots_b = {slot.key for slot in find_slots(second.body)}
+    if slots_a and slots_b and not slots_a & slots_b:
+        return False  # two attributes: "is from London" / "is based in London"
     return _words(old) != _words(new)  # only an order differs: the vectors cannot see it
 
 

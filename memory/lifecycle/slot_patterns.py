@@ -130,7 +130,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("job", rf"{_S}{_ADVERBS}(?:is|became|has become|has been) (?:now )?(?:a|an) "
               rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{'|'.join(OCCUPATIONS)})){_STOP}"),
     _p("job", rf"{_S}'s (?:current |new )?(?:job|occupation|profession|job title|role) "
-              rf"(?:is|:) (?:now )?(?:as )?(?:a |an )?{_VALUE}"),
+              rf"(?:is|:) (?:now )?(?:as )?(?!(?:at|with|for) )(?:a |an )?{_VALUE}"),
     _p("job", rf"{_S}{_ADVERBS}(?:(?:a|an) )?(?P<value>(?:[\w-]+ )?(?:{'|'.join(OCCUPATIONS)}))"
               rf"{_FRAGMENT_END}"),  # a verb-less fragment: "ana nurse now"
     _p("job", rf"{_S}{_ADVERBS}teaches\b", "teacher"),
@@ -143,6 +143,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("employer", rf"{_S}{_ADVERBS}(?:accepted|took|got|has accepted) (?:an? )?(?:new )?"
                    rf"(?:offer|job|position|role) (?:from|at|with) {_VALUE}"),
     _p("employer", rf"{_S}{_ADVERBS}is (?:a|an) (?P<value>\w+(?: \w+)?) employee\b"),
+    _p("employer", rf"{_S}'s (?:current |new )?(?:job|work) (?:is|:) (?:now )?at "
+                   rf"{_VALUE}"),
     _p("employer", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
        "none"),  # from wherever they worked
     _p("employer", rf"{_S}{_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
