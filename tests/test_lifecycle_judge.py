@@ -72,3 +72,11 @@ def test_one_object_in_common_is_not_worth_judging() -> None:
     assert "Sarah prefers sushi over pizza." not in picked
     denied = {olds[i] for i in worth_judging("Sarah doesn't like sushi anymore.", olds)}
     assert "Sarah prefers sushi over pizza." in denied  # a denial is judged on one word
+
+
+def test_a_kind_denied_is_judged_beside_its_members() -> None:
+    olds = [*FACTS, "Sarah does not play any sport."]
+    picked = {olds[i] for i in worth_judging("Sarah plays volleyball on Sundays.", olds)}
+    assert "Sarah does not play any sport." in picked  # no word shared: "volleyball" a sport
+    verdicts = FactJudge()("Sarah plays volleyball on Sundays.", olds)
+    assert verdicts[-1] == "contradicts"

@@ -753,3 +753,30 @@ def test_a_rank_is_one_per_game(old: str, new: str, expected: Relation) -> None:
 )
 def test_a_time_zone_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:
     assert both_ways(old, new, 0.6) == {expected}
+
+
+@pytest.mark.parametrize(
+    ("denied", "done"),
+    [
+        ("Akosua does not play any instrument.", "Akosua plays the piano."),
+        ("emine: no sports", "emine plays volleyball twice a wk"),
+        ("deepa doesnt eat meat", "deepa had a chicken burger for lunch"),
+        ("Serkan doesn't play any video games.", "Serkan plays Fortnite every weekend."),
+        ("oguz doesnt do caffeine at all", "oguz drinks like 4 coffees a day tbh"),
+    ],
+)
+def test_a_kind_denied_whole_is_denied_of_each_of_its_members(denied: str, done: str) -> None:
+    assert both_ways(denied, done, 0.5) == {CONTRADICTS}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("sam doesnt like sports", "sam plays tennis"),  # a liking is no doing
+        ("sam does not play any sport", "sam watches football"),  # another doing
+        ("sam doesnt eat meat", "sam eats fish"),  # fish is no meat to a pescatarian
+        ("sam plays piano", "sam plays guitar"),  # two members
+    ],
+)
+def test_a_kind_and_its_members_otherwise_are_left_alone(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.5) == {UNRELATED}

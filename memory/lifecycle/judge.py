@@ -57,6 +57,8 @@ class _Profile(NamedTuple):
     """What the fact is about (home, work...)."""
     changes: frozenset[str]
     """The topics it tells a change of: it is judged beside every fact on them."""
+    kinds: frozenset[str]
+    """The kinds it names or names a member of: a denial of one meets its members."""
 
 
 @lru_cache(maxsize=8192)
@@ -67,7 +69,7 @@ def _profile(text: str) -> _Profile:
     marked = reading.negated or reading.stopped or tells_change(reading)
     return _Profile(
         found.words, slots, bool(reading.not_eaten), found.cued, marked, topics(reading),
-        changed_topics(reading),
+        changed_topics(reading), found.kinds,
     )  # fmt: skip
 
 
@@ -82,6 +84,7 @@ class SubjectFacts:
         self._by_word: dict[str, set[str]] = {}
         self._by_slot: dict[str, set[str]] = {}
         self._by_topic: dict[str, set[str]] = {}
+        self._by_kind: dict[str, set[str]] = {}
         self._diet: set[str] = set()
         self._cued: set[str] = set()
         self._lowered: dict[str, set[str]] = {}
@@ -116,6 +119,8 @@ class SubjectFacts:
             picked |= self._by_slot.get(slot, set())
         for topic in mine.changes:
             picked |= self._by_topic.get(topic, set())
+        for kind in mine.kinds:
+            picked |= self._by_kind.get(kind, set())
         if mine.diet:
             picked |= self._cued
         if mine.cued:
@@ -159,6 +164,7 @@ class SubjectFacts:
             (self._by_word, profile.words),
             (self._by_slot, profile.slots),
             (self._by_topic, profile.topics),
+            (self._by_kind, profile.kinds),
             (self._lowered, (text.strip().lower(),)),
         )
 

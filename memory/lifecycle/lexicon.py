@@ -206,6 +206,41 @@ ALCOHOL = _words(
 )
 SOFT_DRINKS = _words("coffee tea water juice milk soda coke pop lemonade smoothie matcha")
 """What "drinks" may name that is no alcohol: "doesn't drink" (is sober) / "drinks tea"."""
+KINDS = {
+    "meat": _words(
+        "chicken beef pork bacon steak burger ham lamb turkey sausage kebab pepperoni salami "
+        "kofta veal venison duck meatball"
+    ),
+    "instrument": _words(
+        "piano guitar violin drum flute cello sax saxophone trumpet bass ukulele clarinet harp "
+        "keyboard accordion trombone viola banjo harmonica oboe tuba synth"
+    ),
+    "sport": _words(
+        "football soccer basketball volleyball tennis cricket rugby baseball hockey badminton "
+        "golf boxing handball netball padel squash judo karate jiu-jitsu bjj mma wrestling "
+        "fencing rowing softball lacrosse"
+    ),
+    "caffeine": _words("coffee espresso latte cappuccino americano redbull cola matcha"),
+    "gluten": _words("bread pasta pizza noodle bagel croissant wheat toast sandwich"),
+    "dairy": _words("milk cheese butter yogurt yoghurt cream"),
+    "console": _words("ps5 ps4 playstation xbox switch"),
+    "game": _words(
+        "fortnite minecraft valorant apex overwatch roblox genshin zelda mario pokemon cod "
+        "warzone cs2 csgo dota fifa tetris osu halo destiny gta league lol rust terraria "
+        "hearthstone smash tekken"
+    ),
+    "sweet": _words("candy chocolate cake cookie dessert donut brownie"),
+}
+"""Kinds and some of their members ("plays the piano": an instrument): a kind denied whole
+is denied of each ("does not play any instrument" / "plays the piano")."""
+KIND_OF = {
+    word: frozenset(kind for kind, members in KINDS.items() if word == kind or word in members)
+    for word in KINDS.keys() | frozenset().union(*KINDS.values())
+}
+"""Each kind and member word, and the kinds it is or belongs to."""
+KIND_OF_FOOD = frozenset({"meat", "caffeine", "gluten", "dairy", "sweet"})
+"""Kinds that are eaten or drunk: whatever verb tells it ("had a chicken burger")."""
+
 DIETS = {"vegetarian": MEATS, "vegan": MEATS | ANIMAL_PRODUCTS}
 """Diets, and what a member who keeps one does not eat."""
 

@@ -39,6 +39,7 @@ from memory.lifecycle.lexicon import (
     HAS_AFTER_S,
     IE_NOUNS,
     IS_AFTER_S,
+    KIND_OF,
     LIGHT_VERBS,
     MONTHS,
     NAMING_WORDS,
@@ -183,6 +184,8 @@ class Keys:
 
     words: frozenset[str]
     cued: bool
+    kinds: frozenset[str] = frozenset()
+    """The kinds it names, or names a member of ("piano": instrument; :data:`KINDS`)."""
 
 
 @lru_cache(maxsize=READ_CACHE_SIZE)
@@ -202,7 +205,8 @@ def keys(text: str) -> Keys:
             cued = True
         if base not in LIGHT_VERBS:
             words.add(base)
-    return Keys(frozenset(words), cued)
+    kinds = frozenset(kind for word in words for kind in KIND_OF.get(word, ()))
+    return Keys(frozenset(words), cued, kinds)
 
 
 def clear_cache() -> None:

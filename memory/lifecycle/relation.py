@@ -46,7 +46,15 @@ from functools import lru_cache
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended
-from memory.lifecycle.lexicon import ALCOHOL, DIETS, FILLERS, GENERIC_WORDS, SOFT_DRINKS
+from memory.lifecycle.lexicon import (
+    ALCOHOL,
+    DIETS,
+    FILLERS,
+    GENERIC_WORDS,
+    KIND_OF_FOOD,
+    KINDS,
+    SOFT_DRINKS,
+)
 from memory.lifecycle.reading import (
     Reading,
     content,
@@ -89,6 +97,7 @@ def relation(
     if (
         not keys_a.words & keys_b.words
         and not (keys_a.cued and keys_b.cued)
+        and not keys_a.kinds & keys_b.kinds
         and not _near(keys_a.words, keys_b.words)
     ):
         return Relation.UNRELATED  # the pre-check: nothing in common to compare
@@ -176,7 +185,7 @@ def _opposed(
             return True
         if not first.dates and not second.dates and _habit_denied(first, core_a, core_b):
             return True
-        if _liking_denied(first, core_a, core_b):
+        if _liking_denied(first, core_a, core_b) or _kind_denied(first, core_a, core_b):
             return True
     return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
         second, first, core_a
@@ -262,6 +271,26 @@ def _liking_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str
     coffee with sugar" / "likes coffee" is left alone)."""
     denied, affirmed = (core_a, core_b) if first.negated else (core_b, core_a)
     return bool(denied & _LIKE) and bool(denied - _LIKE) and denied < affirmed
+
+
+def _kind_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """A kind denied whole, one of its members done: "does not play any instrument" / "plays
+    the piano", "no sports" / "plays volleyball", "doesn't eat meat" / "had a chicken burger"
+    (:data:`KINDS`). A liking is no doing ("doesn't like sports" / "plays tennis")."""
+    denied, done = (core_a, core_b) if first.negated else (core_b, core_a)
+    kinds = [word for word in denied if word in KINDS]
+    if len(kinds) != 1 or "like" in denied or "like" in done:
+        return False
+    kind = kinds[0]
+    if not done & KINDS[kind]:
+        return False
+    said = denied - {kind, "any", "video"}
+    if kind in KIND_OF_FOOD:
+        return said <= _CONSUMING
+    return said <= done
+
+
+_CONSUMING = frozenset({"eat", "drink", "have", "do", "consume", "touch"})
 
 
 def _stopped_liking(core_a: frozenset[str], core_b: frozenset[str]) -> bool:
