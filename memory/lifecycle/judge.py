@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from memory.lifecycle.change import changed_topics, tells_change, topics
+from memory.lifecycle.lexicon import KIND_OF, KINDS
 from memory.lifecycle.merging import learned_same, may_merge
 from memory.lifecycle.reading import keys, read
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY, Relation, relation
@@ -57,8 +58,10 @@ class _Profile(NamedTuple):
     """What the fact is about (home, work...)."""
     changes: frozenset[str]
     """The topics it tells a change of: it is judged beside every fact on them."""
-    kinds: frozenset[str]
-    """The kinds it names or names a member of: a denial of one meets its members."""
+    denies: frozenset[str]
+    """The kinds it denies whole ("does not play any instrument"): judged beside members."""
+    members: frozenset[str]
+    """The kinds it names a member of ("plays the piano": instrument)."""
 
 
 @lru_cache(maxsize=8192)
@@ -69,7 +72,8 @@ def _profile(text: str) -> _Profile:
     marked = reading.negated or reading.stopped or tells_change(reading)
     return _Profile(
         found.words, slots, bool(reading.not_eaten), found.cued, marked, topics(reading),
-        changed_topics(reading), found.kinds,
+        changed_topics(reading), found.kinds & found.words if reading.negated else frozenset(),
+        frozenset(kind for word in found.words - KINDS.keys() for kind in KIND_OF.get(word, ())),
     )  # fmt: skip
 
 
@@ -84,7 +88,8 @@ class SubjectFacts:
         self._by_word: dict[str, set[str]] = {}
         self._by_slot: dict[str, set[str]] = {}
         self._by_topic: dict[str, set[str]] = {}
-        self._by_kind: dict[str, set[str]] = {}
+        self._by_denied: dict[str, set[str]] = {}
+        self._by_member: dict[str, set[str]] = {}
         self._diet: set[str] = set()
         self._cued: set[str] = set()
         self._lowered: dict[str, set[str]] = {}
@@ -119,8 +124,10 @@ class SubjectFacts:
             picked |= self._by_slot.get(slot, set())
         for topic in mine.changes:
             picked |= self._by_topic.get(topic, set())
-        for kind in mine.kinds:
-            picked |= self._by_kind.get(kind, set())
+        for kind in mine.denies:
+            picked |= self._by_member.get(kind, set())
+        for kind in mine.members:
+            picked |= self._by_denied.get(kind, set())
         if mine.diet:
             picked |= self._cued
         if mine.cued:
@@ -164,7 +171,8 @@ class SubjectFacts:
             (self._by_word, profile.words),
             (self._by_slot, profile.slots),
             (self._by_topic, profile.topics),
-            (self._by_kind, profile.kinds),
+            (self._by_denied, profile.denies),
+            (self._by_member, profile.members),
             (self._lowered, (text.strip().lower(),)),
         )
 

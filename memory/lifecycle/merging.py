@@ -27,9 +27,9 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.lexicon import STOPWORDS
@@ -77,11 +77,6 @@ def features(old: str, new: str, first: NDArray[np.float32], second: NDArray[np.
     return np.concatenate([np.asarray(hand), first * second, np.abs(first - second)])
 
 
-def _words(text: str) -> frozenset[str]:
-    """A fact's content words, numbers left out (ids, counts)."""
-    return frozenset(word for word in keys(text).words if not word.isdigit())
-
-
 @dataclass(frozen=True)
 class MergeModel:
     """A logistic model over standardised :func:`features` (see the module's docstring)."""
@@ -120,31 +115,46 @@ def bundled_model() -> MergeModel | None:
         return None
 
 
-def _english(body: str) -> bool:
-    """Whether a fact's body, past its subject, holds a word of English: a stopword or a
-    verb form the verb lexicon knows, of two letters or more (French "à" reads "a")."""
-    return any(
+class _View(NamedTuple):
+    """What :func:`may_merge` needs of one fact (cached per text)."""
+
+    english: bool
+    """Latin letters, and a word of English past the subject: a stopword or a verb form the
+    verb lexicon knows, of two letters or more (French "à" reads "a")."""
+    latin: bool
+    wished: bool
+    slots: frozenset[str]
+    words: frozenset[str]
+    """Content words, numbers left out (ids, counts)."""
+
+
+@lru_cache(maxsize=8192)
+def _view(text: str) -> _View:
+    reading = read(text)
+    body = reading.body
+    english = any(
         len(word) > 1 and (word in STOPWORDS or verb(word) is not None) for word in body.split()[1:]
     )
+    return _View(
+        english, body.isascii(), reading.wished,
+        frozenset(slot.key for slot in find_slots(body)),
+        frozenset(word for word in keys(text).words if not word.isdigit()),
+    )  # fmt: skip
 
 
 def may_merge(old: str, new: str) -> bool:
     """Whether the model may be asked about the pair at all (no embedding needed): facts of
     the kind it was trained on (English: Latin letters, one of them holding an English word;
-    in another language it cannot see a negation), not a wish beside what is, nor the same
-    words in another order."""
-    first, second = read(old), read(new)
-    if not (first.body.isascii() and second.body.isascii()):
-        return False
-    if not (_english(first.body) or _english(second.body)):
+    in another language it cannot see a negation), not a wish beside what is, not two
+    attributes the rules read, nor the same words in another order."""
+    first, second = _view(old), _view(new)
+    if not (first.latin and second.latin and (first.english or second.english)):
         return False
     if first.wished != second.wished:
         return False  # a wish and what is are never the same fact
-    slots_a = {slot.key for slot in find_slots(first.body)}
-    slots_b = {slot.key for slot in find_slots(second.body)}
-    if slots_a and slots_b and not slots_a & slots_b:
+    if first.slots and second.slots and not first.slots & second.slots:
         return False  # two attributes: "is from London" / "is based in London"
-    return _words(old) != _words(new)  # only an order differs: the vectors cannot see it
+    return first.words != second.words  # only an order differs: the vectors cannot see it
 
 
 def learned_same(
