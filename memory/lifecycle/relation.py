@@ -6,18 +6,19 @@ Offline and fast (no model call: ``similarity`` is the cosine similarity of the 
 embeddings, computed by the caller, e.g. with :class:`~memory.lifecycle.FactSimilarity`).
 In order:
 
-1. an empty text relates to nothing; the same words (case and punctuation aside) and the
-   same dates are the same fact;
+1. an empty text relates to nothing; the same words (case, punctuation and chat fillers
+   aside) and the same dates are the same fact;
 2. a cheap token pre-check: two facts sharing no content word (nor one typo apart) are
    unrelated unless both hold a word that may fill an attribute slot ("lives", "nurse",
-   "married", a number);
+   "married", a number) or name one kind ("instrument" / "piano");
 3. attribute slots (:mod:`memory.lifecycle.slots`): one slot with two values that cannot
    both hold ("lives in Boston" / "moved to Denver", "is 29" / "is 30") contradicts, unless
    the new fact tells its value as one more ("also teaches", "has a cat too");
 4. polarity: the same content, one side negated ("likes olives" / "hates olives", "eats
    meat" / "is vegetarian", "smokes" / "quit smoking", "likes running" / "stopped running",
-   "doesn't drink" / "drinks wine") contradicts, unless both are events with different
-   dates;
+   "doesn't drink" / "drinks wine", "never eats breakfast" / "eats a big breakfast"), and a
+   kind denied whole against one of its members ("plays no instrument" / "plays the
+   piano") contradicts, unless both are events with different dates;
 5. a change told as an event (:mod:`memory.lifecycle.change`: "moved last month", "single
    again", "quit vaping") on the old fact's topic, or one clause of the new fact denying
    the old one ("lily back on burgers lol no more vegan"), contradicts; so does a
