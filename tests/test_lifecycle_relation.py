@@ -776,6 +776,7 @@ def test_a_kind_denied_whole_is_denied_of_each_of_its_members(denied: str, done:
         ("sam does not play any sport", "sam watches football"),  # another doing
         ("sam doesnt eat meat", "sam eats fish"),  # fish is no meat to a pescatarian
         ("sam plays piano", "sam plays guitar"),  # two members
+        ("sam does not play any instrument", "sam plays on keyboard and mouse"),  # a PC's
     ],
 )
 def test_a_kind_and_its_members_otherwise_are_left_alone(old: str, new: str) -> None:

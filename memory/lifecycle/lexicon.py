@@ -213,7 +213,7 @@ KINDS = {
     ),
     "instrument": _words(
         "piano guitar violin drum flute cello sax saxophone trumpet bass ukulele clarinet harp "
-        "keyboard accordion trombone viola banjo harmonica oboe tuba synth"
+        "accordion trombone viola banjo harmonica oboe tuba synth"
     ),
     "sport": _words(
         "football soccer basketball volleyball tennis cricket rugby baseball hockey badminton "
