@@ -781,3 +781,18 @@ def test_a_kind_denied_whole_is_denied_of_each_of_its_members(denied: str, done:
 )
 def test_a_kind_and_its_members_otherwise_are_left_alone(old: str, new: str) -> None:
     assert both_ways(old, new, 0.5) == {UNRELATED}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Fernando is left-handed", "Fernando is rigth-handed", CONTRADICTS),
+        ("Olu - lefty", "Olu right-handed", CONTRADICTS),
+        ("sam is a lefty", "sam is left handed", SAME),
+        ("Sam is right.", "Sam is left-handed.", UNRELATED),
+        ("radiohead is olgas favorite band", "Olga's favourite band is Radiohead.", SAME),
+        ("stardew valley is mariams favourite game", "mariam's fave game is hades", CONTRADICTS),
+    ],
+)
+def test_a_hand_and_a_favourite_told_other_ways(old: str, new: str, expected: Relation) -> None:
+    assert both_ways(old, new, 0.7) == {expected}

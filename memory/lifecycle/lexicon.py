@@ -263,7 +263,7 @@ SLOT_CUES = (
         "daughter baby pet drink timezone tz utc gmt bst cet cest eet wet est edt cst cdt mst "
         "mdt pst pdt hst ist jst kst aest awst nzst wat sast brt pht sgt hkt msk pacific eastern "
         "rank iron bronze silver gold plat platinum diamond ascendant immortal radiant emerald "
-        "grandmaster challenger"
+        "grandmaster challenger hand lefty righty"
     )
     | UNIVERSITIES
     | frozenset(PETS)

@@ -237,7 +237,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} (?P<thing>\w+(?: \w+){{0,2}}?) {_FAV_IS}"
                    rf"{_VALUE}"),
     _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
-    _p("favorite", rf"^(?P<value>[\w' -]+?) (?:is|are) \S+ 's {_FAVOURITE}"
+    _p("favorite", rf"^(?P<value>[\w' -]+?) (?:is|are) (?:\S+ 's|\S+s) {_FAVOURITE}"
                    rf"(?: (?P<thing>\w+(?: \w+)?))?$"),
     _p("favorite", rf"{_S}{_SAYS}(?P<value>[\w' -]+?) (?:is|are) (?:now |still )?"
                    rf"(?:his|her|their) {_FAVOURITE} (?P<thing>\w+){_FRAGMENT_END}"),
@@ -248,6 +248,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"{_ZONE_END}"),
     _p("timezone", rf"{_S}'s (?:time ?zone|tz) (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_S}(?:[.:,-] )?{_ZONE}{_ZONE_END}"),
+    # the hand they write with
+    _p("hand", rf"{_S}{_ADVERBS}(?:is )?(?:a )?(?P<value>(?:left|right|rigth)[- ]handed|lefty"
+               rf"|righty){_FRAGMENT_END}"),
     # a game's rank
     _p("rank", _RANK),
     # the language they grew up speaking

@@ -184,6 +184,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _alias(value, _JOB_ALIAS)
     elif key == "timezone":  # "pacific time" / "pst", "gmt 3" / "utc 3"
         value = _ZONES.get(value, value).replace("gmt", "utc")
+    elif key == "hand":  # "lefty" / "left-handed"
+        value = "left" if value.startswith("left") else "right"
     elif pattern.key == "rank":  # "plat iv" / "platinum 4"
         value = " ".join(_TIERS.get(word, word) for word in value.split())
     elif key in _COUNTED:
