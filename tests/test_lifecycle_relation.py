@@ -796,3 +796,9 @@ def test_a_kind_and_its_members_otherwise_are_left_alone(old: str, new: str) -> 
 )
 def test_a_hand_and_a_favourite_told_other_ways(old: str, new: str, expected: Relation) -> None:
     assert both_ways(old, new, 0.7) == {expected}
+
+
+def test_a_first_language_told_other_ways() -> None:
+    assert both_ways("Huong's first language is Vietnamese.", "Huong's mother tongue is French.",
+                     0.6) == {CONTRADICTS}  # fmt: skip
+    assert both_ways("Kwaku is a native Ga speaker.", "Kwaku's mother tongue is Ga.", 0.8) == {SAME}

@@ -27,3 +27,9 @@ def test_a_typo_d_fact_still_fills_its_slot() -> None:
         relation("gus is maried to ines", "gus and ines got divorcd", 0.5) is Relation.CONTRADICTS
     )
     assert relation("gus is 52", "gus turnd 53", 0.5) is Relation.CONTRADICTS
+
+
+def test_names_among_the_slot_cues_are_never_what_a_typo_becomes() -> None:
+    assert repaired("timezoen") == "timezone"
+    assert repaired("easter") == "easter"  # not the time zone "eastern"
+    assert repaired("golds") == "golds"

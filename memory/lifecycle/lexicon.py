@@ -250,6 +250,13 @@ UNIVERSITIES = _words(
 )
 """Universities often named alone ("goes to nyu"): a school even without "university"."""
 
+NAME_CUES = _words(
+    "tz utc gmt bst cet cest eet wet est edt cst cdt mst mdt pst pdt hst ist jst kst "
+    "aest awst nzst wat sast brt pht sgt hkt msk pacific eastern iron bronze silver gold "
+    "plat platinum diamond ascendant immortal radiant emerald grandmaster challenger lefty righty"
+)
+"""Slot cues that are names (time zones, a game's ranks): never what a typo is repaired to
+("easter" is no "eastern")."""
 SLOT_CUES = (
     _words(
         "live move relocate base reside work job employ employed unemployed retire retired "
@@ -260,17 +267,16 @@ SLOT_CUES = (
         "occupation profession rename transfer go-to see settle hire role position spouse "
         "flat apartment house birthday enrol enroll hometown lay laid sack sacked offer employee "
         "drop graduate dropout breakup resign sibling brother sister bro sis child kid son "
-        "daughter baby pet drink timezone tz utc gmt bst cet cest eet wet est edt cst cdt mst "
-        "mdt pst pdt hst ist jst kst aest awst nzst wat sast brt pht sgt hkt msk pacific eastern "
-        "rank iron bronze silver gold plat platinum diamond ascendant immortal radiant emerald "
-        "grandmaster challenger hand lefty righty"
+        "daughter baby pet drink hand language tongue native timezone rank"
     )
     | UNIVERSITIES
     | frozenset(PETS)
     | ALCOHOL
+    | NAME_CUES
 )
 """Lemmas that may introduce an attribute slot: two facts sharing no content word are
-compared further only when both hold one of these (or an occupation, or a number)."""
+compared further only when both hold one of these (or an occupation, or a number). Also
+the words a typo may be repaired to (:mod:`memory.lifecycle.spelling`), names aside."""
 
 PLACE_ALIASES = {
     "nyc": "new york", "new york city": "new york", "ny": "new york", "la": "los angeles",

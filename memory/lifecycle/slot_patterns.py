@@ -257,5 +257,6 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("native", rf"{_S}'s (?:native|first|mother) (?:language|tongue|lang) {_FAV_IS}"
                  rf"(?:actually )?{_VALUE}"),
     _p("native", rf"{_S}(?:[.:,-] )?(?:native|first) (?:language|lang) :? ?{_VALUE}"),
+    _p("native", rf"{_S}{_ADVERBS}is (?:a )?native (?P<value>\w+) speaker\b"),
 )  # fmt: skip
 """What fills each slot (``value`` group, or the pattern's fixed value)."""

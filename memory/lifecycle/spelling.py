@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.lexicon import OCCUPATIONS, SLOT_CUES, STOPWORDS
+from memory.lifecycle.lexicon import NAME_CUES, OCCUPATIONS, SLOT_CUES, STOPWORDS
 
 MIN_LENGTH = 5
 _ENDINGS = ("s", "es", "d", "ed", "ing")
@@ -39,7 +39,7 @@ def _deletions(word: str) -> set[str]:
 def _index() -> tuple[frozenset[str], dict[str, frozenset[str]]]:
     vocabulary = {
         form
-        for word in SLOT_CUES | OCCUPATIONS
+        for word in (SLOT_CUES - NAME_CUES) | OCCUPATIONS
         for form in _forms(word)
         if len(form) >= MIN_LENGTH - 1 and " " not in form
     }
