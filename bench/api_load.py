@@ -11,8 +11,9 @@ questions, each asked as a search and as a slice (from a channel, by a member) â
 re-running their searches. ``--clients`` concurrent clients first send each distinct request
 once (``first_pass``: nothing cached), then repeat them for ``--seconds`` (or
 ``--max-requests`` in all; ``repeated``: answers come from the API's response cache while
-the data does not change). Each phase reports throughput, p50 / p95 / p99 latency, errors
-and the share of answers served from the cache.
+the data does not change). Each phase reports throughput, p50 / p95 / p99 latency, errors,
+the share of answers served from the cache, and per worker (the ``X-Memorybot-Worker``
+header of its answers) how many requests it took and their p99.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from scale import BIG_CHANNELS, BIG_GUILD, _member_id, _pct, _queries, ensure_store  # noqa: E402
 
 TOKEN = "bench-token-0123456789abcdef"
+WORKER_HEADER = "X-Memorybot-Worker"  # dashboard_api.server's: which worker answered
 
 
 async def _start_server(data_dir: Path, workers: int = 1
@@ -88,6 +90,7 @@ class Tally:
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.hits = 0
+        self.by_worker: dict[str, list[float]] = {}  # the worker that answered (its header)
 
     def summary(self, elapsed: float) -> dict[str, Any]:
         ms = [1000 * x for x in self.latencies]
@@ -103,6 +106,10 @@ class Tally:
             "errors": len(self.errors),
             "error_kinds": sorted(set(self.errors)),
             "cache_hit_rate": round(self.hits / max(len(ms), 1), 3),
+            "per_worker": {
+                worker: {"requests": len(times), "p99_ms": round(1000 * _pct(times, 0.99), 1)}
+                for worker, times in sorted(self.by_worker.items())
+            },
         }
 
 
@@ -124,9 +131,12 @@ async def _client(
                 if response.status != 200:
                     tally.errors.append(f"HTTP {response.status}")
                 tally.hits += response.headers.get("X-Memorybot-Cache") == "hit"
+                worker = response.headers.get(WORKER_HEADER, "0")
         except aiohttp.ClientError as exc:
             tally.errors.append(type(exc).__name__)
+            worker = "?"
         tally.latencies.append(time.perf_counter() - started)
+        tally.by_worker.setdefault(worker, []).append(tally.latencies[-1])
         step += 1
 
 
