@@ -13,7 +13,7 @@ once (``first_pass``: nothing cached), then repeat them for ``--seconds`` (or
 ``--max-requests`` in all; ``repeated``: answers come from the API's response cache while
 the data does not change). Each phase reports throughput, p50 / p95 / p99 latency, errors,
 the share of answers served from the cache, and per worker (the ``X-Memorybot-Worker``
-header of its answers) how many requests it took and their p99.
+header of its answers) and per endpoint how many requests and their p50 and p99.
 """
 
 from __future__ import annotations
@@ -91,6 +91,7 @@ class Tally:
         self.errors: list[str] = []
         self.hits = 0
         self.by_worker: dict[str, list[float]] = {}  # the worker that answered (its header)
+        self.by_path: dict[str, list[float]] = {}  # search or slice
 
     def summary(self, elapsed: float) -> dict[str, Any]:
         ms = [1000 * x for x in self.latencies]
@@ -106,11 +107,17 @@ class Tally:
             "errors": len(self.errors),
             "error_kinds": sorted(set(self.errors)),
             "cache_hit_rate": round(self.hits / max(len(ms), 1), 3),
-            "per_worker": {
-                worker: {"requests": len(times), "p99_ms": round(1000 * _pct(times, 0.99), 1)}
-                for worker, times in sorted(self.by_worker.items())
-            },
+            "per_worker": _tails(self.by_worker),
+            "per_endpoint": _tails(self.by_path),
         }
+
+
+def _tails(groups: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    return {
+        name: {"requests": len(times), "p50_ms": round(1000 * statistics.median(times), 1),
+               "p99_ms": round(1000 * _pct(times, 0.99), 1)}
+        for name, times in sorted(groups.items())
+    }  # fmt: skip
 
 
 async def _client(
@@ -137,6 +144,7 @@ async def _client(
             worker = "?"
         tally.latencies.append(time.perf_counter() - started)
         tally.by_worker.setdefault(worker, []).append(tally.latencies[-1])
+        tally.by_path.setdefault(path.rsplit("/", 1)[-1], []).append(tally.latencies[-1])
         step += 1
 
 
