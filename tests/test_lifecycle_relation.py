@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from memory.lifecycle import FactSimilarity, Relation, relation
-from memory.lifecycle.reading import lemma
+from memory.lifecycle.reading import lemma, read
+from memory.lifecycle.slots import find_slots
 from memory.search.embeddings import to_blob
 
 SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED
@@ -802,3 +803,20 @@ def test_a_first_language_told_other_ways() -> None:
     assert both_ways("Huong's first language is Vietnamese.", "Huong's mother tongue is French.",
                      0.6) == {CONTRADICTS}  # fmt: skip
     assert both_ways("Kwaku is a native Ga speaker.", "Kwaku's mother tongue is Ga.", 0.8) == {SAME}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Tâm. bf Duc", "Tâm - bf now Khoa", CONTRADICTS),
+        ("luz: married", "luz. single again", CONTRADICTS),
+        ("Woojin gf Mina", "Woojin's girlfriend = Mina", SAME),
+        ("sam is single", "sam's girlfriend loves cats", UNRELATED),  # hers, not his status
+    ],
+)
+def test_relationship_fragments(old: str, new: str, expected: Relation) -> None:
+    assert both_ways(old, new, 0.7) == {expected}
+
+
+def test_boyfriend_material_is_no_boyfriend() -> None:
+    assert find_slots(read("sam bf material fr").body) == ()

@@ -154,6 +154,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}'s (?:husband|wife|spouse) is {_CALLED}{_PARTNER_NAMED}", "married"),
     _p("status", rf"{_S}{_ADVERBS}(?:tied the knot|got hitched)(?: with (?P<partner>\w+))?",
        "married"),
+    _p("status", rf"{_S}'s (?:girlfriend|boyfriend|partner|gf|bf) (?P<partner>\w+)$", "dating"),
     _p("status", rf"{_S}'s (?:girlfriend|boyfriend|partner|gf|bf) is {_CALLED}{_PARTNER_NAMED}",
        "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|got) engaged to {_PARTNER}", "engaged"),
@@ -174,7 +175,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) (?:(?:now|currently) )?"
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
-    _p("status", rf"{_S}{_ADVERBS}(?P<value>single|married|engaged|divorced){_FRAGMENT_END}"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?P<value>single|married|engaged|divorced)"
+                 rf"{_FRAGMENT_END}"),
+    _p("status", rf"{_S}(?:[.:,-] )?(?:bf|gf|boyfriend|girlfriend|partner) (?:now |is |: )?"
+                 rf"(?!material|goals|vibes|energy)(?P<partner>\w+){_FRAGMENT_END}", "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:has|got|has got|found) (?:a|an) (?:new )?(?:boyfriend"
                  rf"|girlfriend|partner|bf|gf)(?: (?:named|called) (?P<partner>\w+))?\b", "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:(?:is|has been) )?dating (?:someone|somebody|some|a|an)\b",
