@@ -820,3 +820,14 @@ def test_relationship_fragments(old: str, new: str, expected: Relation) -> None:
 
 def test_boyfriend_material_is_no_boyfriend() -> None:
     assert find_slots(read("sam bf material fr").body) == ()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Vera. nurse", "Vera - ex-nurse, now lawyer"),
+        ("sam - chef", "sam was a chef, now a teacher"),
+    ],
+)
+def test_a_job_told_as_a_fragment_or_after_now(old: str, new: str) -> None:
+    assert both_ways(old, new, 0.6) == {CONTRADICTS}

@@ -131,8 +131,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
               rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{'|'.join(OCCUPATIONS)})){_STOP}"),
     _p("job", rf"{_S}'s (?:current |new )?(?:job|occupation|profession|job title|role) "
               rf"(?:is|:) (?:now )?(?:as )?(?!(?:at|with|for) )(?:a |an )?{_VALUE}"),
-    _p("job", rf"{_S}{_ADVERBS}(?:(?:a|an) )?(?P<value>(?:[\w-]+ )?(?:{'|'.join(OCCUPATIONS)}))"
-              rf"{_FRAGMENT_END}"),  # a verb-less fragment: "ana nurse now"
+    _p("job", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:a|an) )?(?P<value>(?:[\w-]+ )?"
+              rf"(?:{'|'.join(OCCUPATIONS)})){_FRAGMENT_END}"),  # a fragment: "ana nurse now"
+    _p("job", rf"{_S}(?:[\w'-]+ ){{0,4}}, now (?:a |an )?(?P<value>(?:{'|'.join(OCCUPATIONS)}))"
+              rf"{_FRAGMENT_END}"),  # "ex-nurse, now lawyer"
     _p("job", rf"{_S}{_ADVERBS}teaches\b", "teacher"),
     _p("job", rf"{_S}{_ADVERBS}(?:quit|lost|left|has quit|has lost) {_DET} job\b", "none"),
     _p("job", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
