@@ -28,7 +28,6 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from memory.lifecycle.change import changed_topics, tells_change, topics
-from memory.lifecycle.lexicon import KIND_OF, KINDS
 from memory.lifecycle.merging import learned_same, may_merge
 from memory.lifecycle.reading import keys, read
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY, Relation, relation
@@ -73,7 +72,7 @@ def _profile(text: str) -> _Profile:
     return _Profile(
         found.words, slots, bool(reading.not_eaten), found.cued, marked, topics(reading),
         changed_topics(reading), found.kinds & found.words if reading.negated else frozenset(),
-        frozenset(kind for word in found.words - KINDS.keys() for kind in KIND_OF.get(word, ())),
+        found.members,
     )  # fmt: skip
 
 

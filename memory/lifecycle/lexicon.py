@@ -233,11 +233,11 @@ KINDS = {
 }
 """Kinds and some of their members ("plays the piano": an instrument): a kind denied whole
 is denied of each ("does not play any instrument" / "plays the piano")."""
-KIND_OF = {
-    word: frozenset(kind for kind, members in KINDS.items() if word == kind or word in members)
-    for word in KINDS.keys() | frozenset().union(*KINDS.values())
+MEMBER_OF = {
+    word: frozenset(kind for kind, members in KINDS.items() if word in members)
+    for word in frozenset().union(*KINDS.values())
 }
-"""Each kind and member word, and the kinds it is or belongs to."""
+"""Each member word, and the kinds it belongs to ("piano": instrument)."""
 KIND_OF_FOOD = frozenset({"meat", "caffeine", "gluten", "dairy", "sweet"})
 """Kinds that are eaten or drunk: whatever verb tells it ("had a chicken burger")."""
 

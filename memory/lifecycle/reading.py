@@ -39,8 +39,9 @@ from memory.lifecycle.lexicon import (
     HAS_AFTER_S,
     IE_NOUNS,
     IS_AFTER_S,
-    KIND_OF,
+    KINDS,
     LIGHT_VERBS,
+    MEMBER_OF,
     MONTHS,
     NAMING_WORDS,
     NEGATIVE_VERBS,
@@ -186,6 +187,8 @@ class Keys:
     cued: bool
     kinds: frozenset[str] = frozenset()
     """The kinds it names, or names a member of ("piano": instrument; :data:`KINDS`)."""
+    members: frozenset[str] = frozenset()
+    """The kinds it names a member of, only."""
 
 
 @lru_cache(maxsize=READ_CACHE_SIZE)
@@ -205,8 +208,8 @@ def keys(text: str) -> Keys:
             cued = True
         if base not in LIGHT_VERBS:
             words.add(base)
-    kinds = frozenset(kind for word in words for kind in KIND_OF.get(word, ()))
-    return Keys(frozenset(words), cued, kinds)
+    members = frozenset(kind for word in words for kind in MEMBER_OF.get(word, ()))
+    return Keys(frozenset(words), cued, members | words.intersection(KINDS), members)
 
 
 def clear_cache() -> None:
