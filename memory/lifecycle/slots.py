@@ -178,17 +178,18 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         return key, f"{pattern.value} {partner}".strip()
     words = [SYNONYMS.get(word, word) for word in groups["value"].split()]
     value = " ".join(word for word in words if word not in _DROPPED)
-    if key in _PLACE_KEYS:
+    slot = pattern.key  # the slot itself: ``key`` may name its thing ("rank:valorant")
+    if slot in _PLACE_KEYS:
         value = _alias(value, _PLACE_ALIAS)
-    elif key == "job":
+    elif slot == "job":
         value = _alias(value, _JOB_ALIAS)
-    elif key == "timezone":  # "pacific time" / "pst", "gmt 3" / "utc 3"
+    elif slot == "timezone":  # "pacific time" / "pst", "gmt 3" / "utc 3"
         value = _ZONES.get(value, value).replace("gmt", "utc")
-    elif key == "hand":  # "lefty" / "left-handed"
+    elif slot == "hand":  # "lefty" / "left-handed"
         value = "left" if value.startswith("left") else "right"
-    elif pattern.key == "rank":  # "plat iv" / "platinum 4"
+    elif slot == "rank":  # "plat iv" / "platinum 4"
         value = " ".join(_TIERS.get(word, word) for word in value.split())
-    elif key in _COUNTED:
+    elif slot in _COUNTED:
         value = f"{groups.get('count') or 1} {_KINDS.get(value, value)}"  # "2 brother"
     return key, value
 
@@ -203,10 +204,9 @@ _ZONES = {"pacific time": "pst", "eastern time": "est", "central time": "cst",
           "mountain time": "mst", "uk time": "utc", "british time": "utc",
           "atlantic time": "ast", "alaska time": "akst", "hawaii time": "hst",
           "india time": "ist", "indian time": "ist", "japan time": "jst", "korea time": "kst",
-          "moscow time": "msk", "brazil time": "brt", "european time": "cet", "pdt": "pst",
-          "edt": "est", "cdt": "cst",
-          "mdt": "mst", "bst": "utc", "cest": "cet", "eest": "eet", "aedt": "aest",
-          "nzdt": "nzst"}  # fmt: skip
+          "moscow time": "msk", "brazil time": "brt", "european time": "cet",
+          "pdt": "pst", "edt": "est", "cdt": "cst", "mdt": "mst", "bst": "utc", "cest": "cet",
+          "eest": "eet", "aedt": "aest", "nzdt": "nzst"}  # fmt: skip
 """One name per zone, summer time as the zone ("pdt" is Pacific time)."""
 _TIERS = {"plat": "platinum", "i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5"}
 _COUNTED = frozenset({"siblings", "children", "pets"})
