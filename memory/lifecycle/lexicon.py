@@ -207,10 +207,8 @@ ALCOHOL = _words(
 SOFT_DRINKS = _words("coffee tea water juice milk soda coke pop lemonade smoothie matcha")
 """What "drinks" may name that is no alcohol: "doesn't drink" (is sober) / "drinks tea"."""
 KINDS = {
-    "meat": _words(
-        "chicken beef pork bacon steak burger ham lamb turkey sausage kebab pepperoni salami "
-        "kofta veal venison duck meatball"
-    ),
+    "meat": (MEATS - _words("meat fish seafood salmon tuna shrimp prawn"))
+    | _words("kebab pepperoni salami kofta veal venison duck meatball"),  # fish is no meat here
     "instrument": _words(
         "piano guitar violin drum flute cello sax saxophone trumpet bass ukulele clarinet harp "
         "accordion trombone viola banjo harmonica oboe tuba synth"

@@ -25,7 +25,8 @@ _STOP = (
 )
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"
-_PET = "(?P<pet>" + "|".join(sorted(PETS, key=len, reverse=True)) + ")"
+_PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
+_PET = f"(?P<pet>{_PETS})"
 _FAVOURITE = r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to)"
 _FRAGMENT_END = r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again))*$"
 """What may follow a verb-less fragment ("ana nurse now", "priya 30 now lol")."""
@@ -44,7 +45,7 @@ _SOME = r"(?:(?:a|an|one|1) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
 """How many, and a few words of what kind ("a three year old", "an older")."""
 _SIBLING = r"(?P<value>brothers?|sisters?|bro|sis|siblings?)"
 _CHILD = r"(?P<value>sons?|daughters?|kids?|child|children|baby|babies)"
-_ANY_PET = "(?P<value>" + "|".join(sorted(PETS, key=len, reverse=True)) + ")s?"
+_ANY_PET = f"(?P<value>{_PETS})s?"
 _SAYS = r"(?:(?:says|said|thinks|reckons|decided) (?:that )?)?"
 _TRANSFER = r"(?:transferred|transfered|has transferred|switched|changed schools|moved)"
 _ATTENDS = (
