@@ -90,8 +90,9 @@ _NUMBER_HINTS = re.compile(
     r"one|two|thre|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty\b"
 )
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*|[.,;:!?()]")
-_PUNCTUATION = frozenset(".,;:!?()")
-_NO_CONTENT = STOPWORDS | FILLERS | NAMING_WORDS | _PUNCTUATION
+PUNCTUATION = frozenset(".,;:!?()")
+"""The punctuation a body keeps as tokens of their own."""
+_NO_CONTENT = STOPWORDS | FILLERS | NAMING_WORDS | PUNCTUATION
 """Words :func:`content` passes over."""
 
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
@@ -247,7 +248,7 @@ def normalise(text: str) -> str:
     for token in _TOKEN.findall(text):
         if token.endswith("'s") and len(token) > 2:
             tokens.extend((token[:-2], "'s"))
-        elif token not in _PUNCTUATION or (tokens and tokens[-1] not in _PUNCTUATION):
+        elif token not in PUNCTUATION or (tokens and tokens[-1] not in PUNCTUATION):
             tokens.append(repaired(token.strip("'")))
     if len(tokens) > 2 and tokens[1] == "'s":  # "Ana's a vet" / "Jay's moved": not possessive
         after = tokens[2]
@@ -255,7 +256,7 @@ def normalise(text: str) -> str:
             tokens[1] = "is"
         elif after in HAS_AFTER_S:
             tokens[1] = "has"
-    while tokens and tokens[-1] in _PUNCTUATION:
+    while tokens and tokens[-1] in PUNCTUATION:
         tokens.pop()
     joined = " ".join(token for token in tokens if token)
     for keys, pattern, replacement in PHRASE_PATTERNS:

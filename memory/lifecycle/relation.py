@@ -57,6 +57,7 @@ from memory.lifecycle.lexicon import (
     SOFT_DRINKS,
 )
 from memory.lifecycle.reading import (
+    PUNCTUATION,
     Reading,
     content,
     keys,
@@ -219,10 +220,13 @@ _ADDED = re.compile(r"^\S+(?: \S+){0,2} also\b|\b(?:as well|too)\W*$")
 got a job", whose "also" is of another clause."""
 
 
+_NOT_SAID = FILLERS | PUNCTUATION
+
+
 @lru_cache(maxsize=8192)
 def _plain(body: str) -> tuple[str, ...]:
     """A fact's words without chat fillers and punctuation (cached, as readings are)."""
-    return tuple(word for word in body.split() if word not in FILLERS and word not in ",.;:!?()")
+    return tuple(word for word in body.split() if word not in _NOT_SAID)
 
 
 def _adds(text: str) -> bool:
