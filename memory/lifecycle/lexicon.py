@@ -33,7 +33,8 @@ FILLERS = _words(
     "actually literally basically honestly lowkey highkey totally absolutely super kinda "
     "sorta pretty quite really truly definitely officially currently recently finally "
     "originally apparently probably mostly generally usually often sometimes daily weekly "
-    "nightly these days big huge"
+    "nightly these days big huge irl smh ong deadass istg bruh tbf imo imho idk prolly obv "
+    "legit lowk asf fully completely entirely"
 )
 """Chat fillers, intensifiers and hedges: dropped before two facts are compared."""
 
@@ -95,6 +96,8 @@ SYNONYMS = {
     "sis": "sister", "lil": "little", "bday": "birthday", "val": "valorant", "pic": "photo",
     "vid": "video", "doc": "doctor", "psych": "psychology", "bio": "biology", "chem": "chemistry",
     "econ": "economics", "math": "maths", "alcohol": "drink", "booze": "drink",
+    "stan": "like", "fluent": "speak", "fluently": "speak", "asthmatic": "asthma",
+    "diabetic": "diabetes", "epileptic": "epilepsy",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 

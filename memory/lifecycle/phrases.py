@@ -1,6 +1,6 @@
 """Wordings of a fact rewritten to one form before it is compared: what an extractor reports
 ("Ana mentioned that she ..." → "ana ..."), likings ("is a big fan of", "is into", "can't
-stand"), habits ended ("gave up" → "stopped"), diets, and a few names of one place.
+stand"), habits ended ("gave up" → "stopped"), diets, and a few names of one place or game.
 
 Each entry is (words one of which must be in the text, pattern, replacement): most facts
 hold none of the words, so most patterns are never run. Texts arrive lowercased and
@@ -27,8 +27,9 @@ PHRASES = [  # (words one of which must be in the text, pattern, replacement)
     (("according",), r"^according to [^,]+ , ", ""),
     (("fan of",), r"\b(?:is |(?=not ))(not )?(?:a )?(?:big |huge |massive |great )?fan of\b",
      r"\1likes"),
-    (("fan",), r"\bis (not )?(?:a |an )?(?:big |huge |massive |great |die-hard |diehard )?"
-     r"(?!big |huge |massive |great )([\w-]+) fan\b", r"\1likes \2"),
+    (("fan", "stan"),
+     r"\bis (not )?(?:a |an )?(?:big |huge |massive |great |die-hard |diehard )?"
+     r"(?!big |huge |massive |great )([\w-]+) (?:fan|stan)\b", r"\1likes \2"),
     (("hobb", "pastime", "passion"), r"(?:\b1 of )?(?:'s|\b(?:his|her|their|my)) (?:favorite )?"
      r"(?:hobbies|hobby|pastimes|pastime|passions|passion) (?:is|are|include|includes)\b",
      "likes"),
@@ -57,6 +58,7 @@ PHRASES = [  # (words one of which must be in the text, pattern, replacement)
     (("animal product",), r"\b(?:does not|do not|never) eats? (?:any )?animal products\b",
      "is vegan"),
     (("washington",), r"\bwashington,? dc\b", "dc"),
+    (("non smoker",), r"\bnon smoker\b", "non-smoker"),
     (("smoker",), r"\bis (not )?(?:a )?(non-)?smoker\b", r"\1\2smokes"),
     (("non-",), r"\bnon-", "not "),
     (("alcohol", "booze"), r"\b(drinks?|drinking) (?:alcohol|booze)\b", r"\1"),
@@ -68,9 +70,37 @@ PHRASES = [  # (words one of which must be in the text, pattern, replacement)
     (("by profession", "by trade"), r"\bby (?:profession|trade)\b", " "),
     (("nyc", "york city"), r"\b(?:nyc|new york city)\b", "new york"),  # names of one place
     (("la",), r"\bla\b", "los angeles"),
+    (("call of duty",), r"\bcall of duty\b", "cod"),  # names of one game: the short one
+    (("league of legends",), r"\bleague of legends\b", "league"),
+    (("apex legends",), r"\bapex legends\b", "apex"),
+    (("genshin impact",), r"\bgenshin impact\b", "genshin"),
+    (("rainbow six",), r"\brainbow six(?: siege)?\b", "r6"),
+    (("world of warcraft",), r"\bworld of warcraft\b", "wow"),
+    (("final fantasy",), r"\bfinal fantasy (?:xiv|14)\b", "ffxiv"),
+    (("grand theft auto",), r"\bgrand theft auto\b", "gta"),
+    (("counter",), r"\bcounter[- ]strike\b", "counterstrike"),
+    (("gym",), r"\b(?:hits|hit|hitting) the gym\b", "goes to the gym"),
+    (("go live", "goes live", "went live", "going live"), r"\b(?:goes|go|going|went) live\b",
+     "streams"),
+    (("big time",), r"\bbig time\b", " "),
     (("software",), r"\bsoftware (?:engineer|developer)\b", "developer"),
     (("like",), r"(?<=\w) like (?=\d+ )", " "),  # a hedge: "drinks like 4 energy drinks a day"
     (("all", "well", "now", "days"),
      r"\b(?:at all|after all|as well|right now|these days|for now)\b", " "),
 ]  # fmt: skip
 PHRASE_PATTERNS = [(keys, re.compile(pattern), new) for keys, pattern, new in PHRASES]
+_KEYS = frozenset(key for keys, _, _ in PHRASES for key in keys)
+
+
+def rewritten(text: str) -> str:
+    """``text`` with each wording of ``PHRASES`` rewritten, in order; a pattern runs only
+    when one of its words is in the text as it stands then."""
+    present = {key for key in _KEYS if key in text}
+    for keys, pattern, replacement in PHRASE_PATTERNS:
+        if present.isdisjoint(keys):
+            continue
+        changed = pattern.sub(replacement, text)
+        if changed != text:
+            text = changed
+            present = {key for key in _KEYS if key in text}
+    return text

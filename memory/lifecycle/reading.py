@@ -31,6 +31,7 @@ from functools import lru_cache
 from itertools import permutations
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.chat import respelled
 from memory.lifecycle.lexicon import (
     CONTRACTIONS,
     DATE_WORDS,
@@ -57,7 +58,7 @@ from memory.lifecycle.lexicon import (
     WEEKDAYS,
     WISHES,
 )
-from memory.lifecycle.phrases import PHRASE_PATTERNS
+from memory.lifecycle.phrases import rewritten
 from memory.lifecycle.spelling import one_edit, repaired
 from memory.search.scripts import spaced, unaccented
 
@@ -196,7 +197,7 @@ class Keys:
 def keys(text: str) -> Keys:
     """The pre-check's view of ``text`` (cached): plain words, no phrase or date patterns."""
     words: set[str] = set()
-    tokens = _WORD.findall(_unaccented(text[:MAX_CHARS].lower()))
+    tokens = _WORD.findall(respelled(_unaccented(text[:MAX_CHARS].lower())))
     cued = len(tokens) > 2 and tokens[1] == "in"  # a verb-less home: "jay in boston"
     for token in tokens[1:]:
         if token in _CUE_WORDS or token[0].isdigit():
@@ -236,7 +237,7 @@ def normalise(text: str) -> str:
     """Lowercase tokens joined by single spaces, accents dropped ("Kraków" / "Krakow"),
     contractions and number words rewritten."""
     text = _unaccented(text.translate(_APOSTROPHES).lower())
-    text = _CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text)
+    text = respelled(_CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text))
     text = _NT.sub(r"\1 not", text)
     for pattern, replacement in _SUFFIXES:
         text = pattern.sub(replacement, text)
@@ -259,10 +260,7 @@ def normalise(text: str) -> str:
     while tokens and tokens[-1] in PUNCTUATION:
         tokens.pop()
     joined = " ".join(token for token in tokens if token)
-    for keys, pattern, replacement in PHRASE_PATTERNS:
-        if any(key in joined for key in keys):  # most facts hold none: skip the regex
-            joined = pattern.sub(replacement, joined)
-    return _SPACES.sub(" ", joined).strip()
+    return _SPACES.sub(" ", rewritten(joined)).strip()
 
 
 def split_dates(normalised: str) -> tuple[str, frozenset[str]]:

@@ -1,0 +1,53 @@
+"""Chat spellings (memory.lifecycle.chat): a fact typed the chat way and the same fact in full
+are one fact; what only looks like a chat spelling stays as it is."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle import Relation, relation
+from memory.lifecycle.chat import spelled
+
+CLOSE = 0.9
+
+
+@pytest.mark.parametrize(
+    ("token", "words"),
+    [("b4", "before"), ("tryna", "trying to"), ("wfh", "work from home"), ("valo", "valorant"),
+     ("doin", "doing"), ("playin", "playing"), ("livin", "living")],
+)  # fmt: skip
+def test_a_chat_spelling_reads_as_what_it_stands_for(token: str, words: str) -> None:
+    assert spelled(token) == words
+
+
+@pytest.mark.parametrize(
+    "token", ["begin", "cousin", "cabin", "raisin", "dustin", "lol", "cs", "nurse"]
+)
+def test_words_that_only_look_like_chat_spellings_stay(token: str) -> None:
+    assert spelled(token) == token
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tomás works from home.", "tomás wfh"),
+        ("Ines and her sister are best friends.", "ines n her sister r besties"),
+        ("Oskar plays Valorant.", "oskar plays valo"),
+        ("Rin plays Call of Duty.", "rin plays cod"),
+        ("Lev plays League of Legends.", "lev plays league"),
+        ("Dara is studying computer science.", "dara is studyin compsci"),
+        ("Femi goes to the gym before work.", "femi hits the gym b4 work"),
+        ("Ayo is a huge Arsenal fan.", "ayo is a massive arsenal stan"),
+        ("Kaan speaks Turkish fluently.", "kaan fluent in turkish"),
+        ("Mira is into climbing.", "mira is into climbing big time"),
+        ("Noor doesn't smoke.", "noor is a non smoker"),
+    ],
+)
+def test_a_fact_typed_the_chat_way_is_the_same_fact(old: str, new: str) -> None:
+    assert relation(old, new, CLOSE) is Relation.SAME
+
+
+def test_rocket_league_is_not_league_of_legends() -> None:
+    assert relation("Lev plays League of Legends.", "lev plays rocket league", CLOSE) is not (
+        Relation.SAME
+    )
