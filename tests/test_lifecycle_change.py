@@ -85,3 +85,38 @@ def test_what_is_no_change_of_the_old_fact_leaves_it_standing(old: str, new: str
 def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
     assert relation("hugo works retail", "hugo quit retail", 0.5) is CONTRADICTS
     assert relation("hugo quit retail", "hugo works retail", 0.5) is not Relation.SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a switch to another of the same kind, no word in common
+        ("Ravi uses an iPhone.", "ravi switched to a pixel"),
+        ("lea plays fortnite every day", "lea swapped to valorant"),
+        ("Ines is studying chemistry.", "ines switched to physics"),
+        # cues of a change typed with a typo
+        ("Omar plays Overwatch.", "Omar swiched to Apex."),
+        # more ways of ending a thing
+        ("Yuki drives a Honda Civic.", "Yuki traded the Civic in for a Mazda."),
+        ("oskar drives an old corolla", "oskar scrapped the corolla"),
+        ("Ben has a cat named Miso.", "Ben rehomed Miso last week."),
+        ("ahmed works at tesco", "ahmed packed in the tesco job"),
+        ("Flo drinks energy drinks daily.", "Flo cut out energy drinks."),
+        ("Emil drives a Tesla.", "Emil got rid of the Tesla."),
+        # a change with no word in common and no slot: "left" still lets the two meet
+        ("zara works at h&m", "zara left h&m, at uniqlo now"),
+    ],
+)
+def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("zoe likes music", "zoe switched to physics"),  # no kind the two share
+        ("gus has a ps5", "gus switched to pc"),  # "switched" is no Nintendo Switch
+    ],
+)
+def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is not CONTRADICTS

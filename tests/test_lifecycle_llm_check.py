@@ -29,7 +29,7 @@ EARLY, LATE = "2023-05-01T10:00:00.000+00:00", "2023-07-01T10:00:00.000+00:00"
 BOSTON, DENVER = "Sarah lives in Boston.", "Sarah lives in Denver."  # offline: contradicts
 # The offline judge calls these unrelated (checked in the tests that use them).
 CILANTRO, DISGUSTING = "Sarah loves cilantro.", "Sarah finds cilantro disgusting and avoids it."
-REMOTE, FROM_HOME = "Sarah works remotely.", "Sarah works from home."
+REMOTE, FROM_HOME = "Sarah works remotely.", "Sarah works out of her kitchen."
 PERU = "Sarah collects stamps from Peru."
 
 Verdict = Callable[[str, str], str]

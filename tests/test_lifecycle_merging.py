@@ -15,15 +15,14 @@ import pytest
 from memory.extraction.lore import Origin
 from memory.lifecycle import FactSimilarity, merging
 from memory.lifecycle.judge import FactJudge
-from memory.lifecycle.merging import WEIGHTS, MergeModel, bundled_model, features, learned_same
-from memory.lifecycle.relation import SAME_MIN_SIMILARITY
+from memory.lifecycle.merging import WEIGHTS, MergeModel, learned_same
 from memory.models import CandidateFact
 from memory.storage.placing import Lifecycle
 from memory.storage.store import Store
 from tests.helpers import CHANNEL_A, GUILD_A, SARAH
 
 REPO = Path(__file__).resolve().parent.parent
-REWORDED = ("Ravi plays guitar in a band.", "Ravi is the guitarist of a band.")
+REWORDED = ("Ravi teaches maths at a primary school.", "Ravi is a primary-school maths teacher.")
 """A paraphrase sharing too few words for the rules."""
 
 
@@ -49,11 +48,9 @@ def test_different_facts_on_one_topic_are_not_merged(similarity: FactSimilarity)
 
 def test_a_wish_is_never_merged_with_what_is(similarity: FactSimilarity) -> None:
     wish, done = "Oskar wants to learn Spanish.", "Oskar is learning Spanish."
-    first, second = similarity.vectors([wish, done])
-    model = bundled_model()
-    assert model is not None
-    assert model.probability(features(wish, done, first, second)) >= model.threshold
-    assert not learned_same(wish, done, similarity, floor=SAME_MIN_SIMILARITY)
+    always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
+    assert learned_same(done, "Oskar takes Spanish lessons.", similarity, floor=0.0, model=always)
+    assert not learned_same(wish, done, similarity, floor=0.0, model=always)
     assert FactJudge(similarity).pair(wish, done) == "unrelated"
 
 

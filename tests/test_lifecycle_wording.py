@@ -74,3 +74,64 @@ def test_a_denial_in_one_clause_is_not_undone_by_another() -> None:
 def test_a_place_written_with_and_without_its_accents_is_one_place() -> None:
     assert relation("Ewa lives in Gdańsk.", "Ewa moved to Kraków.", 0.5) is CONTRADICTS
     assert relation("Ewa lives in Kraków.", "Ewa moved to Krakow.", 0.9) is not CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Jonas works from home.", "Jonas works remotely."),
+        ("Pia is an early bird.", "Pia is a morning person."),
+        ("tao hates mornings", "tao not a morning person at all"),
+        ("Femi is a yoga teacher.", "Femi is a yoga instructor."),
+        ("Bela has two kids.", "Bela is a mother of two."),
+        ("Sven is unemployed.", "Sven is between jobs at the moment."),
+        ("rio doesnt drink", "rio straight edge"),
+        ("Lea speaks Greek natively.", "Lea is a native Greek speaker."),
+        ("juno is good at chess", "juno goated at chess"),
+        ("Ike likes to paint landscapes a lot.", "Ike likes to paint landscapes."),
+        ("Nia lives in Vienna.", "nia is living in wien"),
+        ("Nia lives in Bombay.", "Nia lives in Mumbai."),
+        ("ali never eats pork", "ali never eats prok"),
+        ("mo is diamond in apex rn", "mo is diamond in apex atm"),
+    ],
+)
+def test_other_names_for_one_thing_merge(old: str, new: str) -> None:
+    assert relation(old, new, 0.9) is SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Nia lives in Vienna.", "Nia lives in Prague."),
+        ("ali likes pork", "ali likes park"),
+        ("mo is diamond in apex rn", "mo is gold in apex atm"),
+    ],
+)
+def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
+    assert relation(old, new, 0.9) is not SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Elif is afraid of spiders.", "Elif has a phobia of spiders."),
+        ("Bao does not drink alcohol.", "Bao abstains from alcohol."),
+        ("ben supports liverpool", "ben is a massive liverpool fan"),
+        ("Hugo is 45.", "Hugo is fourty-five."),
+        ("jo swims in the mornings", "jo swims in the morning"),
+        ("Per studies physics.", "per studying physics"),
+    ],
+)
+def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:
+    assert relation(old, new, 0.9) is SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("yosef smokes", "yosef - ex-smoker now"),
+        ("zo is not scared of dogs", "zo is afraid of dogs"),
+    ],
+)
+def test_a_wording_that_denies_contradicts(old: str, new: str) -> None:
+    assert relation(old, new, 0.9) is CONTRADICTS

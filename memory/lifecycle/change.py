@@ -31,9 +31,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memory.lifecycle.lexicon import MEATS, OCCUPATIONS, PETS, SYNONYMS
-from memory.lifecycle.reading import Reading, kin, lemma
+from memory.lifecycle.lexicon import KINDS, MEATS, MEMBER_OF, OCCUPATIONS, PETS, SYNONYMS
+from memory.lifecycle.reading import Reading, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
+from memory.lifecycle.spelling import kin
 
 HOME, WORK, LOVE, STUDIES, PET, DIET = "home", "work", "relationship", "studies", "pet", "diet"
 
@@ -45,7 +46,8 @@ _TOPIC_WORDS = {
     "position hire",
     LOVE: "boyfriend girlfriend partner wife married engaged fiance fiancee dating date "
     "relationship single wedding",
-    STUDIES: "student major degree university college school course phd masters semester class",
+    STUDIES: "student major degree university college school course phd masters semester class "
+    + " ".join(KINDS["subject"]),
     PET: "pet named",
     DIET: "vegan vegetarian pescatarian meat diet plant-based keto",
 }
@@ -78,7 +80,8 @@ _NAMED_CUES: dict[str, frozenset[str]] = {
 
 _AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop", "replace",
                          "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
-                         "giveup", "stepdown", "handoff", "shutdown"})  # fmt: skip
+                         "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
+                         "rehome", "rehomed"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki")."""
 _BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold"})
@@ -87,7 +90,8 @@ _BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold"})
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
             ("laid", "off"): "fire", ("call", "off"): "split", ("give", "up"): "giveup",
             ("step", "down"): "stepdown", ("hand", "off"): "handoff",
-            ("hand", "over"): "handoff", ("shut", "down"): "shutdown"}  # fmt: skip
+            ("hand", "over"): "handoff", ("shut", "down"): "shutdown", ("pack", "in"): "quit",
+            ("cut", "out"): "quit", ("get", "rid"): "ditch"}  # fmt: skip
 _PASSIVE = frozenset({"got", "get", "was", "were", "been", "is", "are"})
 """Before "sold", what makes the thing sold the word before ("the 2060 got sold")."""
 _OWN_TOPIC_CUES = frozenset({"switch", "upgrade", "migrate", "swap", "change"})
@@ -214,8 +218,19 @@ def _shared_ended(cue: str, old: Reading, new: Reading) -> bool:
     said = old.core - {old.subject}
     shared = (said & new.core) - {cue}
     if not shared:
-        return False
+        return _rival(said, new.core - {cue})
     return not said <= new.core or any(_left(new.body, word) for word in shared)
+
+
+def _rival(said: frozenset[str], new: frozenset[str]) -> bool:
+    """The switch names another of a kind the old fact named one of, and not that one
+    ("uses an iphone" / "switched to a pixel", "mains valorant" / "swapped to fortnite")."""
+    kinds = {kind for word in said for kind in MEMBER_OF.get(word, ())}
+    return (
+        bool(kinds)
+        and not said & new
+        and any(kinds & MEMBER_OF.get(word, frozenset()) for word in new)
+    )
 
 
 _OWN_CHOICES = frozenset({"main", "favorite", "favourite", "fav", "fave", "go-to", "usual"})

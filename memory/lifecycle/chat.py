@@ -40,7 +40,7 @@ CHAT_WORDS = {
     "tues": "tuesday", "thurs": "thursday", "weds": "wednesday",
     # games: the short name (their long names are rewritten to it by memory.lifecycle.phrases)
     "valo": "valorant", "ow": "overwatch", "ow2": "overwatch 2", "mc": "minecraft",
-    "ff14": "ffxiv", "r6s": "r6",
+    "ff14": "ffxiv", "r6s": "r6", "cs2": "counterstrike 2", "csgo": "counterstrike",
 }  # fmt: skip
 """Chat abbreviations and the words they stand for (lowercase, whole tokens)."""
 

@@ -34,7 +34,7 @@ FILLERS = _words(
     "sorta pretty quite really truly definitely officially currently recently finally "
     "originally apparently probably mostly generally usually often sometimes daily weekly "
     "nightly these days big huge irl smh ong deadass istg bruh tbf imo imho idk prolly obv "
-    "legit lowk asf fully completely entirely"
+    "legit lowk asf fully completely entirely sm atm alot"
 )
 """Chat fillers, intensifiers and hedges: dropped before two facts are compared."""
 
@@ -53,7 +53,8 @@ LIGHT_VERBS = frozenset(
 of saying ("Nadia mentioned that Pepper is her cat" says that Pepper is Nadia's cat)."""
 
 NEGATORS = frozenset({"not", "never", "no", "nor", "neither", "nobody", "nothing",
-                      "nvr", "nevr", "neva", "avoid", "avoids", "avoided", "avoiding"})  # fmt: skip
+                      "nvr", "nevr", "neva", "avoid", "avoids", "avoided", "avoiding", "abstain",
+                      "abstains", "abstained", "abstaining"})  # fmt: skip
 """Words that deny what their clause says (chat spellings of "never" included; "avoids
 pork" denies eating it as "never eats pork" does)."""
 
@@ -90,14 +91,16 @@ SYNONYMS = {
     # who does it: "is a hockey player" / "plays hockey"
     "player": "play", "runner": "run", "reader": "read", "swimmer": "swim", "climber": "climb",
     "hiker": "hike", "surfer": "surf", "cyclist": "cycle", "knitter": "knit", "dancer": "dance",
-    "drinker": "drink", "speaker": "speak", "supporter": "support", "collector": "collect",
+    "drinker": "drink", "speaker": "speak", "supporter": "like", "collector": "collect",
+    "support": "like", "bike": "cycle",
     # chat abbreviations
     "mod": "moderator", "moderate": "moderator", "admin": "administrator", "bro": "brother",
     "sis": "sister", "lil": "little", "bday": "birthday", "val": "valorant", "pic": "photo",
     "vid": "video", "doc": "doctor", "psych": "psychology", "bio": "biology", "chem": "chemistry",
     "econ": "economics", "math": "maths", "alcohol": "drink", "booze": "drink",
     "stan": "like", "fluent": "speak", "fluently": "speak", "asthmatic": "asthma",
-    "diabetic": "diabetes", "epileptic": "epilepsy",
+    "diabetic": "diabetes", "epileptic": "epilepsy", "natively": "native", "eldest": "oldest",
+    "remotely": "remote",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 
@@ -106,7 +109,7 @@ NUMBER_WORDS = {
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
     "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
     "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-    "eighty": 80, "ninety": 90,
+    "eighty": 80, "ninety": 90, "fourty": 40,
 }  # fmt: skip
 
 ORDINALS = {
@@ -196,7 +199,10 @@ IE_NOUNS = _words(
     " walkie talkie hottie lingerie eerie necktie magpie kiddie"
 )
 """Nouns whose singular ends in -ie ("movies" → "movie", not "movy")."""
-SAME_IN_PLURAL = _words("series species")
+SAME_IN_PLURAL = _words(
+    "series species physics economics politics mathematics linguistics statistics electronics "
+    "genetics robotics ethics athletics gymnastics aerobics graphics"
+)
 
 MEATS = _words(
     "meat fish chicken beef pork bacon steak burger ham lamb turkey sausage seafood salmon "
@@ -231,6 +237,14 @@ KINDS = {
         "hearthstone smash tekken"
     ),
     "sweet": _words("candy chocolate cake cookie dessert donut brownie"),
+    "phone": _words("iphone pixel galaxy android samsung huawei xiaomi oneplus nokia motorola"),
+    "os": _words("windows linux macos ubuntu fedora debian chromeos"),
+    "subject": _words(
+        "physics chemistry biology maths mathematics economics psychology philosophy "
+        "architecture accounting linguistics sociology geography geology literature pharmacy "
+        "dentistry journalism politics statistics anthropology astronomy neuroscience "
+        "biochemistry engineering history law nursing finance marketing"
+    ),
 }
 """Kinds and some of their members ("plays the piano": an instrument): a kind denied whole
 is denied of each ("does not play any instrument" / "plays the piano")."""
@@ -253,8 +267,9 @@ UNIVERSITIES = _words(
 
 NAME_CUES = _words(
     "tz utc gmt bst cet cest eet wet est edt cst cdt mst mdt pst pdt hst ist jst kst "
-    "aest awst nzst wat sast brt pht sgt hkt msk pacific eastern iron bronze silver gold "
-    "plat platinum diamond ascendant immortal radiant emerald grandmaster challenger lefty righty"
+    "aest awst nzst wat sast brt pht sgt hkt msk pacific eastern central mountain atlantic "
+    "alaska hawaii iron bronze silver gold plat platinum diamond ascendant immortal radiant "
+    "emerald grandmaster challenger lefty righty"
 )
 """Slot cues that are names (time zones, a game's ranks): never what a typo is repaired to
 ("easter" is no "eastern")."""
@@ -268,7 +283,8 @@ SLOT_CUES = (
         "occupation profession rename transfer go-to see settle hire role position spouse "
         "flat apartment house birthday enrol enroll hometown lay laid sack sacked offer employee "
         "drop graduate dropout breakup resign sibling brother sister bro sis child kid son "
-        "daughter baby pet drink hand language tongue native timezone rank"
+        "daughter baby pet drink hand language tongue native timezone rank speak switch swap "
+        "upgrade migrate uninstall replace stop"
     )
     | UNIVERSITIES
     | frozenset(PETS)
@@ -279,17 +295,10 @@ SLOT_CUES = (
 compared further only when both hold one of these (or an occupation, or a number). Also
 the words a typo may be repaired to (:mod:`memory.lifecycle.spelling`), names aside."""
 
-PLACE_ALIASES = {
-    "nyc": "new york", "new york city": "new york", "ny": "new york", "la": "los angeles",
-    "sf": "san francisco", "dc": "washington", "washington dc": "washington",
-    "philly": "philadelphia", "vegas": "las vegas", "us": "united states",
-    "usa": "united states", "america": "united states", "states": "united states",
-    "united states": "united states", "united kingdom": "united kingdom",
-    "uk": "united kingdom", "britain": "united kingdom",
-    "great britain": "united kingdom", "holland": "netherlands", "nz": "new zealand",
-    "uae": "united arab emirates",
-}  # fmt: skip
-"""Abbreviations and other names of a place, mapped to one name (values of home, origin)."""
+CHANGE_CUES = _words("leave sell lose ditch delete cancel abandon trade scrap rehome die")
+"""Lemmas of a change that may end a fact with no word in common ("left h&m, at uniqlo
+now"): cues of the pre-check, as the slot cues are, but no word a typo is repaired to
+("leage" is no "leave")."""
 
 JOB_ALIASES = {
     "physician": "doctor", "gp": "doctor", "medic": "doctor", "attorney": "lawyer",
@@ -297,99 +306,6 @@ JOB_ALIASES = {
     "programmer": "developer", "coder": "developer", "dev": "developer",
     "web developer": "developer", "veterinarian": "vet", "cop": "police officer",
     "policeman": "police officer", "policewoman": "police officer", "prof": "professor",
-    "physio": "physiotherapist", "shrink": "therapist",
+    "physio": "physiotherapist", "shrink": "therapist", "instructor": "teacher",
 }  # fmt: skip
 """Synonyms and abbreviations of a job, mapped to one name (values of job)."""
-
-US_STATES = _words(
-    "alabama alaska arizona arkansas california colorado connecticut delaware florida "
-    "georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland "
-    "massachusetts michigan minnesota mississippi missouri montana nebraska nevada "
-    "ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia wisconsin "
-    "wyoming"
-) | _names(
-    "new hampshire, new jersey, new mexico, north carolina, north dakota, rhode island, "
-    "south carolina, south dakota, west virginia"
-)
-"""US states (New York and Washington left out: cities too)."""
-
-COUNTRIES = _words(
-    "afghanistan albania algeria argentina armenia australia austria bangladesh belgium "
-    "bolivia brazil bulgaria cambodia cameroon canada chile china colombia croatia cuba "
-    "cyprus czechia denmark ecuador egypt england estonia ethiopia fiji finland france "
-    "germany ghana greece guatemala hungary iceland india indonesia iran iraq ireland "
-    "israel italy jamaica japan jordan kenya korea latvia lebanon lithuania luxembourg "
-    "malaysia malta mexico morocco nepal netherlands nigeria norway pakistan peru "
-    "philippines poland portugal romania russia scotland serbia singapore slovakia "
-    "slovenia somalia spain sweden switzerland syria taiwan tanzania thailand tunisia "
-    "turkey uganda ukraine uruguay venezuela vietnam wales zimbabwe samoa tonga"
-) | _names(
-    "united states, united kingdom, new zealand, south africa, south korea, north korea, "
-    "sri lanka, saudi arabia, costa rica, united arab emirates, northern ireland, "
-    "puerto rico"
-)
-
-REGIONS = (
-    US_STATES
-    | COUNTRIES
-    | _words(
-        "europe asia africa oceania scandinavia midwest yorkshire cornwall devon kent "
-        "bavaria tuscany catalonia andalusia quebec ontario alberta queensland tasmania "
-        "siberia patagonia"
-    )
-    | _names(
-        "british columbia, new south wales, new england, bay area, south america, "
-        "north america, latin america, middle east, east coast, west coast"
-    )
-)
-"""Countries, US states and large regions: a home or origin there holds beside a city."""
-
-DISTRICTS = {
-    "camden": "london", "hackney": "london", "brixton": "london", "shoreditch": "london",
-    "islington": "london", "clapham": "london", "peckham": "london", "soho": "london",
-    "brooklyn": "new york", "manhattan": "new york", "queens": "new york",
-    "bronx": "new york", "harlem": "new york", "hollywood": "los angeles",
-    "kreuzberg": "berlin", "montmartre": "paris", "shibuya": "tokyo", "shinjuku": "tokyo",
-    "gastown": "vancouver", "bondi": "sydney",
-}  # fmt: skip
-"""Well-known districts and the city they are in: living in one is living in the other."""
-
-
-def _cities(text: str) -> dict[str, frozenset[str]]:
-    """``city: state, country; ...`` read as each city and the places it lies in."""
-    cities: dict[str, frozenset[str]] = {}
-    for entry in text.split(";"):
-        city, _, places = entry.partition(":")
-        cities[city.strip()] = _names(places)
-    return cities
-
-
-CITIES = _cities(
-    "boston: massachusetts, united states; denver: colorado, united states; "
-    "austin: texas, united states; houston: texas, united states; dallas: texas, united states; "
-    "chicago: illinois, united states; seattle: united states; portland: united states; "
-    "miami: florida, united states; orlando: florida, united states; "
-    "atlanta: georgia, united states; phoenix: arizona, united states; "
-    "los angeles: california, united states; san francisco: california, united states; "
-    "san diego: california, united states; new york: united states; "
-    "philadelphia: pennsylvania, united states; pittsburgh: pennsylvania, united states; "
-    "detroit: michigan, united states; nashville: tennessee, united states; "
-    "las vegas: nevada, united states; minneapolis: minnesota, united states; "
-    "london: england, united kingdom; manchester: england, united kingdom; "
-    "leeds: england, united kingdom; bristol: england, united kingdom; "
-    "birmingham: england, united kingdom; liverpool: england, united kingdom; "
-    "edinburgh: scotland, united kingdom; glasgow: scotland, united kingdom; "
-    "aberdeen: scotland, united kingdom; cardiff: wales, united kingdom; "
-    "belfast: northern ireland, united kingdom; dublin: ireland; paris: france; "
-    "lyon: france; berlin: germany; munich: germany; hamburg: germany; madrid: spain; "
-    "barcelona: spain, catalonia; rome: italy; milan: italy; amsterdam: netherlands; "
-    "lisbon: portugal; vienna: austria; zurich: switzerland; stockholm: sweden; "
-    "oslo: norway; copenhagen: denmark; tokyo: japan; kyoto: japan; osaka: japan; "
-    "seoul: south korea, korea; beijing: china; shanghai: china; mumbai: india; "
-    "delhi: india; bangalore: india; sydney: australia, new south wales; "
-    "melbourne: australia; toronto: canada, ontario; vancouver: canada, british columbia; "
-    "montreal: canada, quebec; auckland: new zealand; wellington: new zealand; "
-    "mexico city: mexico; sao paulo: brazil; cape town: south africa; lagos: nigeria; "
-    "nairobi: kenya; cairo: egypt; istanbul: turkey; dubai: united arab emirates"
-)
-"""Well-known cities and the states and countries they lie in ("Denver" is not in Texas)."""

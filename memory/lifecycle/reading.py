@@ -28,11 +28,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import permutations
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.chat import respelled
 from memory.lifecycle.lexicon import (
+    CHANGE_CUES,
     CONTRACTIONS,
     DATE_WORDS,
     DIETS,
@@ -59,7 +59,7 @@ from memory.lifecycle.lexicon import (
     WISHES,
 )
 from memory.lifecycle.phrases import rewritten
-from memory.lifecycle.spelling import one_edit, repaired
+from memory.lifecycle.spelling import repaired
 from memory.search.scripts import spaced, unaccented
 
 READ_CACHE_SIZE = 8192
@@ -94,6 +94,7 @@ _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*|[.,;:!?()]")
 PUNCTUATION = frozenset(".,;:!?()")
 """The punctuation a body keeps as tokens of their own."""
 _NO_CONTENT = STOPWORDS | FILLERS | NAMING_WORDS | PUNCTUATION
+_NO_KEY = STOPWORDS | FILLERS | DATE_WORDS | NEGATORS
 """Words :func:`content` passes over."""
 
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
@@ -195,20 +196,21 @@ class Keys:
 
 @lru_cache(maxsize=READ_CACHE_SIZE)
 def keys(text: str) -> Keys:
-    """The pre-check's view of ``text`` (cached): plain words, no phrase or date patterns."""
+    """The pre-check's view of ``text`` (cached): plain words after the wordings of
+    :mod:`memory.lifecycle.phrases` (so "straight edge" meets "does not drink"), no dates."""
     words: set[str] = set()
-    tokens = _WORD.findall(respelled(_unaccented(text[:MAX_CHARS].lower())))
+    tokens = _WORD.findall(normalise(text[:MAX_CHARS]))
     cued = len(tokens) > 2 and tokens[1] == "in"  # a verb-less home: "jay in boston"
     for token in tokens[1:]:
         if token in _CUE_WORDS or token[0].isdigit():
             cued = True
-        if token in STOPWORDS or token in FILLERS or token in DATE_WORDS or len(token) < 2:
+        if token in _NO_KEY or len(token) < 2:
             continue
-        base = lemma(repaired(token))
-        base = SYNONYMS.get(base, base)
-        if base in SLOT_CUES or base in OCCUPATIONS:
+        base = lemma(token)  # repaired already, by normalise
+        base = SYNONYMS.get(base, NEGATIVE_VERBS.get(base, base))
+        if base in SLOT_CUES or base in OCCUPATIONS or base in CHANGE_CUES:
             cued = True
-        if base not in LIGHT_VERBS:
+        if base not in LIGHT_VERBS and base not in DATE_WORDS:
             words.add(base)
     members = frozenset(kind for word in words for kind in MEMBER_OF.get(word, ()))
     return Keys(frozenset(words), cued, members | words.intersection(KINDS), members)
@@ -218,6 +220,7 @@ def clear_cache() -> None:
     """Forget the cached readings (benchmarks time cold reads with it)."""
     read.cache_clear()
     keys.cache_clear()
+    normalise.cache_clear()
     lemma.cache_clear()
 
 
@@ -233,6 +236,7 @@ def _unaccented(text: str) -> str:
     return text if text.isascii() else spaced(unaccented(text).translate(_UNDECOMPOSED))
 
 
+@lru_cache(maxsize=READ_CACHE_SIZE)
 def normalise(text: str) -> str:
     """Lowercase tokens joined by single spaces, accents dropped ("Kraków" / "Krakow"),
     contractions and number words rewritten."""
@@ -309,12 +313,12 @@ def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
 @lru_cache(maxsize=65536)
 def lemma(word: str) -> str:
     """The lemma of a verb form ("went" → "go"), else the singular of a plural ("olives")."""
-    found = verb(word)
-    if found is None and word.endswith("in") and len(word) > 4:
-        found = verb(word + "g")  # a dropped g: "smokin", "runnin"
+    if word in DATE_WORDS or word in SAME_IN_PLURAL:  # "morning" is no gerund of "morn"
+        return word
+    found = verb(word)  # a dropped g ("smokin") is restored before: memory.lifecycle.chat
     if found is not None:
         return found[0]
-    if word in SYNONYMS or word in SAME_IN_PLURAL or len(word) <= 3 or word.isdigit():
+    if word in SYNONYMS or word in SLOT_CUES or len(word) <= 3:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-1] if word[:-1] in IE_NOUNS else word[:-3] + "y"
@@ -323,7 +327,8 @@ def lemma(word: str) -> str:
     if word.endswith("ing") and len(word) > 5:  # a gerund the lexicon lacks ("vaping")
         return _stem_of_gerund(word[:-3])
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
+        singular = word[:-1]  # "paintings" reads as "painting" does: "paint"
+        return lemma(singular) if singular in DATE_WORDS or verb(singular) else singular
     return word
 
 
@@ -352,50 +357,3 @@ def _number_value(match: re.Match[str]) -> str:
     if match.group("unit"):
         value += NUMBER_WORDS[match.group("unit")]
     return str(value)
-
-
-def words_match(first: str, second: str) -> bool:
-    """Equal, or one typo apart when both are long enough to tell ("libary" / "library")."""
-    if first == second:
-        return True
-    if abs(len(first) - len(second)) > 1 or len(first) < 5 or len(second) < 5:
-        return False
-    return one_edit(first, second)
-
-
-def kin(first: str, second: str) -> bool:
-    """One word, or a word and one made from it ("teach" / "teacher", "bake" / "baker")."""
-    if first == second:
-        return True
-    short, long = sorted((first, second), key=len)
-    return len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 3
-
-
-def sets_match(first: frozenset[str], second: frozenset[str]) -> bool:
-    """Every word of each set has a match in the other (``words_match``); or the words
-    left over are one word written apart ("shellfish" / "shell fish"). Words both sets hold
-    match at once; only the rest are compared (a word left over on one side only has
-    nothing to match)."""
-    if first == second:
-        return True
-    only_first, only_second = first - second, second - first
-    if not only_first or not only_second:
-        return False
-    if len(only_first) > 1 and len(only_second) > 1:  # no one word on either side: typos only
-        return all(any(words_match(w, o) for o in only_second) for w in only_first) and all(
-            any(words_match(w, o) for o in only_first) for w in only_second
-        )
-    left = [w for w in only_first if not any(words_match(w, o) for o in only_second)]
-    if len(left) > 3:  # too many to be matched, or to be one word written apart
-        return False
-    right = [w for w in only_second if not any(words_match(w, o) for o in only_first)]
-    if not left and not right:
-        return True
-    return _written_apart(left, right) or _written_apart(right, left)
-
-
-def _written_apart(one: list[str], parts: list[str]) -> bool:
-    """``one`` is a single word and ``parts`` (two or three words) spell it in some order."""
-    if len(one) != 1 or not 2 <= len(parts) <= 3:
-        return False
-    return any("".join(order) == one[0] for order in permutations(parts))

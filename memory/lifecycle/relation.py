@@ -56,20 +56,12 @@ from memory.lifecycle.lexicon import (
     KINDS,
     SOFT_DRINKS,
 )
-from memory.lifecycle.reading import (
-    PUNCTUATION,
-    Reading,
-    content,
-    keys,
-    kin,
-    read,
-    sets_match,
-    words_match,
-)
+from memory.lifecycle.reading import PUNCTUATION, Reading, content, keys, read
 from memory.lifecycle.reading import (
     clear_cache as clear_readings,
 )
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
+from memory.lifecycle.spelling import kin, sets_match, words_match
 
 log = logging.getLogger(__name__)
 

@@ -24,21 +24,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from memory.lifecycle.lexicon import (
-    CITIES,
-    COUNTRIES,
-    DISTRICTS,
-    JOB_ALIASES,
-    LANGUAGES,
-    PETS,
-    PLACE_ALIASES,
-    REGIONS,
-    STOPWORDS,
-    SYNONYMS,
-    US_STATES,
-)
-from memory.lifecycle.reading import words_match
+from memory.lifecycle.lexicon import FILLERS, JOB_ALIASES, LANGUAGES, PETS, STOPWORDS, SYNONYMS
+from memory.lifecycle.places import CITIES, COUNTRIES, DISTRICTS, PLACE_ALIASES, REGIONS, US_STATES
 from memory.lifecycle.slot_patterns import PATTERNS, SlotPattern
+from memory.lifecycle.spelling import words_match
 
 
 class Verdict(StrEnum):
@@ -60,7 +49,8 @@ class Slot:
     end: int
 
 
-_DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s", "-"})
+_DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s", "-"}) | FILLERS
+"""Words a slot's value and thing are read without ("diamond in apex rn": "apex")."""
 
 
 @lru_cache(maxsize=8192)
@@ -172,7 +162,9 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         key = f"pet:{PETS[groups['pet']]}"
     elif key in ("favorite", "rank"):  # a favourite or a rank of some thing
         thing = groups.get("thing") or ""
-        key = f"{key}:" + " ".join(SYNONYMS.get(word, word) for word in thing.split())
+        key = f"{key}:" + " ".join(
+            SYNONYMS.get(word, word) for word in thing.split() if word not in _DROPPED
+        )
     if pattern.value is not None:
         partner = groups.get("partner") or ""
         return key, f"{pattern.value} {partner}".strip()

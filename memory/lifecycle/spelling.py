@@ -5,11 +5,15 @@ Only words the slots look for are repaired to (the slot cues, their verb forms a
 occupations), only from a word of 5 letters or more that is no verb form itself, and only
 when exactly one such word is one letter longer ("turnd") or, failing that, one letter
 different ("nurce"): a word with a letter more is left alone, as "movies" is no "moves"
-(found through single-letter deletions, as SymSpell does)."""
+(found through single-letter deletions, as SymSpell does).
+
+Two facts' words are compared the same forgiving way (:func:`words_match`, :func:`kin`,
+:func:`sets_match`)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import permutations
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.lexicon import NAME_CUES, OCCUPATIONS, SLOT_CUES, STOPWORDS
@@ -99,3 +103,53 @@ def one_edit(first: str, second: str) -> bool:
             return first[index + 1 :] == second[index + 1 :] or swapped == second[index:]
         return first[index:] == second[index + 1 :]
     return True
+
+
+def words_match(first: str, second: str) -> bool:
+    """Equal, or one typo apart when both are long enough to tell ("libary" / "library"), or
+    two neighbours swapped in a word of four letters ("prok" / "pork")."""
+    if first == second:
+        return True
+    if abs(len(first) - len(second)) > 1 or len(first) < 4 or len(second) < 4:
+        return False
+    if 4 in (len(first), len(second)):  # a swap only: same letters, one edit
+        return sorted(first) == sorted(second) and one_edit(first, second)
+    return one_edit(first, second)
+
+
+def kin(first: str, second: str) -> bool:
+    """One word, or a word and one made from it ("teach" / "teacher", "bake" / "baker")."""
+    if first == second:
+        return True
+    short, long = sorted((first, second), key=len)
+    return len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 3
+
+
+def sets_match(first: frozenset[str], second: frozenset[str]) -> bool:
+    """Every word of each set has a match in the other (``words_match``); or the words
+    left over are one word written apart ("shellfish" / "shell fish"). Words both sets hold
+    match at once; only the rest are compared (a word left over on one side only has
+    nothing to match)."""
+    if first == second:
+        return True
+    only_first, only_second = first - second, second - first
+    if not only_first or not only_second:
+        return False
+    if len(only_first) > 1 and len(only_second) > 1:  # no one word on either side: typos only
+        return all(any(words_match(w, o) for o in only_second) for w in only_first) and all(
+            any(words_match(w, o) for o in only_first) for w in only_second
+        )
+    left = [w for w in only_first if not any(words_match(w, o) for o in only_second)]
+    if len(left) > 3:  # too many to be matched, or to be one word written apart
+        return False
+    right = [w for w in only_second if not any(words_match(w, o) for o in only_first)]
+    if not left and not right:
+        return True
+    return _written_apart(left, right) or _written_apart(right, left)
+
+
+def _written_apart(one: list[str], parts: list[str]) -> bool:
+    """``one`` is a single word and ``parts`` (two or three words) spell it in some order."""
+    if len(one) != 1 or not 2 <= len(parts) <= 3:
+        return False
+    return any("".join(order) == one[0] for order in permutations(parts))
