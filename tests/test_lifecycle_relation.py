@@ -750,6 +750,16 @@ def test_a_rank_is_one_per_game(old: str, new: str, expected: Relation) -> None:
         ("Tariq is in the GMT+3 timezone.", "Tariq's timezone is UTC+3.", SAME),
         ("Lee is on PDT.", "Lee is on Pacific time.", SAME),
         ("Lee is on Pacific time.", "Lee is on island time.", UNRELATED),
+        ("Rui is on Central Time.", "Rui moved west and is on Pacific Time now.", CONTRADICTS),
+        ("nell - cet", "nell. relocated - gmt now", CONTRADICTS),
+        ("Ola is on GMT+3.", "Ola moved, GMT-3 now", CONTRADICTS),
+        ("Ola is in the UTC-5 time zone.", "ola is on utc-5", SAME),
+        ("Sven lives in the Central European time zone.", "Sven is on CET.", SAME),
+        (
+            "Sam is on CET.",
+            "Sam moved to Doha, so his timezone is now Gulf Standard Time.",
+            CONTRADICTS,
+        ),
     ],
 )
 def test_a_time_zone_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:

@@ -10,6 +10,9 @@ tokenised by :func:`memory.lifecycle.reading.normalise` ("can't" → "can not", 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+from memory.lifecycle.lexicon import ZONE_NAMES
 
 _SAYING = ("mentioned", "said", "says", "shared", "noted", "explained", "revealed", "stated",
            "confirmed", "announced", "indicated", "reported", "admitted", "wrote", "posted",
@@ -19,7 +22,18 @@ _FRAME = (  # how an LLM extractor reports a fact: "Ana mentioned that she ..."
     rf"(?:{'|'.join(_SAYING[:-1])}|told (?:the \w+|everyone|us|me|them|\w+))"
     r"(?: to (?:the \w+|everyone|us|me|them))?(?: that)? "
 )
-PHRASES = [  # (words one of which must be in the text, pattern, replacement)
+_ZONE_NAME = (
+    r"\b(" + "|".join(sorted(ZONE_NAMES, key=len, reverse=True)) + r") (?:standard )?time"
+    r"(?: ?zone)?\b"
+)
+
+
+def _zone(match: re.Match[str]) -> str:
+    return ZONE_NAMES[match.group(1)]
+
+
+PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
+    # (words one of which must be in the text, pattern, replacement)
     (_SAYING, _FRAME + r"(?:she|he|they|i) 's ", r"\1 is "),  # "says she's sick of it"
     (_SAYING, _FRAME + r"(?:she|he|they|i) ", r"\1 "),  # what was said, as said of Ana
     (_SAYING, _FRAME + r"(?:her|his|their|my) ", r"\1 's "),
@@ -88,6 +102,8 @@ PHRASES = [  # (words one of which must be in the text, pattern, replacement)
     (("go live", "goes live", "went live", "going live"), r"\b(?:goes|go|going|went) live\b",
      "streams"),
     (("big time",), r"\bbig time\b", " "),
+    (("time",), _ZONE_NAME, _zone),  # "pacific time" / "pst"
+    (("utc-", "gmt-"), r"\b(?:utc|gmt)-(\d{1,2})\b", r"utc minus \1"),  # "gmt+3" reads "gmt 3"
     (("software",), r"\bsoftware (?:engineer|developer|dev)\b", "developer"),
     (("from home",), r"\b(works?|working|worked) from home\b", r"\1 remotely"),
     (("between jobs", "out of work"), r"\b(?:is )?(?:between jobs|out of work)\b",

@@ -68,12 +68,12 @@ _RANK = (
 
 
 _ZONE = (
-    r"(?P<value>(?:utc|gmt)(?: [+-]?\d{1,2})?|bst|cet|cest|eet|eest|wet|est|edt|cst|cdt|mst|mdt"
-    r"|pst|pdt|akst|hst|ist|jst|kst|aest|aedt|awst|nzst|nzdt|wat|sast|brt|pht|sgt|hkt|wib|ict"
-    r"|msk|(?:pacific|eastern|central|mountain|atlantic|alaska|hawaii|uk|british|european"
-    r"|india|indian|japan|korea|moscow|brazil) time)"
+    r"(?P<value>(?:utc|gmt)(?: minus)?(?: \d{1,2})?|bst|cet|cest|eet|eest|wet|est|edt|cst|cdt"
+    r"|mst|mdt|pst|pdt|ast|akst|hst|ist|jst|kst|aest|aedt|awst|nzst|nzdt|wat|sast|brt|pht|sgt"
+    r"|hkt|wib|ict|msk|gst)"
 )
-"""A time zone, by its abbreviation or as "pacific time" ("gmt+3" is read "gmt 3")."""
+"""A time zone by its abbreviation: "pacific time" is read "pst", "gmt+3" "gmt 3" and
+"gmt-5" "utc minus 5" (:mod:`memory.lifecycle.phrases`)."""
 _ZONE_END = (
     r"(?: (?:time ?zone|tz|time))?(?=$| [.,;:!?()]| (?:now|since|because|cuz|lol|tbh|fr|ngl"
     r"|rn)\b)"
@@ -255,6 +255,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"{_ZONE_END}"),
     _p("timezone", rf"{_S}'s (?:time ?zone|tz) (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_S}(?:[.:,-] )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_S}(?:\S+ ){{1,6}}?on (?:the )?{_ZONE}{_ZONE_END}"),  # "moved, on pst now"
+    _p("timezone", rf"{_S}(?:\S+ ){{1,6}}?{_ZONE}(?= now$)"),  # "relocated , gmt now"
+    _p("timezone", rf"{_S}(?:\S+ ){{0,6}}?(?:his|her|their|my) (?:time ?zone|tz) (?:is|:) "
+                   rf"(?:now )?{_ZONE}{_ZONE_END}"),
     # the hand they write with
     _p("hand", rf"{_S}{_ADVERBS}(?:is )?(?:a )?(?P<value>(?:left|right|rigth)[- ]handed|lefty"
                rf"|righty){_FRAGMENT_END}"),

@@ -175,8 +175,9 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _alias(value, _PLACE_ALIAS)
     elif slot == "job":
         value = _alias(value, _JOB_ALIAS)
-    elif slot == "timezone":  # "pacific time" / "pst", "gmt 3" / "utc 3"
-        value = _ZONES.get(value, value).replace("gmt", "utc")
+    elif slot == "timezone":  # summer time as the zone, "gmt 3" / "utc 3"
+        value = _ZONES.get(value, value).replace("gmt", "utc")  # "gmt 3" / "utc 3"
+        value = value.replace(" minus ", "-").replace("utc ", "utc+")  # one word: "utc-3"
     elif slot == "hand":  # "lefty" / "left-handed"
         value = "left" if value.startswith("left") else "right"
     elif slot == "rank":  # "plat iv" / "platinum 4"
@@ -192,12 +193,7 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 
 
 _PLACE_KEYS = frozenset({"home", "origin"})
-_ZONES = {"pacific time": "pst", "eastern time": "est", "central time": "cst",
-          "mountain time": "mst", "uk time": "utc", "british time": "utc",
-          "atlantic time": "ast", "alaska time": "akst", "hawaii time": "hst",
-          "india time": "ist", "indian time": "ist", "japan time": "jst", "korea time": "kst",
-          "moscow time": "msk", "brazil time": "brt", "european time": "cet",
-          "pdt": "pst", "edt": "est", "cdt": "cst", "mdt": "mst", "bst": "utc", "cest": "cet",
+_ZONES = {"pdt": "pst", "edt": "est", "cdt": "cst", "mdt": "mst", "bst": "utc", "cest": "cet",
           "eest": "eet", "aedt": "aest", "nzdt": "nzst"}  # fmt: skip
 """One name per zone, summer time as the zone ("pdt" is Pacific time)."""
 _TIERS = {"plat": "platinum", "i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5"}

@@ -112,6 +112,8 @@ def words_match(first: str, second: str) -> bool:
         return True
     if abs(len(first) - len(second)) > 1 or len(first) < 4 or len(second) < 4:
         return False
+    if not (first.isalpha() and second.isalpha()):
+        return False  # a number or a sign is no typo: "utc+3" / "utc-3", "rtx 3060" / "3070"
     if 4 in (len(first), len(second)):  # a swap only: same letters, one edit
         return sorted(first) == sorted(second) and one_edit(first, second)
     return one_edit(first, second)
