@@ -841,3 +841,32 @@ def test_boyfriend_material_is_no_boyfriend() -> None:
 )
 def test_a_job_told_as_a_fragment_or_after_now(old: str, new: str) -> None:
     assert both_ways(old, new, 0.6) == {CONTRADICTS}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("aya - 23", "aya. 24 now, bday yesterday"),
+        ("Ngozi is 27 years old.", "Ngozi just turned 28 over the weekend."),
+        ("odin. Diamond in OW", "odin - fell to Plat in OW"),
+        ("zeph hardstuck plat in val", "zeph finally hit diamond in val lets goo"),
+    ],
+)
+def test_an_age_or_a_rank_told_in_chat_replaces_the_old_one(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("leo lives with his mum", "leo got his own place across town", CONTRADICTS),
+        ("kalinda - lives w roommates", "kalinda. solo apartment now", CONTRADICTS),
+        ("Nkechi lives alone.", "Nkechi's partner moved in with her.", CONTRADICTS),
+        ("yuna lives alone", "yuna moved in with her boyfriend", CONTRADICTS),
+        ("Jonas lives alone.", "Jonas has no roommates and lives by himself.", SAME),
+        ("leo lives with his mum", "leo lives with his parents", SAME),
+        ("kai goes to the movies alone", "kai lives with his parents", UNRELATED),
+    ],
+)
+def test_whom_they_live_with_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

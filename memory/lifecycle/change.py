@@ -39,7 +39,7 @@ from memory.lifecycle.spelling import kin
 HOME, WORK, LOVE, STUDIES, PET, DIET = "home", "work", "relationship", "studies", "pet", "diet"
 
 _SLOT_TOPICS = {"home": HOME, "job": WORK, "employer": WORK, "status": LOVE,
-                "studies": STUDIES, "school": STUDIES, "pets": PET}  # fmt: skip
+                "studies": STUDIES, "school": STUDIES, "pets": PET, "household": HOME}  # fmt: skip
 _TOPIC_WORDS = {
     HOME: "live flat apartment house city town neighbourhood neighborhood reside",
     WORK: "work job employ employer career boss office shift retail company firm role "

@@ -284,7 +284,7 @@ SLOT_CUES = (
         "flat apartment house birthday enrol enroll hometown lay laid sack sacked offer employee "
         "drop graduate dropout breakup resign sibling brother sister bro sis child kid son "
         "daughter baby pet drink hand language tongue native timezone rank speak switch swap "
-        "upgrade migrate uninstall replace stop"
+        "upgrade migrate uninstall replace stop alone roommate flatmate housemate place"
     )
     | UNIVERSITIES
     | frozenset(PETS)

@@ -21,15 +21,16 @@ _DET = r"(?:a|an|the|their|his|her|my|our)"
 _STOP = (
     r"(?=$| [.,;:!?()]| (?:and|but|with|w|for|since|because|near|now|at|on|in|from|to|while"
     r"|until|as|after|before|by|lol|lmao|tbh|rn|again|anymore|though|tho|too|so|who|which"
-    r"|where|when|if|full|part|originally|mostly|these|this|last|next)\b)"
+    r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally)\b)"
 )
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
 _PET = f"(?P<pet>{_PETS})"
 _FAVOURITE = r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to)"
-_FRAGMENT_END = r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again))*$"
-"""What may follow a verb-less fragment ("ana nurse now", "priya 30 now lol")."""
+_FRAGMENT_END = r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again))*(?=$| [,;:!?()])"
+"""What may follow a verb-less fragment ("ana nurse now", "priya 30 now lol", "aya 24 now,
+bday yesterday")."""
 _JOB_VERBS = (
     r"(?:works|is (?:now |currently |still )?(?:working|employed)|has worked|has been working"
     r"|worked|started working|(?:got|has|found|took|landed|has taken|started|accepted) "
@@ -38,7 +39,8 @@ _JOB_VERBS = (
 _FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still )?"
 _YEARS_OLD = r"(?: y\w{1,4} old| yo| years? of age)"  # "years old", "yrs old", "yaers old"
 _AGE_END = (
-    r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last)\b)"
+    r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
+    r"|on|after|since|so|but)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?"
 _SOME = r"(?:(?:a|an|one|1) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
@@ -61,7 +63,8 @@ _TIER = (
 )
 """The tiers of a game's ranked ladder ("Gold 2 in Valorant", "plat in league")."""
 _RANK = (
-    rf"{_S}(?:[\w']+ ){{0,5}}?(?:a |an |the )?(?P<value>{_TIER}(?: (?:[1-5]|i{{1,3}}|iv|v))?)"
+    rf"{_S}(?:[.:,-] )?(?:[\w']+ ){{0,5}}?(?:a |an |the )?"
+    rf"(?P<value>{_TIER}(?: (?:[1-5]|i{{1,3}}|iv|v))?)"
     rf"(?: rank| ranked)? (?:in|on) (?!(?:the|a|an|his|her|their|my) )"
     rf"(?P<thing>\w+(?: \w+)?){_STOP}"
 )
@@ -182,7 +185,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"{_FRAGMENT_END}"),
     _p("status", rf"{_S}(?:[.:,-] )?(?:bf|gf|boyfriend|girlfriend|partner) (?:now |is |: )?"
                  rf"(?!material|goals|vibes|energy)(?P<partner>\w+){_FRAGMENT_END}", "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:has|got|has got|found) (?:a|an) (?:new )?(?:boyfriend"
+    _p("status", rf"{_S}{_ADVERBS}(?:has|got|has got|found) (?:(?:a|an) )?(?:new )?(?:boyfriend"
                  rf"|girlfriend|partner|bf|gf)(?: (?:named|called) (?P<partner>\w+))?\b", "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:(?:is|has been) )?dating (?:someone|somebody|some|a|an)\b",
        "dating"),
@@ -191,6 +194,23 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
     _p("status", rf"{_S}{_ADVERBS}is not (?:in a relationship|seeing anyone|dating anyone)\b",
        "single"),
+    # whom they live with
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:lives |living |is living )?(?:alone"
+                    rf"|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own|solo)\b", "alone"),
+    _p("household", rf"{_S}(?:\S+ ){{1,6}}?(?:lives|living) (?:alone"
+                    rf"|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)\b", "alone"),
+    _p("household", rf"{_S}(?:[.:,-] )?(?:\S+ ){{0,3}}?(?:(?:his|her|their) own (?:place|apt|flat"
+                    rf"|apartment|house)|solo (?:flat|apartment|place))\b", "alone"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:still )?(?:lives|living|is living|stays) "
+                    rf"(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks|family)\b",
+       "parents"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:lives|living|is living) (?:with|w) "
+                    rf"(?:\w+ )?(?:roommates|flatmates|housemates|roomies)\b", "roommates"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:lives|living|is living) (?:with|w) "
+                    rf"(?:(?:his|her|their) )?(?:partner|boyfriend|girlfriend|bf|gf|wife|husband"
+                    rf"|fiance|fiancee)\b", "partner"),
+    _p("household", rf"{_S}'s (?:partner|boyfriend|girlfriend|bf|gf|fiance|fiancee) "
+                    rf"(?:\w+ ){{0,2}}?moved in\b", "partner"),
     # age
     _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns|just turned) (?:aged )?"
               rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?{_AGE_END}"),
