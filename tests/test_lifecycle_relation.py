@@ -870,3 +870,32 @@ def test_an_age_or_a_rank_told_in_chat_replaces_the_old_one(old: str, new: str) 
 )
 def test_whom_they_live_with_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "tiago's favourite team is flamengo",
+            "tiago supports corinthians, not flamengo",
+            CONTRADICTS,
+        ),
+        ("João supports Benfica.", "João now supports Sporting CP.", CONTRADICTS),
+        ("Ruairí is a huge supporter of Celtic.", "Ruairí supports Celtic.", SAME),
+        ("mia supports her sister", "mia supports arsenal", UNRELATED),
+        (
+            "Gabe works as a receptionist.",
+            "Gabe quit the reception job, hes a postman now",
+            CONTRADICTS,
+        ),
+        (
+            "aditi - software tester",
+            "aditi. not testing anymore - product manager now",
+            CONTRADICTS,
+        ),
+        ("zeke works at maccies", "zeke quit maccies, works at a gym now", CONTRADICTS),
+        ("zoe is a nurse", "zoe says her brother is a doctor now", UNRELATED),
+    ],
+)
+def test_a_team_or_a_job_told_after_other_words(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -172,7 +172,8 @@ OCCUPATIONS = _words(
     "programmer psychologist receptionist reporter researcher salesman saleswoman "
     "scientist secretary singer soldier surgeon tailor teacher technician therapist "
     "translator tutor vet veterinarian waiter waitress welder writer tech intern recruiter "
-    "caregiver dev solicitor coder medic cop physio"
+    "caregiver dev solicitor coder medic cop physio tester animator streamer trader "
+    "optician surveyor sailor stylist tattooist dispatcher paralegal"
 )
 """Heads of an occupation: "is a nurse" names a job, "is a cat person" does not."""
 

@@ -23,6 +23,7 @@ _STOP = (
     r"|until|as|after|before|by|lol|lmao|tbh|rn|again|anymore|though|tho|too|so|who|which"
     r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally)\b)"
 )
+_JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
@@ -132,13 +133,17 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("job", rf"{_S}{_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for) [\w'-]+(?: [\w'-]+){{0,2}}?)? as "
               rf"(?:a |an )?{_VALUE}"),
     _p("job", rf"{_S}{_ADVERBS}(?:is|became|has become|has been) (?:now )?(?:a|an) "
-              rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{'|'.join(OCCUPATIONS)})){_STOP}"),
+              rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{_JOBS})){_STOP}"),
     _p("job", rf"{_S}'s (?:current |new )?(?:job|occupation|profession|job title|role) "
               rf"(?:is|:) (?:now )?(?:as )?(?!(?:at|with|for) )(?:a |an )?{_VALUE}"),
     _p("job", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:a|an) )?(?P<value>(?:[\w-]+ )?"
-              rf"(?:{'|'.join(OCCUPATIONS)})){_FRAGMENT_END}"),  # a fragment: "ana nurse now"
-    _p("job", rf"{_S}(?:[\w'-]+ ){{0,4}}, now (?:a |an )?(?P<value>(?:{'|'.join(OCCUPATIONS)}))"
+              rf"(?:{_JOBS})){_FRAGMENT_END}"),  # a fragment: "ana nurse now"
+    _p("job", rf"{_S}(?:[\w'-]+ ){{0,4}}, now (?:a |an )?(?P<value>(?:{_JOBS}))"
               rf"{_FRAGMENT_END}"),  # "ex-nurse, now lawyer"
+    _p("job", rf"{_S}(?!'s )(?:\S+ ){{1,8}}?(?:hes|shes|he is|she is|they are|theyre) "
+              rf"(?:now )?(?:a |an )?(?P<value>(?:[\w-]+ )?(?:{_JOBS}))(?: now)?(?=$| [.,;:!?])"),
+    _p("job", rf"{_S}(?!'s )(?:\S+ ){{1,8}}?(?P<value>(?:[\w-]+ )?(?:{_JOBS})) now"
+              rf"(?=$| [.,;:!?])"),  # "not testing anymore - product manager now"
     _p("job", rf"{_S}{_ADVERBS}teaches\b", "teacher"),
     _p("job", rf"{_S}{_ADVERBS}(?:quit|lost|left|has quit|has lost) {_DET} job\b", "none"),
     _p("job", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
@@ -155,6 +160,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "none"),  # from wherever they worked
     _p("employer", rf"{_S}{_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
                    rf"(?!home\b|night|weekend|the weekend|a distance\b){_VALUE}"),
+    _p("employer", rf"{_S}(?!'s )(?:\S+ ){{1,8}}?, (?:now )?works (?:at|for) "
+                   rf"(?!home\b|night|weekend){_VALUE}"),  # "quit tesco , works at lidl now"
     # relationship status (the patterns naming a partner first)
     _p("status", rf"{_S}{_ADVERBS}(?:is|got) married to {_PARTNER}", "married"),
     _p("status", rf"{_S}'s (?:husband|wife|spouse) is {_CALLED}{_PARTNER_NAMED}", "married"),
@@ -270,6 +277,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:his|her|their) {_FAVOURITE} (?P<thing>\w+){_FRAGMENT_END}"),
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} (?P<thing>\w+) (?:now |still )?"
                    rf"(?P<value>\w+(?: \w+)??){_FRAGMENT_END}"),  # "ola fave band muse"
+    # the team they support: one at a time, as a favourite team is
+    _p("favorite:team", rf"{_S}{_ADVERBS}(?:supports|is supporting|has supported|reps|is a "
+                        rf"(?:\w+ )?supporter of) (?!(?:his|her|their|my|our|a|an|local)\b)"
+                        rf"(?:the )?{_VALUE}"),
     # time zone
     _p("timezone", rf"{_S}{_ADVERBS}(?:is |lives |plays )?(?:now )?(?:in|on) (?:the )?{_ZONE}"
                    rf"{_ZONE_END}"),
