@@ -120,6 +120,7 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("Hugo is 45.", "Hugo is fourty-five."),
         ("jo swims in the mornings", "jo swims in the morning"),
         ("Per studies physics.", "per studying physics"),
+        ("eli. vegan", "eli - no animal products"),
     ],
 )
 def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:

@@ -69,7 +69,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("diet",), r"\b(?:follows|eats|keeps|has|is on) (?:a |an )?(vegan|vegetarian|plant-based"
      r"|plant based) diet\b", r"is \1"),
     (("plant",), r"\bplant[- ]based\b", "vegan"),
-    (("animal product",), r"\b(?:does not|do not|never) eats? (?:any )?animal products\b",
+    (("animal product", "animal stuff"),
+     r"\b(?:(?:does not|do not|never) eats? (?:any )?|no )animal (?:products|stuff)\b",
      "is vegan"),
     (("washington",), r"\bwashington,? dc\b", "dc"),
     (("non smoker",), r"\bnon smoker\b", "non-smoker"),
