@@ -247,6 +247,8 @@ class Journals:
             except Exception as exc:
                 if store_unreachable(exc):
                     log.warning("MEMORY.md refresh failed: cannot reach the database (%s)", exc)
+                elif is_disk_full(exc):  # a snapshot: written again by the next change
+                    log.warning("MEMORY.md refresh failed: %s", exc)
                 else:
                     log.exception("MEMORY.md refresh failed")
                 return
@@ -259,5 +261,7 @@ class Journals:
             except Exception as exc:
                 if store_unreachable(exc):
                     log.warning("periodic MEMORY.md refresh failed: cannot reach the database")
+                elif is_disk_full(exc):
+                    log.warning("periodic MEMORY.md refresh failed: %s", exc)
                 else:
                     log.exception("periodic MEMORY.md refresh failed")
