@@ -13,6 +13,14 @@ from dataclasses import dataclass
 from memory.lifecycle.lexicon import OCCUPATIONS, PETS, UNIVERSITIES
 
 _S = r"^\S+ "  # the subject
+
+
+def _s_if(cue: str) -> str:
+    """The subject, when ``cue`` comes somewhere after it: a cheap test before a pattern
+    that tries many places in the fact ("(?:\\S+ ){1,8}?")."""
+    return rf"^(?=.*(?:{cue}))\S+ "
+
+
 _ADVERBS = (
     r"(?:(?:now|still|currently|recently|just|finally|actually|officially|also|really"
     r"|originally|already|again|happily) )*"
@@ -140,9 +148,11 @@ PATTERNS: tuple[SlotPattern, ...] = (
               rf"(?:{_JOBS})){_FRAGMENT_END}"),  # a fragment: "ana nurse now"
     _p("job", rf"{_S}(?:[\w'-]+ ){{0,4}}, now (?:a |an )?(?P<value>(?:{_JOBS}))"
               rf"{_FRAGMENT_END}"),  # "ex-nurse, now lawyer"
-    _p("job", rf"{_S}(?!'s )(?:\S+ ){{1,8}}?(?:hes|shes|he is|she is|they are|theyre) "
+    _p("job", rf"{_s_if(' (?:hes|shes|he is|she is|they are|theyre) ')}(?!'s )(?:\S+ ){{1,8}}?"
+              rf"(?:hes|shes|he is|she is|they are|theyre) "
               rf"(?:now )?(?:a |an )?(?P<value>(?:[\w-]+ )?(?:{_JOBS}))(?: now)?(?=$| [.,;:!?])"),
-    _p("job", rf"{_S}(?!'s )(?:\S+ ){{1,8}}?(?P<value>(?:[\w-]+ )?(?:{_JOBS})) now"
+    _p("job", rf"{_s_if(' now(?:$| [.,;:!?])')}(?!'s )(?:\S+ ){{1,8}}?"
+              rf"(?P<value>(?:[\w-]+ )?(?:{_JOBS})) now"
               rf"(?=$| [.,;:!?])"),  # "not testing anymore - product manager now"
     _p("job", rf"{_S}{_ADVERBS}teaches\b", "teacher"),
     _p("job", rf"{_S}{_ADVERBS}(?:quit|lost|left|has quit|has lost) {_DET} job\b", "none"),
@@ -160,7 +170,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "none"),  # from wherever they worked
     _p("employer", rf"{_S}{_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
                    rf"(?!home\b|night|weekend|the weekend|a distance\b){_VALUE}"),
-    _p("employer", rf"{_S}(?!'s )(?:\S+ ){{1,8}}?, (?:now )?works (?:at|for) "
+    _p("employer", rf"{_s_if(' works ')}(?!'s )(?:\S+ ){{1,8}}?, (?:now )?works (?:at|for) "
                    rf"(?!home\b|night|weekend){_VALUE}"),  # "quit tesco , works at lidl now"
     # relationship status (the patterns naming a partner first)
     _p("status", rf"{_S}{_ADVERBS}(?:is|got) married to {_PARTNER}", "married"),
@@ -204,9 +214,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
     # whom they live with
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:lives |living |is living )?(?:alone"
                     rf"|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own|solo)\b", "alone"),
-    _p("household", rf"{_S}(?:\S+ ){{1,6}}?(?:lives|living) (?:alone"
+    _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) (?:alone"
                     rf"|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)\b", "alone"),
-    _p("household", rf"{_S}(?:[.:,-] )?(?:\S+ ){{0,3}}?(?:(?:his|her|their) own (?:place|apt|flat"
+    _p("household", rf"{_s_if(' own | solo ')}(?:[.:,-] )?(?:\S+ ){{0,3}}?(?:(?:his|her|their) own "
+                    rf"(?:place|apt|flat"
                     rf"|apartment|house)|solo (?:flat|apartment|place))\b", "alone"),
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:still )?(?:lives|living|is living|stays) "
                     rf"(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks|family)\b",
@@ -286,10 +297,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"{_ZONE_END}"),
     _p("timezone", rf"{_S}'s (?:time ?zone|tz) (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_S}(?:[.:,-] )?{_ZONE}{_ZONE_END}"),
-    _p("timezone", rf"{_S}(?:\S+ ){{1,6}}?on (?:the )?{_ZONE}{_ZONE_END}"),  # "moved, on pst now"
-    _p("timezone", rf"{_S}(?:\S+ ){{1,6}}?{_ZONE}(?= now$)"),  # "relocated , gmt now"
-    _p("timezone", rf"{_S}(?:\S+ ){{0,6}}?(?:his|her|their|my) (?:time ?zone|tz) (?:is|:) "
-                   rf"(?:now )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_s_if(' on ')}(?:\S+ ){{1,6}}?on (?:the )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_s_if(' now$')}(?:\S+ ){{1,6}}?{_ZONE}(?= now$)"),  # "relocated , gmt now"
+    _p("timezone", rf"{_s_if(' (?:time ?zone|tz) ')}(?:\S+ ){{0,6}}?(?:his|her|their|my) "
+                   rf"(?:time ?zone|tz) (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
     # the hand they write with
     _p("hand", rf"{_S}{_ADVERBS}(?:is )?(?:a )?(?P<value>(?:left|right|rigth)[- ]handed|lefty"
                rf"|righty){_FRAGMENT_END}"),
