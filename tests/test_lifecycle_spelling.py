@@ -33,3 +33,16 @@ def test_names_among_the_slot_cues_are_never_what_a_typo_becomes() -> None:
     assert repaired("timezoen") == "timezone"
     assert repaired("easter") == "easter"  # not the time zone "eastern"
     assert repaired("golds") == "golds"
+
+
+@pytest.mark.parametrize(
+    "word", ["office", "along", "peace", "cancer", "danger", "former", "river", "printer", "mayor"]
+)
+def test_a_word_the_embedder_knows_whole_is_no_typo(word: str) -> None:
+    assert repaired(word) == word  # not "officer", "alone", "place", "dancer", "farmer"...
+
+
+def test_typos_of_change_verbs_are_repaired() -> None:
+    assert [repaired(word) for word in ("swiched", "upgrded", "stoped")] == [
+        "switched", "upgraded", "stopped"
+    ]  # fmt: skip

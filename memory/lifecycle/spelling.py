@@ -7,18 +7,50 @@ when exactly one such word is one letter longer ("turnd") or, failing that, one 
 different ("nurce"): a word with a letter more is left alone, as "movies" is no "moves"
 (found through single-letter deletions, as SymSpell does).
 
+A word the bundled embedder's tokenizer holds whole ("office", "river", "along") is a word,
+not a typo, and is never repaired (``known_words``): the slot words are many, and a real word
+is often one letter from one of them ("office" / "officer", "cancer" / "dancer").
+
 Two facts' words are compared the same forgiving way (:func:`words_match`, :func:`kin`,
 :func:`sets_match`)."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import logging
 from functools import lru_cache
 from itertools import permutations
+from pathlib import Path
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.lexicon import NAME_CUES, OCCUPATIONS, SLOT_CUES, STOPWORDS
 
+log = logging.getLogger(__name__)
+
 MIN_LENGTH = 5
+TOKENIZER = Path("tokenizers") / "l2_supercat_tokenizer_config.json"
+"""The bundled wordllama model's tokenizer, in the wordllama package: its vocabulary."""
+
+
+@lru_cache(maxsize=1)
+def known_words() -> frozenset[str]:
+    """The words the bundled embedder's tokenizer holds whole (about 16,000 common words of
+    many languages, lowercase); empty, with one warning, when it cannot be read."""
+    spec = importlib.util.find_spec("wordllama")
+    try:
+        if spec is None or spec.origin is None:
+            raise OSError("the wordllama package is not installed")
+        config = json.loads((Path(spec.origin).parent / TOKENIZER).read_text(encoding="utf-8"))
+        vocabulary = config["model"]["vocab"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("typo repair knows no words: cannot read the embedder's tokenizer (%s)", exc)
+        return frozenset()
+    return frozenset(
+        token[1:].lower() for token in vocabulary if token.startswith("▁") and token[1:].isalpha()
+    )
+
+
 _ENDINGS = ("s", "es", "d", "ed", "ing")
 
 
@@ -60,7 +92,7 @@ def repaired(word: str) -> str:
     if len(word) < MIN_LENGTH or not word.isalpha() or word in STOPWORDS:
         return word
     vocabulary, near = _index()
-    if word in vocabulary or verb(word) is not None:
+    if word in vocabulary or verb(word) is not None or word in known_words():
         return word
     candidates: set[str] = set()
     for key in {word, *_deletions(word)}:
