@@ -899,3 +899,20 @@ def test_whom_they_live_with_is_one_at_a_time(old: str, new: str, expected: Rela
 )
 def test_a_team_or_a_job_told_after_other_words(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("anjali works night shifts", "anjali only works day shifts now", CONTRADICTS),
+        ("bao - works nights", "bao. days now, no more nights", CONTRADICTS),
+        ("kai works nights", "kai is on the night shift", SAME),
+        ("mo loves nights", "mo works days", UNRELATED),
+        ("Mateus works remotely from home.", "Mateus now commutes to the office.", CONTRADICTS),
+        ("dani works fully remote", "dani has to go into the office every day now", CONTRADICTS),
+        ("marco uses linux", "marco went back to windows", CONTRADICTS),
+        ("zoe works in the office", "zoe works at the post office", UNRELATED),
+    ],
+)
+def test_a_shift_a_workplace_and_a_switch_back(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -202,7 +202,7 @@ IE_NOUNS = _words(
 """Nouns whose singular ends in -ie ("movies" → "movie", not "movy")."""
 SAME_IN_PLURAL = _words(
     "series species physics economics politics mathematics linguistics statistics electronics "
-    "genetics robotics ethics athletics gymnastics aerobics graphics"
+    "genetics robotics ethics athletics gymnastics aerobics graphics windows"
 )
 
 MEATS = _words(
@@ -285,7 +285,8 @@ SLOT_CUES = (
         "flat apartment house birthday enrol enroll hometown lay laid sack sacked offer employee "
         "drop graduate dropout breakup resign sibling brother sister bro sis child kid son "
         "daughter baby pet drink hand language tongue native timezone rank speak switch swap "
-        "upgrade migrate uninstall replace stop alone roommate flatmate housemate place"
+        "upgrade migrate uninstall replace stop alone roommate flatmate housemate place office "
+        "remote shift"
     )
     | UNIVERSITIES
     | frozenset(PETS)

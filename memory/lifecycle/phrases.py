@@ -103,6 +103,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("go live", "goes live", "went live", "going live"), r"\b(?:goes|go|going|went) live\b",
      "streams"),
     (("big time",), r"\bbig time\b", " "),
+    (("back to", "back on"), r"\b(?:went|goes|going|gone|switched|is|has gone) back (?:to|on)\b",
+     "switched to"),  # "went back to windows": a switch
     (("time",), _ZONE_NAME, _zone),  # "pacific time" / "pst"
     (("utc-", "gmt-"), r"\b(?:utc|gmt)-(\d{1,2})\b", r"utc minus \1"),  # "gmt+3" reads "gmt 3"
     (("software",), r"\bsoftware (?:engineer|developer|dev)\b", "developer"),

@@ -211,6 +211,15 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
     _p("status", rf"{_S}{_ADVERBS}is not (?:in a relationship|seeing anyone|dating anyone)\b",
        "single"),
+    # the shift they work, and where they work from
+    _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?P<value>night|day|morning|evening"
+                rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),
+    _p("shift", rf"{_S}(?:[.:,-] )?(?:\S+ )?(?:works |working |doing |on )?"
+                rf"(?P<value>night|day)s(?=$| now\b| , )"),  # "works nights", "bao . days now"
+    _p("workplace", rf"{_s_if(' remote')}(?:\S+ ){{0,4}}?works? (?:fully |full time |mostly "
+                    rf"|100 % )?remote(?:ly)?\b", "remote"),
+    _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
+                    rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
     # whom they live with
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:lives |living |is living )?(?:alone"
                     rf"|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own|solo)\b", "alone"),

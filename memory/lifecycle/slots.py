@@ -178,6 +178,9 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     elif slot == "timezone":  # summer time as the zone, "gmt 3" / "utc 3"
         value = _ZONES.get(value, value).replace("gmt", "utc")  # "gmt 3" / "utc 3"
         value = value.replace(" minus ", "-").replace("utc ", "utc+")  # one word: "utc-3"
+    elif slot == "shift":  # "overnight" and "graveyard" shifts are nights, late ones evenings
+        value = {"overnight": "night", "graveyard": "night", "late": "evening",
+                 "early": "morning"}.get(value, value)  # fmt: skip
     elif slot == "hand":  # "lefty" / "left-handed"
         value = "left" if value.startswith("left") else "right"
     elif slot == "rank":  # "plat iv" / "platinum 4"
