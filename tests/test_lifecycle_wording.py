@@ -132,6 +132,7 @@ def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:
     [
         ("yosef smokes", "yosef - ex-smoker now"),
         ("zo is not scared of dogs", "zo is afraid of dogs"),
+        ("Angelica has never played chess in her life.", "Angelica plays chess online now."),
     ],
 )
 def test_a_wording_that_denies_contradicts(old: str, new: str) -> None:

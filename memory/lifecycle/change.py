@@ -81,17 +81,17 @@ _NAMED_CUES: dict[str, frozenset[str]] = {
 _AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop", "replace",
                          "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
                          "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
-                         "rehome", "rehomed"})  # fmt: skip
+                         "rehome", "rehomed", "forget"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki")."""
-_BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold"})
+_BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse"})
 """Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
 1660 is gone", "the xbox got sold")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
             ("laid", "off"): "fire", ("call", "off"): "split", ("give", "up"): "giveup",
             ("step", "down"): "stepdown", ("hand", "off"): "handoff",
             ("hand", "over"): "handoff", ("shut", "down"): "shutdown", ("pack", "in"): "quit",
-            ("cut", "out"): "quit", ("get", "rid"): "ditch"}  # fmt: skip
+            ("cut", "out"): "quit", ("get", "rid"): "ditch", ("run", "out"): "expire"}  # fmt: skip
 _PASSIVE = frozenset({"got", "get", "was", "were", "been", "is", "are"})
 """Before "sold", what makes the thing sold the word before ("the 2060 got sold")."""
 _OWN_TOPIC_CUES = frozenset({"switch", "upgrade", "migrate", "swap", "change"})

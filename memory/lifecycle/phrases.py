@@ -119,6 +119,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\b(?:is |(?=not ))(not )?(?:(?:really|so|very|super) )?(?:scared|terrified|afraid"
      r"|frightened) of\b|\bhas (?:a )?(?:(?:real|strong|huge) )?(?:phobia|fear) of\b",
      r"\1fears"),
+    (("life",), r"\b(?:in|all) (?:my|his|her|their) (?:whole |entire )?life\b", " "),
     (("a lot", "moment"), r"\b(?:a lot|at the moment)\b", " "),
     (("like",), r"(?<=\w) like (?=\d+ )", " "),  # a hedge: "drinks like 4 energy drinks a day"
     (("all", "well", "now", "days"),
