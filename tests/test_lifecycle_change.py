@@ -105,6 +105,8 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("Emil drives a Tesla.", "Emil got rid of the Tesla."),
         ("isak speaks a bit of french", "isak has forgotten basically all his french"),
         ("chen has discord nitro", "chen let his nitro subscription run out"),
+        ("Connor has been vegetarian for over a decade.", "Connor has started eating meat again."),
+        ("idris. vegan", "idris eats cheese every day now"),
         # a change with no word in common and no slot: "left" still lets the two meet
         ("zara works at h&m", "zara left h&m, at uniqlo now"),
     ],

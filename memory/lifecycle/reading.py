@@ -129,9 +129,9 @@ _SPACES = re.compile(r"\s+")
 _CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
 _WORD = re.compile(r"[^\W_]+")
 _DIET = re.compile(
-    rf"^\S+ (?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went|has gone"
-    rf"|turned|has turned) )?(?:(?:a|an|now|strictly|fully|strict|full|committed|lifelong"
-    rf"|proper|total) )*(?P<diet>{'|'.join(DIETS)})\b"
+    rf"^\S+ (?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went"
+    rf"|has gone|turned|has turned|has been|been) )?(?:(?:a|an|now|strictly|fully|strict|full"
+    rf"|committed|lifelong|proper|total) )*(?P<diet>{'|'.join(DIETS)})\b"
 )  # the verb may be left out in chat: "mo vegan now"
 _CUE_WORDS = frozenset({"from", *NUMBER_WORDS})
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
