@@ -266,11 +266,15 @@ UNIVERSITIES = _words(
 )
 """Universities often named alone ("goes to nyu"): a school even without "university"."""
 
-NAME_CUES = _words(
-    "tz utc gmt bst cet cest eet wet est edt cst cdt mst mdt pst pdt hst ist jst kst "
-    "aest awst nzst wat sast brt pht sgt hkt msk pacific eastern central mountain atlantic "
-    "alaska hawaii iron bronze silver gold plat platinum diamond ascendant immortal radiant "
-    "emerald grandmaster challenger lefty righty"
+ZONE_ABBREVIATIONS = _words(
+    "utc gmt bst cet cest eet eest wet est edt cst cdt mst mdt pst pdt ast akst hst ist jst kst "
+    "aest aedt awst nzst nzdt wat sast brt pht sgt hkt wib ict msk gst"
+)
+"""Time zones by their abbreviation, as the time-zone slot reads them."""
+
+NAME_CUES = ZONE_ABBREVIATIONS | _words(
+    "tz pacific eastern central mountain atlantic alaska hawaii iron bronze silver gold plat "
+    "platinum diamond ascendant immortal radiant emerald grandmaster challenger lefty righty"
 )
 """Slot cues that are names (time zones, a game's ranks): never what a typo is repaired to
 ("easter" is no "eastern")."""

@@ -94,8 +94,9 @@ _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*|[.,;:!?()]")
 PUNCTUATION = frozenset(".,;:!?()")
 """The punctuation a body keeps as tokens of their own."""
 _NO_CONTENT = STOPWORDS | FILLERS | NAMING_WORDS | PUNCTUATION
-_NO_KEY = STOPWORDS | FILLERS | DATE_WORDS | NEGATORS
 """Words :func:`content` passes over."""
+_NO_KEY = STOPWORDS | FILLERS | DATE_WORDS | NEGATORS
+"""Words :func:`keys` passes over."""
 
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d\d"

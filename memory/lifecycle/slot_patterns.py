@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.lifecycle.lexicon import OCCUPATIONS, PETS, UNIVERSITIES
+from memory.lifecycle.lexicon import OCCUPATIONS, PETS, UNIVERSITIES, ZONE_ABBREVIATIONS
 
 _S = r"^\S+ "  # the subject
 
@@ -32,6 +32,9 @@ _STOP = (
     r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally)\b)"
 )
 _JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
+_THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"
+_LIVES = r"(?:lives|living|is living)"
+_ALONE = r"(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)"
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
@@ -80,9 +83,9 @@ _RANK = (
 
 
 _ZONE = (
-    r"(?P<value>(?:utc|gmt)(?: minus)?(?: \d{1,2})?|bst|cet|cest|eet|eest|wet|est|edt|cst|cdt"
-    r"|mst|mdt|pst|pdt|ast|akst|hst|ist|jst|kst|aest|aedt|awst|nzst|nzdt|wat|sast|brt|pht|sgt"
-    r"|hkt|wib|ict|msk|gst)"
+    r"(?P<value>(?:utc|gmt)(?: minus)?(?: \d{1,2})?|"
+    + "|".join(sorted(ZONE_ABBREVIATIONS - {"utc", "gmt"}, key=len, reverse=True))
+    + ")"
 )
 """A time zone by its abbreviation: "pacific time" is read "pst", "gmt+3" "gmt 3" and
 "gmt-5" "utc minus 5" (:mod:`memory.lifecycle.phrases`)."""
@@ -148,8 +151,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
               rf"(?:{_JOBS})){_FRAGMENT_END}"),  # a fragment: "ana nurse now"
     _p("job", rf"{_S}(?:[\w'-]+ ){{0,4}}, now (?:a |an )?(?P<value>(?:{_JOBS}))"
               rf"{_FRAGMENT_END}"),  # "ex-nurse, now lawyer"
-    _p("job", rf"{_s_if(' (?:hes|shes|he is|she is|they are|theyre) ')}(?!'s )(?:\S+ ){{1,8}}?"
-              rf"(?:hes|shes|he is|she is|they are|theyre) "
+    _p("job", rf"{_s_if(f' {_THEY_ARE} ')}(?!'s )(?:\S+ ){{1,8}}?{_THEY_ARE} "
               rf"(?:now )?(?:a |an )?(?P<value>(?:[\w-]+ )?(?:{_JOBS}))(?: now)?(?=$| [.,;:!?])"),
     _p("job", rf"{_s_if(' now(?:$| [.,;:!?])')}(?!'s )(?:\S+ ){{1,8}}?"
               rf"(?P<value>(?:[\w-]+ )?(?:{_JOBS})) now"
@@ -221,19 +223,18 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
     # whom they live with
-    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:lives |living |is living )?(?:alone"
-                    rf"|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own|solo)\b", "alone"),
-    _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) (?:alone"
-                    rf"|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)\b", "alone"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_LIVES} )?(?:{_ALONE}|solo)\b", "alone"),
+    _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) {_ALONE}\b",
+       "alone"),
     _p("household", rf"{_s_if(' own | solo ')}(?:[.:,-] )?(?:\S+ ){{0,3}}?(?:(?:his|her|their) own "
-                    rf"(?:place|apt|flat"
-                    rf"|apartment|house)|solo (?:flat|apartment|place))\b", "alone"),
+                    rf"(?:place|apt|flat|apartment|house)|solo (?:flat|apartment|place))\b",
+       "alone"),
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:still )?(?:lives|living|is living|stays) "
                     rf"(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks|family)\b",
        "parents"),
-    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:lives|living|is living) (?:with|w) "
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
                     rf"(?:\w+ )?(?:roommates|flatmates|housemates|roomies)\b", "roommates"),
-    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:lives|living|is living) (?:with|w) "
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
                     rf"(?:(?:his|her|their) )?(?:partner|boyfriend|girlfriend|bf|gf|wife|husband"
                     rf"|fiance|fiancee)\b", "partner"),
     _p("household", rf"{_S}'s (?:partner|boyfriend|girlfriend|bf|gf|fiance|fiancee) "

@@ -176,11 +176,10 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     elif slot == "job":
         value = _alias(value, _JOB_ALIAS)
     elif slot == "timezone":  # summer time as the zone, "gmt 3" / "utc 3"
-        value = _ZONES.get(value, value).replace("gmt", "utc")  # "gmt 3" / "utc 3"
+        value = _ZONES.get(value, value).replace("gmt", "utc")
         value = value.replace(" minus ", "-").replace("utc ", "utc+")  # one word: "utc-3"
-    elif slot == "shift":  # "overnight" and "graveyard" shifts are nights, late ones evenings
-        value = {"overnight": "night", "graveyard": "night", "late": "evening",
-                 "early": "morning"}.get(value, value)  # fmt: skip
+    elif slot == "shift":
+        value = _SHIFTS.get(value, value)
     elif slot == "hand":  # "lefty" / "left-handed"
         value = "left" if value.startswith("left") else "right"
     elif slot == "rank":  # "plat iv" / "platinum 4"
@@ -199,6 +198,8 @@ _PLACE_KEYS = frozenset({"home", "origin"})
 _ZONES = {"pdt": "pst", "edt": "est", "cdt": "cst", "mdt": "mst", "bst": "utc", "cest": "cet",
           "eest": "eet", "aedt": "aest", "nzdt": "nzst"}  # fmt: skip
 """One name per zone, summer time as the zone ("pdt" is Pacific time)."""
+_SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "early": "morning"}
+"""One name per shift: overnight and graveyard shifts are nights, late ones evenings."""
 _TIERS = {"plat": "platinum", "i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5"}
 _COUNTED = frozenset({"siblings", "children", "pets"})
 """Slots whose values are "none" or a kind: every kind can hold beside the others."""

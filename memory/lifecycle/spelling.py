@@ -25,18 +25,19 @@ from pathlib import Path
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.lexicon import NAME_CUES, OCCUPATIONS, SLOT_CUES, STOPWORDS
+from memory.search.embeddings import WORDLLAMA_CONFIG
 
 log = logging.getLogger(__name__)
 
 MIN_LENGTH = 5
-TOKENIZER = Path("tokenizers") / "l2_supercat_tokenizer_config.json"
+TOKENIZER = Path("tokenizers") / f"{WORDLLAMA_CONFIG}_tokenizer_config.json"
 """The bundled wordllama model's tokenizer, in the wordllama package: its vocabulary."""
 
 
 @lru_cache(maxsize=1)
 def known_words() -> frozenset[str]:
-    """The words the bundled embedder's tokenizer holds whole (about 16,000 common words of
-    many languages, lowercase); empty, with one warning, when it cannot be read."""
+    """The words the bundled embedder's tokenizer holds whole (12,717 common words of many
+    languages, lowercase); empty, with one warning, when it cannot be read."""
     spec = importlib.util.find_spec("wordllama")
     try:
         if spec is None or spec.origin is None:
