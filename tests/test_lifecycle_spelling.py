@@ -1,11 +1,11 @@
-"""One-typo repair of the words attribute slots look for, and nothing else."""
+"""One-typo repair: to the words attribute slots look for, else to a dictionary word."""
 
 from __future__ import annotations
 
 import pytest
 
 from memory.lifecycle.relation import Relation, relation
-from memory.lifecycle.spelling import repaired
+from memory.lifecycle.spelling import dictionary, repaired
 
 
 @pytest.mark.parametrize(
@@ -46,3 +46,29 @@ def test_typos_of_change_verbs_are_repaired() -> None:
     assert [repaired(word) for word in ("swiched", "upgrded", "stoped")] == [
         "switched", "upgraded", "stopped"
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("typo", "word"),
+    [("freinds", "friends"), ("guitr", "guitar"), ("pizzza", "pizza"), ("libary", "library"),
+     ("untill", "until"), ("vegtables", "vegetables"), ("recieve", "receive"),
+     ("mispelled", "misspelled"), ("horor", "horror"), ("flims", "films")],
+)  # fmt: skip
+def test_any_other_word_with_one_typo_becomes_the_dictionary_word(typo: str, word: str) -> None:
+    assert len(dictionary()) > 100_000
+    assert repaired(typo) == word  # "horror", not the commoner "honor": a letter left out
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["esports", "matcha", "vaping", "vapes", "goated", "hangry", "manga", "crypto", "noobs",
+     "izmir", "munchen", "tomasz", "valheim", "fiance"],
+)  # fmt: skip
+def test_names_places_and_newer_words_are_no_typos(word: str) -> None:
+    assert repaired(word) == word  # not "escorts", "match", "vamping", "apes", "gloated"...
+
+
+def test_facts_with_typos_of_one_word_are_the_same_fact() -> None:
+    assert relation("Hamid hates brocoli", "hamid cant stand broccolli", 0.6) is Relation.SAME
+    assert relation("Rosa plays the guitr", "rosa is playnig guitar", 0.6) is Relation.SAME
+    assert relation("Sung-min eats vegtables", "Sung-min eats pizzza", 0.6) is not Relation.SAME

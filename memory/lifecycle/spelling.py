@@ -11,6 +11,14 @@ A word the bundled embedder's tokenizer holds whole ("office", "river", "along")
 not a typo, and is never repaired (``known_words``): the slot words are many, and a real word
 is often one letter from one of them ("office" / "officer", "cancer" / "dancer").
 
+Any other word that is in no English dictionary is repaired to the dictionary word one typo
+away (:func:`dictionary_word`: "playnig" → "playing", "brocoli" → "broccoli", "frineds" →
+"friends"), so that two typos of one word, or a typo of a verb form and its lemma, still
+match. The dictionary is pyspellchecker's English word list with how often each word is
+used: it holds common names and places ("izmir", "tomas"), which are left alone, as are
+the names of places our own tables hold ("munchen") and an ending on a dictionary word
+("vaping", "goated", "natively": newer words than the list).
+
 Two facts' words are compared the same forgiving way (:func:`words_match`, :func:`kin`,
 :func:`sets_match`)."""
 
@@ -19,9 +27,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import unicodedata
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
+from string import ascii_lowercase
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.lexicon import NAME_CUES, OCCUPATIONS, SLOT_CUES, STOPWORDS
@@ -50,6 +61,87 @@ def known_words() -> frozenset[str]:
     return frozenset(
         token[1:].lower() for token in vocabulary if token.startswith("▁") and token[1:].isalpha()
     )
+
+
+MIN_MISTYPED = 8
+MIN_COUNT = 100
+"""How often a dictionary word must be used to be what a typo is repaired to: rarer words
+("vamping", "quinol", "bessie") are likelier a newer word's neighbour than its meaning."""
+
+
+@lru_cache(maxsize=1)
+def dictionary() -> Mapping[str, int]:
+    """English words, lowercase and without accents ("fiance"), and how often each is used
+    (pyspellchecker's word list: about 160,000 words); empty, with one warning, when it
+    cannot be read."""
+    try:
+        from spellchecker import SpellChecker
+
+        counts = SpellChecker(language="en", distance=1).word_frequency.dictionary
+    except (ImportError, OSError, ValueError) as exc:
+        log.warning("typo repair has no dictionary: cannot load pyspellchecker's (%s)", exc)
+        return {}
+    words = dict(counts)
+    for word, count in counts.items():
+        if not word.isascii():
+            plain = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
+            words[plain] = max(count, words.get(plain, 0))
+    return words
+
+
+@lru_cache(maxsize=65536)
+def dictionary_word(word: str) -> str:
+    """``word``, or the dictionary word one typo away: two neighbours swapped ("frineds"),
+    else a letter left out ("horor": "horror", not "honor"), else a letter typed twice
+    ("cheff"), else, in a word of ``MIN_MISTYPED`` letters or more, one mistyped
+    ("doughter"; shorter words are too near others: "esports" is no "escorts"); the most used
+    when several are as near. The first letter stays (but for a swap). A word of fewer than
+    ``MIN_LENGTH`` letters, with a digit, in the dictionary, or a dictionary word with an
+    ending stays as it is."""
+    words = dictionary()
+    if len(word) < MIN_LENGTH or not word.isalpha() or word in words or not words:
+        return word
+    if word in _place_words() or _inflected(word, words):
+        return word
+    ends = range(1, len(word) + 1)
+    for candidates in (
+        (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)),
+        (word[:i] + letter + word[i:] for i in ends for letter in ascii_lowercase),
+        (word[:i] + word[i + 1 :] for i in ends if word[i - 1] == word[i : i + 1]),
+        (
+            word[:i] + letter + word[i + 1 :]
+            for i in (ends if len(word) >= MIN_MISTYPED else ())
+            for letter in ascii_lowercase
+        ),
+    ):
+        found = {c for c in candidates if words.get(c, 0) >= MIN_COUNT}
+        if found:
+            return max(sorted(found), key=words.__getitem__)
+    return word
+
+
+_INFLECTIONS = ("s", "es", "d", "ed", "ing", "ly", "er", "ers")
+
+
+def _inflected(word: str, words: Mapping[str, int]) -> bool:
+    """``word`` is a dictionary word with an ending: "vapes", "vaping" ("vape"), "goated"."""
+    for ending in _INFLECTIONS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            doubled = stem[-1] == stem[-2] and stem[:-1] in words  # "running"
+            if stem in words or stem + "e" in words or doubled:
+                return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def _place_words() -> frozenset[str]:
+    """Every word of the places :mod:`memory.lifecycle.places` names."""
+    from memory.lifecycle import places
+
+    names = {*places.PLACE_ALIASES, *places.PLACE_ALIASES.values(), *places.REGIONS,
+             *places.DISTRICTS, *places.CITIES}  # fmt: skip
+    return frozenset(word for name in names for word in name.split())
 
 
 _ENDINGS = ("s", "es", "d", "ed", "ing")
@@ -89,12 +181,17 @@ def _index() -> tuple[frozenset[str], dict[str, frozenset[str]]]:
 
 @lru_cache(maxsize=65536)
 def repaired(word: str) -> str:
-    """``word``, or the one slot word it is a typo of."""
+    """``word``, or the one slot word it is a typo of, else the dictionary word
+    (:func:`dictionary_word`)."""
     if len(word) < MIN_LENGTH or not word.isalpha() or word in STOPWORDS:
         return word
     vocabulary, near = _index()
     if word in vocabulary or verb(word) is not None or word in known_words():
         return word
+    return _slot_word(word, near) or dictionary_word(word)
+
+
+def _slot_word(word: str, near: dict[str, frozenset[str]]) -> str | None:
     candidates: set[str] = set()
     for key in {word, *_deletions(word)}:
         candidates |= near.get(key, frozenset())
@@ -107,8 +204,8 @@ def repaired(word: str) -> str:
             if len(c) == length and one_edit(word, c) and not _swapped(word, c)
         ]  # fmt: skip
         if found:
-            return found[0] if len(found) == 1 else word
-    return word
+            return found[0] if len(found) == 1 else None
+    return None
 
 
 def _swapped(first: str, second: str) -> bool:
