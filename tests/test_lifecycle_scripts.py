@@ -69,7 +69,7 @@ def test_different_facts_in_other_languages_are_not_merged(judge: FactJudge, old
 
 
 def test_the_learned_merges_are_asked_about_english_only() -> None:
-    assert may_merge("Ravi plays guitar in a band.", "Ravi is the guitarist of a band.")
+    assert may_merge("Ravi sings in a choir.", "Ravi is a member of a choir.")
     assert may_merge("Hassan chef", "Hassan cooks at a restaurant")  # one of the two reads English
     assert not may_merge("Jürgen trinkt gern Kaffee", "Jürgen trinkt keinen Kaffee")
     assert not may_merge("Анна живёт в Москве", "Анна сейчас живёт в Москве")

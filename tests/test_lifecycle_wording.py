@@ -105,6 +105,9 @@ def test_other_names_for_one_thing_merge(old: str, new: str) -> None:
         ("Nia lives in Vienna.", "Nia lives in Prague."),
         ("ali likes pork", "ali likes park"),
         ("mo is diamond in apex rn", "mo is gold in apex atm"),
+        ("Tove plays the cello.", "Tove is a violinist."),
+        ("Yuki's favourite fruit is mango.", "Yuki likes kiwi more than any other fruit."),
+        ("Sven is a server admin.", "Sven is a server mod."),
     ],
 )
 def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
@@ -121,6 +124,14 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("jo swims in the mornings", "jo swims in the morning"),
         ("Per studies physics.", "per studying physics"),
         ("eli. vegan", "eli - no animal products"),
+        ("Tove plays the cello.", "Tove is a cellist."),
+        ("bram is a jazz pianist", "bram plays jazz piano"),
+        ("Ines speaks Catalan natively.", "Ines is a native Catalan speaker."),
+        ("kofi is a mod", "kofi moderates the server"),
+        ("Sven is a Discord server admin.", "Sven administers the server."),
+        ("pia is a night owl", "pia stays up super late"),
+        ("Ugo goes to bed really late.", "ugo is a night owl"),
+        ("Yuki's favourite fruit is mango.", "Yuki likes mango more than any other fruit."),
     ],
 )
 def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:
@@ -133,6 +144,7 @@ def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:
         ("yosef smokes", "yosef - ex-smoker now"),
         ("zo is not scared of dogs", "zo is afraid of dogs"),
         ("Angelica has never played chess in her life.", "Angelica plays chess online now."),
+        ("Ines's native language is Catalan.", "Ines speaks Basque natively."),
     ],
 )
 def test_a_wording_that_denies_contradicts(old: str, new: str) -> None:

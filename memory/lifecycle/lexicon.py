@@ -94,7 +94,8 @@ SYNONYMS = {
     "drinker": "drink", "speaker": "speak", "supporter": "like", "collector": "collect",
     "support": "like", "bike": "cycle",
     # chat abbreviations
-    "mod": "moderator", "moderate": "moderator", "admin": "administrator", "bro": "brother",
+    "mod": "moderator", "moderate": "moderator", "admin": "administrator",
+    "administer": "administrator", "bro": "brother",
     "sis": "sister", "lil": "little", "bday": "birthday", "val": "valorant", "pic": "photo",
     "vid": "video", "doc": "doctor", "psych": "psychology", "bio": "biology", "chem": "chemistry",
     "econ": "economics", "math": "maths", "alcohol": "drink", "booze": "drink",

@@ -1,7 +1,7 @@
 """Learned merges: paraphrases the word rules of :mod:`memory.lifecycle.relation` miss.
 
 The rules merge two facts only when their content words match (lemmas, synonyms, one typo).
-Whole rewordings ("plays guitar in a band" / "is the guitarist of a band", "supports the
+Whole rewordings ("sings in a choir" / "is a member of a choir", "supports the
 Lakers" / "is a Lakers supporter") share too few words for that. For a pair the
 rules call unrelated, a logistic model reads what the bundled embedder and the reading of
 both facts tell (:func:`features`): the two vectors' cosine, their elementwise product and

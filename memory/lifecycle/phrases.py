@@ -1,6 +1,7 @@
 """Wordings of a fact rewritten to one form before it is compared: what an extractor reports
 ("Ana mentioned that she ..." → "ana ..."), likings ("is a big fan of", "is into", "can't
-stand"), habits ended ("gave up" → "stopped"), diets, and a few names of one place or game.
+stand"), habits ended ("gave up" → "stopped"), diets, who plays an instrument ("is a
+cellist"), a night owl, moderating a server, and a few names of one place or game.
 
 Each entry is (words one of which must be in the text, pattern, replacement): most facts
 hold none of the words, so most patterns are never run. Texts arrive lowercased and
@@ -30,6 +31,26 @@ _ZONE_NAME = (
 
 def _zone(match: re.Match[str]) -> str:
     return ZONE_NAMES[match.group(1)]
+
+
+_PLAYERS = {
+    "guitarist": "guitar", "pianist": "piano", "violinist": "violin", "drummer": "drums",
+    "bassist": "bass", "cellist": "cello", "flautist": "flute", "flutist": "flute",
+    "saxophonist": "saxophone", "clarinetist": "clarinet", "clarinettist": "clarinet",
+    "trumpeter": "trumpet", "keyboardist": "keyboard", "harpist": "harp", "organist": "organ",
+    "violist": "viola", "trombonist": "trombone", "percussionist": "percussion",
+}  # fmt: skip
+"""Who plays an instrument, and the instrument: "is a guitarist" / "plays guitar"."""
+_PLAYER = (
+    r"\bis (?:a |an |the )?(?:(lead|bass|rhythm|jazz|classical|session) )?("
+    + "|".join(_PLAYERS)
+    + r")\b"
+)
+
+
+def _plays(match: re.Match[str]) -> str:
+    kind = match.group(1)
+    return f"plays {kind + ' ' if kind else ''}{_PLAYERS[match.group(2)]}"
 
 
 PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
@@ -82,6 +103,18 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\b(?:is )?(?:teetotal|a teetotaler|sober|straight[- ]edge)\b", "does not drink"),
     (("smoke-free", "smoke free"), r"\b(?:is|has been|stayed) (?:\w+ )?smoke[- ]free\b",
      "quit smoking"),
+    (tuple(_PLAYERS), _PLAYER, _plays),
+    (("natively",), r"\bspeaks (\w+) natively\b", r"is a native \1 speaker"),  # the slot's
+    (("server",), r"\b(moderates|administers|admins|mods|runs|is (?:a |an |the )?(?:mod|moderator"
+     r"|admin|administrator|owner)) (?:of )?(?:the |this |our |a )?(?:discord )?server\b", r"\1"),
+    (("server",), r"\bis (?:a |an |the )?(?:discord )?server (mod|moderator|admin|administrator"
+     r"|owner)\b", r"is a \1"),
+    (("up late", "bed late", "up really late", "up very late", "bed very late",
+      "bed really late", "up super late", "up so late"),
+     r"\b(?:stays|stay|staying|stayed|is|goes to bed|go to bed|going to bed|gets to bed) "
+     r"(?:up )?(?:(?:really|very|super|so) )?late\b", "is a night person"),
+    (("other",), r"\b(?:likes|loves|prefers|enjoys) ([\w ]+?) (?:more than|over|above) (?:any|all)"
+     r" (?:the )?other (\w+?)s?\b", r"favorite \2 is \1"),
     (("early bird", "early riser"), r"\b(?:an )?early (?:bird|riser)\b", "a morning person"),
     (("night owl",), r"\bnight owl\b", "night person"),
     (("person", "lover"),
