@@ -916,3 +916,21 @@ def test_a_team_or_a_job_told_after_other_words(old: str, new: str, expected: Re
 )
 def test_a_shift_a_workplace_and_a_switch_back(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Lars goes to bed before 10 p.m.", "Lars usually stays up until 4 a.m.", CONTRADICTS),
+        ("remy sleeps at like 3am", "remy fixed his sleep, in bed by 11 now", CONTRADICTS),
+        ("Tia wakes up at 6 every day.", "Tia sleeps until 10 these days.", CONTRADICTS),
+        ("cy is an early riser", "cy sleeps in till noon now", CONTRADICTS),
+        ("Ona falls asleep around 2am.", "ona never goes to bed before 2 lol", SAME),
+        ("Pim gets up at 5 a.m.", "Pim wakes up at five every morning.", SAME),
+        ("ivy is a night owl", "ivy never sleeps before 3am", SAME),
+        ("Bo goes to bed at 10 p.m.", "Bo wakes up at 6 a.m.", UNRELATED),
+        ("kip stays up late gaming", "kip is up at 11 pm gaming", UNRELATED),
+    ],
+)
+def test_when_a_member_goes_to_bed_or_gets_up(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

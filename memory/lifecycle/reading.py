@@ -134,7 +134,9 @@ _DIET = re.compile(
     rf"|has gone|turned|has turned|has been|been) )?(?:(?:a|an|now|strictly|fully|strict|full"
     rf"|committed|lifelong|proper|total) )*(?P<diet>{'|'.join(DIETS)})\b"
 )  # the verb may be left out in chat: "mo vegan now"
-_CUE_WORDS = frozenset({"from", *NUMBER_WORDS})
+_CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "noon", *NUMBER_WORDS})
+"""Words that cue a slot though :func:`keys` passes over them: a home ("from"), numbers, and
+date words that tell a bedtime or a waking time ("likes morning": an early riser)."""
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
                             "evry", "evrey", "daily", "nightly", "weekly", "night",
                             "weekends", "days", "weeks", "months", "years", "nights"}  # fmt: skip

@@ -124,6 +124,19 @@ _NOT_PLACE = (
     r"|close|next|far|upstairs|downstairs|for|life|\w+ly)"
 )
 """What "lives" without "in" is followed by that is no place ("lives alone", "lives happily")."""
+_TO_BED = (
+    r"(?:goes to bed|go to bed|going to bed|gets to bed|in bed|falls asleep|fall asleep|asleep"
+    r"|sleeps|sleep|crashes|passes out)"
+)
+_GETS_UP = r"(?:wakes up|wake up|woke up|wakes|gets up|get up|up|awake|out of bed|rises)"
+_AT = r"(?:at|by|before|around|about|like|after|past)"
+_AM = r"(?:am\b| am\b| a \. m\b|(?= |$)|:\d\d)(?! ?pm| p \. m)"
+_PM = r"(?:pm\b| pm\b| p \. m\b|(?= |$)|:\d\d)(?! ?am| a \. m)"
+_SMALL_HOURS = rf"(?:midnight|[1-5]{_AM})"
+_EVENING = rf"(?:(?:8|9|10|11){_PM})"
+_EARLY_HOURS = rf"(?:dawn|sunrise|[4-7]{_AM})"
+_LATE_HOURS = rf"(?:noon|midday|lunch(?:time)?|(?:9|10|11|12){_AM})"
+"""Hours of the clock as a bedtime (small hours: late; evening: early) or a waking time."""
 PATTERNS: tuple[SlotPattern, ...] = (
     # where they live, and where from
     _p("home", rf"{_S}{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
@@ -222,6 +235,24 @@ PATTERNS: tuple[SlotPattern, ...] = (
                     rf"|100 % )?remote(?:ly)?\b", "remote"),
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
+    # when they go to bed and get up: late or early
+    _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?{_TO_BED} (?:\S+ ){{0,2}}?{_AT}"
+                  rf"(?: like| about| around| at)? {_SMALL_HOURS}", "late"),
+    _p("bedtime", rf"{_s_if(' up ')}(?:\S+ ){{0,8}}?(?:stays|stay|staying|is) up (?:\S+ ){{0,2}}?"
+                  rf"(?:until|till|til|past) {_SMALL_HOURS}", "late"),
+    _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?(?<!never )(?<!not ){_TO_BED} (?:\S+ ){{0,2}}?"
+                  rf"{_AT}(?: like| about| around)? {_EVENING}", "early"),
+    _p("bedtime", rf"{_s_if('likes night')}(?:\S+ ){{0,8}}?(?<!not )likes night\b", "late"),
+    _p("waketime", rf"{_s_if(_GETS_UP)}(?:\S+ ){{0,8}}?{_GETS_UP} (?:\S+ ){{0,2}}?{_AT}"
+                   rf"(?: like| about| around)? {_EARLY_HOURS}", "early"),
+    _p("waketime", rf"{_s_if(' sleep| lie| lies| stays')}(?:\S+ ){{0,8}}?(?:sleeps?|sleeping"
+                   rf"|lies|lie|stays in bed)(?: in)? (?:until|till|til|past) {_LATE_HOURS}",
+       "late"),
+    _p("waketime", rf"{_s_if(_GETS_UP)}(?:\S+ ){{0,8}}?{_GETS_UP} (?:\S+ ){{0,2}}?(?:at|around"
+                   rf"|after|like|about)(?: like| about| around)? {_LATE_HOURS}", "late"),
+    _p("waketime", rf"{_s_if('likes morning')}(?:\S+ ){{0,8}}?(?<!not )likes mornings?\b",
+       "early"),
+    _p("waketime", rf"{_s_if('not likes morning')}(?:\S+ ){{0,8}}?not likes mornings?\b", "late"),
     # whom they live with
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_LIVES} )?(?:{_ALONE}|solo)\b", "alone"),
     _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) {_ALONE}\b",
