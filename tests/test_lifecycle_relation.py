@@ -934,3 +934,23 @@ def test_a_shift_a_workplace_and_a_switch_back(old: str, new: str, expected: Rel
 )
 def test_when_a_member_goes_to_bed_or_gets_up(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Oskar is dating Mila.", "Oskar is in a relationship with a woman named Mila.", SAME),
+        ("Pia has a girlfriend named Noor.", "Pia is seeing a girl called Noor.", SAME),
+        ("Pia has a girlfriend named Noor.", "Pia is seeing a girl called Ada.", CONTRADICTS),
+        ("Ruth is a pharmacist.", "Ruth worked as a lifeguard during college.", UNRELATED),
+        ("Ruth is a pharmacist.", "Ruth now works as a lifeguard.", CONTRADICTS),
+        ("Eli is vegan.", "Eli ate a cookie with butter in it by mistake.", UNRELATED),
+        ("Eli is vegan.", "Eli eats cheese every day now.", CONTRADICTS),
+        ("Joon lives in Busan.", "Joon moved to a new flat in another part of Busan.", UNRELATED),
+        ("Joon lives in Busan.", "Joon moved out of Busan.", CONTRADICTS),
+        ("Mira studies medicine.", "Mira is a med student.", SAME),
+        ("Tam is a comp sci student.", "Tam studies computer science.", SAME),
+    ],
+)
+def test_what_only_looks_like_a_change(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

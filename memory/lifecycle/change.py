@@ -244,9 +244,10 @@ def _own_choice(reading: Reading) -> bool:
 
 
 def _left(body: str, value: str) -> bool:
-    """The new fact names the old value as what was left ("graduated from Uppsala")."""
+    """The new fact names the old value as what was left ("graduated from Uppsala", "moved out
+    of Leeds"; not "moved to another part of Leeds")."""
     return any(f" {word} {value} " in body or f" {word} the {value} " in body
-               for word in ("from", "left", "quit", "leaving", "of", "out"))  # fmt: skip
+               for word in ("from", "left", "quit", "leaving", "out of", "out"))  # fmt: skip
 
 
 def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:

@@ -24,7 +24,8 @@ STOPWORDS = _words(
     "can could should shall might must may that this these those it its their theirs his "
     "her hers him them they he she i my me we our us you your yours 's there here what "
     "which who whom when where why how so very too also just still now always already "
-    "again anymore any some all up out one own same such only even ever back more over rather"
+    "again anymore any some all up out one own same such only even ever back more over rather "
+    "during"
 )
 """Words that carry no content of their own in a short fact."""
 
@@ -330,3 +331,12 @@ JOB_ALIASES = {
     "physio": "physiotherapist", "shrink": "therapist", "instructor": "teacher",
 }  # fmt: skip
 """Synonyms and abbreviations of a job, mapped to one name (values of job)."""
+STUDY_ALIASES = {
+    "med": "medicine", "medical": "medicine", "compsci": "computer science",
+    "comp sci": "computer science", "cs": "computer science", "poli sci": "political science",
+    "polisci": "political science", "maths": "mathematics", "math": "mathematics",
+    "psych": "psychology", "bio": "biology", "chem": "chemistry", "econ": "economics",
+    "engineer": "engineering", "nurse": "nursing", "law school": "law",
+}  # fmt: skip
+"""Abbreviations of a subject, and the student's word for it ("a med student", "a nursing
+student"), mapped to one name (values of studies)."""

@@ -306,13 +306,22 @@ def _diet_restated(dieter: Reading, said: frozenset[str], other: Reading) -> boo
     )
 
 
+_ONE_OFF = re.compile(
+    r"\b(?:accidentally|by accident|by mistake|without knowing|unknowingly|to be polite"
+    r"|out of politeness|(?:1|a|one) bite|a taste)\b"
+)
+"""A slip, not a change of diet: "accidentally ate a dumpling with pork in it"."""
+
+
 def _eats_what_diet_excludes(dieter: Reading, eater: Reading, eaten: frozenset[str]) -> bool:
-    """``dieter`` keeps a diet; ``eater`` says they eat something it rules out."""
+    """``dieter`` keeps a diet; ``eater`` says they eat something it rules out (not once, by
+    mistake or to be polite)."""
     return (
         bool(dieter.not_eaten)
         and not eater.negated
         and "eat" in eaten
         and bool(eaten & dieter.not_eaten)
+        and _ONE_OFF.search(eater.body) is None
     )
 
 

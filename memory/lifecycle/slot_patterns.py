@@ -27,7 +27,7 @@ _ADVERBS = (
 )
 _DET = r"(?:a|an|the|their|his|her|my|our)"
 _STOP = (
-    r"(?=$| [.,;:!?()]| (?:and|but|with|w|for|since|because|near|now|at|on|in|from|to|while"
+    r"(?=$| [.,;:!?()]| (?:and|but|with|w|for|since|because|near|now|at|on|in|from|to|while|during"
     r"|until|as|after|before|by|lol|lmao|tbh|rn|again|anymore|though|tho|too|so|who|which"
     r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally)\b)"
 )
@@ -48,6 +48,11 @@ _JOB_VERBS = (
     r"|worked|started working|(?:got|has|found|took|landed|has taken|started|accepted) "
     r"(?:a |a new )?(?:job|role|position)|has been employed|(?:got|was|has been) hired)"
 )
+_FORMER_JOB = (
+    r"(?:\S+ ){0,3}?worked as (?:\S+ ){1,4}?(?:during|while|when|back in|in (?:college|uni"
+    r"|university|high school)|years ago)\b"
+)
+"""A job told as one held for a while in the past: "worked as a waitress during university"."""
 _FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still )?"
 _YEARS_OLD = r"(?: y\w{1,4} old| yo| years? of age)"  # "years old", "yrs old", "yaers old"
 _AGE_END = (
@@ -154,8 +159,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in|was born in)"
                  rf" {_IN_THE}{_VALUE}"),
     # work
-    _p("job", rf"{_S}{_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for) [\w'-]+(?: [\w'-]+){{0,2}}?)? as "
-              rf"(?:a |an )?{_VALUE}"),
+    _p("job", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for) [\w'-]+"
+              rf"(?: [\w'-]+){{0,2}}?)? as (?:a |an )?{_VALUE}"),
     _p("job", rf"{_S}{_ADVERBS}(?:is|became|has become|has been) (?:now )?(?:a|an) "
               rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{_JOBS})){_STOP}"),
     _p("job", rf"{_S}'s (?:current |new )?(?:job|occupation|profession|job title|role) "
@@ -196,8 +201,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}'s (?:girlfriend|boyfriend|partner|gf|bf) is {_CALLED}{_PARTNER_NAMED}",
        "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|got) engaged to {_PARTNER}", "engaged"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|has been) (?:dating|seeing) (?P<partner>\w+)", "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|has been) in a relationship(?: with (?P<partner>\w+))?",
+    _p("status", rf"{_S}{_ADVERBS}(?:is|has been) (?:dating|seeing) {_PARTNER}", "dating"),
+    _p("status", rf"{_S}{_ADVERBS}(?:is|has been) in a relationship(?: with {_PARTNER})?",
        "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:broke up|split up)(?: with (?P<partner>\w+))?", "single"),
     _p("status", rf"{_S}{_ADVERBS}called off {_DET} (?:engagement|wedding)\b", "single"),

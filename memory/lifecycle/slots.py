@@ -24,7 +24,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from memory.lifecycle.lexicon import FILLERS, JOB_ALIASES, LANGUAGES, PETS, STOPWORDS, SYNONYMS
+from memory.lifecycle.lexicon import (
+    FILLERS,
+    JOB_ALIASES,
+    LANGUAGES,
+    PETS,
+    STOPWORDS,
+    STUDY_ALIASES,
+    SYNONYMS,
+)
 from memory.lifecycle.places import CITIES, COUNTRIES, DISTRICTS, PLACE_ALIASES, REGIONS, US_STATES
 from memory.lifecycle.slot_patterns import PATTERNS, SlotPattern
 from memory.lifecycle.spelling import words_match
@@ -175,6 +183,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _alias(value, _PLACE_ALIAS)
     elif slot == "job":
         value = _alias(value, _JOB_ALIAS)
+    elif slot == "studies":
+        value = _alias(value, _STUDY_ALIAS)
     elif slot == "timezone":  # summer time as the zone, "gmt 3" / "utc 3"
         value = _ZONES.get(value, value).replace("gmt", "utc")
         value = value.replace(" minus ", "-").replace("utc ", "utc+")  # one word: "utc-3"
@@ -211,6 +221,7 @@ there, "bro" is "brother"): "kids" / "children", "pony" / "horse"."""
 _STATES_AND_COUNTRIES = US_STATES | COUNTRIES
 _PLACE_ALIAS = (_alias_pattern(PLACE_ALIASES), PLACE_ALIASES)
 _JOB_ALIAS = (_alias_pattern(JOB_ALIASES), JOB_ALIASES)
+_STUDY_ALIAS = (_alias_pattern(STUDY_ALIASES), STUDY_ALIASES)
 
 
 def _alias(value: str, aliases: tuple[re.Pattern[str], dict[str, str]]) -> str:
