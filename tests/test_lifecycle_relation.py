@@ -954,3 +954,25 @@ def test_when_a_member_goes_to_bed_or_gets_up(old: str, new: str, expected: Rela
 )
 def test_what_only_looks_like_a_change(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Lea commutes to work by bike.", "lea cycles to her job", SAME),
+        ("Lea walks to work.", "Lea drives to work these days.", CONTRADICTS),
+        ("Omid takes the subway to uni.", "Omid goes to uni by metro.", SAME),
+        ("Omid takes the bus to school.", "Omid walks his dog after school.", UNRELATED),
+        ("Vic is the mother of three girls.", "Vic has three daughters.", SAME),
+        ("Vic is the father of two boys.", "Vic has two daughters.", UNRELATED),
+        ("Ada has a peanut allergy.", "Ada is allergic to peanuts.", SAME),
+        ("Ada has an allergy to cats.", "Ada is allergic to dogs.", UNRELATED),
+        ("Rob supports Everton Football Club.", "Rob is an Everton fan.", SAME),
+        ("Ilse was born and raised in Graz.", "Ilse is originally from Graz.", SAME),
+        ("Ilse spent her childhood in Graz.", "Ilse is from Linz.", CONTRADICTS),
+    ],
+)
+def test_getting_to_work_children_allergies_teams_and_origins(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -68,6 +68,12 @@ def test_different_facts_in_other_languages_are_not_merged(judge: FactJudge, old
     assert not may_merge(old, new)
 
 
+def test_the_learned_merges_never_take_a_fact_with_more_said_after_it() -> None:
+    assert not may_merge("Melanie plays clarinet.", "Melanie plays clarinet in a band.")
+    assert not may_merge("mo lives in leeds lol", "mo lives in leeds with his gf")
+    assert may_merge("Melanie plays clarinet.", "Melanie is really into the clarinet.")
+
+
 def test_the_learned_merges_are_asked_about_english_only() -> None:
     assert may_merge("Ravi sings in a choir.", "Ravi is a member of a choir.")
     assert may_merge("Hassan chef", "Hassan cooks at a restaurant")  # one of the two reads English

@@ -292,7 +292,7 @@ SLOT_CUES = (
         "drop graduate dropout breakup resign sibling brother sister bro sis child kid son "
         "daughter baby pet drink hand language tongue native timezone rank speak switch swap "
         "upgrade migrate uninstall replace stop alone roommate flatmate housemate place office "
-        "remote shift bed asleep sleep wake awake dawn"
+        "remote shift bed asleep sleep wake awake dawn childhood commute"
     )
     | UNIVERSITIES
     | frozenset(PETS)

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.lexicon import STOPWORDS
-from memory.lifecycle.reading import keys, read
+from memory.lifecycle.lexicon import FILLERS, STOPWORDS
+from memory.lifecycle.reading import PUNCTUATION, keys, read
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
 
@@ -123,9 +123,18 @@ class _View(NamedTuple):
     verb lexicon knows, of two letters or more (French "à" reads "a")."""
     latin: bool
     wished: bool
+    body: str
+    """The fact as read, end punctuation and fillers aside."""
     slots: frozenset[str]
     words: frozenset[str]
     """Content words, numbers left out (ids, counts)."""
+
+
+def _plain(body: str) -> list[str]:
+    words = [word for word in body.split() if word not in FILLERS]
+    while words and words[-1] in PUNCTUATION:
+        words.pop()
+    return words
 
 
 @lru_cache(maxsize=8192)
@@ -136,7 +145,7 @@ def _view(text: str) -> _View:
         len(word) > 1 and (word in STOPWORDS or verb(word) is not None) for word in body.split()[1:]
     )
     return _View(
-        english, body.isascii(), reading.wished,
+        english, body.isascii(), reading.wished, " ".join(_plain(body)),
         frozenset(slot.key for slot in find_slots(body)),
         frozenset(word for word in keys(text).words if not word.isdigit()),
     )  # fmt: skip
@@ -146,7 +155,9 @@ def may_merge(old: str, new: str) -> bool:
     """Whether the model may be asked about the pair at all (no embedding needed): facts of
     the kind it was trained on (English: Latin letters, one of them holding an English word;
     in another language it cannot see a negation), not a wish beside what is, not two
-    attributes the rules read, nor the same words in another order."""
+    attributes the rules read, not a fact and the same fact with more said after it ("plays
+    clarinet" / "plays clarinet in a band": a merge keeps one wording and would lose the
+    rest), nor the same words in another order."""
     first, second = _view(old), _view(new)
     if not (first.latin and second.latin and (first.english or second.english)):
         return False
@@ -154,6 +165,9 @@ def may_merge(old: str, new: str) -> bool:
         return False  # a wish and what is are never the same fact
     if first.slots and second.slots and not first.slots & second.slots:
         return False  # two attributes: "is from London" / "is based in London"
+    short, long = sorted((first.body, second.body), key=len)
+    if long.startswith(short + " "):
+        return False  # the same fact with more said: the rules judge it
     return first.words != second.words  # only an order differs: the vectors cannot see it
 
 

@@ -129,6 +129,8 @@ _NOT_PLACE = (
     r"|close|next|far|upstairs|downstairs|for|life|\w+ly)"
 )
 """What "lives" without "in" is followed by that is no place ("lives alone", "lives happily")."""
+_TO_WORK = r"(?:work|the office|(?:his|her|their) (?:job|office|work)|school|uni|college)\b"
+_MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
 _TO_BED = (
     r"(?:goes to bed|go to bed|going to bed|gets to bed|in bed|falls asleep|fall asleep|asleep"
     r"|sleeps|sleep|crashes|passes out)"
@@ -156,8 +158,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                rf"home\b"),
     _p("home", rf"^\S+ (?:now |still )?in (?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
     _p("home", rf"{_S}{_ADVERBS}lives (?!{_NOT_PLACE}\b)(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
-    _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in|was born in)"
-                 rf" {_IN_THE}{_VALUE}"),
+    _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in|was born"
+                 rf"(?: and raised)? in|spent (?:his|her|their) childhood in) {_IN_THE}{_VALUE}"),
     # work
     _p("job", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for) [\w'-]+"
               rf"(?: [\w'-]+){{0,2}}?)? as (?:a |an )?{_VALUE}"),
@@ -240,6 +242,15 @@ PATTERNS: tuple[SlotPattern, ...] = (
                     rf"|100 % )?remote(?:ly)?\b", "remote"),
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
+    # how they get to work or school
+    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:commutes|gets|goes|travels|heads|comes)"
+                  rf"(?: \S+){{0,2}}? (?:to|into) {_TO_WORK}(?: \S+){{0,3}}? (?:by|on|via) "
+                  rf"(?:(?:the|a|his|her|their) )?(?P<value>{_MODES})\b"),
+    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?P<value>cycles|bikes|walks|drives|runs"
+                  rf"|rides (?:his |her |their |a )?(?:bike|scooter|motorbike)) (?:\S+ ){{0,2}}?"
+                  rf"(?:to|into) {_TO_WORK}"),
+    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?takes (?:the |a )?(?P<value>{_MODES}) "
+                  rf"(?:\S+ ){{0,2}}?(?:to|into) {_TO_WORK}"),
     # when they go to bed and get up: late or early
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?{_TO_BED} (?:\S+ ){{0,2}}?{_AT}"
                   rf"(?: like| about| around| at)? {_SMALL_HOURS}", "late"),

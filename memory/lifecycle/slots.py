@@ -190,6 +190,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = value.replace(" minus ", "-").replace("utc ", "utc+")  # one word: "utc-3"
     elif slot == "shift":
         value = _SHIFTS.get(value, value)
+    elif slot == "commute":
+        value = _COMMUTES.get(value.split()[-1], value)
     elif slot == "hand":  # "lefty" / "left-handed"
         value = "left" if value.startswith("left") else "right"
     elif slot == "rank":  # "plat iv" / "platinum 4"
@@ -210,6 +212,10 @@ _ZONES = {"pdt": "pst", "edt": "est", "cdt": "cst", "mdt": "mst", "bst": "utc", 
 """One name per zone, summer time as the zone ("pdt" is Pacific time)."""
 _SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "early": "morning"}
 """One name per shift: overnight and graveyard shifts are nights, late ones evenings."""
+_COMMUTES = {"cycles": "bike", "cycle": "bike", "bikes": "bike", "bicycle": "bike", "walks": "foot",
+             "drives": "car", "runs": "foot", "tube": "train", "subway": "train",
+             "metro": "train", "tram": "train"}  # fmt: skip
+"""One name per way to work: "cycles to work" / "goes to work by bike"."""
 _TIERS = {"plat": "platinum", "i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5"}
 _COUNTED = frozenset({"siblings", "children", "pets"})
 """Slots whose values are "none" or a kind: every kind can hold beside the others."""
