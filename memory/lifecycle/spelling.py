@@ -15,28 +15,36 @@ Any other word that is in no English dictionary is repaired to the dictionary wo
 away (:func:`dictionary_word`: "playnig" → "playing", "brocoli" → "broccoli", "frineds" →
 "friends"), so that two typos of one word, or a typo of a verb form and its lemma, still
 match. The dictionary is pyspellchecker's English word list with how often each word is
-used: it holds common names and places ("izmir", "tomas"), which are left alone, as are
-the names of places our own tables hold ("munchen") and an ending on a dictionary word
-("vaping", "goated", "natively": newer words than the list).
+used (:func:`dictionary`): it holds common names and places ("izmir", "tomas"), which are
+left alone, as are the names of places our own tables hold ("munchen") and an ending on a
+dictionary word ("vaping", "goated", "natively": newer words than the list).
 
 Two facts' words are compared the same forgiving way (:func:`words_match`, :func:`kin`,
 :func:`sets_match`)."""
 
 from __future__ import annotations
 
+import gzip
+import importlib.resources
 import importlib.util
 import json
 import logging
 import unicodedata
-from collections.abc import Mapping
+from array import array
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
 from string import ascii_lowercase
+from typing import TYPE_CHECKING, NamedTuple
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.lexicon import NAME_CUES, OCCUPATIONS, SLOT_CUES, STOPWORDS
 from memory.search.embeddings import WORDLLAMA_CONFIG
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 log = logging.getLogger(__name__)
 
@@ -69,24 +77,64 @@ MIN_COUNT = 100
 ("vamping", "quinol", "bessie") are likelier a newer word's neighbour than its meaning."""
 
 
-@lru_cache(maxsize=1)
-def dictionary() -> Mapping[str, int]:
-    """English words, lowercase and without accents ("fiance"), and how often each is used
-    (pyspellchecker's word list: about 160,000 words); empty, with one warning, when it
-    cannot be read."""
-    try:
-        from spellchecker import SpellChecker
+WORD_LIST = ("spellchecker", "resources/en.json.gz")
+"""pyspellchecker's English word list, in its package: a JSON object of word: count, one a
+line (about 160,000 words)."""
 
-        counts = SpellChecker(language="en", distance=1).word_frequency.dictionary
+
+class Dictionary(NamedTuple):
+    """The word list, kept small (1.9 MB, where a dict of it takes 14): each word's hash,
+    sorted, and how often the word is used."""
+
+    hashes: NDArray[np.int64]
+    counts: NDArray[np.int32]
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and bool(self.uses([word])[0])
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    def uses(self, words: Sequence[str]) -> NDArray[np.int32]:
+        """How often each of ``words`` is used; 0 for a word not in the list."""
+        import numpy as np
+
+        wanted = np.fromiter((hash(word) for word in words), dtype=np.int64, count=len(words))
+        index = np.minimum(np.searchsorted(self.hashes, wanted), len(self.hashes) - 1)
+        found = self.hashes[index] == wanted
+        return np.where(found, self.counts[index], 0).astype(np.int32)
+
+
+@lru_cache(maxsize=1)
+def dictionary() -> Dictionary:
+    """English words, lowercase and without accents ("fiance"), and how often each is used;
+    empty, with one warning, when the word list cannot be read (numpy is imported here, as
+    where vectors are made: a command that reads no fact starts without it)."""
+    import numpy as np
+
+    hashes, counts = array("q"), array("i")
+    package, name = WORD_LIST
+    try:
+        with (
+            importlib.resources.files(package).joinpath(name).open("rb") as packed,
+            gzip.open(packed, "rt", encoding="utf-8") as lines,
+        ):
+            for line in lines:
+                key, colon, count = line.strip().rstrip(",").rpartition(":")
+                if not colon:
+                    continue
+                word = json.loads(key) if "\\" in key else key[1:-1]
+                if not word.isascii():
+                    word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
+                hashes.append(hash(word))
+                counts.append(min(int(count), 2**31 - 1))
     except (ImportError, OSError, ValueError) as exc:
-        log.warning("typo repair has no dictionary: cannot load pyspellchecker's (%s)", exc)
-        return {}
-    words = dict(counts)
-    for word, count in counts.items():
-        if not word.isascii():
-            plain = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
-            words[plain] = max(count, words.get(plain, 0))
-    return words
+        log.warning("typo repair has no dictionary: cannot read pyspellchecker's (%s)", exc)
+    order = np.argsort(np.frombuffer(hashes, dtype=np.int64), kind="stable")
+    return Dictionary(
+        np.frombuffer(hashes, dtype=np.int64)[order].copy(),
+        np.frombuffer(counts, dtype=np.int32)[order].copy(),
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -98,10 +146,10 @@ def dictionary_word(word: str) -> str:
     when several are as near. The first letter stays (but for a swap). A word of fewer than
     ``MIN_LENGTH`` letters, with a digit, in the dictionary, or a dictionary word with an
     ending stays as it is."""
-    words = dictionary()
-    if len(word) < MIN_LENGTH or not word.isalpha() or word in words or not words:
+    known = dictionary()
+    if len(word) < MIN_LENGTH or not word.isalpha() or not len(known) or word in known:
         return word
-    if word in _place_words() or _inflected(word, words):
+    if word in _place_words() or _inflected(word, known):
         return word
     ends = range(1, len(word) + 1)
     for candidates in (
@@ -114,24 +162,25 @@ def dictionary_word(word: str) -> str:
             for letter in ascii_lowercase
         ),
     ):
-        found = {c for c in candidates if words.get(c, 0) >= MIN_COUNT}
-        if found:
-            return max(sorted(found), key=words.__getitem__)
+        unique = sorted(set(candidates))
+        counts = known.uses(unique)
+        if counts.max(initial=0) >= MIN_COUNT:
+            return unique[int(counts.argmax())]  # the first of the most used
     return word
 
 
 _INFLECTIONS = ("s", "es", "d", "ed", "ing", "ly", "er", "ers")
 
 
-def _inflected(word: str, words: Mapping[str, int]) -> bool:
-    """``word`` is a dictionary word with an ending: "vapes", "vaping" ("vape"), "goated"."""
+def _inflected(word: str, words: Dictionary) -> bool:
+    """``word`` is a dictionary word with an ending: "vapes", "vaping" ("vape"), "goated",
+    "running" ("run")."""
+    stems = []
     for ending in _INFLECTIONS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             stem = word[: -len(ending)]
-            doubled = stem[-1] == stem[-2] and stem[:-1] in words  # "running"
-            if stem in words or stem + "e" in words or doubled:
-                return True
-    return False
+            stems += [stem, stem + "e"] + ([stem[:-1]] if stem[-1] == stem[-2] else [])
+    return bool(stems) and bool(words.uses(stems).any())
 
 
 @lru_cache(maxsize=1)
