@@ -976,3 +976,17 @@ def test_getting_to_work_children_allergies_teams_and_origins(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("jun's fave game is valorant", "jun says valorant is mid now, fave is apex", CONTRADICTS),
+        ("Ada's favourite drink is chai.", "Ada is over chai and matcha is her favourite now.",
+         CONTRADICTS),
+        ("Ada's favourite drink is chai.", "Ada. fave is chai", SAME),
+        ("Bo's favourite band is Muse.", "Bo's favourite film is Heat, fave is Up now", UNRELATED),
+    ],
+)  # fmt: skip
+def test_a_favourite_told_without_its_thing(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -338,12 +338,20 @@ PATTERNS: tuple[SlotPattern, ...] = (
     # favourites
     _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} (?P<thing>\w+(?: \w+){{0,2}}?) {_FAV_IS}"
                    rf"{_VALUE}"),
-    _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
-    _p("favorite", rf"^(?P<value>[\w' -]+?) (?:is|are) (?:\S+ 's|\S+s) {_FAVOURITE}"
-                   rf"(?: (?P<thing>\w+(?: \w+)?))?$"),
-    _p("favorite", rf"{_S}{_SAYS}(?P<value>[\w' -]+?) (?:is|are) (?:now |still )?"
-                   rf"(?:his|her|their) {_FAVOURITE} (?P<thing>\w+){_FRAGMENT_END}"),
-    _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} (?P<thing>\w+) (?:now |still )?"
+    _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
+    _p("favorite", rf"{_s_if(_FAVOURITE)}(?:\S+ ){{1,10}}?(?:,|\.|and|but) (?:that )?"
+                   rf"(?P<value>\w+(?: \w+)?) (?:is|are) (?:now |still )?(?:his|her|their) "
+                   rf"(?:new )?{_FAVOURITE}"
+                   rf"(?: (?!now\b)(?P<thing>\w+))?{_FRAGMENT_END}"),  # ", and x is his fave now"
+    _p("favorite", rf"{_s_if(_FAVOURITE)}(?:\S+ ){{1,10}}?(?:,|\.|and|but) (?:(?:his|her|their) )?"
+                   rf"(?:new )?{_FAVOURITE} (?:is |: )?(?:now )?{_VALUE}"),  # "..., fave is x now"
+    _p("favorite", rf"^(?P<value>(?:(?! (?:is|and|but) )[\w' -])+?) (?:is|are) "
+                   rf"(?:\S+ 's|\S+s|her|their) {_FAVOURITE}"
+                   rf"(?: (?!now$)(?P<thing>\w+(?: (?!now$)\w+)?))?(?: now)?$"),
+    _p("favorite", rf"{_S}{_SAYS}(?P<value>(?:(?! (?:is|and|but) )[\w' -])+?) (?:is|are) "
+                   rf"(?:now |still )?(?:his|her|their) {_FAVOURITE} (?!now\b)(?P<thing>\w+)"
+                   rf"{_FRAGMENT_END}"),
+    _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} (?!is\b)(?P<thing>\w+) (?:now |still )?"
                    rf"(?P<value>\w+(?: \w+)??){_FRAGMENT_END}"),  # "ola fave band muse"
     # the team they support: one at a time, as a favourite team is
     _p("favorite:team", rf"{_S}{_ADVERBS}(?:supports|is supporting|has supported|reps|is a "

@@ -98,6 +98,7 @@ def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
     """Whether two facts' slots conflict, agree, agree in part, or share nothing."""
     mine = {slot.key: slot.value for slot in first}
     theirs = {slot.key: slot.value for slot in second}
+    mine, theirs = _thing_told(mine, theirs), _thing_told(theirs, mine)
     shared = mine.keys() & theirs.keys()
     if not shared:
         return Verdict.NONE
@@ -107,6 +108,21 @@ def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
         _equal(key, mine[key], theirs[key]) for key in shared
     )
     return Verdict.AGREE if same else Verdict.PARTIAL
+
+
+def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
+    """A favourite told without its thing ("fave is the finals now") as a favourite of the
+    one thing the other fact names ("kenta's fave game is apex")."""
+    if "favorite:" not in slots or "favorite:" in other:
+        return slots
+    if any(key.startswith("favorite:") and key != "favorite:" for key in slots):
+        return slots  # "fave film is heat, fave is up now": its own thing
+    things = [key for key in other if key.startswith("favorite:")]
+    if len(things) != 1 or things[0] in slots:
+        return slots
+    told = dict(slots)
+    told[things[0]] = told.pop("favorite:")
+    return told
 
 
 def values_agree(key: str, first: str, second: str) -> bool:
