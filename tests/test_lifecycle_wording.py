@@ -108,6 +108,7 @@ def test_other_names_for_one_thing_merge(old: str, new: str) -> None:
         ("Tove plays the cello.", "Tove is a violinist."),
         ("Yuki's favourite fruit is mango.", "Yuki likes kiwi more than any other fruit."),
         ("Sven is a server admin.", "Sven is a server mod."),
+        ("kai is over the moon about his job", "kai hates his job"),
     ],
 )
 def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
@@ -145,6 +146,10 @@ def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:
         ("zo is not scared of dogs", "zo is afraid of dogs"),
         ("Angelica has never played chess in her life.", "Angelica plays chess online now."),
         ("Ines's native language is Catalan.", "Ines speaks Basque natively."),
+        ("Tomas plays Fortnite every night.", "Tomas has moved on from Fortnite."),
+        ("pau loves kpop", "pau says shes over kpop"),
+        ("lu. likes anime", "lu - over anime now"),
+        ("Ana takes milk in her coffee.", "Ana has cut milk out completely."),
     ],
 )
 def test_a_wording_that_denies_contradicts(old: str, new: str) -> None:

@@ -32,7 +32,8 @@ CHAT_WORDS = {
     "gonna": "going to", "wanna": "want to", "gotta": "got to", "tryna": "trying to",
     "finna": "going to", "ppl": "people", "smth": "something", "sth": "something",
     "tmr": "tomorrow", "tmrw": "tomorrow", "nite": "night", "tonite": "tonight",
-    "everyday": "every day", "w": "with",
+    "everyday": "every day", "w": "with", "hes": "he is", "shes": "she is",
+    "theyre": "they are",
     # content
     "wfh": "work from home", "bestie": "best friend", "besties": "best friends",
     "bff": "best friend", "bffs": "best friends", "compsci": "computer science",

@@ -85,6 +85,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r" (?:with|w)|passionate about|keen on|crazy about|mad about|fond of)\b", r"\1\2likes"),
     (("stand", "handle", "stomach"), r"\bcan not (?:stand|handle|stomach)\b", "hates"),
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
+    (("moved on from", "moving on from"), r"\b(?:has )?(?:moved|moving) on from\b", "stopped"),
+    (("cut",), r"\b(?:has )?cut (\w+) out\b", r"stopped \1"),  # "cut sugar out of her tea"
+    (("over",), r"(?:\b(?:is|are|'s) (?:so |totally |completely |officially )?|^(\S+) "
+     r"(?:[.:,-] )?)over (?!the moon|there|here|it\b|that\b|\d)", r"\1 not likes "),
     (("done w",), r"\b(?:is )?done (?:with|w)\b", "stopped"),
     (("used to",), r"\bused to\b", "not"),
     (("diet",), r"\b(?:follows|eats|keeps|has|is on) (?:a |an )?(vegan|vegetarian|plant-based"

@@ -362,7 +362,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"{_ZONE_END}"),
     _p("timezone", rf"{_S}'s (?:time ?zone|tz) (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_S}(?:[.:,-] )?{_ZONE}{_ZONE_END}"),
-    _p("timezone", rf"{_s_if(' on ')}(?:\S+ ){{1,6}}?on (?:the )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_s_if(' on ')}(?:\S+ ){{1,8}}?on (?:the )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_s_if(' now$')}(?:\S+ ){{1,6}}?{_ZONE}(?= now$)"),  # "relocated , gmt now"
     _p("timezone", rf"{_s_if(' (?:time ?zone|tz) ')}(?:\S+ ){{0,6}}?(?:his|her|their|my) "
                    rf"(?:time ?zone|tz) (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
