@@ -990,3 +990,16 @@ def test_getting_to_work_children_allergies_teams_and_origins(
 )  # fmt: skip
 def test_a_favourite_told_without_its_thing(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Lucia attends Trinity College.", "Lucia is a student at Trinity College.", SAME),
+        ("Lucia attends Trinity College.", "Lucia is now a student at Kings College.",
+         CONTRADICTS),
+        ("Remi goes to Hillcrest High School.", "Remi is a pupil at Hillcrest High School.", SAME),
+    ],
+)  # fmt: skip
+def test_a_student_at_a_school_attends_it(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

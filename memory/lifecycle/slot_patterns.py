@@ -69,6 +69,7 @@ _SAYS = r"(?:(?:says|said|thinks|reckons|decided) (?:that )?)?"
 _TRANSFER = r"(?:transferred|transfered|has transferred|switched|changed schools|moved)"
 _ATTENDS = (
     rf"(?:goes to|attends|is (?:now )?at|studies at|started at|(?:is )?enrolled (?:at|in)"
+    rf"|is (?:now )?(?:a|an) (?:\w+ )?(?:student|pupil) at"
     rf"|{_TRANSFER}(?: schools?| unis?| colleges?)? to)"
 )
 _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
