@@ -133,6 +133,8 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("pia is a night owl", "pia stays up super late"),
         ("Ugo goes to bed really late.", "ugo is a night owl"),
         ("Yuki's favourite fruit is mango.", "Yuki likes mango more than any other fruit."),
+        ("Jon has two younger sisters.", "Jon is the older brother of two girls."),
+        ("Ama has 3 younger brothers.", "Ama is the big sister of three boys."),
     ],
 )
 def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:

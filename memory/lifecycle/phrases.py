@@ -157,6 +157,11 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("mom of", "mum of", "mother of", "dad of", "father of", "parent of"),
      r"\b(?:is )?(?:a |the )?(?:mom|mum|mother|dad|father|parent) of (\d+) (?:boys|sons)\b",
      r"has \1 sons"),
+    (("brother of", "sister of", "sibling of", "brother to", "sister to", "sibling to"),
+     r"\bis (?:the |a )?(?:older|big|elder|eldest) (?:brother|sister|sibling) (?:of|to) (\d+) "
+     r"(?:(girls|sisters)|(boys|brothers)|(?:kids|siblings))\b",
+     lambda m: f"has {m.group(1)} younger "
+     + ("sisters" if m.group(2) else "brothers" if m.group(3) else "siblings")),
     (("allerg", "alerg"),
      r"\bhas (?:a |an )?(?:(?:severe|bad|mild|serious) )?(?:(\w+) allergy|allergy to)\b",
      r"is allergic to \1"),
