@@ -53,6 +53,20 @@ def _plays(match: re.Match[str]) -> str:
     return f"plays {kind + ' ' if kind else ''}{_PLAYERS[match.group(2)]}"
 
 
+_CHILDREN = {"girls": "daughters", "daughters": "daughters", "boys": "sons", "sons": "sons"}
+_SIBLINGS = {"girls": "sisters", "sisters": "sisters", "boys": "brothers", "brothers": "brothers"}
+
+
+def _has_children(match: re.Match[str]) -> str:
+    """A parent of N: "mother of 2 girls" → "has 2 daughters", "dad of 3" → "has 3 kids"."""
+    return f"has {match.group(1)} {_CHILDREN.get(match.group(2) or '', 'kids')}"
+
+
+def _has_younger(match: re.Match[str]) -> str:
+    """An older sibling of N: "the older brother of 2 girls" → "has 2 younger sisters"."""
+    return f"has {match.group(1)} younger {_SIBLINGS.get(match.group(2), 'siblings')}"
+
+
 PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
     # (words one of which must be in the text, pattern, replacement)
     (_SAYING, _FRAME + r"(?:she|he|they|i) 's ", r"\1 is "),  # "says she's sick of it"
@@ -149,19 +163,11 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("between jobs", "out of work"), r"\b(?:is )?(?:between jobs|out of work)\b",
      "is unemployed"),
     (("mom of", "mum of", "mother of", "dad of", "father of", "parent of"),
-     r"\b(?:is )?(?:a |the )?(?:mom|mum|mother|dad|father|parent) of (\d+)(?: kids| children)?\b"
-     r"(?! (?:girls|daughters|boys|sons)\b)", r"has \1 kids"),
-    (("mom of", "mum of", "mother of", "dad of", "father of", "parent of"),
-     r"\b(?:is )?(?:a |the )?(?:mom|mum|mother|dad|father|parent) of (\d+) (?:girls|daughters)\b",
-     r"has \1 daughters"),
-    (("mom of", "mum of", "mother of", "dad of", "father of", "parent of"),
-     r"\b(?:is )?(?:a |the )?(?:mom|mum|mother|dad|father|parent) of (\d+) (?:boys|sons)\b",
-     r"has \1 sons"),
+     r"\b(?:is )?(?:a |the )?(?:mom|mum|mother|dad|father|parent) of (\d+)"
+     r"(?: (kids|children|girls|daughters|boys|sons))?\b", _has_children),
     (("brother of", "sister of", "sibling of", "brother to", "sister to", "sibling to"),
      r"\bis (?:the |a )?(?:older|big|elder|eldest) (?:brother|sister|sibling) (?:of|to) (\d+) "
-     r"(?:(girls|sisters)|(boys|brothers)|(?:kids|siblings))\b",
-     lambda m: f"has {m.group(1)} younger "
-     + ("sisters" if m.group(2) else "brothers" if m.group(3) else "siblings")),
+     r"(girls|sisters|boys|brothers|kids|siblings)\b", _has_younger),
     (("allerg", "alerg"),
      r"\bhas (?:a |an )?(?:(?:severe|bad|mild|serious) )?(?:(\w+) allergy|allergy to)\b",
      r"is allergic to \1"),

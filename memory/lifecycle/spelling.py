@@ -39,6 +39,7 @@ from string import ascii_lowercase
 from typing import TYPE_CHECKING, NamedTuple
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle import places
 from memory.lifecycle.lexicon import NAME_CUES, OCCUPATIONS, SLOT_CUES, STOPWORDS
 from memory.search.embeddings import WORDLLAMA_CONFIG
 
@@ -169,7 +170,8 @@ def dictionary_word(word: str) -> str:
     return word
 
 
-_INFLECTIONS = ("s", "es", "d", "ed", "ing", "ly", "er", "ers")
+_ENDINGS = ("s", "es", "d", "ed", "ing")
+_INFLECTIONS = (*_ENDINGS, "ly", "er", "ers")
 
 
 def _inflected(word: str, words: Dictionary) -> bool:
@@ -186,14 +188,9 @@ def _inflected(word: str, words: Dictionary) -> bool:
 @lru_cache(maxsize=1)
 def _place_words() -> frozenset[str]:
     """Every word of the places :mod:`memory.lifecycle.places` names."""
-    from memory.lifecycle import places
-
     names = {*places.PLACE_ALIASES, *places.PLACE_ALIASES.values(), *places.REGIONS,
              *places.DISTRICTS, *places.CITIES}  # fmt: skip
     return frozenset(word for name in names for word in name.split())
-
-
-_ENDINGS = ("s", "es", "d", "ed", "ing")
 
 
 def _forms(word: str) -> set[str]:
