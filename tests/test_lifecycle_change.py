@@ -109,6 +109,18 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("idris. vegan", "idris eats cheese every day now"),
         # a change with no word in common and no slot: "left" still lets the two meet
         ("zara works at h&m", "zara left h&m, at uniqlo now"),
+        # a thing "dead to" them, a thing sold told without "got", a habit gone "off"
+        ("rosa supports arsenal", "rosa - spurs now, arsenal is dead to her"),
+        ("ben has a switch", "ben. steam deck now, switch sold"),
+        ("mo is doing carnivore", "mo off carnivore, eats salads now"),
+        ("Pia loves olives.", "Pia went off olives after the trip."),
+        # a community role changed
+        ("lu is a helper on the server", "lu got promoted to admin"),
+        ("Dev is an admin of the server.", "Dev got demoted last night."),
+        ("vik mods the discord", "vik got demodded lmao"),
+        # a thing denied on its own, or "not touched", after a habit with it
+        ("ola plays rocket league daily", "ola - no more rocket league, uninstalled"),
+        ("kai drinks coffee every morning", "kai doesn't touch coffee anymore"),
     ],
 )
 def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
@@ -120,6 +132,9 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
     [
         ("zoe likes music", "zoe switched to physics"),  # no kind the two share
         ("gus has a ps5", "gus switched to pc"),  # "switched" is no Nintendo Switch
+        ("mo is doing carnivore", "mo is off work today"),  # time away, no habit left
+        ("mo plays dead by daylight", "mo plays dead by daylight with his cousin"),
+        ("ada works as a nurse", "ada got promoted to ward manager"),  # no community role
     ],
 )
 def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) -> None:

@@ -21,7 +21,7 @@ def test_a_chat_spelling_reads_as_what_it_stands_for(token: str, words: str) -> 
 
 
 @pytest.mark.parametrize(
-    "token", ["begin", "cousin", "cabin", "raisin", "dustin", "lol", "cs", "nurse"]
+    "token", ["begin", "cousin", "cabin", "raisin", "dustin", "lol", "cs", "nurse", "veggies"]
 )
 def test_words_that_only_look_like_chat_spellings_stay(token: str) -> None:
     assert spelled(token) == token
@@ -41,6 +41,7 @@ def test_words_that_only_look_like_chat_spellings_stay(token: str) -> None:
         ("Kaan speaks Turkish fluently.", "kaan fluent in turkish"),
         ("Mira is into climbing.", "mira is into climbing big time"),
         ("Noor doesn't smoke.", "noor is a non smoker"),
+        ("Ruth is vegetarian.", "ruth. veggie"),
     ],
 )
 def test_a_fact_typed_the_chat_way_is_the_same_fact(old: str, new: str) -> None:

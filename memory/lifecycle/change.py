@@ -8,13 +8,15 @@ hardware store", "Biscuit passed away". When the slots find no conflict (no new 
 compare, or a wording they do not know), such a change still ends the old fact when:
 
 * a **topic cue** of the new fact (moved → home; single, split up, divorced → relationship;
-  graduated, dropped out → studies; fired, laid off, retired → work; switched, transferred
-  → whatever topic the new fact names too) meets a topic the old fact is about (its slots,
-  or its words: "works retail" is about work); or
+  graduated, dropped out → studies; fired, laid off, retired → work; promoted, demoted → a
+  community role, mod or admin; switched, transferred → whatever topic the new fact names
+  too) meets a topic the old fact is about (its slots, or its words: "works retail" is about
+  work); or
 * an **object cue** (quit, left, stopped, sold, lost, dropped, replaced, uninstalled, gave
-  up, stepped down, handed off; died, passed away, renamed, is gone, got sold) stands next
-  to a content word of the old fact, or a word made from it ("quit vaping" / "vapes", "left
-  teaching" / "a teacher", "Biscuit passed away" / "a dog named Biscuit"); or
+  up, stepped down, handed off, went off; died, passed away, renamed, is gone, got sold, is
+  dead to them) stands next to a content word of the old fact, or a word made from it ("quit
+  vaping" / "vapes", "left teaching" / "a teacher", "Biscuit passed away" / "a dog named
+  Biscuit"); or
 * a **switch** (switched, upgraded, migrated, swapped, changed) names a word of an old fact
   on no topic above, and does not keep all its words ("uses windows 10" / "upgraded to
   windows 11").
@@ -37,6 +39,7 @@ from memory.lifecycle.slots import Verdict, compare_slots, find_slots
 from memory.lifecycle.spelling import kin
 
 HOME, WORK, LOVE, STUDIES, PET, DIET = "home", "work", "relationship", "studies", "pet", "diet"
+ROLE = "role"  # a member's part in a community: mod, admin, captain
 
 _SLOT_TOPICS = {"home": HOME, "job": WORK, "employer": WORK, "status": LOVE,
                 "studies": STUDIES, "school": STUDIES, "pets": PET, "household": HOME}  # fmt: skip
@@ -50,12 +53,14 @@ _TOPIC_WORDS = {
     + " ".join(KINDS["subject"]),
     PET: "pet named",
     DIET: "vegan vegetarian pescatarian meat diet plant-based keto",
+    ROLE: "moderator administrator helper captain organiser organizer",
 }
 _WORD_TOPICS: dict[str, str] = {
     **{word: topic for topic, words in _TOPIC_WORDS.items() for word in words.split()},
     **{word: WORK for word in OCCUPATIONS},
     **{word: PET for word in PETS},
     **{word: DIET for word in MEATS},
+    **{word: ROLE for word in _TOPIC_WORDS[ROLE].split()},  # "admin": of a server, mostly
 }
 
 _TOPIC_CUES: dict[str, frozenset[str]] = {
@@ -68,6 +73,7 @@ _TOPIC_CUES: dict[str, frozenset[str]] = {
     "sack": frozenset({WORK}), "sacked": frozenset({WORK}), "retire": frozenset({WORK}),
     "retired": frozenset({WORK}), "unemployed": frozenset({WORK}),
     "jobless": frozenset({WORK}), "resign": frozenset({WORK}),
+    "promote": frozenset({ROLE}), "demote": frozenset({ROLE}), "demodded": frozenset({ROLE}),
 }  # fmt: skip
 """Cues that name the topic they change on their own."""
 
@@ -81,10 +87,10 @@ _NAMED_CUES: dict[str, frozenset[str]] = {
 _AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop", "replace",
                          "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
                          "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
-                         "rehome", "rehomed", "forget"})  # fmt: skip
+                         "rehome", "rehomed", "forget", "off"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki")."""
-_BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse"})
+_BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead"})
 """Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
 1660 is gone", "the xbox got sold")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
@@ -94,6 +100,14 @@ _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off
             ("cut", "out"): "quit", ("get", "rid"): "ditch", ("run", "out"): "expire"}  # fmt: skip
 _PASSIVE = frozenset({"got", "get", "was", "were", "been", "is", "are"})
 """Before "sold", what makes the thing sold the word before ("the 2060 got sold")."""
+_ENDS = frozenset({"", ",", ".", ";", "!", "?", "now", "lol", "lmao", "and", "but"})
+"""After a word, the end of its clause ("xbox sold, pc now")."""
+_GOING_OFF = frozenset({"is", "was", "went", "go", "goes", "been", "got", "now", "fully",
+                        "completely", "totally", "officially"})  # fmt: skip
+"""Before "off", what makes it a habit left ("juno off keto", "went off mushrooms")."""
+_OFF_A_WHILE = frozenset({"work", "duty", "today", "tomorrow", "tonight", "school", "shift",
+                          "sick", "the", "for", "to", "on"})  # fmt: skip
+"""After "off", what makes it time away ("off work today"), not a habit left."""
 _OWN_TOPIC_CUES = frozenset({"switch", "upgrade", "migrate", "swap", "change"})
 """Named cues that also end a fact on no known topic when the two share a word ("uses
 windows 10" / "upgraded to windows 11", "mains jett in valorant" / "switched her valorant
@@ -175,8 +189,13 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
         base = _PHRASES.get((base, following), _PHRASES.get((word, following), base))
         if base == "pass" and following != "away":
             continue
-        if base == "sell" and index and words[index - 1] in _PASSIVE:
+        sold_before = word == "sold" and following in _ENDS  # "xbox sold, pc now"
+        if base == "sell" and index and (words[index - 1] in _PASSIVE or sold_before):
             base = "sold"  # "the 2060 got sold": what was sold comes before
+        elif base == "dead" and following not in _ENDS | {"to"}:
+            continue  # "chelsea dead to him", "league is dead now"; not "dead by daylight"
+        elif base == "off" and not _left_off(words, index):
+            continue
         elif base == "go" and word == "gone":
             base = "gone"
         if base not in _ALL_CUES:
@@ -188,6 +207,13 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
             continue  # "is moving to": a plan
         found.append((base, index))
     return tuple(found)
+
+
+def _left_off(words: list[str], index: int) -> bool:
+    """ "off" at ``index`` tells a habit left: "juno off keto", "went off mushrooms" (not
+    "day off", "off work today")."""
+    following = words[index + 1] if index + 1 < len(words) else ""
+    return (index == 1 or words[index - 1] in _GOING_OFF) and following not in _OFF_A_WHILE | _ENDS
 
 
 def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:

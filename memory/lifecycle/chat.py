@@ -37,7 +37,7 @@ CHAT_WORDS = {
     # content
     "wfh": "work from home", "bestie": "best friend", "besties": "best friends",
     "bff": "best friend", "bffs": "best friends", "compsci": "computer science",
-    "hitched": "married", "hubby": "husband", "wifey": "wife",
+    "hitched": "married", "veggie": "vegetarian", "hubby": "husband", "wifey": "wife",
     "tues": "tuesday", "thurs": "thursday", "weds": "wednesday",
     # games: the short name (their long names are rewritten to it by memory.lifecycle.phrases)
     "valo": "valorant", "ow": "overwatch", "ow2": "overwatch 2", "mc": "minecraft",

@@ -292,7 +292,8 @@ SLOT_CUES = (
         "drop graduate dropout breakup resign sibling brother sister bro sis child kid son "
         "daughter baby pet drink hand language tongue native timezone rank speak switch swap "
         "upgrade migrate uninstall replace stop alone roommate flatmate housemate place office "
-        "remote shift bed asleep sleep wake awake dawn childhood commute"
+        "remote shift bed asleep sleep wake awake dawn childhood commute moderator administrator "
+        "helper captain organiser organizer promote demote demodded"
     )
     | UNIVERSITIES
     | frozenset(PETS)

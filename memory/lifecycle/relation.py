@@ -16,7 +16,8 @@ In order:
    the new fact tells its value as one more ("also teaches", "has a cat too");
 4. polarity: the same content, one side negated ("likes olives" / "hates olives", "eats
    meat" / "is vegetarian", "smokes" / "quit smoking", "likes running" / "stopped running",
-   "doesn't drink" / "drinks wine", "never eats breakfast" / "eats a big breakfast"), and a
+   "doesn't drink" / "drinks wine", "never eats breakfast" / "eats a big breakfast", "no
+   more dota" / "plays dota daily"), and a
    kind denied whole against one of its members ("plays no instrument" / "plays the
    piano") contradicts, unless both are events with different dates;
 5. a change told as an event (:mod:`memory.lifecycle.change`: "moved last month", "single
@@ -249,7 +250,9 @@ def _near(first: frozenset[str], second: frozenset[str]) -> bool:
 
 def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
     """A habit denied on one side, done on the other in whatever detail: "doesn't drink" /
-    "drinks wine", "never eats breakfast" / "eats a big breakfast before work". A liking is
+    "drinks wine", "never eats breakfast" / "eats a big breakfast before work", a thing
+    denied on its own or not touched ("no more dota", "doesn't touch coffee") / a habit with
+    it ("plays dota daily", "drinks coffee every morning"). A liking is
     no doing ("didn't go camping" / "loves camping" is left alone), and a habit denied in
     detail is no denial in general ("doesn't drink coffee with sugar" / "drinks coffee"). Not
     drinking is not drinking alcohol ("is sober" / "few beers a night", not "drinks tea")."""
@@ -257,9 +260,15 @@ def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]
     if {word for word in denied if not word.isdigit()} == _DRINK:
         drinks = done & (ALCOHOL | _DRINK)
         return bool(drinks) and not done & SOFT_DRINKS and "like" not in done
-    if not denied < done or "like" in done:
+    if "like" in done:
         return False
-    return any(verb(word) is not None for word in denied)
+    if denied - _UNTOUCHED < done and not any(verb(word) for word in denied - _UNTOUCHED):
+        return any(verb(word) is not None for word in done)  # "no more dota" / "plays dota"
+    return denied < done and any(verb(word) is not None for word in denied)
+
+
+_UNTOUCHED = frozenset({"touch"})
+"""A verb that denies whatever is done with the thing: "doesn't touch osu anymore"."""
 
 
 def _liking_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
