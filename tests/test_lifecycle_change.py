@@ -109,6 +109,8 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("idris. vegan", "idris eats cheese every day now"),
         # a change with no word in common and no slot: "left" still lets the two meet
         ("zara works at h&m", "zara left h&m, at uniqlo now"),
+        # the new fact keeps the job, but names the employer left
+        ("Ivo works as a chef at Nobu.", "Ivo resigned from Nobu and is a chef at Zuma now."),
         # a thing "dead to" them, a thing sold told without "got", a habit gone "off"
         ("rosa supports arsenal", "rosa - spurs now, arsenal is dead to her"),
         ("ben has a switch", "ben. steam deck now, switch sold"),

@@ -14,7 +14,8 @@ CLOSE = 0.9
 @pytest.mark.parametrize(
     ("token", "words"),
     [("b4", "before"), ("tryna", "trying to"), ("wfh", "work from home"), ("valo", "valorant"),
-     ("doin", "doing"), ("playin", "playing"), ("livin", "living")],
+     ("yr", "year"), ("hrs", "hours"), ("doin", "doing"), ("playin", "playing"),
+     ("livin", "living")],
 )  # fmt: skip
 def test_a_chat_spelling_reads_as_what_it_stands_for(token: str, words: str) -> None:
     assert spelled(token) == words

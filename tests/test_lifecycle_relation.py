@@ -95,6 +95,9 @@ def test_a_negated_like_habit_or_state_contradicts_both_ways(positive: str, nega
         ("Lena is 29.", "Lena is 30."),
         ("Lena is 29 years old.", "Lena turned 31 last week."),
         ("Lena is 29.", "Lena celebrated her thirty-first birthday on Friday."),
+        ("lena is 19", "lena an adult now lol, 20th bday was sunday"),
+        ("Lena lives in Porto.", "Lena has recently relocated to Faro."),
+        ("Lena has lived in Porto her whole life.", "Lena moved to Braga."),
         ("Lena is single.", "Lena has been in a relationship with Theo for a year."),
         ("Omar's cat is called Pixel.", "Omar's cat is called Byte."),
         ("Omar has a hamster named Nibbles.", "Omar's hamster is named Crumb."),
@@ -635,6 +638,7 @@ def test_how_many_of_a_kind_counts() -> None:
         ("Nia's only pet is a cat named Luna.", "Nia's only pet is a parrot called Kiwi."),
         ("nia has one pet, a dog called rex", "nia has 1 pet, a hamster"),
         ("Nia. only pet: cat", "Nia only pet = rabbit"),
+        ("nia has one pet, a cat called mo", "nia's one and only pet is a gecko"),
     ],
 )
 def test_an_only_pet_of_another_kind_contradicts(old: str, new: str) -> None:

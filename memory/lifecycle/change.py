@@ -230,6 +230,8 @@ def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
     said = (old.core - {old.subject}) - _WORD_TOPICS.keys()
     if said and said <= new.core and not any(_left(body, word) for word in said):
         return False  # "jay in denver now" / "jay moved to denver"
+    if any(_left(body, word) for word in said):
+        return True  # "resigned from latam, a flight attendant with azul now"
     kept = {slot.value for slot in olds}
     return not any(
         f" {value} " in body and not _left(body, value) for value in kept if len(value) > 2

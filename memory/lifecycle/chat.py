@@ -38,7 +38,8 @@ CHAT_WORDS = {
     "wfh": "work from home", "bestie": "best friend", "besties": "best friends",
     "bff": "best friend", "bffs": "best friends", "compsci": "computer science",
     "hitched": "married", "veggie": "vegetarian", "hubby": "husband", "wifey": "wife",
-    "tues": "tuesday", "thurs": "thursday", "weds": "wednesday",
+    "tues": "tuesday", "thurs": "thursday", "weds": "wednesday", "yr": "year", "yrs": "years",
+    "wk": "week", "wks": "weeks", "hr": "hour", "hrs": "hours",
     # games: the short name (their long names are rewritten to it by memory.lifecycle.phrases)
     "valo": "valorant", "ow": "overwatch", "ow2": "overwatch 2", "mc": "minecraft",
     "ff14": "ffxiv", "r6s": "r6", "cs2": "counterstrike 2", "csgo": "counterstrike",

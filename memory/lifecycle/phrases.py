@@ -177,7 +177,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\b(?:is |(?=not ))(not )?(?:(?:really|so|very|super) )?(?:scared|terrified|afraid"
      r"|frightened) of\b|\bhas (?:a )?(?:(?:real|strong|huge) )?(?:phobia|fear) of\b",
      r"\1fears"),
-    (("life",), r"\b(?:in|all) (?:my|his|her|their) (?:whole |entire )?life\b", " "),
+    (("life",), r"\b(?:(?:in|all) (?:my|his|her|their) (?:whole |entire )?|(?:my|his|her|their)"
+     r" (?:whole|entire) )life\b", " "),
+    (("and only",), r"^(\S+) is 1 and only\b", r"\1 's only"),  # "rania's one and only pet"
+    (("and only",), r"\b1 and only\b", "only"),
     (("a lot", "moment"), r"\b(?:a lot|at the moment)\b", " "),
     (("like",), r"(?<=\w) like (?=\d+ )", " "),  # a hedge: "drinks like 4 energy drinks a day"
     (("all", "well", "now", "days"),

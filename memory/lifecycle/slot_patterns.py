@@ -124,7 +124,7 @@ _PARTNER_NAMED = r"(?:(?P<partner>\w+)(?=$| [.,;:!?]))?"
 _PARTNER = r"(?:(?:a|an) (?:man|woman|guy|girl|person) (?:named|called) )?(?P<partner>\w+)"
 """A partner, by name: "married to Jun", "married to a man named Jun"."""
 _CALLED = r"(?:called |named )?"
-_MOVE = r"(?:moved|has moved|relocated|has relocated)(?: back)?"
+_MOVE = rf"(?:has {_ADVERBS})?(?:moved|relocated)(?: back)?"
 _NOT_PLACE = (
     r"(?:with|w|alone|in|on|at|near|for|by|off|a|an|the|together|abroad|here|there|nearby"
     r"|close|next|far|upstairs|downstairs|for|life|\w+ly)"
@@ -295,6 +295,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("age", rf"{_S}'s age (?:is|:) (?:now )?(?P<value>\d{{1,3}})\b"),
     _p("age", rf"{_S}{_ADVERBS}(?:celebrated|had|has had) (?:{_DET} )?(?P<value>\d{{1,3}})"
               rf"(?:st|nd|rd|th) birthday\b"),
+    _p("age", rf"{_S}(?:.*? (?:his|her|their|[,;.:-]) |(?:[.:-] )?)(?P<value>\d{{1,3}})"
+              rf"(?:st|nd|rd|th) (?:birthday|bday)\b"),  # "an adult now, 18th bday was sat"
     _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
               rf"{_FRAGMENT_END}"),
     # studies
