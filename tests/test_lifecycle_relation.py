@@ -739,6 +739,10 @@ def test_living_so_is_no_home() -> None:
         ("Beatriz is Diamond 2 in Apex.", "Beatriz holds a Diamond II rank in Apex.", SAME),
         ("marco is gold 2 in rocket league", "marco is plat 1 in valorant", UNRELATED),
         ("Sam won gold in the 100m.", "Sam won silver in the 200m.", UNRELATED),
+        # the game typed with a typo, or not named again
+        ("Ivy is Gold 1 in Valorent.", "Ivy deranked to Silver 2 in Valorant.", CONTRADICTS),
+        ("ivy stuck in silver in apex", "ivy finally hit gold this season", CONTRADICTS),
+        ("ivy is plat 2 in league", "ivy tryna hit diamond this split", UNRELATED),  # a wish
     ],
 )
 def test_a_rank_is_one_per_game(old: str, new: str, expected: Relation) -> None:

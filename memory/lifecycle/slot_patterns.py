@@ -80,9 +80,9 @@ _TIER = (
     r"|master|grandmaster|challenger|champion|grand champion|legend|predator|elite)"
 )
 """The tiers of a game's ranked ladder ("Gold 2 in Valorant", "plat in league")."""
+_TIER_VALUE = rf"(?P<value>{_TIER}(?: (?:[1-5]|i{{1,3}}|iv|v))?)"
 _RANK = (
-    rf"{_S}(?:[.:,-] )?(?:[\w']+ ){{0,5}}?(?:a |an |the )?"
-    rf"(?P<value>{_TIER}(?: (?:[1-5]|i{{1,3}}|iv|v))?)"
+    rf"{_S}(?:[.:,-] )?(?:[\w']+ ){{0,5}}?(?:a |an |the )?{_TIER_VALUE}"
     rf"(?: rank| ranked)? (?:in|on) (?!(?:the|a|an|his|her|their|my) )"
     rf"(?P<thing>\w+(?: \w+)?){_STOP}"
 )
@@ -374,6 +374,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
                rf"|righty){_FRAGMENT_END}"),
     # a game's rank
     _p("rank", _RANK),
+    _p("rank", rf"{_S}(?:[.:,-] )?(?:finally |just |already )?(?:hit|hits|reached|ranked up to"
+               rf"|ranked down to|deranked to|derankd to|dropped to|climbed to|made it to|is now"
+               rf"|is|now)? ?"
+               rf"{_TIER_VALUE}(?: rank| ranked)?(?=$| [.,;:!?]| now\b| this\b| lets\b)"),
     # the language they grew up speaking
     _p("native", rf"{_S}'s (?:native|first|mother) (?:language|tongue|lang) {_FAV_IS}"
                  rf"(?:actually )?{_VALUE}"),

@@ -35,7 +35,7 @@ from memory.lifecycle.lexicon import (
 )
 from memory.lifecycle.places import CITIES, COUNTRIES, DISTRICTS, PLACE_ALIASES, REGIONS, US_STATES
 from memory.lifecycle.slot_patterns import PATTERNS, SlotPattern
-from memory.lifecycle.spelling import words_match
+from memory.lifecycle.spelling import sets_match, words_match
 
 
 class Verdict(StrEnum):
@@ -98,7 +98,8 @@ def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
     """Whether two facts' slots conflict, agree, agree in part, or share nothing."""
     mine = {slot.key: slot.value for slot in first}
     theirs = {slot.key: slot.value for slot in second}
-    mine, theirs = _thing_told(mine, theirs), _thing_told(theirs, mine)
+    mine = _thing_told(mine, theirs)
+    theirs = _thing_told(theirs, mine)
     shared = mine.keys() & theirs.keys()
     if not shared:
         return Verdict.NONE
@@ -111,17 +112,20 @@ def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
 
 
 def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
-    """A favourite told without its thing ("fave is the finals now") as a favourite of the
-    one thing the other fact names ("kenta's fave game is apex")."""
-    if "favorite:" not in slots or "favorite:" in other:
-        return slots
-    if any(key.startswith("favorite:") and key != "favorite:" for key in slots):
-        return slots  # "fave film is heat, fave is up now": its own thing
-    things = [key for key in other if key.startswith("favorite:")]
-    if len(things) != 1 or things[0] in slots:
-        return slots
+    """A favourite or a rank told without its thing ("fave is the finals now", "finally hit
+    plat") as one of the one thing the other fact names ("kenta's fave game is apex", "gold
+    in league"); a thing told with a typo ("valorent") as the other fact's."""
     told = dict(slots)
-    told[things[0]] = told.pop("favorite:")
+    for kind in ("favorite:", "rank:"):
+        mine = [key for key in told if key.startswith(kind)]
+        things = [key for key in other if key.startswith(kind)]
+        if len(mine) != 1 or len(things) != 1 or mine[0] == things[0]:
+            continue
+        thing, theirs = mine[0][len(kind) :], things[0][len(kind) :]
+        if (not thing and kind not in other) or (
+            thing and sets_match(frozenset(thing.split()), frozenset(theirs.split()))
+        ):
+            told[things[0]] = told.pop(mine[0])
     return told
 
 
