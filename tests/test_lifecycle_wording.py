@@ -135,6 +135,7 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("Yuki's favourite fruit is mango.", "Yuki likes mango more than any other fruit."),
         ("Jon has two younger sisters.", "Jon is the older brother of two girls."),
         ("Ama has 3 younger brothers.", "Ama is the big sister of three boys."),
+        ("Rui is on a gluten-free diet.", "Rui doesn't eat gluten."),
     ],
 )
 def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:
@@ -152,7 +153,23 @@ def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:
         ("pau loves kpop", "pau says shes over kpop"),
         ("lu. likes anime", "lu - over anime now"),
         ("Ana takes milk in her coffee.", "Ana has cut milk out completely."),
+        ("rui - gluten free", "rui has pizza every friday"),
+        # one thing only, then another of its kind
+        ("Ida speaks Dutch at home.", "Ida only speaks English at home now."),
+        ("Ida speaks only Dutch.", "Ida speaks Dutch and German."),
     ],
 )
 def test_a_wording_that_denies_contradicts(old: str, new: str) -> None:
     assert relation(old, new, 0.9) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ida speaks only Dutch.", "Ida is learning German."),  # learning is no speaking
+        ("Ida not only speaks Dutch but also German.", "Ida speaks French."),
+        ("Rui eats gluten-free bread.", "Rui has pasta on Sundays."),  # a food, no diet
+    ],
+)
+def test_what_one_thing_only_leaves_open_stands(old: str, new: str) -> None:
+    assert relation(old, new, 0.9) is not CONTRADICTS

@@ -191,7 +191,11 @@ PETS = {
 LANGUAGES = _words(
     "english spanish french german italian portuguese japanese chinese mandarin cantonese "
     "korean arabic russian hindi dutch swedish norwegian danish polish greek turkish "
-    "hebrew latin welsh irish"
+    "hebrew latin welsh irish vietnamese thai indonesian malay tagalog filipino samoan tongan "
+    "maori hawaiian swahili yoruba igbo hausa twi amharic somali zulu xhosa afrikaans persian "
+    "farsi urdu bengali punjabi tamil telugu gujarati marathi nepali ukrainian czech slovak "
+    "hungarian romanian bulgarian serbian croatian finnish estonian latvian lithuanian "
+    "icelandic catalan basque galician nahuatl quechua kurdish armenian georgian"
 )
 """Studying a language is a pastime beside a degree, not the degree."""
 
@@ -242,6 +246,7 @@ KINDS = {
     "sweet": _words("candy chocolate cake cookie dessert donut brownie"),
     "phone": _words("iphone pixel galaxy android samsung huawei xiaomi oneplus nokia motorola"),
     "os": _words("windows linux macos ubuntu fedora debian chromeos"),
+    "language": LANGUAGES,
     "subject": _words(
         "physics chemistry biology maths mathematics economics psychology philosophy "
         "architecture accounting linguistics sociology geography geology literature pharmacy "

@@ -1,7 +1,8 @@
 """Wordings of a fact rewritten to one form before it is compared: what an extractor reports
 ("Ana mentioned that she ..." → "ana ..."), likings ("is a big fan of", "is into", "can't
-stand"), habits ended ("gave up" → "stopped"), diets, who plays an instrument ("is a
-cellist"), a night owl, moderating a server, and a few names of one place or game.
+stand"), habits ended ("gave up" → "stopped"), diets (gluten-free too), who plays an
+instrument ("is a cellist"), a night owl, moderating a server, and a few names of one place
+or game.
 
 Each entry is (words one of which must be in the text, pattern, replacement): most facts
 hold none of the words, so most patterns are never run. Texts arrive lowercased and
@@ -108,6 +109,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("diet",), r"\b(?:follows|eats|keeps|has|is on) (?:a |an )?(vegan|vegetarian|plant-based"
      r"|plant based) diet\b", r"is \1"),
     (("plant",), r"\bplant[- ]based\b", "vegan"),
+    (("gluten",), r"^(\S+) (?:[.:,-] )?(?:(?:is|eats|goes|has|gone|went|follows|keeps|on|a) )*"
+     r"(?:strictly |strict |fully |completely )?gluten[- ]free(?: diet)?"
+     r"(?=$| [.,;:!?]| now| since| because| for| due)", r"\1 does not eat gluten"),
     (("animal product", "animal stuff"),
      r"\b(?:(?:does not|do not|never) eats? (?:any )?|no )animal (?:products|stuff)\b",
      "is vegan"),

@@ -23,8 +23,10 @@ In order:
 5. a change told as an event (:mod:`memory.lifecycle.change`: "moved last month", "single
    again", "quit vaping") on the old fact's topic, or one clause of the new fact denying
    the old one ("lily back on burgers lol no more vegan"), contradicts; so does a
-   comparison turned round ("prefers tea over coffee" / "prefers coffee over tea"), and a
-   habit stopped then taken up again ("quit smoking" / "smoking again");
+   comparison turned round ("prefers tea over coffee" / "prefers coffee over tea"), a
+   habit stopped then taken up again ("quit smoking" / "smoking again"), and one thing
+   done only beside another of its kind ("only speaks english at home" / "speaks italian
+   at home");
 6. the same fact: "doesn't eat meat" restates "is vegetarian"; else the same polarity,
    the same dates (a dated event and an undated fact are not merged), the same content
    words (lemmas, synonyms, one typo per word), or the same slots with the same values
@@ -55,6 +57,7 @@ from memory.lifecycle.lexicon import (
     GENERIC_WORDS,
     KIND_OF_FOOD,
     KINDS,
+    MEMBER_OF,
     SOFT_DRINKS,
 )
 from memory.lifecycle.reading import PUNCTUATION, Reading, content, keys, read
@@ -117,6 +120,8 @@ def relation(
     ):
         return Relation.CONTRADICTS
     if _swapped(first, second) or _resumed(first, second, core_a, core_b):
+        return Relation.CONTRADICTS
+    if _only_other(first, second, core_a, core_b) or _only_other(second, first, core_b, core_a):
         return Relation.CONTRADICTS
     if _diet_restated(first, core_b, second) or _diet_restated(second, core_a, first):
         return Relation.SAME
@@ -206,6 +211,24 @@ def _swapped(first: Reading, second: Reading) -> bool:
         sides.append((left, right))
     (left_a, right_a), (left_b, right_b) = sides
     return bool(left_a & right_b) and bool(right_a & left_b)
+
+
+def _only_other(
+    only: Reading, other: Reading, core_only: frozenset[str], core_other: frozenset[str]
+) -> bool:
+    """One fact does something with one thing only, the other with another of its kind:
+    "only speaks english at home" / "speaks italian at home", "speaks only english" /
+    "speaks samoan and english"."""
+    words = only.body.split()
+    if "only" not in words or "not only" in only.body or only.negated or other.negated:
+        return False
+    if only.possessive != other.possessive or only.dates or other.dates:
+        return False
+    kinds = {kind for word in core_only for kind in MEMBER_OF.get(word, ())}
+    if not kinds or not any(verb(word) for word in (core_only & core_other) - MEMBER_OF.keys()):
+        return False  # the same thing done: "speaks", "listens to"
+    others = {word for word in core_other - core_only if kinds & MEMBER_OF.get(word, frozenset())}
+    return bool(others)
 
 
 _ADDED = re.compile(r"^\S+(?: \S+){0,2} also\b|\b(?:as well|too)\W*$")
