@@ -136,6 +136,18 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("Jon has two younger sisters.", "Jon is the older brother of two girls."),
         ("Ama has 3 younger brothers.", "Ama is the big sister of three boys."),
         ("Rui is on a gluten-free diet.", "Rui doesn't eat gluten."),
+        ("rai hates mornings", "rai is not a morning person"),
+        # a subject or a school told as a student's
+        ("Ola is a med student.", "ola is in med school"),
+        ("ola in college for law", "ola is a law student"),
+        ("ola. uni - chemistry", "ola - chem student"),
+        ("Ola is a uni student at Lund.", "Ola goes to Lund University."),
+        ("Ola is an avid Benfica fan.", "Ola is a huge supporter of Benfica."),
+        # gaming on a platform, hardware by its model number
+        ("tom games on pc", "tom plays on pc"),
+        ("tom. console gamer", "tom plays on console"),
+        ("tom has an rtx 3080", "tom has a 3080 in his rig"),
+        ("tom has a 3080", "tom has a 3080 graphics card"),
     ],
 )
 def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:
@@ -169,6 +181,8 @@ def test_a_wording_that_denies_contradicts(old: str, new: str) -> None:
         ("Ida speaks only Dutch.", "Ida is learning German."),  # learning is no speaking
         ("Ida not only speaks Dutch but also German.", "Ida speaks French."),
         ("Rui eats gluten-free bread.", "Rui has pasta on Sundays."),  # a food, no diet
+        ("Ola is a grad student.", "Ola studies history."),  # "grad" is no subject
+        ("ola is an exchange student", "ola studies law"),
     ],
 )
 def test_what_one_thing_only_leaves_open_stands(old: str, new: str) -> None:

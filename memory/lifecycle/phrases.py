@@ -78,7 +78,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("fan of",), r"\b(?:is |(?=not ))(not )?(?:a )?(?:big |huge |massive |great )?fan of\b",
      r"\1likes"),
     (("fan", "stan"),
-     r"\bis (not )?(?:a |an )?(?:big |huge |massive |great |die-hard |diehard )?"
+     r"\bis (not )?(?:a |an )?(?:(?:big|huge|massive|great|die-hard|diehard|passionate|avid"
+     r"|lifelong|loyal|devoted|hardcore|true|proper|real|total) )?"
      r"(?!big |huge |massive |great )([\w-]+) (?:fan|stan)\b", r"\1likes \2"),
     (("hobb", "pastime", "passion"), r"(?:\b1 of )?(?:'s|\b(?:his|her|their|my)) (?:favorite )?"
      r"(?:hobbies|hobby|pastimes|pastime|passions|passion) (?:is|are|include|includes)\b",
@@ -155,6 +156,14 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("grand theft auto",), r"\bgrand theft auto\b", "gta"),
     (("counter",), r"\bcounter[- ]strike\b", "counterstrike"),
     (("gym",), r"\b(?:hits|hit|hitting) the gym\b", "goes to the gym"),
+    (("gaming on", "games on"), r"^(\S+) (?:[.:,-] )?(?:is )?(?:games|gaming) on\b",
+     r"\1 plays on"),
+    (("gamer",), r"\b(?:is )?(?:a )?(pc|console|mobile|switch|xbox|playstation|ps5) gamer\b",
+     r"plays on \1"),
+    # hardware told by its model number: "rocks a 3070", "runs an rtx 3070 in his rig"
+    (("rtx", "gtx"), r"\b(?:rtx|gtx) (?=\d)", ""),
+    (("rig", "build", "setup"), r"\bin (?:his|her|their|my) (?:rig|build|setup)\b", " "),
+    (("card", "gpu"), r"(?<=\d) (?:graphics card|graphcs card|gpu|card)\b", ""),
     (("go live", "goes live", "went live", "going live"), r"\b(?:goes|go|going|went) live\b",
      "streams"),
     (("big time",), r"\bbig time\b", " "),

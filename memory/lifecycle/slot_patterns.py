@@ -72,6 +72,8 @@ _ATTENDS = (
     rf"|is (?:now )?(?:a|an) (?:\w+ )?(?:student|pupil) at"
     rf"|{_TRANSFER}(?: schools?| unis?| colleges?)? to)"
 )
+_NOT_SUBJECT = r"(?:(?:is|a|an|the|uni|university|college|grad|exchange|phd|masters|new) )"
+"""What "X student" tells of no subject: "a grad student", "a uni student at Aalto"."""
 _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
 
 
@@ -269,7 +271,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"|after|like|about)(?: like| about| around)? {_LATE_HOURS}", "late"),
     _p("waketime", rf"{_s_if('likes morning')}(?:\S+ ){{0,8}}?(?<!not )likes mornings?\b",
        "early"),
-    _p("waketime", rf"{_s_if('not likes morning')}(?:\S+ ){{0,8}}?not likes mornings?\b", "late"),
+    _p("waketime", rf"{_s_if('not likes morning|hates morning')}(?:\S+ ){{0,8}}?(?:not likes"
+                   rf"|hates) mornings?\b", "late"),
     # whom they live with
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_LIVES} )?(?:{_ALONE}|solo)\b", "alone"),
     _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) {_ALONE}\b",
@@ -306,9 +309,18 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("studies", rf"{_S}{_ADVERBS}(?:switched|changed) "
                   rf"(?:{_DET} (?:{_STUDY_DEGREE}|major|studies) to |to (?:studying|majoring in) )"
                   rf"{_VALUE}"),
-    _p("studies", rf"{_S}{_ADVERBS}(?:studies|is studying|has been studying) "
+    _p("studies", rf"{_S}{_ADVERBS}(?:studies|studys|is studying|has been studying) "
                   rf"(?!for |to |a |an |the |hard\b){_VALUE}"),
-    _p("studies", rf"{_S}{_ADVERBS}is (?:a|an) (?P<value>\w+(?: \w+)?) student\b"),
+    _p("studies", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is (?:a |an )?)?(?!{_NOT_SUBJECT})"
+                  rf"(?P<value>\w+(?: \w+)?) student\b"),
+    _p("studies", rf"{_S}{_ADVERBS}(?:is )?in (?P<value>med|medical|law|nursing|dental|vet"
+                  rf"|business|art|music|film) school\b"),
+    _p("studies", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?(?:in|at) {_SCHOOL} (?:for|studying|doing) "
+                  rf"{_VALUE}"),
+    _p("studies", rf"{_S}(?:[.:,-] )?(?:uni|university|college|major) (?:[:-] )?(?P<value>\w+)"
+                  rf"{_FRAGMENT_END}"),
+    _p("school", rf"{_S}{_ADVERBS}is (?:a|an) (?:uni|university|college) student at (?:the )?"
+                 rf"{_VALUE}"),
     _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
                  rf"(?:the )?(?P<value>\w+(?: \w+)?) {_SCHOOL}\b"),
     _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
