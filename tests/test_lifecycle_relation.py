@@ -96,6 +96,7 @@ def test_a_negated_like_habit_or_state_contradicts_both_ways(positive: str, nega
         ("Lena is 29 years old.", "Lena turned 31 last week."),
         ("Lena is 29.", "Lena celebrated her thirty-first birthday on Friday."),
         ("lena is 19", "lena an adult now lol, 20th bday was sunday"),
+        ("Lena and Tom are engaged.", "Lena and Leo are engaged."),
         ("Lena lives in Porto.", "Lena has recently relocated to Faro."),
         ("Lena has lived in Porto her whole life.", "Lena moved to Braga."),
         ("Lena is single.", "Lena has been in a relationship with Theo for a year."),

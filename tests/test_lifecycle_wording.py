@@ -148,6 +148,16 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("tom. console gamer", "tom plays on console"),
         ("tom has an rtx 3080", "tom has a 3080 in his rig"),
         ("tom has a 3080", "tom has a 3080 graphics card"),
+        # partners, ages and mains told another way
+        ("Ana's husband is Jo-won.", "Ana is married to Jo-won."),
+        ("Ana is engaged to Tom.", "Ana and Tom are engaged."),
+        ("ana is dating tom", "ana and tom are a couple"),
+        ("ana - married", "ana. has a husband"),
+        ("Ana is 45.", "ana, 45 y/o"),
+        ("ana plays league every day", "ana plays lol every day"),
+        ("Ana's main in Tekken 8 is Jin.", "Ana mains Jin in Tekken 8."),
+        ("ana is a jett main", "ana mains jett"),
+        ("Ana streams on Kick.", "Ana's streams are on Kick."),
     ],
 )
 def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:

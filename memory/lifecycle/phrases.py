@@ -156,6 +156,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("grand theft auto",), r"\bgrand theft auto\b", "gta"),
     (("counter",), r"\bcounter[- ]strike\b", "counterstrike"),
     (("gym",), r"\b(?:hits|hit|hitting) the gym\b", "goes to the gym"),
+    (("lol",), r"\b(plays?|playing|played) lol\b", r"\1 league"),  # the game, not a laugh
+    (("main",), r"^(\S+) 's main in ([\w ]+?) is (?:a |an )?([\w ]+)$", r"\1 mains \3 in \2"),
+    (("main",), r"\b(?:is|'s) (?:a|an) ([\w-]+) main\b", r"mains \1"),  # "a raiden main"
+    (("streams",), r"^(\S+) 's streams (?:are|is) ", r"\1 streams "),
     (("gaming on", "games on"), r"^(\S+) (?:[.:,-] )?(?:is )?(?:games|gaming) on\b",
      r"\1 plays on"),
     (("gamer",), r"\b(?:is )?(?:a )?(pc|console|mobile|switch|xbox|playstation|ps5) gamer\b",

@@ -1,8 +1,10 @@
-"""The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`), one table.
+"""The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`): who a member
+is (home, work, relationship, household, age, studies, pets, family, favourites, time zone,
+rank, first language); their routine is read by :mod:`memory.lifecycle.routine_patterns`.
 
 Each pattern reads a fact's normalised body and is anchored on its subject (the first word);
-its ``value`` group, or its fixed value, fills its slot's key. The first pattern of a key
-that matches wins.
+its ``value`` group, or its fixed value, fills its slot's key (with the partner it names, if
+any). The first pattern of a key that matches wins.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ from dataclasses import dataclass
 
 from memory.lifecycle.lexicon import OCCUPATIONS, PETS, UNIVERSITIES, ZONE_ABBREVIATIONS
 
-_S = r"^\S+ "  # the subject
+SUBJECT = r"^\S+ "  # the subject
 
 
-def _s_if(cue: str) -> str:
+def subject_if(cue: str) -> str:
     """The subject, when ``cue`` comes somewhere after it: a cheap test before a pattern
     that tries many places in the fact ("(?:\\S+ ){1,8}?")."""
     return rf"^(?=.*(?:{cue}))\S+ "
+
+
+_S, _s_if = SUBJECT, subject_if  # short names for the patterns below
 
 
 _ADVERBS = (
@@ -54,7 +59,7 @@ _FORMER_JOB = (
 )
 """A job told as one held for a while in the past: "worked as a waitress during university"."""
 _FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still )?"
-_YEARS_OLD = r"(?: y\w{1,4} old| yo| years? of age)"  # "years old", "yrs old", "yaers old"
+_YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age)"  # "yrs old", "yaers odl", "y/o"
 _AGE_END = (
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
     r"|on|after|since|so|but)\b)"
@@ -110,8 +115,11 @@ class SlotPattern:
     value: str | None = None  # a fixed value ("none" for "lost their job")
 
 
-def _p(key: str, pattern: str, value: str | None = None) -> SlotPattern:
+def slot_pattern(key: str, pattern: str, value: str | None = None) -> SlotPattern:
     return SlotPattern(key, re.compile(pattern), value)
+
+
+_p = slot_pattern  # a short name for the table below
 
 
 _LIVE = (
@@ -121,9 +129,12 @@ _LIVE = (
 _IN_THE = r"(?:the (?=(?:uk|us|usa|states|united \w+|netherlands|philippines|bay area)\b))?"
 """In "lives in the UK" the article is part of the place; in "lives in the city" it is not."""
 _SCHOOL = r"(?:university|college|uni|high school|high|school|academy)"
-_PARTNER_NAMED = r"(?:(?P<partner>\w+)(?=$| [.,;:!?]))?"
+_PARTNER_NAMED = r"(?:(?P<partner>[\w-]+)(?=$| [.,;:!?]))?"
 """A partner's name ends the fact ("'s wife is Ana"); "'s wife is a nurse" names none."""
-_PARTNER = r"(?:(?:a|an) (?:man|woman|guy|girl|person) (?:named|called) )?(?P<partner>\w+)"
+_PARTNER = (
+    r"(?:(?:a|an) (?:man|woman|guy|girl|person) (?:named|called) )?"
+    r"(?!(?:his|her|their|my|a|an|the)\b)(?P<partner>[\w-]+)"
+)
 """A partner, by name: "married to Jun", "married to a man named Jun"."""
 _CALLED = r"(?:called |named )?"
 _MOVE = rf"(?:has {_ADVERBS})?(?:moved|relocated)(?: back)?"
@@ -132,21 +143,6 @@ _NOT_PLACE = (
     r"|close|next|far|upstairs|downstairs|for|life|\w+ly)"
 )
 """What "lives" without "in" is followed by that is no place ("lives alone", "lives happily")."""
-_TO_WORK = r"(?:work|the office|(?:his|her|their) (?:job|office|work)|school|uni|college)\b"
-_MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
-_TO_BED = (
-    r"(?:goes to bed|go to bed|going to bed|gets to bed|in bed|falls asleep|fall asleep|asleep"
-    r"|sleeps|sleep|crashes|passes out)"
-)
-_GETS_UP = r"(?:wakes up|wake up|woke up|wakes|gets up|get up|up|awake|out of bed|rises)"
-_AT = r"(?:at|by|before|around|about|like|after|past)"
-_AM = r"(?:am\b| am\b| a \. m\b|(?= |$)|:\d\d)(?! ?pm| p \. m)"
-_PM = r"(?:pm\b| pm\b| p \. m\b|(?= |$)|:\d\d)(?! ?am| a \. m)"
-_SMALL_HOURS = rf"(?:midnight|[1-5]{_AM})"
-_EVENING = rf"(?:(?:8|9|10|11){_PM})"
-_EARLY_HOURS = rf"(?:dawn|sunrise|[4-7]{_AM})"
-_LATE_HOURS = rf"(?:noon|midday|lunch(?:time)?|(?:9|10|11|12){_AM})"
-"""Hours of the clock as a bedtime (small hours: late; evening: early) or a waking time."""
 PATTERNS: tuple[SlotPattern, ...] = (
     # where they live, and where from
     _p("home", rf"{_S}{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
@@ -198,7 +194,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("employer", rf"{_s_if(' works ')}(?!'s )(?:\S+ ){{1,8}}?, (?:now )?works (?:at|for) "
                    rf"(?!home\b|night|weekend){_VALUE}"),  # "quit tesco , works at lidl now"
     # relationship status (the patterns naming a partner first)
-    _p("status", rf"{_S}{_ADVERBS}(?:is|got) married to {_PARTNER}", "married"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|got) )?married to {_PARTNER}", "married"),
+    _p("status", rf"{_S}and (?P<partner>[\w-]+) are (?:now )?(?P<value>married|engaged)\b"),
+    _p("status", rf"{_S}and (?P<partner>[\w-]+) are (?:now )?(?:dating|a couple|together|an item)"
+                 rf"\b", "dating"),
     _p("status", rf"{_S}'s (?:husband|wife|spouse) is {_CALLED}{_PARTNER_NAMED}", "married"),
     _p("status", rf"{_S}{_ADVERBS}(?:tied the knot|got hitched)(?: with (?P<partner>\w+))?",
        "married"),
@@ -233,46 +232,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "dating"),
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife) (?:named|called) "
                  rf"(?P<partner>\w+)", "married"),
-    _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
     _p("status", rf"{_S}{_ADVERBS}is not (?:in a relationship|seeing anyone|dating anyone)\b",
        "single"),
-    # the shift they work, and where they work from
-    _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?P<value>night|day|morning|evening"
-                rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),
-    _p("shift", rf"{_S}(?:[.:,-] )?(?:\S+ )?(?:works |working |doing |on )?"
-                rf"(?P<value>night|day)s(?=$| now\b| , )"),  # "works nights", "bao . days now"
-    _p("workplace", rf"{_s_if(' remote')}(?:\S+ ){{0,4}}?works? (?:fully |full time |mostly "
-                    rf"|100 % )?remote(?:ly)?\b", "remote"),
-    _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
-                    rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
-    # how they get to work or school
-    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:commutes|gets|goes|travels|heads|comes)"
-                  rf"(?: \S+){{0,2}}? (?:to|into) {_TO_WORK}(?: \S+){{0,3}}? (?:by|on|via) "
-                  rf"(?:(?:the|a|his|her|their) )?(?P<value>{_MODES})\b"),
-    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?P<value>cycles|bikes|walks|drives|runs"
-                  rf"|rides (?:his |her |their |a )?(?:bike|scooter|motorbike)) (?:\S+ ){{0,2}}?"
-                  rf"(?:to|into) {_TO_WORK}"),
-    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?takes (?:the |a )?(?P<value>{_MODES}) "
-                  rf"(?:\S+ ){{0,2}}?(?:to|into) {_TO_WORK}"),
-    # when they go to bed and get up: late or early
-    _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?{_TO_BED} (?:\S+ ){{0,2}}?{_AT}"
-                  rf"(?: like| about| around| at)? {_SMALL_HOURS}", "late"),
-    _p("bedtime", rf"{_s_if(' up ')}(?:\S+ ){{0,8}}?(?:stays|stay|staying|is) up (?:\S+ ){{0,2}}?"
-                  rf"(?:until|till|til|past) {_SMALL_HOURS}", "late"),
-    _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?(?<!never )(?<!not ){_TO_BED} (?:\S+ ){{0,2}}?"
-                  rf"{_AT}(?: like| about| around)? {_EVENING}", "early"),
-    _p("bedtime", rf"{_s_if('likes night')}(?:\S+ ){{0,8}}?(?<!not )likes night\b", "late"),
-    _p("waketime", rf"{_s_if(_GETS_UP)}(?:\S+ ){{0,8}}?{_GETS_UP} (?:\S+ ){{0,2}}?{_AT}"
-                   rf"(?: like| about| around)? {_EARLY_HOURS}", "early"),
-    _p("waketime", rf"{_s_if(' sleep| lie| lies| stays')}(?:\S+ ){{0,8}}?(?:sleeps?|sleeping"
-                   rf"|lies|lie|stays in bed)(?: in)? (?:until|till|til|past) {_LATE_HOURS}",
-       "late"),
-    _p("waketime", rf"{_s_if(_GETS_UP)}(?:\S+ ){{0,8}}?{_GETS_UP} (?:\S+ ){{0,2}}?(?:at|around"
-                   rf"|after|like|about)(?: like| about| around)? {_LATE_HOURS}", "late"),
-    _p("waketime", rf"{_s_if('likes morning')}(?:\S+ ){{0,8}}?(?<!not )likes mornings?\b",
-       "early"),
-    _p("waketime", rf"{_s_if('not likes morning|hates morning')}(?:\S+ ){{0,8}}?(?:not likes"
-                   rf"|hates) mornings?\b", "late"),
     # whom they live with
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_LIVES} )?(?:{_ALONE}|solo)\b", "alone"),
     _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) {_ALONE}\b",

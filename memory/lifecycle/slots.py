@@ -34,7 +34,9 @@ from memory.lifecycle.lexicon import (
     SYNONYMS,
 )
 from memory.lifecycle.places import CITIES, COUNTRIES, DISTRICTS, PLACE_ALIASES, REGIONS, US_STATES
-from memory.lifecycle.slot_patterns import PATTERNS, SlotPattern
+from memory.lifecycle.routine_patterns import ROUTINE_PATTERNS
+from memory.lifecycle.slot_patterns import PATTERNS as _PATTERNS
+from memory.lifecycle.slot_patterns import SlotPattern
 from memory.lifecycle.spelling import sets_match, words_match
 
 
@@ -59,6 +61,10 @@ class Slot:
 
 _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s", "-"}) | FILLERS
 """Words a slot's value and thing are read without ("diamond in apex rn": "apex")."""
+
+
+PATTERNS = (*_PATTERNS, *ROUTINE_PATTERNS)
+"""Every slot pattern: who the member is, then their routine (keys of their own)."""
 
 
 @lru_cache(maxsize=8192)
@@ -197,6 +203,7 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         partner = groups.get("partner") or ""
         return key, f"{pattern.value} {partner}".strip()
     words = [SYNONYMS.get(word, word) for word in groups["value"].split()]
+    words += (groups.get("partner") or "").split()  # "ana and jo are engaged": "engaged jo"
     value = " ".join(word for word in words if word not in _DROPPED)
     slot = pattern.key  # the slot itself: ``key`` may name its thing ("rank:valorant")
     if slot in _PLACE_KEYS:

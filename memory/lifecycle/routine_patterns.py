@@ -1,0 +1,70 @@
+"""The patterns of a member's routine (:mod:`memory.lifecycle.slots`): the shift they work
+and where they work from, how they get to work or school, and when they go to bed and get
+up (late or early, read from the hours they name). Built as the patterns of
+:mod:`memory.lifecycle.slot_patterns` are, and read after them.
+"""
+
+from __future__ import annotations
+
+from memory.lifecycle.slot_patterns import SUBJECT as _S
+from memory.lifecycle.slot_patterns import SlotPattern
+from memory.lifecycle.slot_patterns import slot_pattern as _p
+from memory.lifecycle.slot_patterns import subject_if as _s_if
+
+_TO_WORK = r"(?:work|the office|(?:his|her|their) (?:job|office|work)|school|uni|college)\b"
+_MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
+_TO_BED = (
+    r"(?:goes to bed|go to bed|going to bed|gets to bed|in bed|falls asleep|fall asleep|asleep"
+    r"|sleeps|sleep|crashes|passes out)"
+)
+_GETS_UP = r"(?:wakes up|wake up|woke up|wakes|gets up|get up|up|awake|out of bed|rises)"
+_AT = r"(?:at|by|before|around|about|like|after|past)"
+_AM = r"(?:am\b| am\b| a \. m\b|(?= |$)|:\d\d)(?! ?pm| p \. m)"
+_PM = r"(?:pm\b| pm\b| p \. m\b|(?= |$)|:\d\d)(?! ?am| a \. m)"
+_SMALL_HOURS = rf"(?:midnight|[1-5]{_AM})"
+_EVENING = rf"(?:(?:8|9|10|11){_PM})"
+_EARLY_HOURS = rf"(?:dawn|sunrise|[4-7]{_AM})"
+_LATE_HOURS = rf"(?:noon|midday|lunch(?:time)?|(?:9|10|11|12){_AM})"
+"""Hours of the clock as a bedtime (small hours: late; evening: early) or a waking time."""
+
+
+ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
+    # the shift they work, and where they work from
+    _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?P<value>night|day|morning|evening"
+                rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),
+    _p("shift", rf"{_S}(?:[.:,-] )?(?:\S+ )?(?:works |working |doing |on )?"
+                rf"(?P<value>night|day)s(?=$| now\b| , )"),  # "works nights", "bao . days now"
+    _p("workplace", rf"{_s_if(' remote')}(?:\S+ ){{0,4}}?works? (?:fully |full time |mostly "
+                    rf"|100 % )?remote(?:ly)?\b", "remote"),
+    _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
+                    rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
+    # how they get to work or school
+    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:commutes|gets|goes|travels|heads|comes)"
+                  rf"(?: \S+){{0,2}}? (?:to|into) {_TO_WORK}(?: \S+){{0,3}}? (?:by|on|via) "
+                  rf"(?:(?:the|a|his|her|their) )?(?P<value>{_MODES})\b"),
+    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?P<value>cycles|bikes|walks|drives|runs"
+                  rf"|rides (?:his |her |their |a )?(?:bike|scooter|motorbike)) (?:\S+ ){{0,2}}?"
+                  rf"(?:to|into) {_TO_WORK}"),
+    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?takes (?:the |a )?(?P<value>{_MODES}) "
+                  rf"(?:\S+ ){{0,2}}?(?:to|into) {_TO_WORK}"),
+    # when they go to bed and get up: late or early
+    _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?{_TO_BED} (?:\S+ ){{0,2}}?{_AT}"
+                  rf"(?: like| about| around| at)? {_SMALL_HOURS}", "late"),
+    _p("bedtime", rf"{_s_if(' up ')}(?:\S+ ){{0,8}}?(?:stays|stay|staying|is) up (?:\S+ ){{0,2}}?"
+                  rf"(?:until|till|til|past) {_SMALL_HOURS}", "late"),
+    _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?(?<!never )(?<!not ){_TO_BED} (?:\S+ ){{0,2}}?"
+                  rf"{_AT}(?: like| about| around)? {_EVENING}", "early"),
+    _p("bedtime", rf"{_s_if('likes night')}(?:\S+ ){{0,8}}?(?<!not )likes night\b", "late"),
+    _p("waketime", rf"{_s_if(_GETS_UP)}(?:\S+ ){{0,8}}?{_GETS_UP} (?:\S+ ){{0,2}}?{_AT}"
+                   rf"(?: like| about| around)? {_EARLY_HOURS}", "early"),
+    _p("waketime", rf"{_s_if(' sleep| lie| lies| stays')}(?:\S+ ){{0,8}}?(?:sleeps?|sleeping"
+                   rf"|lies|lie|stays in bed)(?: in)? (?:until|till|til|past) {_LATE_HOURS}",
+       "late"),
+    _p("waketime", rf"{_s_if(_GETS_UP)}(?:\S+ ){{0,8}}?{_GETS_UP} (?:\S+ ){{0,2}}?(?:at|around"
+                   rf"|after|like|about)(?: like| about| around)? {_LATE_HOURS}", "late"),
+    _p("waketime", rf"{_s_if('likes morning')}(?:\S+ ){{0,8}}?(?<!not )likes mornings?\b",
+       "early"),
+    _p("waketime", rf"{_s_if('not likes morning|hates morning')}(?:\S+ ){{0,8}}?(?:not likes"
+                   rf"|hates) mornings?\b", "late"),
+)  # fmt: skip
+"""What fills each routine slot (``value`` group, or the pattern's fixed value)."""
