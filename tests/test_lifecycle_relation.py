@@ -186,6 +186,7 @@ def test_the_same_slots_with_the_same_values_merge_below_the_floor() -> None:
         ("Omar likes cats.", "Omar is allergic to cats."),
         ("Omar is vegan.", "Omar loves tofu."),
         ("Lena is dating Marco.", "Lena went on a date with Marco on 8 May 2024."),
+        ("Lena is seeing someone.", "Lena has been dating this guy from work for 2 months."),
     ],
 )
 def test_a_compatible_update_leaves_the_old_fact_standing(old: str, new: str) -> None:

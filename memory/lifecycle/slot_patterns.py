@@ -133,7 +133,7 @@ _PARTNER_NAMED = r"(?:(?P<partner>[\w-]+)(?=$| [.,;:!?]))?"
 """A partner's name ends the fact ("'s wife is Ana"); "'s wife is a nurse" names none."""
 _PARTNER = (
     r"(?:(?:a|an) (?:man|woman|guy|girl|person) (?:named|called) )?"
-    r"(?!(?:his|her|their|my|a|an|the)\b)(?P<partner>[\w-]+)"
+    r"(?!(?:his|her|their|my|a|an|the|this|that|some|someone|somebody)\b)(?P<partner>[\w-]+)"
 )
 """A partner, by name: "married to Jun", "married to a man named Jun"."""
 _CALLED = r"(?:called |named )?"
