@@ -419,6 +419,9 @@ def test_clean_and_varied_wordings_of_one_attribute_contradict(old: str, new: st
         ("Tevita loves chess.", "Tevita says he's sick of chess."),
         ("Tevita likes golf.", "Tevita has grown tired of golf."),
         ("tevita dosen't like dogs", "tevita loves dogs"),
+        # what was liked, no longer done
+        ("Tevita loves tea.", "tevita cant drink tea anymore"),
+        ("Tevita loves road cycling.", "Tevita doesn't cycle anymore."),
     ],
 )
 def test_informal_negations_contradict(old: str, new: str) -> None:

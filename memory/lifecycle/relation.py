@@ -17,7 +17,7 @@ In order:
 4. polarity: the same content, one side negated ("likes olives" / "hates olives", "eats
    meat" / "is vegetarian", "smokes" / "quit smoking", "likes running" / "stopped running",
    "doesn't drink" / "drinks wine", "never eats breakfast" / "eats a big breakfast", "no
-   more dota" / "plays dota daily"), and a
+   more dota" / "plays dota daily", "loves coffee" / "can't drink coffee anymore"), and a
    kind denied whole against one of its members ("plays no instrument" / "plays the
    piano") contradicts, unless both are events with different dates;
 5. a change told as an event (:mod:`memory.lifecycle.change`: "moved last month", "single
@@ -187,6 +187,8 @@ def _opposed(
             return True
         if _liking_denied(first, core_a, core_b) or _kind_denied(first, core_a, core_b):
             return True
+        if _liking_ended(first, second, core_a, core_b):
+            return True
     return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
         second, first, core_a
     )
@@ -300,6 +302,23 @@ def _liking_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str
     coffee with sugar" / "likes coffee" is left alone)."""
     denied, affirmed = (core_a, core_b) if first.negated else (core_b, core_a)
     return bool(denied & _LIKE) and bool(denied - _LIKE) and denied < affirmed
+
+
+_NO_LONGER = re.compile(r"\b(?:anymore|any more|no longer)\b")
+
+
+def _liking_ended(
+    first: Reading, second: Reading, core_a: frozenset[str], core_b: frozenset[str]
+) -> bool:
+    """A liking, then what was liked no longer done: "loves coffee" / "can't drink coffee
+    anymore", "loves road cycling" / "doesn't cycle anymore"."""
+    (_, liked), (denier, denied) = sorted(
+        ((first, core_a), (second, core_b)), key=lambda side: side[0].negated
+    )
+    if "like" not in liked or _NO_LONGER.search(denier.body) is None:
+        return False
+    rest = denied - _CONSUMING - _LIKE
+    return bool(rest) and rest <= liked - _LIKE
 
 
 def _kind_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:

@@ -228,8 +228,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?!material|goals|vibes|energy)(?P<partner>\w+){_FRAGMENT_END}", "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:has|got|has got|found) (?:(?:a|an) )?(?:new )?(?:boyfriend"
                  rf"|girlfriend|partner|bf|gf)(?: (?:named|called) (?P<partner>\w+))?\b", "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:(?:is|has been) )?dating (?:someone|somebody|some|a|an)\b",
-       "dating"),
+    _p("status", rf"{_S}{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing) "
+                 rf"(?:someone|somebody|some|a|an)\b", "dating"),
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife) (?:named|called) "
                  rf"(?P<partner>\w+)", "married"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
