@@ -71,6 +71,28 @@ def test_a_denial_in_one_clause_is_not_undone_by_another() -> None:
     assert relation("kim doesn't drink", "kim does not not drink", 0.6) is CONTRADICTS
 
 
+def test_a_habit_stopped_twice_over_is_still_stopped() -> None:
+    stopped = "kim quit smoking ever since she stopped cigarettes in 2019"
+    assert relation("kim quit smoking in 2019", stopped, 0.8) is not CONTRADICTS
+    assert relation("kim smokes", stopped, 0.8) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a clause of the old fact denies a clause of the new one
+        ("Tevita never drinks tea because it is bitter.",
+         "Tevita now drinks black tea daily and says he loves it."),
+        ("tevita doesnt smoke", "tevita smokes like half a pack a day"),  # "like": a hedge
+        ("musa. chelsea fan", "musa - arsenal fan, never liked chelsea"),
+        ("igor. smoker", "igor quit. 2 months no cigs"),
+        ("ren doesnt play video games", "ren plays stardew every night"),  # a game named
+    ],
+)  # fmt: skip
+def test_denials_told_in_parts_contradict(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is CONTRADICTS
+
+
 def test_a_place_written_with_and_without_its_accents_is_one_place() -> None:
     assert relation("Ewa lives in Gdańsk.", "Ewa moved to Kraków.", 0.5) is CONTRADICTS
     assert relation("Ewa lives in Kraków.", "Ewa moved to Krakow.", 0.9) is not CONTRADICTS

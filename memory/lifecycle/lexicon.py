@@ -102,7 +102,7 @@ SYNONYMS = {
     "econ": "economics", "math": "maths", "alcohol": "drink", "booze": "drink",
     "stan": "like", "fluent": "speak", "fluently": "speak", "asthmatic": "asthma",
     "diabetic": "diabetes", "epileptic": "epilepsy", "natively": "native", "eldest": "oldest",
-    "remotely": "remote",
+    "remotely": "remote", "cig": "smoke", "cigarette": "smoke", "ciggie": "smoke",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 
@@ -241,7 +241,10 @@ KINDS = {
     "game": _words(
         "fortnite minecraft valorant apex overwatch roblox genshin zelda mario pokemon cod "
         "warzone cs2 csgo dota fifa tetris osu halo destiny gta league lol rust terraria "
-        "hearthstone smash tekken"
+        "hearthstone smash tekken elden skyrim stardew hades celeste witcher cyberpunk palworld "
+        "helldivers baldur starfield pubg warframe runescape osrs wow ffxiv tarkov dayz sims "
+        "splatoon kirby metroid persona fallout doom undertale deltarune brawlhalla deadlock "
+        "smite paladins r6 siege rocket"
     ),
     "sweet": _words("candy chocolate cake cookie dessert donut brownie"),
     "phone": _words("iphone pixel galaxy android samsung huawei xiaomi oneplus nokia motorola"),

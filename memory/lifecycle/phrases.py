@@ -81,6 +81,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\bis (not )?(?:a |an )?(?:(?:big|huge|massive|great|die-hard|diehard|passionate|avid"
      r"|lifelong|loyal|devoted|hardcore|true|proper|real|total) )?"
      r"(?!big |huge |massive |great )([\w-]+) (?:fan|stan)\b", r"\1likes \2"),
+    (("fan",), r"^(\S+) (?:[.:,-] )?(?:a )?(?:big |huge |massive )?([\w-]+) fan(?=$| [.,;:!?])",
+     r"\1 likes \2"),  # "musa . chelsea fan"
     (("hobb", "pastime", "passion"), r"(?:\b1 of )?(?:'s|\b(?:his|her|their|my)) (?:favorite )?"
      r"(?:hobbies|hobby|pastimes|pastime|passions|passion) (?:is|are|include|includes)\b",
      "likes"),
@@ -119,6 +121,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("washington",), r"\bwashington,? dc\b", "dc"),
     (("non smoker",), r"\bnon smoker\b", "non-smoker"),
     (("smoker",), r"\bis (not )?(?:a )?(non-)?smoker\b", r"\1\2smokes"),
+    (("smoker",), r"^(\S+) (?:[.:,-] )?(?:a )?(?:heavy |chain )?smoker(?=$| [.,;:!?])",
+     r"\1 smokes"),  # "igor . smoker"
     (("non-",), r"\bnon-", "not "),
     (("ex-",), r"(?<![\w-])ex-(?=smoker|vegan|vegetarian|drinker|gamer|player|fan)", "not "),
     (("alcohol", "booze"), r"\b(drinks?|drinking) (?:alcohol|booze)\b", r"\1"),
@@ -199,7 +203,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("and only",), r"^(\S+) is 1 and only\b", r"\1 's only"),  # "rania's one and only pet"
     (("and only",), r"\b1 and only\b", "only"),
     (("a lot", "moment"), r"\b(?:a lot|at the moment)\b", " "),
-    (("like",), r"(?<=\w) like (?=\d+ )", " "),  # a hedge: "drinks like 4 energy drinks a day"
+    (("like",), r"(?<=\w) like (?=\d+ |half\b|a (?:pack|bottle|few|couple|ton|lot)\b)", " "),
+    # a hedge: "drinks like 4 energy drinks a day", "smokes like half a pack a day"
     (("all", "well", "now", "days"),
      r"\b(?:at all|after all|as well|right now|these days|for now)\b", " "),
 ]  # fmt: skip

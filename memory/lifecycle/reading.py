@@ -286,14 +286,16 @@ def split_dates(normalised: str) -> tuple[str, frozenset[str]]:
 def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
     """The canonical content lemmas of ``words``, and 1 when they deny something, else 0:
     negations are counted per clause ("is sober , no alcohol" denies twice, not zero
-    times; "does not not drink" denies nothing)."""
+    times; "does not not drink" denies nothing), a habit stopped once per clause ("quit
+    smoking ever since he stopped cigarettes" stopped one habit)."""
     core: set[str] = set()
     negations = 0  # in the clause read so far
+    stopping = False  # a habit stopped in the clause read so far
     denied = False  # some clause before it denies
     for word in words:
         if word in _CLAUSE_ENDS:
             denied = denied or bool(negations % 2)
-            negations = 0
+            negations, stopping = 0, False
             continue
         if word in NEGATORS:
             negations += 1
@@ -305,7 +307,8 @@ def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
             negations += 1
             base = NEGATIVE_VERBS[base]
         elif base in STOPPING_VERBS:
-            negations += 1
+            negations += not stopping
+            stopping = True
             continue
         base = SYNONYMS.get(base, base)
         if base not in LIGHT_VERBS and base not in DATE_WORDS:

@@ -115,9 +115,7 @@ def relation(
         return Relation.CONTRADICTS
     if verdict is not Verdict.AGREE and ended(first, second):
         return Relation.CONTRADICTS
-    if (first.negated or second.negated) and any(
-        _opposed(first, part, core_a, part.core - names) for part in _clauses(second.body)
-    ):
+    if (first.negated or second.negated) and _clause_denies(first, second, names):
         return Relation.CONTRADICTS
     if _swapped(first, second) or _resumed(first, second, core_a, core_b):
         return Relation.CONTRADICTS
@@ -153,6 +151,19 @@ def _clauses(body: str) -> tuple[Reading, ...]:
     if len(found) < 2:
         return ()
     return tuple(read(f"{words[0]} {part}") for part in found)
+
+
+def _clause_denies(first: Reading, second: Reading, names: set[str]) -> bool:
+    """A clause of one fact denies the other fact or one of its clauses ("never drinks tea
+    because it's bitter" / "drinks black tea daily and says he loves it")."""
+    olds = (first, *_clauses(first.body))
+    news = (second, *_clauses(second.body))
+    return any(
+        _opposed(old, new, old.core - names, new.core - names)
+        for old in olds
+        for new in news
+        if old is not first or new is not second  # the whole facts are compared already
+    )
 
 
 def clear_caches() -> None:
