@@ -120,6 +120,11 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("lu is a helper on the server", "lu got promoted to admin"),
         ("Dev is an admin of the server.", "Dev got demoted last night."),
         ("vik mods the discord", "vik got demodded lmao"),
+        # a thing given to someone, a pastime retired from, a cue typed with a typo
+        ("Ivo has a gecko called Rex.", "Ivo gave Rex to his neighbour."),
+        ("Ivo runs the server's music bot.", "ivo handed the music bot to kai"),
+        ("ivo plays handball on sundays", "ivo retired from handball last year"),
+        ("Ivo plays Rainbow Six Siege.", "Ivo uninstaled Siege."),
         # a thing denied on its own, or "not touched", after a habit with it
         ("ola plays rocket league daily", "ola - no more rocket league, uninstalled"),
         ("kai drinks coffee every morning", "kai doesn't touch coffee anymore"),
@@ -137,6 +142,9 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("mo is doing carnivore", "mo is off work today"),  # time away, no habit left
         ("mo plays dead by daylight", "mo plays dead by daylight with his cousin"),
         ("ada works as a nurse", "ada got promoted to ward manager"),  # no community role
+        ("Ivo teaches guitar to teens.", "Ivo gives guitar lessons to teens."),  # a service
+        ("ivo has a dog", "ivo gave his dog a treat to celebrate"),  # given nobody
+        ("ivo has a cat", "ivo gave his cat a bath"),
     ],
 )
 def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) -> None:

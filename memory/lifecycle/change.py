@@ -13,10 +13,10 @@ compare, or a wording they do not know), such a change still ends the old fact w
   too) meets a topic the old fact is about (its slots, or its words: "works retail" is about
   work); or
 * an **object cue** (quit, left, stopped, sold, lost, dropped, replaced, uninstalled, gave
-  up, stepped down, handed off, went off; died, passed away, renamed, is gone, got sold, is
-  dead to them) stands next to a content word of the old fact, or a word made from it ("quit
-  vaping" / "vapes", "left teaching" / "a teacher", "Biscuit passed away" / "a dog named
-  Biscuit"); or
+  up, stepped down, handed off, went off, retired from, gave or handed to someone; died,
+  passed away, renamed, is gone, got sold, is dead to them) stands next to a content word
+  of the old fact, or a word made from it ("quit vaping" / "vapes", "left teaching" / "a
+  teacher", "Biscuit passed away" / "a dog named Biscuit"); or
 * a **switch** (switched, upgraded, migrated, swapped, changed) names a word of an old fact
   on no topic above, and does not keep all its words ("uses windows 10" / "upgraded to
   windows 11").
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from memory.extraction.offline.verbs import verb
 from memory.lifecycle.lexicon import KINDS, MEATS, MEMBER_OF, OCCUPATIONS, PETS, SYNONYMS
 from memory.lifecycle.reading import Reading, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
@@ -87,9 +88,21 @@ _NAMED_CUES: dict[str, frozenset[str]] = {
 _AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop", "replace",
                          "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
                          "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
-                         "rehome", "rehomed", "forget", "off"})  # fmt: skip
+                         "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
+                         "hand"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
-his Deathadder with a G Pro", "handed off the wiki")."""
+his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "gave ziggy to
+her cousin")."""
+_GIVEN = frozenset({"give", "hand"})
+"""Cues that end a thing only when it goes to someone ("gave bubu to her niece", "gave the
+cat away"; not "gave a talk")."""
+_DETERMINERS = frozenset({"his", "her", "their", "my", "a", "an", "the", "some", "someone",
+                          "somebody", "another"})  # fmt: skip
+_SERVICES = frozenset({"lesson", "lessons", "class", "classes", "talk", "talks", "advice", "tip",
+                       "tips", "feedback", "lecture", "lectures", "speech", "ride", "rides",
+                       "tour", "tours", "help", "shoutout", "update", "updates", "massage",
+                       "hug", "hugs", "chance", "hand"})  # fmt: skip
+"""What is given without being given away ("gives piano lessons to kids")."""
 _BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead"})
 """Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
 1660 is gone", "the xbox got sold")."""
@@ -143,6 +156,8 @@ def ended(old: Reading, new: Reading) -> bool:
         elif cue in _TOPIC_CUES or cue in _NAMED_CUES:
             if old.possessive == new.possessive and _topic_ended(cue, old, new, told):
                 return True
+            if cue in _AFTER_CUES and _object_ended(cue, index, old, new):
+                return True  # "retired from netball": a pastime, not a job
         elif _object_ended(cue, index, old, new):
             return True
     return False
@@ -194,7 +209,7 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
             base = "sold"  # "the 2060 got sold": what was sold comes before
         elif base == "dead" and following not in _ENDS | {"to"}:
             continue  # "chelsea dead to him", "league is dead now"; not "dead by daylight"
-        elif base == "off" and not _left_off(words, index):
+        elif _no_end_told(base, words, index):
             continue
         elif base == "go" and word == "gone":
             base = "gone"
@@ -207,6 +222,33 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
             continue  # "is moving to": a plan
         found.append((base, index))
     return tuple(found)
+
+
+def _no_end_told(base: str, words: list[str], index: int) -> bool:
+    """ "off" or "gave" at ``index`` that ends nothing ("off work today", "gave a talk")."""
+    if base == "off":
+        return not _left_off(words, index)
+    if base in _GIVEN:
+        return not _given_away(words, index)
+    return False
+
+
+def _given_away(words: list[str], index: int) -> bool:
+    """A thing given at ``index`` goes to someone or away: "gave ziggy the gecko to her
+    cousin", "handed the bot to vee", "gave the cat away"."""
+    clause = []
+    for word in words[index + 1 : index + 1 + _WINDOW + 2]:
+        if word in {",", ".", ";", "!", "?", "and", "but"}:
+            break
+        clause.append(word)
+    if _SERVICES.intersection(clause):
+        return False
+    recipients = [
+        clause[at + 1] for at in range(1, len(clause) - 1) if clause[at] == "to"
+    ]  # "to her cousin", "to vee"; not "a treat to celebrate"
+    return "away" in clause or "over" in clause or any(
+        word in _DETERMINERS or verb(word) is None for word in recipients
+    )
 
 
 def _left_off(words: list[str], index: int) -> bool:

@@ -301,7 +301,7 @@ SLOT_CUES = (
         "daughter baby pet drink hand language tongue native timezone rank speak switch swap "
         "upgrade migrate uninstall replace stop alone roommate flatmate housemate place office "
         "remote shift bed asleep sleep wake awake dawn childhood commute moderator administrator "
-        "helper captain organiser organizer promote demote demodded"
+        "helper captain organiser organizer promote demote demodded uninstalled"
     )
     | UNIVERSITIES
     | frozenset(PETS)

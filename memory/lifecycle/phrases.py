@@ -154,7 +154,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("league of legends",), r"\bleague of legends\b", "league"),
     (("apex legends",), r"\bapex legends\b", "apex"),
     (("genshin impact",), r"\bgenshin impact\b", "genshin"),
-    (("rainbow six",), r"\brainbow six(?: siege)?\b", "r6"),
+    (("rainbow", "siege"), r"\b(?:rainbow (?:six|6) siege|rainbow (?:six|6)|siege)\b", "r6"),
     (("world of warcraft",), r"\bworld of warcraft\b", "wow"),
     (("final fantasy",), r"\bfinal fantasy (?:xiv|14)\b", "ffxiv"),
     (("grand theft auto",), r"\bgrand theft auto\b", "gta"),

@@ -32,8 +32,9 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     # the shift they work, and where they work from
     _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?P<value>night|day|morning|evening"
                 rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),
+    # "works nights", "bao . days now", "pia . nights at the hospital"
     _p("shift", rf"{_S}(?:[.:,-] )?(?:\S+ )?(?:works |working |doing |on )?"
-                rf"(?P<value>night|day)s(?=$| now\b| , )"),  # "works nights", "bao . days now"
+                rf"(?P<value>night|day)s(?=$| now\b| , | at\b| in\b)"),
     _p("workplace", rf"{_s_if(' remote')}(?:\S+ ){{0,4}}?works? (?:fully |full time |mostly "
                     rf"|100 % )?remote(?:ly)?\b", "remote"),
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
