@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from memory.lifecycle import Relation, relation
+from memory.lifecycle.reading import read
 
 SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED
 
@@ -180,6 +181,17 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("Ana's main in Tekken 8 is Jin.", "Ana mains Jin in Tekken 8."),
         ("ana is a jett main", "ana mains jett"),
         ("Ana streams on Kick.", "Ana's streams are on Kick."),
+        # what a member uses, by its model or name; fragments of a liking; slang
+        ("ivo uses a 4070", "ivo has an rtx 4070"),
+        ("ivo rocks a 3070", "ivo has a 3070"),
+        ("ivo is on arch", "ivo uses arch linux"),
+        ("theo. ps5", "theo - playstation 5"),
+        ("ivo. hollow knight fan", "ivo - loves hollow knight"),
+        ("ivo - big cat person", "ivo loves cats"),
+        ("ivo. morning person", "ivo - early bird"),
+        ("kat - snow = nope", "kat hates snow"),
+        ("ivo is a gym rat", "ivo basically lives at the gym"),
+        ("nate grinds ranked every night", "nate plays ranked every night"),
     ],
 )
 def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:
@@ -219,3 +231,8 @@ def test_a_wording_that_denies_contradicts(old: str, new: str) -> None:
 )
 def test_what_one_thing_only_leaves_open_stands(old: str, new: str) -> None:
     assert relation(old, new, 0.9) is not CONTRADICTS
+
+
+@pytest.mark.parametrize("text", ["ivo runs 5 km every day", "ivo runs a 5k every day"])
+def test_a_distance_run_is_no_device_had(text: str) -> None:
+    assert "run" in read(text).core

@@ -102,7 +102,8 @@ SYNONYMS = {
     "econ": "economics", "math": "maths", "alcohol": "drink", "booze": "drink",
     "stan": "like", "fluent": "speak", "fluently": "speak", "asthmatic": "asthma",
     "diabetic": "diabetes", "epileptic": "epilepsy", "natively": "native", "eldest": "oldest",
-    "remotely": "remote", "cig": "smoke", "cigarette": "smoke", "ciggie": "smoke",
+    "remotely": "remote", "grind": "play", "pupper": "dog", "cig": "smoke",
+    "cigarette": "smoke", "ciggie": "smoke",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 
@@ -248,7 +249,7 @@ KINDS = {
     ),
     "sweet": _words("candy chocolate cake cookie dessert donut brownie"),
     "phone": _words("iphone pixel galaxy android samsung huawei xiaomi oneplus nokia motorola"),
-    "os": _words("windows linux macos ubuntu fedora debian chromeos"),
+    "os": _words("windows linux macos ubuntu fedora debian chromeos arch manjaro gentoo nixos"),
     "language": LANGUAGES,
     "subject": _words(
         "physics chemistry biology maths mathematics economics psychology philosophy "

@@ -81,8 +81,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\bis (not )?(?:a |an )?(?:(?:big|huge|massive|great|die-hard|diehard|passionate|avid"
      r"|lifelong|loyal|devoted|hardcore|true|proper|real|total) )?"
      r"(?!big |huge |massive |great )([\w-]+) (?:fan|stan)\b", r"\1likes \2"),
-    (("fan",), r"^(\S+) (?:[.:,-] )?(?:a )?(?:big |huge |massive )?([\w-]+) fan(?=$| [.,;:!?])",
-     r"\1 likes \2"),  # "musa . chelsea fan"
+    (("fan",), r"^(\S+) (?:[.:,-] )?(?:a )?(?:big |huge |massive )?((?:[\w-]+ ){0,2}[\w-]+) fan"
+     r"(?=$| [.,;:!?])", r"\1 likes \2"),  # "musa . chelsea fan", "sol . hollow knight fan"
+    (("nope", "gross", "disgusting", "yuck"), r"^(\S+) (?:[.:,-] )?([\w ]+?) (?:nope|gross"
+     r"|disgusting|yuck)(?=$| [.,;:!?])", r"\1 hates \2"),  # "kat - snow = nope"
     (("hobb", "pastime", "passion"), r"(?:\b1 of )?(?:'s|\b(?:his|her|their|my)) (?:favorite )?"
      r"(?:hobbies|hobby|pastimes|pastime|passions|passion) (?:is|are|include|includes)\b",
      "likes"),
@@ -147,6 +149,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("person", "lover"),
      r"\b(?:is |(?=not ))(not )?(?:a |an )?(?:big |huge )?(\w+) (?:person|lover)\b",
      r"\1likes \2"),
+    (("person", "lover"), r"^(\S+) (?:[.:,-] )?(?:a )?(?:big |huge )?(\w+) (?:person|lover)"
+     r"(?=$| [.,;:!?])", r"\1 likes \2"),  # "ana - big dog person", "bo . a morning person"
     (("by profession", "by trade"), r"\bby (?:profession|trade)\b", " "),
     (("nyc", "york city"), r"\b(?:nyc|new york city)\b", "new york"),  # names of one place
     (("la",), r"\bla\b", "los angeles"),
@@ -160,6 +164,17 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("grand theft auto",), r"\bgrand theft auto\b", "gta"),
     (("counter",), r"\bcounter[- ]strike\b", "counterstrike"),
     (("gym",), r"\b(?:hits|hit|hitting) the gym\b", "goes to the gym"),
+    (("gym rat", "at the gym"), r"\b(?:(?:is )?(?:a )?(?:total |huge |big )?gym rat"
+     r"|(?:basically )?lives at the gym)\b", "goes to the gym"),
+    (("playstation",), r"\bplaystation ?([1-5])\b", r"ps\1"),
+    # what a member uses, told by its model number or name: "rocks a 3070", "on arch"
+    (("uses", "rocks", "runs", "running", "using", "rocking"),
+     r"\b(?:uses|rocks|runs|is running|is using|is rocking) (?=(?:a |an |the )?(?:rtx |gtx |rx )?"
+     r"\d(?!\d* ?(?:(?:km|k|miles?|mi|m|kilometres?|kilometers?|minutes?|mins?|hours?|hrs?"
+     r"|times?|x|days?|percent)\b|%)))", "has "),
+    (("linux",), r"\b(arch|fedora|ubuntu|debian|manjaro|gentoo|nixos) linux\b", r"\1"),
+    (("runs", "is on", "running"), r"\b(?:runs|is on|is running) (?=(?:arch|fedora|ubuntu|debian"
+     r"|mint|manjaro|gentoo|nixos|windows|linux|macos)\b)", "uses "),
     (("lol",), r"\b(plays?|playing|played) lol\b", r"\1 league"),  # the game, not a laugh
     (("main",), r"^(\S+) 's main in ([\w ]+?) is (?:a |an )?([\w ]+)$", r"\1 mains \3 in \2"),
     (("main",), r"\b(?:is|'s) (?:a|an) ([\w-]+) main\b", r"mains \1"),  # "a raiden main"
