@@ -192,6 +192,15 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("kat - snow = nope", "kat hates snow"),
         ("ivo is a gym rat", "ivo basically lives at the gym"),
         ("nate grinds ranked every night", "nate plays ranked every night"),
+        ("lupe - vegetarian", "lupe. no meat"),
+        ("Vik is vegetarian.", "Vik does not eat meat or fish."),
+        ("imran - works at jpm", "imran works at jpmorgan"),
+        ("ji-ho is doin compsci", "ji-ho studies computer science"),
+        ("mia studies psychology", "mia is doing a psych degree"),
+        ("maeve - hates spiders", "maeve. cannot deal w spiders"),
+        ("yas has two cats", "yas is a cat mum of two"),
+        ("dev - night owl", "dev. always up super late"),
+        ("remy - remote job", "remy. works from home"),
     ],
 )
 def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:

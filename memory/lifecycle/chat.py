@@ -40,6 +40,9 @@ CHAT_WORDS = {
     "hitched": "married", "veggie": "vegetarian", "hubby": "husband", "wifey": "wife",
     "tues": "tuesday", "thurs": "thursday", "weds": "wednesday", "yr": "year", "yrs": "years",
     "wk": "week", "wks": "weeks", "hr": "hour", "hrs": "hours",
+    # employers by their ticker or nickname
+    "msft": "microsoft", "sbux": "starbucks", "amzn": "amazon", "jpm": "jpmorgan",
+    "mcd": "mcdonalds", "mcds": "mcdonalds", "goog": "google",
     # games: the short name (their long names are rewritten to it by memory.lifecycle.phrases)
     "valo": "valorant", "ow": "overwatch", "ow2": "overwatch 2", "mc": "minecraft",
     "ff14": "ffxiv", "r6s": "r6", "cs2": "counterstrike 2", "csgo": "counterstrike",

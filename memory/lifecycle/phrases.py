@@ -103,7 +103,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"(?:\bis |\b(?:has )?(?:become|became|gotten|got) |^(\S+ ))(not )?"
      r"(?:(?:really|so|super|very|lowkey|kinda) )*(?:obsessed"
      r" (?:with|w)|passionate about|keen on|crazy about|mad about|fond of)\b", r"\1\2likes"),
-    (("stand", "handle", "stomach"), r"\bcan not (?:stand|handle|stomach)\b", "hates"),
+    (("stand", "handle", "stomach", "deal"),
+     r"\bcan not (?:stand|handle|stomach|deal (?:with|w))\b", "hates"),
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
     (("moved on from", "moving on from"), r"\b(?:has )?(?:moved|moving) on from\b", "stopped"),
     (("cut",), r"\b(?:has )?cut (\w+) out\b", r"stopped \1"),  # "cut sugar out of her tea"
@@ -142,6 +143,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
       "bed really late", "up super late", "up so late"),
      r"\b(?:stays|stay|staying|stayed|is|goes to bed|go to bed|going to bed|gets to bed) "
      r"(?:up )?(?:(?:really|very|super|so) )?late\b", "is a night person"),
+    (("up late", "up really late", "up very late", "up super late", "up so late"),
+     r"^(\S+) (?:[.:,-] )?(?:always |usually )?up (?:(?:really|very|super|so) )?late\b",
+     r"\1 is a night person"),  # "dev . always up super late"
     (("other",), r"\b(?:likes|loves|prefers|enjoys) ([\w ]+?) (?:more than|over|above) (?:any|all)"
      r" (?:the )?other (\w+?)s?\b", r"favorite \2 is \1"),
     (("early bird", "early riser"), r"\b(?:an )?early (?:bird|riser)\b", "a morning person"),
@@ -196,6 +200,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("utc-", "gmt-"), r"\b(?:utc|gmt)-(\d{1,2})\b", r"utc minus \1"),  # "gmt+3" reads "gmt 3"
     (("software",), r"\bsoftware (?:engineer|developer|dev)\b", "developer"),
     (("from home",), r"\b(works?|working|worked) from home\b", r"\1 remotely"),
+    (("remote job",), r"\b(?:has )?(?:a )?remote job\b", "works remotely"),
+    (("mum of", "mom of", "dad of", "mama of"), r"\b(?:is )?(?:a )?(cat|dog) (?:mum|mom|dad|mama)"
+     r" of (\d+)\b", r"has \2 \1s"),  # "a cat mum of two"
     (("between jobs", "out of work"), r"\b(?:is )?(?:between jobs|out of work)\b",
      "is unemployed"),
     (("mom of", "mum of", "mother of", "dad of", "father of", "parent of"),

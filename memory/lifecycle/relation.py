@@ -72,6 +72,8 @@ log = logging.getLogger(__name__)
 _LIKE = frozenset({"like"})
 _DRINK = frozenset({"drink"})
 _EAT_MEAT = frozenset({"eat", "meat"})
+_NOT_MEAT = frozenset({"fish", "poultry", "chicken"})
+"""What a vegetarian eats no more of than meat, said beside it ("no meat or fish")."""
 
 SAME_MIN_SIMILARITY = 0.5
 """Below this embedding similarity two facts are never merged, whatever their words, unless
@@ -364,7 +366,8 @@ def _diet_restated(dieter: Reading, said: frozenset[str], other: Reading) -> boo
         dieter.not_eaten is DIETS["vegetarian"]
         and other.negated
         and not other.dates
-        and said == _EAT_MEAT
+        and "meat" in said
+        and said <= _EAT_MEAT | _NOT_MEAT  # "no meat", "does not eat meat or fish"
     )
 
 

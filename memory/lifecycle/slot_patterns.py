@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.lifecycle.lexicon import OCCUPATIONS, PETS, UNIVERSITIES, ZONE_ABBREVIATIONS
+from memory.lifecycle.lexicon import KINDS, OCCUPATIONS, PETS, UNIVERSITIES, ZONE_ABBREVIATIONS
 
 SUBJECT = r"^\S+ "  # the subject
 
@@ -79,6 +79,7 @@ _ATTENDS = (
 )
 _NOT_SUBJECT = r"(?:(?:is|a|an|the|uni|university|college|grad|exchange|phd|masters|new) )"
 """What "X student" tells of no subject: "a grad student", "a uni student at Aalto"."""
+_SUBJECTS = "|".join(sorted(KINDS["subject"] | {"computer science", "medicine", "law"}))
 _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
 
 
@@ -124,7 +125,7 @@ _p = slot_pattern  # a short name for the table below
 
 _LIVE = (
     r"(?:lives|settled|has settled|is (?:now |currently |still )?(?:living|based|settled)"
-    r"|has been living|has lived|resides|is residing)"
+    r"|has been living|has lived|resides|is residing|based)"
 )
 _IN_THE = r"(?:the (?=(?:uk|us|usa|states|united \w+|netherlands|philippines|bay area)\b))?"
 """In "lives in the UK" the article is part of the place; in "lives in the city" it is not."""
@@ -145,7 +146,7 @@ _NOT_PLACE = (
 """What "lives" without "in" is followed by that is no place ("lives alone", "lives happily")."""
 PATTERNS: tuple[SlotPattern, ...] = (
     # where they live, and where from
-    _p("home", rf"{_S}{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
+    _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
                rf"(?:{_DET} \w+(?: \w+)? in )?{_IN_THE}(?!{_DET} ){_VALUE}"),
     _p("home", rf"{_S}{_ADVERBS}{_MOVE} (?:from [\w ]+? )?to {_IN_THE}(?!{_DET} ){_VALUE}"),
     _p("home", rf"{_S}'s (?:current |new |present )?(?:home|residence|city of residence) "
@@ -243,7 +244,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                     rf"(?:place|apt|flat|apartment|house)|solo (?:flat|apartment|place))\b",
        "alone"),
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:still )?(?:lives|living|is living|stays) "
-                    rf"(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks|family)\b",
+                    rf"(?:at home )?(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks"
+                    rf"|family)\b",
        "parents"),
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
                     rf"(?:\w+ )?(?:roommates|flatmates|housemates|roomies)\b", "roommates"),
@@ -266,6 +268,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
               rf"{_FRAGMENT_END}"),
     # studies
     _p("studies", rf"{_S}{_ADVERBS}(?:majors|is majoring|has majored|majored) in {_VALUE}"),
+    _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|doing) (?:a |an )?"
+                  rf"(?P<value>\w+(?: \w+)?) (?:degree|course|major)\b"),  # "a psych degree"
+    _p("studies", rf"{_S}{_ADVERBS}(?:is )?doing (?P<value>{_SUBJECTS}){_STOP}"),  # "doing compsci"
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|has|is studying for) "
                   rf"(?:a |an |{_DET} )?{_STUDY_DEGREE} in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:switched|changed) "
