@@ -125,6 +125,12 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("Ivo runs the server's music bot.", "ivo handed the music bot to kai"),
         ("ivo plays handball on sundays", "ivo retired from handball last year"),
         ("Ivo plays Rainbow Six Siege.", "Ivo uninstaled Siege."),
+        # what had to be or was decided is done; notice handed in; a game put down
+        ("Ivo owns a husky named Nova.", "Ivo had to rehome Nova when he moved."),
+        ("Ivo is studying law at Leeds.", "Ivo decided to drop out of uni."),
+        ("Ivo works as a barista at Blend.", "Ivo handed in his notice at Blend."),
+        ("Ivo mostly plays Dota.", "Ivo has put Dota down completely."),
+        ("Ivo drives a Ford Focus to work.", "Ivo swapped his Focus for a Tesla."),  # no topic
         # a thing denied on its own, or "not touched", after a habit with it
         ("ola plays rocket league daily", "ola - no more rocket league, uninstalled"),
         ("kai drinks coffee every morning", "kai doesn't touch coffee anymore"),
@@ -145,6 +151,8 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("Ivo teaches guitar to teens.", "Ivo gives guitar lessons to teens."),  # a service
         ("ivo has a dog", "ivo gave his dog a treat to celebrate"),  # given nobody
         ("ivo has a cat", "ivo gave his cat a bath"),
+        ("noor lives in glasgow", "noor has to move next year"),  # still a plan
+        ("Priya teaches maths.", "Priya switched her degree to economics."),  # her studies
     ],
 )
 def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) -> None:

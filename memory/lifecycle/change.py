@@ -149,7 +149,7 @@ def ended(old: Reading, new: Reading) -> bool:
     for cue, index in cues:
         if cue in told:
             continue  # the old fact told this change already
-        if cue in _OWN_TOPIC_CUES and not topics(old):
+        if cue in _OWN_TOPIC_CUES and not (topics(old) and topics(new)):
             same_owner = old.possessive == new.possessive or _own_choice(old)
             if same_owner and _shared_ended(cue, old, new):
                 return True
@@ -216,8 +216,10 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
         if base not in _ALL_CUES:
             continue
         before = words[max(0, index - 3) : index]
-        if _NEGATORS.intersection(before) or (before and before[-1] in _PLANS):
-            continue
+        if _NEGATORS.intersection(before) or (before and before[-1] in _PLANS
+                                               and before[-2:-1] != ["had"]
+                                               and before[-2:-1] != ["decided"]):  # fmt: skip
+            continue  # a plan; "had to rehome juno", "decided to drop out" are done
         if word.endswith("ing") and before and before[-1] in {"is", "are", "am"}:
             continue  # "is moving to": a plan
         found.append((base, index))
@@ -246,8 +248,10 @@ def _given_away(words: list[str], index: int) -> bool:
     recipients = [
         clause[at + 1] for at in range(1, len(clause) - 1) if clause[at] == "to"
     ]  # "to her cousin", "to vee"; not "a treat to celebrate"
-    return "away" in clause or "over" in clause or any(
-        word in _DETERMINERS or verb(word) is None for word in recipients
+    return (
+        "away" in clause
+        or "over" in clause
+        or any(word in _DETERMINERS or verb(word) is None for word in recipients)
     )
 
 

@@ -107,6 +107,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\bcan not (?:stand|handle|stomach|deal (?:with|w))\b", "hates"),
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
     (("moved on from", "moving on from"), r"\b(?:has )?(?:moved|moving) on from\b", "stopped"),
+    (("handed in", "hands in"), r"\b(?:handed|hands|has handed) in (?:his|her|their|my) "
+     r"(?:notice|resignation)(?: at)?\b", "quit"),
+    (("put",), r"\b(?:has )?put (?:the |his |her |their )?([\w ]{1,30}?) down (?:completely|for"
+     r" good)\b", r"stopped \1"),  # "has put apex legends down completely"
     (("cut",), r"\b(?:has )?cut (\w+) out\b", r"stopped \1"),  # "cut sugar out of her tea"
     (("over",), r"(?:\b(?:is|are|'s) (?:so |totally |completely |officially )?|^(\S+) "
      r"(?:[.:,-] )?)over (?!the moon|there|here|it\b|that\b|\d)", r"\1 not likes "),

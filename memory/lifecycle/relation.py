@@ -351,7 +351,7 @@ def _kind_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str])
     return said <= done
 
 
-_CONSUMING = frozenset({"eat", "drink", "have", "do", "consume", "touch"})
+_CONSUMING = frozenset({"eat", "drink", "have", "do", "consume", "touch", "tolerate"})
 
 
 def _stopped_liking(core_a: frozenset[str], core_b: frozenset[str]) -> bool:
