@@ -131,6 +131,11 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("Ivo works as a barista at Blend.", "Ivo handed in his notice at Blend."),
         ("Ivo mostly plays Dota.", "Ivo has put Dota down completely."),
         ("Ivo drives a Ford Focus to work.", "Ivo swapped his Focus for a Tesla."),  # no topic
+        # a kind cut out, a tool dumped, a phase done, a dislike come around to
+        ("Ivo drinks coffee every day.", "Ivo has cut out caffeine completely."),
+        ("ivo edits in lightroom", "ivo dumped lightroom for capture one"),
+        ("ivo vegan af", "ivo back on meat ngl, vegan arc is done"),
+        ("Ivo dislikes cilantro.", "Ivo has come around to cilantro."),
         # a thing denied on its own, or "not touched", after a habit with it
         ("ola plays rocket league daily", "ola - no more rocket league, uninstalled"),
         ("kai drinks coffee every morning", "kai doesn't touch coffee anymore"),
@@ -152,6 +157,7 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("ivo has a dog", "ivo gave his dog a treat to celebrate"),  # given nobody
         ("ivo has a cat", "ivo gave his cat a bath"),
         ("noor lives in glasgow", "noor has to move next year"),  # still a plan
+        ("ivo is vegan", "ivo is done with exams"),  # done with something else
         ("Priya teaches maths.", "Priya switched her degree to economics."),  # her studies
     ],
 )

@@ -97,6 +97,16 @@ def test_a_negated_like_habit_or_state_contradicts_both_ways(positive: str, nega
         ("Lena is 29.", "Lena celebrated her thirty-first birthday on Friday."),
         ("lena is 19", "lena an adult now lol, 20th bday was sunday"),
         ("Lena and Tom are engaged.", "Lena and Leo are engaged."),
+        # ages, pets, households and statuses told in fragments
+        ("lena - 35", "lena. 36 now. bday yesterday"),
+        ("lena is 40", "lena is 41 years now"),
+        ("lena 22", "lena just hit 23"),
+        ("lena - one dog. name rex", "lena. dog name is max. only one dog"),
+        ("Lena has a cat named Luna.", "Lena's only cat is actually called Mia."),
+        ("Lena lives alone.", "Lena shares her flat with her boyfriend now."),
+        ("lena. lives w/ sister", "lena - sister moved out. alone now"),
+        ("lena lives w roomies", "lena got a studio, solo living now"),
+        ("lena single af", "lena got a bf now lol"),
         ("Lena lives in Porto.", "Lena has recently relocated to Faro."),
         ("Lena has lived in Porto her whole life.", "Lena moved to Braga."),
         ("Lena is single.", "Lena has been in a relationship with Theo for a year."),
@@ -358,6 +368,7 @@ def test_a_verb_less_favourite_said_again_is_the_same_fact() -> None:
         ("Zoe plays the cello.", "zoe 40 now"),  # an age beside a hobby
         ("Eli is tired after the shift.", "eli a pilot now"),  # a state beside a job
         ("Nia and Leo cook together.", "nia and leo split the rent"),  # not a break-up
+        ("nia is 24", "nia hit 1500 rapid on chess com"),  # a rating, no age
     ],
 )
 def test_fragments_leave_other_facts_alone(old: str, new: str) -> None:

@@ -89,7 +89,7 @@ _AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop
                          "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
                          "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
                          "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
-                         "hand"})  # fmt: skip
+                         "hand", "dump"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "gave ziggy to
 her cousin")."""
@@ -103,7 +103,8 @@ _SERVICES = frozenset({"lesson", "lessons", "class", "classes", "talk", "talks",
                        "tour", "tours", "help", "shoutout", "update", "updates", "massage",
                        "hug", "hugs", "chance", "hand"})  # fmt: skip
 """What is given without being given away ("gives piano lessons to kids")."""
-_BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead"})
+_BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead",
+                          "done"})  # fmt: skip
 """Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
 1660 is gone", "the xbox got sold")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
@@ -207,6 +208,10 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
         sold_before = word == "sold" and following in _ENDS  # "xbox sold, pc now"
         if base == "sell" and index and (words[index - 1] in _PASSIVE or sold_before):
             base = "sold"  # "the 2060 got sold": what was sold comes before
+        elif base == "do" and word == "done" and words[index - 1] in ("is", "'s", "are"):
+            if following not in _ENDS:
+                continue  # "is done with it" is read as "stopped" (phrases)
+            base = "done"  # "vegan arc is done"
         elif base == "dead" and following not in _ENDS | {"to"}:
             continue  # "chelsea dead to him", "league is dead now"; not "dead by daylight"
         elif _no_end_told(base, words, index):
@@ -332,4 +337,8 @@ def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
     else:
         near = words[max(0, index - _WINDOW) : index]
     olds = old.core - {old.subject}
-    return any(kin(SYNONYMS.get(lemma(word), lemma(word)), mine) for word in near for mine in olds)
+    return any(
+        kin(said, mine) or said in MEMBER_OF.get(mine, ())  # "cut out caffeine" / "coffee"
+        for said in (SYNONYMS.get(lemma(word), lemma(word)) for word in near)
+        for mine in olds
+    )

@@ -37,7 +37,8 @@ CHAT_WORDS = {
     # content
     "wfh": "work from home", "bestie": "best friend", "besties": "best friends",
     "bff": "best friend", "bffs": "best friends", "compsci": "computer science",
-    "hitched": "married", "veggie": "vegetarian", "hubby": "husband", "wifey": "wife",
+    "luv": "love", "luvs": "loves", "hitched": "married", "veggie": "vegetarian",
+    "hubby": "husband", "wifey": "wife",
     "tues": "tuesday", "thurs": "thursday", "weds": "wednesday", "yr": "year", "yrs": "years",
     "wk": "week", "wks": "weeks", "hr": "hour", "hrs": "hours",
     # employers by their ticker or nickname

@@ -103,6 +103,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"(?:\bis |\b(?:has )?(?:become|became|gotten|got) |^(\S+ ))(not )?"
      r"(?:(?:really|so|super|very|lowkey|kinda) )*(?:obsessed"
      r" (?:with|w)|passionate about|keen on|crazy about|mad about|fond of)\b", r"\1\2likes"),
+    (("come around", "come round", "came around", "came round"),
+     r"\b(?:has |have )?(?:come|came) a?round to\b", "likes"),  # "has come around to cilantro"
     (("stand", "handle", "stomach", "deal"),
      r"\bcan not (?:stand|handle|stomach|deal (?:with|w))\b", "hates"),
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),

@@ -38,14 +38,14 @@ _STOP = (
 )
 _JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
 _THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"
-_LIVES = r"(?:lives|living|is living)"
+_LIVES = r"(?:lives|living|is living|shares (?:his|her|their|a) (?:flat|apartment|place|house))"
 _ALONE = r"(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)"
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
 _PET = f"(?P<pet>{_PETS})"
 _FAVOURITE = r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to)"
-_FRAGMENT_END = r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again))*(?=$| [,;:!?()])"
+_FRAGMENT_END = r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again|af))*(?=$| [.,;:!?()])"
 """What may follow a verb-less fragment ("ana nurse now", "priya 30 now lol", "aya 24 now,
 bday yesterday")."""
 _JOB_VERBS = (
@@ -59,7 +59,7 @@ _FORMER_JOB = (
 )
 """A job told as one held for a while in the past: "worked as a waitress during university"."""
 _FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still )?"
-_YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age)"  # "yrs old", "yaers odl", "y/o"
+_YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b| ,| \.|$))"
 _AGE_END = (
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
     r"|on|after|since|so|but)\b)"
@@ -247,6 +247,11 @@ PATTERNS: tuple[SlotPattern, ...] = (
                     rf"(?:at home )?(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks"
                     rf"|family)\b",
        "parents"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) (?:(?:his|her|their) )?"
+                    rf"(?:sister|brother|siblings|sis|bro|cousins?|grandma|gran|grandparents"
+                    rf"|aunt|uncle)\b", "relatives"),
+    _p("household", rf"{_s_if(' alone| solo')}(?:\S+ ){{0,8}}?(?:[.,] (?:lives |living )?alone"
+                    rf"|solo living|living solo)\b", "alone"),  # "sister moved out . alone now"
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
                     rf"(?:\w+ )?(?:roommates|flatmates|housemates|roomies)\b", "roommates"),
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
@@ -255,7 +260,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("household", rf"{_S}'s (?:partner|boyfriend|girlfriend|bf|gf|fiance|fiancee) "
                     rf"(?:\w+ ){{0,2}}?moved in\b", "partner"),
     # age
-    _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns|just turned) (?:aged )?"
+    _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns|just turned|hit) (?:aged )?"
               rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?{_AGE_END}"),
     _p("age", rf"{_S}{_SAYS}(?:he is|she is|they are|hes|shes) (?:now )?(?P<value>\d{{1,3}})"
               rf"{_YEARS_OLD}?{_AGE_END}"),
@@ -295,7 +300,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
                  rf"the (?:university|college) of (?P<value>\w+(?: \w+)?){_STOP}"),
     # pets
-    _p("pet", rf"{_S}'s {_PET} (?:is )?(?:(?:now|still) )?(?:called|named) {_NAME}"),
+    _p("pet", rf"{_S}'s (?:only )?{_PET} (?:is )?(?:(?:now|still|actually|really) )?"
+              rf"(?:called|named) {_NAME}"),
+    _p("pet", rf"{_S}(?:\S+ ){{0,4}}?{_PET}(?: 's| \.)? name (?:is |: )?{_NAME}"),  # "dog name: x"
     _p("pet", rf"{_S}'s {_PET} 's name is {_NAME}"),
     _p("pet", rf"{_S}{_ADVERBS}(?:has|owns) (?:a|an) {_PET} (?:called|named) {_NAME}"),
     _p("pet", rf"{_S}{_ADVERBS}(?:named|renamed|has renamed|called|calls) {_DET} {_PET} "
