@@ -136,6 +136,13 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("ivo edits in lightroom", "ivo dumped lightroom for capture one"),
         ("ivo vegan af", "ivo back on meat ngl, vegan arc is done"),
         ("Ivo dislikes cilantro.", "Ivo has come around to cilantro."),
+        # slang for an end: fell off, kicked from, swore off, cut off; a subject switched to
+        ("ivo - fav char: levi", "ivo. eren is his fav now, levi fell off"),
+        ("ivo - helper role", "ivo. got kicked from helpers"),
+        ("ivo lives off redbull", "ivo swore off redbull, water only now"),
+        ("ivo in a situationship w some guy", "ivo cut off the guy, done w that"),
+        ("ivo is event host in the server", "ivo got demoted from event host"),
+        ("ivo studies medicine", "ivo switched to engineering"),
         # a thing denied on its own, or "not touched", after a habit with it
         ("ola plays rocket league daily", "ola - no more rocket league, uninstalled"),
         ("kai drinks coffee every morning", "kai doesn't touch coffee anymore"),
@@ -157,6 +164,8 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("ivo has a dog", "ivo gave his dog a treat to celebrate"),  # given nobody
         ("ivo has a cat", "ivo gave his cat a bath"),
         ("noor lives in glasgow", "noor has to move next year"),  # still a plan
+        ("Ivo owns a gaming laptop.", "Ivo upgraded the RAM in his laptop."),  # a part of it
+        ("ivo uses fl studio", "ivo upgraded to the fl studio producer edition"),  # an edition
         ("ivo is vegan", "ivo is done with exams"),  # done with something else
         ("Priya teaches maths.", "Priya switched her degree to economics."),  # her studies
     ],

@@ -201,6 +201,9 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("yas has two cats", "yas is a cat mum of two"),
         ("dev - night owl", "dev. always up super late"),
         ("remy - remote job", "remy. works from home"),
+        ("ivo - bed at 4am", "ivo. sleeps around 4"),
+        ("ivo just 16 lol", "ivo sixteen years old fr"),
+        ("ivo - gf: maya", "ivo. dating maya"),
     ],
 )
 def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:

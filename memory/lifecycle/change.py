@@ -54,7 +54,7 @@ _TOPIC_WORDS = {
     + " ".join(KINDS["subject"]),
     PET: "pet named",
     DIET: "vegan vegetarian pescatarian meat diet plant-based keto",
-    ROLE: "moderator administrator helper captain organiser organizer",
+    ROLE: "moderator administrator helper captain organiser organizer host",
 }
 _WORD_TOPICS: dict[str, str] = {
     **{word: topic for topic, words in _TOPIC_WORDS.items() for word in words.split()},
@@ -111,7 +111,9 @@ _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off
             ("laid", "off"): "fire", ("call", "off"): "split", ("give", "up"): "giveup",
             ("step", "down"): "stepdown", ("hand", "off"): "handoff",
             ("hand", "over"): "handoff", ("shut", "down"): "shutdown", ("pack", "in"): "quit",
-            ("cut", "out"): "quit", ("get", "rid"): "ditch", ("run", "out"): "expire"}  # fmt: skip
+            ("cut", "out"): "quit", ("get", "rid"): "ditch", ("run", "out"): "expire",
+            ("swear", "off"): "quit", ("cut", "off"): "quit", ("fall", "off"): "gone",
+            ("kick", "from"): "leave", ("kick", "out"): "leave"}  # fmt: skip
 _PASSIVE = frozenset({"got", "get", "was", "were", "been", "is", "are"})
 """Before "sold", what makes the thing sold the word before ("the 2060 got sold")."""
 _ENDS = frozenset({"", ",", ".", ";", "!", "?", "now", "lol", "lmao", "and", "but"})
@@ -298,7 +300,24 @@ def _shared_ended(cue: str, old: Reading, new: Reading) -> bool:
     shared = (said & new.core) - {cue}
     if not shared:
         return _rival(said, new.core - {cue})
+    body = f" {new.body} "
+    if all(_part_of(body, word) for word in shared):
+        return False  # "upgraded the ram in his laptop": the laptop stays
+    if " to " in body and " from " not in body:
+        target = f" {body.split(' to ', 1)[1]}"
+        kept = [word for word in said if verb(word) is None]
+        if kept and all(f" {word}" in target for word in kept):
+            return False  # "upgraded to the fl studio producer edition": a new edition of it
     return not said <= new.core or any(_left(new.body, word) for word in shared)
+
+
+def _part_of(body: str, word: str) -> bool:
+    """``word`` names what a part switched belongs to: "the ram in his laptop"."""
+    return any(
+        f" {place} {owner} {word} " in body
+        for place in ("in", "of", "on", "for")
+        for owner in ("his", "her", "their", "my")
+    )
 
 
 def _rival(said: frozenset[str], new: frozenset[str]) -> bool:

@@ -152,6 +152,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("up late", "up really late", "up very late", "up super late", "up so late"),
      r"^(\S+) (?:[.:,-] )?(?:always |usually )?up (?:(?:really|very|super|so) )?late\b",
      r"\1 is a night person"),  # "dev . always up super late"
+    (("number 1", "# 1", "no . 1"), r"\b(?:number|#|no \.) 1 (?=\w)", "favorite "),
+    (("main",), r"^(\S+) (?:[.:,-] )?([\w-]+) main(?=$| [.,;:!?])", r"\1 mains \2"),
     (("other",), r"\b(?:likes|loves|prefers|enjoys) ([\w ]+?) (?:more than|over|above) (?:any|all)"
      r" (?:the )?other (\w+?)s?\b", r"favorite \2 is \1"),
     (("early bird", "early riser"), r"\b(?:an )?early (?:bird|riser)\b", "a morning person"),

@@ -45,7 +45,9 @@ _NAME = rf"(?P<value>[\w'-]+){_STOP}"
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
 _PET = f"(?P<pet>{_PETS})"
 _FAVOURITE = r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to)"
-_FRAGMENT_END = r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again|af))*(?=$| [.,;:!?()])"
+_FRAGMENT_END = (
+    r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again|af|fr|ngl|tbh))*(?=$| [.,;:!?()])"
+)
 """What may follow a verb-less fragment ("ana nurse now", "priya 30 now lol", "aya 24 now,
 bday yesterday")."""
 _JOB_VERBS = (
@@ -206,10 +208,12 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}'s (?:girlfriend|boyfriend|partner|gf|bf) is {_CALLED}{_PARTNER_NAMED}",
        "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|got) engaged to {_PARTNER}", "engaged"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|has been) (?:dating|seeing) {_PARTNER}", "dating"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing) {_PARTNER}",
+       "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|has been) in a relationship(?: with {_PARTNER})?",
        "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:broke up|split up)(?: with (?P<partner>\w+))?", "single"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:broke up|split up|split)(?: (?:with|w) "
+                 rf"(?P<partner>\w+))?\b", "single"),
     _p("status", rf"{_S}{_ADVERBS}called off {_DET} (?:engagement|wedding)\b", "single"),
     _p("status", rf"{_S}{_ADVERBS}(?:divorced|has divorced|separated from) (?P<partner>\w+)",
        "divorced"),
@@ -223,6 +227,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) (?:(?:now|currently) )?"
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}taken{_FRAGMENT_END}", "dating"),  # "lux - taken"
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?P<value>single|married|engaged|divorced)"
                  rf"{_FRAGMENT_END}"),
     _p("status", rf"{_S}(?:[.:,-] )?(?:bf|gf|boyfriend|girlfriend|partner) (?:now |is |: )?"
@@ -260,7 +265,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("household", rf"{_S}'s (?:partner|boyfriend|girlfriend|bf|gf|fiance|fiancee) "
                     rf"(?:\w+ ){{0,2}}?moved in\b", "partner"),
     # age
-    _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns|just turned|hit) (?:aged )?"
+    _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns|just turned|hit) {_ADVERBS}(?:aged )?"
               rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?{_AGE_END}"),
     _p("age", rf"{_S}{_SAYS}(?:he is|she is|they are|hes|shes) (?:now )?(?P<value>\d{{1,3}})"
               rf"{_YEARS_OLD}?{_AGE_END}"),
@@ -276,6 +281,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|doing) (?:a |an )?"
                   rf"(?P<value>\w+(?: \w+)?) (?:degree|course|major)\b"),  # "a psych degree"
     _p("studies", rf"{_S}{_ADVERBS}(?:is )?doing (?P<value>{_SUBJECTS}){_STOP}"),  # "doing compsci"
+    _p("studies", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:switched|swapped|changed) to "
+                  rf"(?P<value>{_SUBJECTS}){_STOP}"),  # "ravi switched to engineering"
+    _p("schoolyear", rf"{_S}(?:\S+ ){{0,5}}?year (?P<value>\d{{1,2}})(?=$| now\b| at\b| [.,])"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|has|is studying for) "
                   rf"(?:a |an |{_DET} )?{_STUDY_DEGREE} in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:switched|changed) "

@@ -1,0 +1,158 @@
+"""Whether one fact denies what the other says (:func:`opposed`): a like, a habit or a state
+said on one side and denied, stopped or given up on the other, in whatever detail.
+
+    opposed(read("likes olives"), read("hates olives"), ...) → True
+
+Used by :func:`memory.lifecycle.relation.relation` (step 4 of its order) on two whole facts
+and on their clauses. Two readings are opposed when one is negated and the other not and:
+
+* their content words match ("likes olives" / "does not like olives", "smokes" / "quit
+  smoking");
+* a habit is denied in general and done in detail ("doesn't drink" / "drinks wine", "no
+  more dota" / "plays dota daily"); a liking is no doing, and a habit denied in detail is
+  no denial in general ("doesn't drink coffee with sugar" / "drinks coffee");
+* a liking is denied in general and affirmed in detail, or a liking is followed by what was
+  liked no longer done ("loves coffee" / "can't drink coffee anymore");
+* a kind is denied whole and one of its members done ("plays no instrument" / "plays the
+  piano");
+* or, whatever the negations, one side keeps a diet and the other eats what it rules out
+  (not once, by mistake or to be polite).
+
+A wish beside what is denies nothing ("quit smoking" / "wants to smoke again"), nor do two
+dated events on different dates.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.extraction.offline.verbs import verb
+from memory.lifecycle.lexicon import ALCOHOL, KIND_OF_FOOD, KINDS, SOFT_DRINKS
+from memory.lifecycle.reading import Reading
+from memory.lifecycle.spelling import sets_match
+
+_LIKE = frozenset({"like"})
+_DRINK = frozenset({"drink"})
+
+
+def _dates_compatible(first: Reading, second: Reading) -> bool:
+    """The same occasion, as far as dates tell: equal dates, or one side undated."""
+    return first.dates == second.dates or not first.dates or not second.dates
+
+
+def opposed(
+    first: Reading, second: Reading, core_a: frozenset[str], core_b: frozenset[str]
+) -> bool:
+    """One fact denies what the other says (a like, a habit, a state); a wish beside what
+    is denies nothing ("quit smoking" / "wants to smoke again")."""
+    if first.possessive != second.possessive or not _dates_compatible(first, second):
+        return False
+    if first.wished != second.wished:
+        return False
+    if first.negated != second.negated and core_a and core_b:
+        if sets_match(core_a, core_b):
+            return True
+        if (first.stopped or second.stopped) and _stopped_liking(core_a, core_b):
+            return True
+        if not first.dates and not second.dates and _habit_denied(first, core_a, core_b):
+            return True
+        if _liking_denied(first, core_a, core_b) or _kind_denied(first, core_a, core_b):
+            return True
+        if _liking_ended(first, second, core_a, core_b):
+            return True
+    return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
+        second, first, core_a
+    )
+
+
+def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """A habit denied on one side, done on the other in whatever detail: "doesn't drink" /
+    "drinks wine", "never eats breakfast" / "eats a big breakfast before work", a thing
+    denied on its own or not touched ("no more dota", "doesn't touch coffee") / a habit with
+    it ("plays dota daily", "drinks coffee every morning"). A liking is
+    no doing ("didn't go camping" / "loves camping" is left alone), and a habit denied in
+    detail is no denial in general ("doesn't drink coffee with sugar" / "drinks coffee"). Not
+    drinking is not drinking alcohol ("is sober" / "few beers a night", not "drinks tea")."""
+    denied, done = (core_a, core_b) if first.negated else (core_b, core_a)
+    if {word for word in denied if not word.isdigit()} == _DRINK:
+        drinks = done & (ALCOHOL | _DRINK)
+        return bool(drinks) and not done & SOFT_DRINKS and "like" not in done
+    if "like" in done:
+        return False
+    if denied - _UNTOUCHED < done and not any(verb(word) for word in denied - _UNTOUCHED):
+        return any(verb(word) is not None for word in done)  # "no more dota" / "plays dota"
+    return denied < done and any(verb(word) is not None for word in denied)
+
+
+_UNTOUCHED = frozenset({"touch"})
+"""A verb that denies whatever is done with the thing: "doesn't touch osu anymore"."""
+
+
+def _liking_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """A liking denied in general, affirmed in detail: "no longer enjoys coffee" / "enjoys
+    drinking coffee every morning" (denied in detail is no denial in general: "doesn't like
+    coffee with sugar" / "likes coffee" is left alone)."""
+    denied, affirmed = (core_a, core_b) if first.negated else (core_b, core_a)
+    return bool(denied & _LIKE) and bool(denied - _LIKE) and denied < affirmed
+
+
+_NO_LONGER = re.compile(r"\b(?:anymore|any more|no longer)\b")
+
+
+def _liking_ended(
+    first: Reading, second: Reading, core_a: frozenset[str], core_b: frozenset[str]
+) -> bool:
+    """A liking, then what was liked no longer done: "loves coffee" / "can't drink coffee
+    anymore", "loves road cycling" / "doesn't cycle anymore"."""
+    (_, liked), (denier, denied) = sorted(
+        ((first, core_a), (second, core_b)), key=lambda side: side[0].negated
+    )
+    if "like" not in liked or _NO_LONGER.search(denier.body) is None:
+        return False
+    rest = denied - _CONSUMING - _LIKE
+    return bool(rest) and rest <= liked - _LIKE
+
+
+def _kind_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """A kind denied whole, one of its members done: "does not play any instrument" / "plays
+    the piano", "no sports" / "plays volleyball", "doesn't eat meat" / "had a chicken burger"
+    (:data:`KINDS`). A liking is no doing ("doesn't like sports" / "plays tennis")."""
+    denied, done = (core_a, core_b) if first.negated else (core_b, core_a)
+    kinds = [word for word in denied if word in KINDS]
+    if len(kinds) != 1 or "like" in denied or "like" in done:
+        return False
+    kind = kinds[0]
+    if not done & KINDS[kind]:
+        return False
+    said = denied - {kind, "any", "video"}
+    if kind in KIND_OF_FOOD:
+        return said <= _CONSUMING
+    return said <= done
+
+
+_CONSUMING = frozenset({"eat", "drink", "have", "do", "consume", "touch", "tolerate"})
+
+
+def _stopped_liking(core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """A habit liked on one side, stopped on the other: "likes running" / "stopped running"."""
+    rest_a, rest_b = core_a - _LIKE, core_b - _LIKE
+    return bool(rest_a) and (core_a != rest_a) != (core_b != rest_b) and sets_match(rest_a, rest_b)
+
+
+_ONE_OFF = re.compile(
+    r"\b(?:accidentally|by accident|by mistake|without knowing|unknowingly|to be polite"
+    r"|out of politeness|(?:1|a|one) bite|a taste)\b"
+)
+"""A slip, not a change of diet: "accidentally ate a dumpling with pork in it"."""
+
+
+def _eats_what_diet_excludes(dieter: Reading, eater: Reading, eaten: frozenset[str]) -> bool:
+    """``dieter`` keeps a diet; ``eater`` says they eat something it rules out (not once, by
+    mistake or to be polite)."""
+    return (
+        bool(dieter.not_eaten)
+        and not eater.negated
+        and "eat" in eaten
+        and bool(eaten & dieter.not_eaten)
+        and _ONE_OFF.search(eater.body) is None
+    )
