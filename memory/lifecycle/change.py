@@ -13,16 +13,20 @@ compare, or a wording they do not know), such a change still ends the old fact w
   too) meets a topic the old fact is about (its slots, or its words: "works retail" is about
   work); or
 * an **object cue** (quit, left, stopped, sold, lost, dropped, replaced, uninstalled, gave
-  up, stepped down, handed off, went off, retired from, gave or handed to someone; died,
-  passed away, renamed, is gone, got sold, is dead to them) stands next to a content word
-  of the old fact, or a word made from it ("quit vaping" / "vapes", "left teaching" / "a
-  teacher", "Biscuit passed away" / "a dog named Biscuit"); or
-* a **switch** (switched, upgraded, migrated, swapped, changed) names a word of an old fact
-  on no topic above, and does not keep all its words ("uses windows 10" / "upgraded to
-  windows 11").
+  up, stepped down, handed off, went off, swore off, dumped, kicked from, retired from, gave
+  or handed to someone; died, passed away, renamed, is gone, got sold, fell off, is done, is
+  dead to them) stands next to a content word of the old fact, a word made from it, or a
+  kind it is one of ("quit vaping" / "vapes", "left teaching" / "a teacher", "Biscuit passed
+  away" / "a dog named Biscuit", "cut out caffeine" / "drinks coffee"); or
+* a **switch** (switched, upgraded, migrated, swapped, changed) names a word of an old fact,
+  one of the two facts being on no topic above, and does not keep all its words ("uses
+  windows 10" / "upgraded to windows 11", "drives a golf to work" / "swapped her golf for a
+  kia").
 
 Not a change: a topic cue of someone else's ("Mike's brother is divorced"), a negated cue
-("hasn't moved"), a plan or wish ("wants to move", "is moving", "thinking of quitting"), a
+("hasn't moved"), a plan or wish ("wants to move", "is moving", "thinking of quitting"; what
+"had to" be done or was "decided" is done), a part of a thing or a new edition of it
+switched ("upgraded the RAM in his laptop", "upgraded to the producer edition"), a
 change of an old fact that is a dated event ("went on a date with Tom on 4 June") or a wish
 ("wants to be a pilot"), an old fact that told the same change already ("broke up" /
 "single"), a negated old fact, and a change that keeps the old value ("lives in Paris" /
@@ -223,10 +227,9 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
         if base not in _ALL_CUES:
             continue
         before = words[max(0, index - 3) : index]
-        if _NEGATORS.intersection(before) or (before and before[-1] in _PLANS
-                                               and before[-2:-1] != ["had"]
-                                               and before[-2:-1] != ["decided"]):  # fmt: skip
-            continue  # a plan; "had to rehome juno", "decided to drop out" are done
+        done = before[-2:] in (["had", "to"], ["decided", "to"])  # "had to rehome juno"
+        if _NEGATORS.intersection(before) or (before and before[-1] in _PLANS and not done):
+            continue
         if word.endswith("ing") and before and before[-1] in {"is", "are", "am"}:
             continue  # "is moving to": a plan
         found.append((base, index))
