@@ -164,6 +164,8 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("ivo has a dog", "ivo gave his dog a treat to celebrate"),  # given nobody
         ("ivo has a cat", "ivo gave his cat a bath"),
         ("noor lives in glasgow", "noor has to move next year"),  # still a plan
+        ("noor lives in glasgow", "noor - moving to leeds in june"),  # a change to come
+        ("ishaan is in his final year of uni", "ishaan is a uni senior, graduating this year"),
         ("Ivo owns a gaming laptop.", "Ivo upgraded the RAM in his laptop."),  # a part of it
         ("ivo uses fl studio", "ivo upgraded to the fl studio producer edition"),  # an edition
         ("ivo is vegan", "ivo is done with exams"),  # done with something else

@@ -747,6 +747,11 @@ def test_statuses_and_homes_told_without_their_small_words_contradict(old: str, 
     assert both_ways(old, new, 0.5) == {CONTRADICTS}
 
 
+def test_a_place_cut_short_is_the_same_place() -> None:
+    assert CONTRADICTS not in both_ways("yoyo lives in melb", "yoyo based in melbourne, aus", 0.8)
+    assert both_ways("Wren lives in the US.", "Wren lives in the UK.", 0.6) == {CONTRADICTS}
+
+
 def test_living_so_is_no_home() -> None:
     assert both_ways("tom lives alone", "tom lives in Leeds", 0.5) == {UNRELATED}
     assert both_ways("tom lives for football", "tom lives in Leeds", 0.5) == {UNRELATED}

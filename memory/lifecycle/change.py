@@ -230,8 +230,9 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
         done = before[-2:] in (["had", "to"], ["decided", "to"])  # "had to rehome juno"
         if _NEGATORS.intersection(before) or (before and before[-1] in _PLANS and not done):
             continue
-        if word.endswith("ing") and before and before[-1] in {"is", "are", "am"}:
-            continue  # "is moving to": a plan
+        ongoing = bool(before) and before[-1] in {"is", "are", "am"}
+        if word.endswith("ing") and (ongoing or base in _TOPIC_CUES):
+            continue  # "is moving to", "graduating this year": a plan
         found.append((base, index))
     return tuple(found)
 

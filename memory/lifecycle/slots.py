@@ -137,7 +137,8 @@ def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
 
 def values_agree(key: str, first: str, second: str) -> bool:
     """Two values of one slot can both hold: equal, or one a part of the other ("Boston" /
-    "Boston, Massachusetts"); a relationship status also by its partner's name; a home or
+    "Boston, Massachusetts"), or a place cut short ("melb" / "melbourne"); a relationship
+    status also by its partner's name; a home or
     origin when one is a country, US state or large region and the other is not (a city
     there, as far as the words tell: "Texas" / "Houston")."""
     if first == second:
@@ -153,6 +154,9 @@ def values_agree(key: str, first: str, second: str) -> bool:
         return False
     if DISTRICTS.get(first) == second or DISTRICTS.get(second) == first:
         return True
+    short, long = sorted((first, second), key=len)
+    if len(short) >= 4 and " " not in short and long.startswith(short):
+        return True  # a place cut short: "melb" / "melbourne, aus"
     if (first in REGIONS) == (second in REGIONS):
         return False
     region, city = (first, second) if first in REGIONS else (second, first)
