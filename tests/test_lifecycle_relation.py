@@ -112,6 +112,7 @@ def test_a_negated_like_habit_or_state_contradicts_both_ways(positive: str, nega
         ("lena is in year 11", "lena started sixth form, year 12 now"),
         ("lena's favourite artist is mitski", "lena says her number one artist is laufey"),
         ("lena is 19", "lena turned 20 yday"),
+        ("Lena is from Spain.", "Lena is Italian."),
         ("Lena lives in Porto.", "Lena has recently relocated to Faro."),
         ("Lena has lived in Porto her whole life.", "Lena moved to Braga."),
         ("Lena is single.", "Lena has been in a relationship with Theo for a year."),

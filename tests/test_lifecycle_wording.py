@@ -204,6 +204,13 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("ivo - bed at 4am", "ivo. sleeps around 4"),
         ("ivo just 16 lol", "ivo sixteen years old fr"),
         ("ivo - gf: maya", "ivo. dating maya"),
+        # where someone is from by the word for its people; health told another way
+        ("ciro is from brazil", "ciro is brazilian"),
+        ("Ana is Italian.", "Ana is from Italy."),
+        ("siddh speaks hindi", "siddh can talk in hindi"),
+        ("Ivo does not eat meat.", "Ivo follows a meat-free diet."),
+        ("Ivo is lactose intolerant.", "Ivo cannot digest lactose."),
+        ("thu is pregnant", "thu is expecting a baby"),
     ],
 )
 def test_more_wordings_of_one_fact_merge(old: str, new: str) -> None:
@@ -239,6 +246,8 @@ def test_a_wording_that_denies_contradicts(old: str, new: str) -> None:
         ("Rui eats gluten-free bread.", "Rui has pasta on Sundays."),  # a food, no diet
         ("Ola is a grad student.", "Ola studies history."),  # "grad" is no subject
         ("ola is an exchange student", "ola studies law"),
+        ("Ana likes Italian food.", "Ana is from Spain."),  # a cuisine, no origin
+        ("ana is english", "ana speaks english"),  # where from, not what spoken
     ],
 )
 def test_what_one_thing_only_leaves_open_stands(old: str, new: str) -> None:

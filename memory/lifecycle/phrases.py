@@ -1,8 +1,8 @@
 """Wordings of a fact rewritten to one form before it is compared: what an extractor reports
 ("Ana mentioned that she ..." → "ana ..."), likings ("is a big fan of", "is into", "can't
 stand"), habits ended ("gave up" → "stopped"), diets (gluten-free too), who plays an
-instrument ("is a cellist"), a night owl, moderating a server, and a few names of one place
-or game.
+instrument ("is a cellist"), a night owl, moderating a server, where someone is from by the
+word for its people ("is brazilian"), and a few names of one place or game.
 
 Each entry is (words one of which must be in the text, pattern, replacement): most facts
 hold none of the words, so most patterns are never run. Texts arrive lowercased and
@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 
 from memory.lifecycle.lexicon import ZONE_NAMES
+from memory.lifecycle.places import DEMONYMS
 
 _SAYING = ("mentioned", "said", "says", "shared", "noted", "explained", "revealed", "stated",
            "confirmed", "announced", "indicated", "reported", "admitted", "wrote", "posted",
@@ -32,6 +33,16 @@ _ZONE_NAME = (
 
 def _zone(match: re.Match[str]) -> str:
     return ZONE_NAMES[match.group(1)]
+
+
+_DEMONYM = (  # "is brazilian", "a brit": a people's word alone, not "a brazilian band"
+    r"^(\S+) (?:is |'s )?(?:a |an )?(" + "|".join(sorted(DEMONYMS, key=len, reverse=True))
+    + r")(?=$| [.;:!?]| (?:and|but|lol|fr|ngl|tbh|btw|through|born)\b)"
+)
+
+
+def _from(match: re.Match[str]) -> str:
+    return f"{match.group(1)} is from {DEMONYMS[match.group(2)]}"
 
 
 _PLAYERS = {
@@ -205,6 +216,14 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("back to", "back on"), r"\b(?:went|goes|going|gone|switched|is|has gone) back (?:to|on)\b",
      "switched to"),  # "went back to windows": a switch
     (("time",), _ZONE_NAME, _zone),  # "pacific time" / "pst"
+    (tuple(DEMONYMS), _DEMONYM, _from),
+    (("meat free", "meat-free"), r"\b(?:(?:follows|eats|has|is on|keeps|goes) )?(?:a )?"
+     r"meat[- ]free(?: diet)?\b", "does not eat meat"),
+    (("digest",), r"\bcan not (?:digest|process) (lactose|gluten|dairy)(?: properly)?\b",
+     r"is \1 intolerant"),
+    (("expecting",), r"\bis expecting(?: a baby| a child| their first| her first)?\b",
+     "is pregnant"),
+    (("bilingual", "talk in"), r"\b(?:is )?bilingual in\b|\bcan (?:talk|speak) in\b", "speaks"),
     (("utc-", "gmt-"), r"\b(?:utc|gmt)-(\d{1,2})\b", r"utc minus \1"),  # "gmt+3" reads "gmt 3"
     (("software",), r"\bsoftware (?:engineer|developer|dev)\b", "developer"),
     (("from home",), r"\b(works?|working|worked) from home\b", r"\1 remotely"),

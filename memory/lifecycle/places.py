@@ -118,3 +118,27 @@ CITIES = _cities(
     "nairobi: kenya; cairo: egypt; istanbul: turkey; dubai: united arab emirates"
 )
 """Well-known cities and the states and countries they lie in ("Denver" is not in Texas)."""
+
+DEMONYMS = {
+    "american": "the us", "british": "the uk", "brit": "the uk", "english": "england",
+    "scottish": "scotland", "welsh": "wales", "irish": "ireland", "canadian": "canada",
+    "mexican": "mexico", "brazilian": "brazil", "argentinian": "argentina",
+    "argentine": "argentina", "chilean": "chile", "colombian": "colombia", "peruvian": "peru",
+    "venezuelan": "venezuela", "cuban": "cuba", "french": "france", "german": "germany",
+    "dutch": "the netherlands", "belgian": "belgium", "swiss": "switzerland",
+    "austrian": "austria", "italian": "italy", "spanish": "spain", "portuguese": "portugal",
+    "greek": "greece", "turkish": "turkey", "polish": "poland", "czech": "czechia",
+    "hungarian": "hungary", "romanian": "romania", "ukrainian": "ukraine",
+    "russian": "russia", "swedish": "sweden", "norwegian": "norway", "danish": "denmark",
+    "finnish": "finland", "icelandic": "iceland", "nigerian": "nigeria",
+    "ghanaian": "ghana", "kenyan": "kenya", "ethiopian": "ethiopia", "egyptian": "egypt",
+    "moroccan": "morocco", "south african": "south africa", "indian": "india",
+    "pakistani": "pakistan", "bangladeshi": "bangladesh", "chinese": "china",
+    "japanese": "japan", "korean": "korea", "vietnamese": "vietnam", "thai": "thailand",
+    "filipino": "the philippines", "filipina": "the philippines", "indonesian": "indonesia",
+    "malaysian": "malaysia", "australian": "australia", "aussie": "australia",
+    "kiwi": "new zealand", "iranian": "iran", "iraqi": "iraq", "israeli": "israel",
+    "lebanese": "lebanon", "saudi": "saudi arabia", "emirati": "the uae",
+}  # fmt: skip
+"""Where someone is from, by the word for its people: "is brazilian" is "is from brazil"."""
+
