@@ -285,10 +285,10 @@ def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
         return False  # the same value told again, or one within the other
     body = f" {new.body} "
     said = (old.core - {old.subject}) - _WORD_TOPICS.keys()
-    if said and said <= new.core and not any(_left(body, word) for word in said):
-        return False  # "jay in denver now" / "jay moved to denver"
     if any(_left(body, word) for word in said):
         return True  # "resigned from latam, a flight attendant with azul now"
+    if said and said <= new.core:
+        return False  # "jay in denver now" / "jay moved to denver"
     kept = {slot.value for slot in olds}
     return not any(
         f" {value} " in body and not _left(body, value) for value in kept if len(value) > 2

@@ -195,6 +195,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\b(?:uses|rocks|runs|is running|is using|is rocking) (?=(?:a |an |the )?(?:rtx |gtx |rx )?"
      r"\d(?!\d* ?(?:(?:km|k|miles?|mi|m|kilometres?|kilometers?|minutes?|mins?|hours?|hrs?"
      r"|times?|x|days?|percent)\b|%)))", "has "),
+    (("rtx", "gtx"), r"\b(?:rtx|gtx) (?=\d)", ""),  # "runs an rtx 3070 in his rig"
+    (("rig", "build", "setup"), r"\bin (?:his|her|their|my) (?:rig|build|setup)\b", " "),
+    (("card", "gpu"), r"(?<=\d) (?:graphics card|graphcs card|gpu|card)\b", ""),
     (("linux",), r"\b(arch|fedora|ubuntu|debian|manjaro|gentoo|nixos) linux\b", r"\1"),
     (("runs", "is on", "running"), r"\b(?:runs|is on|is running) (?=(?:arch|fedora|ubuntu|debian"
      r"|mint|manjaro|gentoo|nixos|windows|linux|macos)\b)", "uses "),
@@ -206,10 +209,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\1 plays on"),
     (("gamer",), r"\b(?:is )?(?:a )?(pc|console|mobile|switch|xbox|playstation|ps5) gamer\b",
      r"plays on \1"),
-    # hardware told by its model number: "rocks a 3070", "runs an rtx 3070 in his rig"
-    (("rtx", "gtx"), r"\b(?:rtx|gtx) (?=\d)", ""),
-    (("rig", "build", "setup"), r"\bin (?:his|her|their|my) (?:rig|build|setup)\b", " "),
-    (("card", "gpu"), r"(?<=\d) (?:graphics card|graphcs card|gpu|card)\b", ""),
     (("go live", "goes live", "went live", "going live"), r"\b(?:goes|go|going|went) live\b",
      "streams"),
     (("big time",), r"\bbig time\b", " "),

@@ -79,7 +79,8 @@ def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]
         return bool(drinks) and not done & SOFT_DRINKS and "like" not in done
     if "like" in done:
         return False
-    if denied - _UNTOUCHED < done and not any(verb(word) for word in denied - _UNTOUCHED):
+    things = denied - _UNTOUCHED
+    if things < done and all(verb(word) is None for word in things):
         return any(verb(word) is not None for word in done)  # "no more dota" / "plays dota"
     return denied < done and any(verb(word) is not None for word in denied)
 

@@ -203,8 +203,7 @@ def _only_other(
     kinds = {kind for word in core_only for kind in MEMBER_OF.get(word, ())}
     if not kinds or not any(verb(word) for word in (core_only & core_other) - MEMBER_OF.keys()):
         return False  # the same thing done: "speaks", "listens to"
-    others = {word for word in core_other - core_only if kinds & MEMBER_OF.get(word, frozenset())}
-    return bool(others)
+    return any(kinds & MEMBER_OF.get(word, frozenset()) for word in core_other - core_only)
 
 
 _ADDED = re.compile(r"^\S+(?: \S+){0,2} also\b|\b(?:as well|too)\W*$")

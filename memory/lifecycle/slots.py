@@ -138,9 +138,9 @@ def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
 def values_agree(key: str, first: str, second: str) -> bool:
     """Two values of one slot can both hold: equal, or one a part of the other ("Boston" /
     "Boston, Massachusetts"), or a place cut short ("melb" / "melbourne"); a relationship
-    status also by its partner's name; a home or
-    origin when one is a country, US state or large region and the other is not (a city
-    there, as far as the words tell: "Texas" / "Houston")."""
+    status also by its partner's name; a home or origin when one is a country, US state or
+    large region and the other is not (a city there, as far as the words tell: "Texas" /
+    "Houston")."""
     if first == second:
         return True
     if key == "status":
