@@ -146,6 +146,16 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         # a thing denied on its own, or "not touched", after a habit with it
         ("ola plays rocket league daily", "ola - no more rocket league, uninstalled"),
         ("kai drinks coffee every morning", "kai doesn't touch coffee anymore"),
+        ("Tala is a moderator on the server", "Tala resigned as moderator"),
+        ("lux - taken", "lux. broke up, single"),
+        ("Alistair works at the bank", "Alistair got made redundant from the bank"),
+        ("tomo got a hamster named nugget", "tomo rip nugget the hamster"),
+        ("deano drives a beamer", "deano flogged the beamer, rocking an old corsa now"),
+        ("bex smokes like a chimney lol", "bex quit the ciggies, 3 months clean"),
+        ("Jahid is unemployed.", "Jahid started a job at the warehouse on Monday."),
+        ("Dmitri works at Google.", "Dmitri lost his job."),
+        ("Honora. pescatarian", "Honora - fully vegan now"),
+        ("ivo is vegan", "ivo is vegetarian again"),
     ],
 )
 def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
@@ -170,6 +180,9 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("ivo uses fl studio", "ivo upgraded to the fl studio producer edition"),  # an edition
         ("ivo is vegan", "ivo is done with exams"),  # done with something else
         ("Priya teaches maths.", "Priya switched her degree to economics."),  # her studies
+        ("Jahid is unemployed.", "Jahid's sister started a job at the warehouse."),
+        ("ivo is vegan", "ivo's sister is vegetarian"),
+        ("ivo is vegan", "ivo is not vegetarian"),
     ],
 )
 def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) -> None:

@@ -53,3 +53,37 @@ def test_rocket_league_is_not_league_of_legends() -> None:
     assert relation("Lev plays League of Legends.", "lev plays rocket league", CLOSE) is not (
         Relation.SAME
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("olga play tennis on weekends", "olga dont play tennis no more, her elbow is bad"),
+        ("Gwen luvs jazz.", "Gwen sais she cant stand jazz anymore."),
+        ("mimi_k plays wordle daily, never misses", "mimi_k ditched wordle, bored of it tbh"),
+        ("kaz runs 5k every morn no cap", "kaz packed in running, knees are cooked"),
+    ],
+)
+def test_chat_negations_said_twice_and_slang_that_denies_nothing(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is Relation.CONTRADICTS  # "no cap" is "no lie"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("gareth works at the council", "gareth he works at the council"),
+        ("priya lives on elm street", "priya um she lives on elm street"),
+        ("ulises lives in monterrey", "ulises his home is in monterrey"),
+        ("desmond is 64", "desmond he's sixty four"),
+    ],
+)
+def test_what_speech_puts_after_the_subject_is_left_out(old: str, new: str) -> None:
+    assert relation(old, new, CLOSE) is Relation.SAME
+
+
+def test_a_handle_with_an_underscore_is_one_subject() -> None:
+    assert relation("big_dave grafts at the car plant", "big_dave got laid off from the car plant",
+                    0.5) is Relation.CONTRADICTS  # fmt: skip
+    assert relation("mika_v rocks a 60% keeb", "mika_v rocks a 60% keeb lol", CLOSE) is (
+        Relation.SAME
+    )

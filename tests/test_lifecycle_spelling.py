@@ -72,3 +72,34 @@ def test_facts_with_typos_of_one_word_are_the_same_fact() -> None:
     assert relation("Hamid hates brocoli", "hamid cant stand broccolli", 0.6) is Relation.SAME
     assert relation("Rosa plays the guitr", "rosa is playnig guitar", 0.6) is Relation.SAME
     assert relation("Sung-min eats vegtables", "Sung-min eats pizzza", 0.6) is not Relation.SAME
+
+
+@pytest.mark.parametrize(
+    ("typo", "word"),
+    [("touchd", "touched"), ("playes", "plays"), ("ownes", "owns"), ("cakez", "cakes"),
+     ("gaev", "gave"), ("jsut", "just"), ("livs", "lives"), ("basd", "based"), ("runz", "runs")],
+)  # fmt: skip
+def test_an_ending_english_does_not_put_on_a_word_and_short_words_are_repaired(
+    typo: str, word: str
+) -> None:
+    assert repaired(typo) == word  # "playes" is no "places", "ownes" no "owens"
+
+
+@pytest.mark.parametrize("word", ["sena", "imma", "tech", "alot", "rlly", "aime", "bday", "nvim"])
+def test_short_names_chat_words_and_other_languages_stay(word: str) -> None:
+    assert repaired(word) == word  # not "sean", "teach", "allot", "rally", "aimed"
+
+
+def test_a_place_mistyped_is_the_same_place() -> None:
+    assert relation("Selin lives in Izmir.", "Selin is living in Izmr now.", 0.5) is not (
+        Relation.CONTRADICTS
+    )
+    assert relation("Wiremu lives in Wellingotn.", "Wiremu is based in Welington.", 0.5) is not (
+        Relation.CONTRADICTS
+    )
+    assert relation("Ana lives in Paris.", "Ana lives in Parma now.", 0.5) is Relation.CONTRADICTS
+
+
+def test_the_same_words_once_read_merge_however_far_apart_the_typos_put_the_vectors() -> None:
+    assert relation("Bao plays the gutiar", "Bao is a guitarrist", 0.45) is Relation.SAME
+    assert relation("Bao plays the guitar", "Bao plays the drums", 0.45) is not Relation.SAME

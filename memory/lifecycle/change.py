@@ -77,7 +77,8 @@ _TOPIC_CUES: dict[str, frozenset[str]] = {
     "dropout": frozenset({STUDIES}), "fire": frozenset({WORK}), "fired": frozenset({WORK}),
     "sack": frozenset({WORK}), "sacked": frozenset({WORK}), "retire": frozenset({WORK}),
     "retired": frozenset({WORK}), "unemployed": frozenset({WORK}),
-    "jobless": frozenset({WORK}), "resign": frozenset({WORK}),
+    "jobless": frozenset({WORK}), "redundant": frozenset({WORK}),
+    "retirement": frozenset({WORK}), "resign": frozenset({WORK, ROLE}),
     "promote": frozenset({ROLE}), "demote": frozenset({ROLE}), "demodded": frozenset({ROLE}),
 }  # fmt: skip
 """Cues that name the topic they change on their own."""
@@ -93,7 +94,7 @@ _AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop
                          "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
                          "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
                          "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
-                         "hand", "dump"})  # fmt: skip
+                         "hand", "dump", "rip", "flog"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "gave ziggy to
 her cousin")."""

@@ -16,6 +16,12 @@ kinds of repair, one token at a time:
   the verb lexicon knows the word with its "g" and not without ("begin", "cousin" stay), and
   it is none of the few words and names the lexicon would misread ("raisin" is no
   "raising", ``NOT_DROPPED``).
+
+And three habits of chat and speech, read before the words are: a Discord handle's
+underscores ("mimi_k" is one subject, :func:`handle_joined`), a denial said twice ("dont play
+tennis no more", :func:`unconcorded`), and what speech and second-language English put
+between the subject and what is said of it ("gareth he works", "priya um she lives",
+"ulises his home is", :func:`unspoken`).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import re
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.lexicon import CONTRACTIONS
 
 CHAT_WORDS = {
     # words of grammar
@@ -33,7 +40,8 @@ CHAT_WORDS = {
     "finna": "going to", "ppl": "people", "smth": "something", "sth": "something",
     "tmr": "tomorrow", "tmrw": "tomorrow", "nite": "night", "tonite": "tonight",
     "everyday": "every day", "w": "with", "hes": "he is", "shes": "she is",
-    "theyre": "they are",
+    "theyre": "they are", "rly": "really", "rlly": "really", "sais": "says", "sayz": "says",
+    "sez": "says",
     # content
     "wfh": "work from home", "bestie": "best friend", "besties": "best friends",
     "bff": "best friend", "bffs": "best friends", "compsci": "computer science",
@@ -81,3 +89,53 @@ _SPELLINGS = re.compile(
 def respelled(text: str) -> str:
     """Lowercase ``text`` with each chat spelling replaced by what it stands for."""
     return _SPELLINGS.sub(lambda match: spelled(match.group(0)), text)
+
+
+_HANDLE = re.compile(r"^\s*\w+")
+_CONCORD = re.compile(
+    r"((?<![\w'])(?:not|never|\w+n't|"
+    + "|".join(re.escape(key) for key, value in CONTRACTIONS.items() if value.endswith(" not"))
+    + r")(?![\w'])[^,.;:!?]*?)(?<![\w'])no (?:more|longer)(?![\w'])"
+)
+_SPOKEN_FILLERS = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "hmm", "yeah", "so", "well",
+                             "oh", "ah", "okay", "ok"})  # fmt: skip
+_SPOKEN_PAIRS = frozenset({("yeah", "no"), ("turns", "out"), ("i", "think"), ("you", "know")})
+_SUBJECT_PRONOUNS = frozenset({"he", "she", "they"})
+_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
+
+
+def handle_joined(text: str) -> str:
+    """Lowercase ``text`` with the underscores of its first word, the subject, left out: a
+    Discord handle ("mimi_k", "big_dave") is one word."""
+    if "_" not in text:
+        return text
+    return _HANDLE.sub(lambda match: match.group(0).replace("_", ""), text, count=1)
+
+
+def unconcorded(text: str) -> str:
+    """Lowercase ``text`` with "no more" or "no longer" after a negation in the same clause
+    read "anymore": one denial said twice ("dont play tennis no more"), not two that undo
+    each other."""
+    return _CONCORD.sub(r"\1anymore", text) if "no " in text else text
+
+
+def unspoken(tokens: list[str]) -> list[str]:
+    """The tokens without what speech and second-language English put between the subject
+    and what is said of it: fillers ("priya um she lives"), a pronoun saying the subject
+    again ("gareth he works", "desmond he 's 64"), a possessive pronoun for the subject's
+    own ("ulises his home is": "ulises 's home is")."""
+    rest = 1
+    while rest < len(tokens) - 2:
+        if tuple(tokens[rest : rest + 2]) in _SPOKEN_PAIRS:
+            rest += 2
+        elif tokens[rest] in _SPOKEN_FILLERS:
+            rest += 1
+        else:
+            break
+    if rest >= len(tokens) - 1:
+        return tokens
+    if tokens[rest] in _SUBJECT_PRONOUNS:
+        rest += 1
+    elif tokens[rest] in _POSSESSIVE_PRONOUNS:
+        return [tokens[0], "'s", *tokens[rest + 1 :]]
+    return tokens if rest == 1 else [tokens[0], *tokens[rest:]]

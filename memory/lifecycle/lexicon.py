@@ -35,7 +35,7 @@ FILLERS = _words(
     "sorta pretty quite really truly definitely officially currently recently finally "
     "originally apparently probably mostly generally usually often sometimes daily weekly "
     "nightly these days big huge irl smh ong deadass istg bruh tbf imo imho idk prolly obv "
-    "legit lowk asf fully completely entirely sm atm alot"
+    "legit lowk asf fully completely entirely sm atm alot um umm uh uhh erm"
 )
 """Chat fillers, intensifiers and hedges: dropped before two facts are compared."""
 
@@ -103,7 +103,8 @@ SYNONYMS = {
     "stan": "like", "fluent": "speak", "fluently": "speak", "asthmatic": "asthma",
     "diabetic": "diabetes", "epileptic": "epilepsy", "natively": "native", "eldest": "oldest",
     "remotely": "remote", "grind": "play", "pupper": "dog", "cig": "smoke",
-    "cigarette": "smoke", "ciggie": "smoke",
+    "cigarette": "smoke", "ciggie": "smoke", "ciggy": "smoke", "graft": "work",
+    "retirement": "retire", "flog": "sell",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 
@@ -268,7 +269,11 @@ MEMBER_OF = {
 KIND_OF_FOOD = frozenset({"meat", "caffeine", "gluten", "dairy", "sweet"})
 """Kinds that are eaten or drunk: whatever verb tells it ("had a chicken burger")."""
 
-DIETS = {"vegetarian": MEATS, "vegan": MEATS | ANIMAL_PRODUCTS}
+DIETS = {
+    "vegetarian": MEATS,
+    "vegan": MEATS | ANIMAL_PRODUCTS,
+    "pescatarian": MEATS - _words("fish seafood salmon tuna shrimp prawn"),
+}
 """Diets, and what a member who keeps one does not eat."""
 
 UNIVERSITIES = _words(
@@ -302,7 +307,7 @@ SLOT_CUES = (
         "daughter baby pet drink hand language tongue native timezone rank speak switch swap "
         "upgrade migrate uninstall replace stop alone roommate flatmate housemate place office "
         "remote shift bed asleep sleep wake awake dawn childhood commute moderator administrator "
-        "helper captain organiser organizer promote demote demodded uninstalled"
+        "helper captain organiser organizer promote demote demodded uninstalled pescatarian"
     )
     | UNIVERSITIES
     | frozenset(PETS)
@@ -327,7 +332,7 @@ ZONE_NAMES = {
 """Time zones named before "time" ("pacific time", "central european time"), and their
 abbreviation: the one name a zone is read as."""
 
-CHANGE_CUES = _words("leave sell lose ditch delete cancel abandon trade scrap rehome die")
+CHANGE_CUES = _words("leave sell lose ditch delete cancel abandon trade scrap rehome die flog rip")
 """Lemmas of a change that may end a fact with no word in common ("left h&m, at uniqlo
 now"): cues of the pre-check, as the slot cues are, but no word a typo is repaired to
 ("leage" is no "leave")."""

@@ -36,7 +36,8 @@ def _zone(match: re.Match[str]) -> str:
 
 
 _DEMONYM = (  # "is brazilian", "a brit": a people's word alone, not "a brazilian band"
-    r"^(\S+) (?:is |'s )?(?:a |an )?(" + "|".join(sorted(DEMONYMS, key=len, reverse=True))
+    r"^(\S+) (?:is |'s )?(?:a |an )?("
+    + "|".join(sorted(DEMONYMS, key=len, reverse=True))
     + r")(?=$| [.;:!?]| (?:and|but|lol|fr|ngl|tbh|btw|through|born)\b)"
 )
 
@@ -86,6 +87,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (_SAYING, _FRAME + r"(?:her|his|their|my) ", r"\1 's "),
     (_SAYING, _FRAME + r"(?=1 of (?:her|his|their|my) )", r"\1 "),  # "one" is read as 1
     (("according",), r"^according to [^,]+ , ", ""),
+    (("never miss",), r"\bnever miss(?:es|ed)?(?: (?:a|an|1) (?:day|week|session|game))?\b", " "),
+    (("no cap",), r"\bno cap\b", " "),  # slang for "no lie", no denial
     (("fan of",), r"\b(?:is |(?=not ))(not )?(?:a )?(?:big |huge |massive |great )?fan of\b",
      r"\1likes"),
     (("fan", "stan"),

@@ -141,4 +141,3 @@ DEMONYMS = {
     "lebanese": "lebanon", "saudi": "saudi arabia", "emirati": "the uae",
 }  # fmt: skip
 """Where someone is from, by the word for its people: "is brazilian" is "is from brazil"."""
-

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.chat import respelled
+from memory.lifecycle.chat import handle_joined, respelled, unconcorded, unspoken
 from memory.lifecycle.lexicon import (
     CHANGE_CUES,
     CONTRACTIONS,
@@ -134,9 +134,10 @@ _DIET = re.compile(
     rf"|has gone|turned|has turned|has been|been) )?(?:(?:a|an|now|strictly|fully|strict|full"
     rf"|committed|lifelong|proper|total) )*(?P<diet>{'|'.join(DIETS)})\b"
 )  # the verb may be left out in chat: "mo vegan now"
-_CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "noon", *NUMBER_WORDS})
-"""Words that cue a slot though :func:`keys` passes over them: a home ("from"), numbers, and
-date words that tell a bedtime or a waking time ("likes morning": an early riser)."""
+_CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "noon", "taken", *NUMBER_WORDS})
+"""Words that cue a slot though :func:`keys` passes over them: a home ("from"), numbers,
+date words that tell a bedtime or a waking time ("likes morning": an early riser), and a
+status its lemma hides ("taken": "take")."""
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
                             "evry", "evrey", "daily", "nightly", "weekly", "night",
                             "weekends", "days", "weeks", "months", "years", "nights"}  # fmt: skip
@@ -244,6 +245,7 @@ def normalise(text: str) -> str:
     """Lowercase tokens joined by single spaces, accents dropped ("Kraków" / "Krakow"),
     contractions and number words rewritten."""
     text = _unaccented(text.translate(_APOSTROPHES).lower())
+    text = unconcorded(handle_joined(text))
     text = respelled(_CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text))
     text = _NT.sub(r"\1 not", text)
     for pattern, replacement in _SUFFIXES:
@@ -258,6 +260,7 @@ def normalise(text: str) -> str:
             tokens.extend((token[:-2], "'s"))
         elif token not in PUNCTUATION or (tokens and tokens[-1] not in PUNCTUATION):
             tokens.append(repaired(token.strip("'")))
+    tokens = unspoken(tokens)
     if len(tokens) > 2 and tokens[1] == "'s":  # "Ana's a vet" / "Jay's moved": not possessive
         after = tokens[2]
         if after in IS_AFTER_S or after.endswith("ing") or after.isdigit():

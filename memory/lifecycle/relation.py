@@ -117,6 +117,7 @@ def relation(
     if _diet_restated(first, core_b, second) or _diet_restated(second, core_a, first):
         return Relation.SAME
     agreed = verdict is Verdict.AGREE  # the same slots, the same values: no floor needed
+    agreed = agreed or (bool(core_a) and core_a == core_b)  # the same words, once read
     if (similarity >= same_min_similarity or agreed) and _same(first, second, verdict, names):
         return Relation.SAME
     return Relation.UNRELATED
@@ -277,7 +278,9 @@ def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) ->
 
 
 def _rest(reading: Reading, names: set[str]) -> tuple[frozenset[str], bool]:
-    """The content of a fact besides its slots, and whether that rest is negated."""
-    kept = residual(reading.body, find_slots(reading.body))
+    """The content of a fact besides its slots (a value said again aside: "vegan , is
+    vegan"), and whether that rest is negated."""
+    slots = find_slots(reading.body)
+    kept = residual(reading.body, slots)
     words, negations = content(kept.split(), reading.subject)
-    return words - names, bool(negations % 2)
+    return words - names - {slot.value for slot in slots}, bool(negations % 2)

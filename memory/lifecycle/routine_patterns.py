@@ -6,6 +6,7 @@ up (late or early, read from the hours they name). Built as the patterns of
 
 from __future__ import annotations
 
+from memory.lifecycle.lexicon import DIETS
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import SlotPattern
 from memory.lifecycle.slot_patterns import slot_pattern as _p
@@ -26,6 +27,12 @@ _EVENING = rf"(?:(?:8|9|10|11){_PM})"
 _EARLY_HOURS = rf"(?:dawn|sunrise|[4-7]{_AM})"
 _LATE_HOURS = rf"(?:noon|midday|lunch(?:time)?|(?:9|10|11|12){_AM})"
 """Hours of the clock as a bedtime (small hours: late; evening: early) or a waking time."""
+_DIET = (
+    r"(?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went|has gone"
+    r"|turned|has turned|has been|been|going) )?(?:(?:a|an|now|strictly|fully|strict|full"
+    rf"|committed|lifelong|proper|total) )*(?P<value>{'|'.join(DIETS)})\b"
+)
+"""A diet kept, right after the subject: "is vegetarian", "mo . fully vegan now"."""
 
 
 ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
@@ -39,6 +46,7 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                     rf"|100 % )?remote(?:ly)?\b", "remote"),
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
+    _p("diet", rf"{_S}{_DIET}"),
     # how they get to work or school
     _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:commutes|gets|goes|travels|heads|comes)"
                   rf"(?: \S+){{0,2}}? (?:to|into) {_TO_WORK}(?: \S+){{0,3}}? (?:by|on|via) "

@@ -34,7 +34,7 @@ _DET = r"(?:a|an|the|their|his|her|my|our)"
 _STOP = (
     r"(?=$| [.,;:!?()]| (?:and|but|with|w|for|since|because|near|now|at|on|in|from|to|while|during"
     r"|until|as|after|before|by|lol|lmao|tbh|rn|again|anymore|though|tho|too|so|who|which"
-    r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally)\b)"
+    r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally|like)\b)"
 )
 _JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
 _THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"

@@ -37,7 +37,7 @@ from memory.lifecycle.places import CITIES, COUNTRIES, DISTRICTS, PLACE_ALIASES,
 from memory.lifecycle.routine_patterns import ROUTINE_PATTERNS
 from memory.lifecycle.slot_patterns import PATTERNS as _PATTERNS
 from memory.lifecycle.slot_patterns import SlotPattern
-from memory.lifecycle.spelling import sets_match, words_match
+from memory.lifecycle.spelling import sets_match, typos_apart, words_match
 
 
 class Verdict(StrEnum):
@@ -107,6 +107,8 @@ def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
     mine = _thing_told(mine, theirs)
     theirs = _thing_told(theirs, mine)
     shared = mine.keys() & theirs.keys()
+    if _out_of_work(mine, theirs) or _out_of_work(theirs, mine):
+        return Verdict.CONFLICT  # "is unemployed" / "started a job at the warehouse"
     if not shared:
         return Verdict.NONE
     if any(not values_agree(key, mine[key], theirs[key]) for key in shared):
@@ -115,6 +117,14 @@ def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
         _equal(key, mine[key], theirs[key]) for key in shared
     )
     return Verdict.AGREE if same else Verdict.PARTIAL
+
+
+def _out_of_work(slots: dict[str, str], other: dict[str, str]) -> bool:
+    """No job on one side, an employer on the other (and no job there to say otherwise)."""
+    return (
+        slots.get("job") == "none" and "job" not in other
+        and other.get("employer", "none") != "none"
+    )  # fmt: skip
 
 
 def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
@@ -157,6 +167,8 @@ def values_agree(key: str, first: str, second: str) -> bool:
     short, long = sorted((first, second), key=len)
     if len(short) >= 4 and " " not in short and long.startswith(short):
         return True  # a place cut short: "melb" / "melbourne, aus"
+    if len(short) >= 4 and typos_apart(first, second) <= (2 if len(short) >= 8 else 1):
+        return True  # a name mistyped: "izmir" / "izmr", "wellingotn" / "welington"
     if (first in REGIONS) == (second in REGIONS):
         return False
     region, city = (first, second) if first in REGIONS else (second, first)

@@ -176,13 +176,22 @@ _INFLECTIONS = (*_ENDINGS, "ly", "er", "ers")
 
 def _inflected(word: str, words: Dictionary) -> bool:
     """``word`` is a dictionary word with an ending: "vapes", "vaping" ("vape"), "goated",
-    "running" ("run")."""
+    "running" ("run"). An ending English does not put on that word is a typo: "touchd" (a
+    "d" after no "e"), "playes" ("es" after no hissing sound nor "o")."""
     stems = []
     for ending in _INFLECTIONS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             stem = word[: -len(ending)]
-            stems += [stem, stem + "e"] + ([stem[:-1]] if stem[-1] == stem[-2] else [])
+            if ending == "d":
+                stems += [stem] if stem.endswith("e") else []
+            elif ending == "es":
+                stems += [stem] if stem.endswith(_BEFORE_ES) else []
+            else:
+                stems += [stem, stem + "e"] + ([stem[:-1]] if stem[-1] == stem[-2] else [])
     return bool(stems) and bool(words.uses(stems).any())
+
+
+_BEFORE_ES = ("s", "x", "z", "ch", "sh", "o")
 
 
 @lru_cache(maxsize=1)
@@ -229,12 +238,42 @@ def _index() -> tuple[frozenset[str], dict[str, frozenset[str]]]:
 def repaired(word: str) -> str:
     """``word``, or the one slot word it is a typo of, else the dictionary word
     (:func:`dictionary_word`)."""
+    if len(word) == MIN_LENGTH - 1 and word.isalpha() and word not in STOPWORDS:
+        return _short_repaired(word)
     if len(word) < MIN_LENGTH or not word.isalpha() or word in STOPWORDS:
         return word
     vocabulary, near = _index()
     if word in vocabulary or verb(word) is not None or word in known_words():
         return word
+    if word.endswith(("es", "z")) and word not in dictionary():
+        plain = word[:-2] + "s" if word.endswith("es") else word[:-1] + "s"
+        if verb(plain) is not None or plain in dictionary():
+            return plain  # "playes", "ownes", "cakez": no "places", "owens"
     return _slot_word(word, near) or dictionary_word(word)
+
+
+def _short_repaired(word: str) -> str:
+    """A word of four letters, or the verb form or small word it is with two letters after
+    the first swapped back ("gaev" → "gave", "jsut" → "just"; not "sena" → "sean", a name),
+    else the one verb form it is with a letter put back ("livs" → "lives", "basd" →
+    "based"), or with an "s" for its last "z" ("runz" → "runs")."""
+    if verb(word) is not None or word in known_words() or word in dictionary():
+        return word
+    for i in (1, 2):
+        swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        if swapped in STOPWORDS or verb(swapped) is not None:
+            return swapped
+    if word.endswith("z") and verb(word[:-1] + "s") is not None:
+        return word[:-1] + "s"
+    if not any(vowel in word for vowel in "aeiou"):
+        return word  # "rlly", "wrks": chat's own spellings, not a letter left out
+    forms = {
+        longer
+        for i in range(1, len(word))
+        for letter in ascii_lowercase
+        if (read := verb(longer := word[:i] + letter + word[i:])) is not None and read[0] != longer
+    }  # a letter of an ending, inside: "tech" is no "teach", "alot" no "allot", "aime" no "aimed"
+    return forms.pop() if len(forms) == 1 else word
 
 
 def _slot_word(word: str, near: dict[str, frozenset[str]]) -> str | None:
@@ -293,6 +332,20 @@ def words_match(first: str, second: str) -> bool:
     if 4 in (len(first), len(second)):  # a swap only: same letters, one edit
         return sorted(first) == sorted(second) and one_edit(first, second)
     return one_edit(first, second)
+
+
+def typos_apart(first: str, second: str) -> int:
+    """How many typos (letters put in, left out, mistyped, or two neighbours swapped) turn
+    one word into the other (the optimal string alignment distance)."""
+    previous, current = None, list(range(len(second) + 1))
+    for i, mine in enumerate(first, 1):
+        before, previous, current = previous, current, [i] + [0] * len(second)
+        for j, theirs in enumerate(second, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1,
+                             previous[j - 1] + (mine != theirs))  # fmt: skip
+            if before and i > 1 and j > 1 and mine == second[j - 2] and first[i - 2] == theirs:
+                current[j] = min(current[j], before[j - 2] + 1)
+    return current[-1]
 
 
 def kin(first: str, second: str) -> bool:
