@@ -156,6 +156,13 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("Dmitri works at Google.", "Dmitri lost his job."),
         ("Honora. pescatarian", "Honora - fully vegan now"),
         ("ivo is vegan", "ivo is vegetarian again"),
+        ("farah. toronto", "farah - vancouver now, moved in june"),  # a place named alone
+        ("Ingrid is a staff engineer at Shopify.", "Ingrid now works at Datadog."),
+        ("kenji still in uni", "kenji graduated, done w school"),  # no home in uni
+        ("Greta is a studnet at TU Munich", "Greta graduatd from TU Munich"),
+        ("Ritu is enagaged", "Ritu calld off the engagment"),
+        ("Rafael uses Firefox.", "Rafael switched to Chromium."),  # browsers, editors, clouds
+        ("wren has no pets", "wren adopted a rescue greyhound"),  # a breed is the animal
     ],
 )
 def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
@@ -183,6 +190,8 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("Jahid is unemployed.", "Jahid's sister started a job at the warehouse."),
         ("ivo is vegan", "ivo's sister is vegetarian"),
         ("ivo is vegan", "ivo is not vegetarian"),
+        ("Priya is learning Japanese.", "Priya switched her degree to economics."),
+        ("Valentina is a software engineer.", "Valentina works at Spotify as an engineer."),
     ],
 )
 def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) -> None:

@@ -87,3 +87,29 @@ def test_a_handle_with_an_underscore_is_one_subject() -> None:
     assert relation("mika_v rocks a 60% keeb", "mika_v rocks a 60% keeb lol", CLOSE) is (
         Relation.SAME
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "ewa works at the hospital as a midwife",
+            "ewa she works at the hospital as a as a midwife",
+        ),
+        ("chioma her husband is called emeka", "chioma she's married to er emeka"),
+        ("basil is a site reliability engineer", "basil works as an sre"),  # initials
+        ("larissa lives in bh", "larissa lives in belo horizonte"),
+        ("Tobias is a fullstack developer", "Tobias works as a full stack developer"),
+        ("quinn works from home", "quinn is fully remote"),
+        ("Ren has a fiancée.", "Ren is engaged."),
+        ("Uchenna - no dairy", "Uchenna. dairy free"),
+    ],
+)
+def test_words_said_twice_initials_and_wordings_of_one_value_merge(old: str, new: str) -> None:
+    assert relation(old, new, CLOSE) is Relation.SAME
+
+
+def test_an_engineer_of_another_kind_is_no_developer() -> None:
+    assert relation("jo is a civil engineer", "jo is a developer now", 0.5) is (
+        Relation.CONTRADICTS
+    )

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import threading
-import time
 from collections.abc import Sequence
 
 import numpy as np
 import pytest
 
 from memory.lifecycle import FactSimilarity, Relation, relation
-from memory.lifecycle.reading import lemma, read
+from memory.lifecycle.reading import MAX_CHARS, lemma, read
 from memory.lifecycle.slots import find_slots
 from memory.search.embeddings import to_blob
 
@@ -54,11 +53,10 @@ def test_case_and_punctuation_alone_make_no_difference(new: str) -> None:
 def test_very_long_texts_are_handled() -> None:
     long_old = "Omar collects " + ", ".join(f"stamp number {i}" for i in range(800)) + "."
     long_new = "Omar collects " + ", ".join(f"coin number {i}" for i in range(800)) + "."
-    started = time.perf_counter()
     assert relation(long_old, long_new, 0.7) is UNRELATED
     assert relation(long_old, long_old, 1.0) is SAME
     assert relation(long_old, "Omar hates stamps.", 0.3) is UNRELATED
-    assert time.perf_counter() - started < 0.5
+    assert read(long_old).body == read(long_old[:MAX_CHARS]).body  # read up to a bound
 
 
 # --- contradictions -------------------------------------------------------------------------
@@ -253,12 +251,12 @@ def test_different_events_people_or_things_are_unrelated(old: str, new: str) -> 
     assert both_ways(old, new, 0.85) == {UNRELATED}
 
 
-def test_unrelated_pairs_are_cheap() -> None:
-    pairs = [(f"Omar{i} plays the cello.", f"Omar{i} bought a bike.") for i in range(300)]
-    started = time.perf_counter()
+def test_unrelated_pairs_end_at_the_pre_check_unread() -> None:
+    pairs = [(f"Omar{i} plays the cello.", f"Omar{i} bought a bike.") for i in range(30)]
+    read_before = read.cache_info().misses + read.cache_info().hits
     for old, new in pairs:
         assert relation(old, new, 0.3) is UNRELATED
-    assert (time.perf_counter() - started) / len(pairs) < 0.001  # generous: ~10 µs here
+    assert read.cache_info().misses + read.cache_info().hits == read_before  # never read whole
 
 
 # --- similarity -----------------------------------------------------------------------------

@@ -193,11 +193,13 @@ def clear_cache() -> None:
 
 @lru_cache(maxsize=8192)
 def topics(reading: Reading) -> frozenset[str]:
-    """What a fact is about: its slots' topics, else its words' ("works retail": work)."""
+    """What a fact is about: its slots' topics, else its words' ("works retail": work), as
+    read or as written ("a student": studies; "learning": no studies)."""
     slots = find_slots(reading.body)
     if slots:
         return frozenset(_SLOT_TOPICS[slot.key] for slot in slots if slot.key in _SLOT_TOPICS)
-    return frozenset(_WORD_TOPICS[word] for word in reading.core if word in _WORD_TOPICS)
+    words = reading.core.union(reading.body.split())
+    return frozenset(_WORD_TOPICS[word] for word in words if word in _WORD_TOPICS)
 
 
 @lru_cache(maxsize=8192)

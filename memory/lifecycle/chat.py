@@ -41,7 +41,7 @@ CHAT_WORDS = {
     "tmr": "tomorrow", "tmrw": "tomorrow", "nite": "night", "tonite": "tonight",
     "everyday": "every day", "w": "with", "hes": "he is", "shes": "she is",
     "theyre": "they are", "rly": "really", "rlly": "really", "sais": "says", "sayz": "says",
-    "sez": "says",
+    "sez": "says", "js": "javascript", "k8s": "kubernetes", "nvim": "neovim",
     # content
     "wfh": "work from home", "bestie": "best friend", "besties": "best friends",
     "bff": "best friend", "bffs": "best friends", "compsci": "computer science",
@@ -97,8 +97,8 @@ _CONCORD = re.compile(
     + "|".join(re.escape(key) for key, value in CONTRACTIONS.items() if value.endswith(" not"))
     + r")(?![\w'])[^,.;:!?]*?)(?<![\w'])no (?:more|longer)(?![\w'])"
 )
-_SPOKEN_FILLERS = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "hmm", "yeah", "so", "well",
-                             "oh", "ah", "okay", "ok"})  # fmt: skip
+_HESITATIONS = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "hmm"})
+_SPOKEN_FILLERS = _HESITATIONS | {"yeah", "so", "well", "oh", "ah", "okay", "ok"}
 _SPOKEN_PAIRS = frozenset({("yeah", "no"), ("turns", "out"), ("i", "think"), ("you", "know")})
 _SUBJECT_PRONOUNS = frozenset({"he", "she", "they"})
 _POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
@@ -119,11 +119,29 @@ def unconcorded(text: str) -> str:
     return _CONCORD.sub(r"\1anymore", text) if "no " in text else text
 
 
+def _said_once(tokens: list[str]) -> list[str]:
+    """The tokens with a word or two said twice in a row said once ("works as a as a
+    midwife", "she 's she 's coeliac", "has a a severe allergy"), and no hesitation ("married
+    to er emeka")."""
+    kept: list[str] = []
+    for token in tokens:
+        if kept and token in _HESITATIONS:
+            continue
+        kept.append(token)
+        for size in (1, 2):
+            if kept[-size:] == kept[-2 * size : -size] and kept[-1] != "not":  # "not not"
+                del kept[-size:]
+                break
+    return kept
+
+
 def unspoken(tokens: list[str]) -> list[str]:
     """The tokens without what speech and second-language English put between the subject
     and what is said of it: fillers ("priya um she lives"), a pronoun saying the subject
     again ("gareth he works", "desmond he 's 64"), a possessive pronoun for the subject's
-    own ("ulises his home is": "ulises 's home is")."""
+    own ("ulises his home is": "ulises 's home is"); a word or two said twice in a row,
+    said once ("works as a as a midwife")."""
+    tokens = _said_once(tokens)
     rest = 1
     while rest < len(tokens) - 2:
         if tuple(tokens[rest : rest + 2]) in _SPOKEN_PAIRS:

@@ -35,7 +35,7 @@ FILLERS = _words(
     "sorta pretty quite really truly definitely officially currently recently finally "
     "originally apparently probably mostly generally usually often sometimes daily weekly "
     "nightly these days big huge irl smh ong deadass istg bruh tbf imo imho idk prolly obv "
-    "legit lowk asf fully completely entirely sm atm alot um umm uh uhh erm"
+    "legit lowk asf fully completely entirely sm atm alot um umm uh uhh er erm"
 )
 """Chat fillers, intensifiers and hedges: dropped before two facts are compared."""
 
@@ -187,6 +187,12 @@ PETS = {
     "parrot": "parrot", "bird": "bird", "fish": "fish", "horse": "horse", "pony": "horse",
     "snake": "snake", "lizard": "lizard", "gecko": "gecko", "turtle": "turtle",
     "tortoise": "tortoise", "ferret": "ferret", "rat": "rat", "mouse": "mouse",
+    # breeds, as the animal
+    "greyhound": "dog", "labrador": "dog", "retriever": "dog", "poodle": "dog", "beagle": "dog",
+    "husky": "dog", "corgi": "dog", "pug": "dog", "dachshund": "dog", "chihuahua": "dog",
+    "terrier": "dog", "spaniel": "dog", "collie": "dog", "bulldog": "dog", "whippet": "dog",
+    "rottweiler": "dog", "schnauzer": "dog", "pomeranian": "dog", "tabby": "cat",
+    "ragdoll": "cat", "siamese": "cat",
 }  # fmt: skip
 """Kinds of pet, each mapped to the key its name is filed under."""
 
@@ -251,6 +257,18 @@ KINDS = {
     "sweet": _words("candy chocolate cake cookie dessert donut brownie"),
     "phone": _words("iphone pixel galaxy android samsung huawei xiaomi oneplus nokia motorola"),
     "os": _words("windows linux macos ubuntu fedora debian chromeos arch manjaro gentoo nixos"),
+    "browser": _words("firefox chrome chromium safari edge brave opera vivaldi"),
+    "editor": _words(
+        "vscode vim neovim nvim emacs intellij pycharm webstorm jetbrains sublime zed helix xcode"
+    ),
+    "cloud": _words("aws gcp azure digitalocean linode hetzner vercel heroku netlify"),
+    "programming": _words(
+        "python java javascript typescript kotlin swift ruby php scala haskell elixir clojure "
+        "golang perl lua dart julia fortran cobol"
+    ),
+    "framework": _words(
+        "react vue svelte angular django flask rails laravel nextjs nuxt spring fastapi"
+    ),
     "language": LANGUAGES,
     "subject": _words(
         "physics chemistry biology maths mathematics economics psychology philosophy "
@@ -307,7 +325,8 @@ SLOT_CUES = (
         "daughter baby pet drink hand language tongue native timezone rank speak switch swap "
         "upgrade migrate uninstall replace stop alone roommate flatmate housemate place office "
         "remote shift bed asleep sleep wake awake dawn childhood commute moderator administrator "
-        "helper captain organiser organizer promote demote demodded uninstalled pescatarian"
+        "helper captain organiser organizer promote demote demodded uninstalled pescatarian "
+        "fiance fiancee"
     )
     | UNIVERSITIES
     | frozenset(PETS)

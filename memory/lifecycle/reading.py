@@ -59,6 +59,7 @@ from memory.lifecycle.lexicon import (
     WISHES,
 )
 from memory.lifecycle.phrases import rewritten
+from memory.lifecycle.places import CITIES, REGIONS
 from memory.lifecycle.spelling import repaired
 from memory.search.scripts import spaced, unaccented
 
@@ -134,10 +135,11 @@ _DIET = re.compile(
     rf"|has gone|turned|has turned|has been|been) )?(?:(?:a|an|now|strictly|fully|strict|full"
     rf"|committed|lifelong|proper|total) )*(?P<diet>{'|'.join(DIETS)})\b"
 )  # the verb may be left out in chat: "mo vegan now"
-_CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "noon", "taken", *NUMBER_WORDS})
-"""Words that cue a slot though :func:`keys` passes over them: a home ("from"), numbers,
-date words that tell a bedtime or a waking time ("likes morning": an early riser), and a
-status its lemma hides ("taken": "take")."""
+_CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "noon", "taken", *NUMBER_WORDS,
+                        *(name for name in {*CITIES, *REGIONS} if " " not in name)})  # fmt: skip
+"""Words that cue a slot though :func:`keys` passes over them: a home ("from", a place named
+alone: "farah . toronto"), numbers, date words that tell a bedtime or a waking time ("likes
+morning": an early riser), and a status its lemma hides ("taken": "take")."""
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
                             "evry", "evrey", "daily", "nightly", "weekly", "night",
                             "weekends", "days", "weeks", "months", "years", "nights"}  # fmt: skip
@@ -259,7 +261,8 @@ def normalise(text: str) -> str:
         if token.endswith("'s") and len(token) > 2:
             tokens.extend((token[:-2], "'s"))
         elif token not in PUNCTUATION or (tokens and tokens[-1] not in PUNCTUATION):
-            tokens.append(repaired(token.strip("'")))
+            word = token.strip("'")
+            tokens.append(repaired(word) if tokens else word)  # a name is no typo: "valentina"
     tokens = unspoken(tokens)
     if len(tokens) > 2 and tokens[1] == "'s":  # "Ana's a vet" / "Jay's moved": not possessive
         after = tokens[2]

@@ -44,6 +44,9 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                 rf"(?P<value>night|day)s(?=$| now\b| , | at\b| in\b)"),
     _p("workplace", rf"{_s_if(' remote')}(?:\S+ ){{0,4}}?works? (?:fully |full time |mostly "
                     rf"|100 % )?remote(?:ly)?\b", "remote"),
+    _p("workplace", rf"{_s_if('from home| remote')}(?:\S+ ){{0,4}}?(?:works? from home|(?:is )?"
+                    rf"(?:fully |full |100 % )?remote)(?=$| [.,;:!?]| (?:now|full|every|since)\b)",
+       "remote"),  # "works from home", "is fully remote", "reza - remote"
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
     _p("diet", rf"{_S}{_DIET}"),

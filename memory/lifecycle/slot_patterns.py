@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from memory.lifecycle.lexicon import KINDS, OCCUPATIONS, PETS, UNIVERSITIES, ZONE_ABBREVIATIONS
+from memory.lifecycle.places import CITIES, PLACE_ALIASES, REGIONS
 
 SUBJECT = r"^\S+ "  # the subject
 
@@ -34,7 +35,8 @@ _DET = r"(?:a|an|the|their|his|her|my|our)"
 _STOP = (
     r"(?=$| [.,;:!?()]| (?:and|but|with|w|for|since|because|near|now|at|on|in|from|to|while|during"
     r"|until|as|after|before|by|lol|lmao|tbh|rn|again|anymore|though|tho|too|so|who|which"
-    r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally|like)\b)"
+    r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally|like"
+    r"|specialising|specializing)\b)"
 )
 _JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
 _THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"
@@ -146,6 +148,9 @@ _NOT_PLACE = (
     r"|close|next|far|upstairs|downstairs|for|life|\w+ly)"
 )
 """What "lives" without "in" is followed by that is no place ("lives alone", "lives happily")."""
+_NOT_HOME = r"(?:uni|university|college|school|class|bed|hospital|rehab|love|ranked|a|an|the)\b"
+"""What a verb-less "in" is followed by that is no home ("kenji still in uni")."""
+_PLACES = "|".join(sorted({*CITIES, *REGIONS, *PLACE_ALIASES}, key=len, reverse=True))
 PATTERNS: tuple[SlotPattern, ...] = (
     # where they live, and where from
     _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
@@ -158,7 +163,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("origin", rf"{_S}'s (?:home town|hometown) (?:is|:) {_IN_THE}{_VALUE}"),
     _p("home", rf"{_S}{_ADVERBS}(?:calls|now calls) (?P<value>[\w'-]+(?: [\w'-]+){{0,2}}?) "
                rf"home\b"),
-    _p("home", rf"^\S+ (?:now |still )?in (?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
+    _p("home", rf"^\S+ (?:now |still )?in (?!{_NOT_HOME})(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
+    _p("home", rf"{_S}(?:[.:,-] )?(?P<value>{_PLACES}){_FRAGMENT_END}"),  # "farah . toronto"
     _p("home", rf"{_S}{_ADVERBS}lives (?!{_NOT_PLACE}\b)(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
     _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in|was born"
                  rf"(?: and raised)? in|spent (?:his|her|their) childhood in) {_IN_THE}{_VALUE}"),
@@ -188,6 +194,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("employer", rf"{_S}{_ADVERBS}(?:accepted|took|got|has accepted) (?:an? )?(?:new )?"
                    rf"(?:offer|job|position|role) (?:from|at|with) {_VALUE}"),
     _p("employer", rf"{_S}{_ADVERBS}is (?:a|an) (?P<value>\w+(?: \w+)?) employee\b"),
+    _p("employer", rf"{_S}{_ADVERBS}(?:is|became|has become) (?:now )?(?:a|an) (?:[\w-]+ ){{0,2}}"
+                   rf"(?:{_JOBS}) at (?!home\b|night|weekend){_VALUE}"),  # "a staff engineer at x"
     _p("employer", rf"{_S}'s (?:current |new )?(?:job|work) (?:is|:) (?:now )?at "
                    rf"{_VALUE}"),
     _p("employer", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
@@ -207,7 +215,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}'s (?:girlfriend|boyfriend|partner|gf|bf) (?P<partner>\w+)$", "dating"),
     _p("status", rf"{_S}'s (?:girlfriend|boyfriend|partner|gf|bf) is {_CALLED}{_PARTNER_NAMED}",
        "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|got) engaged to {_PARTNER}", "engaged"),
+    _p("status", rf"{_S}{_ADVERBS}(?:(?:is|got) engaged to {_PARTNER}|has (?:a|an) fiancee?\b)",
+       "engaged"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing) {_PARTNER}",
        "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|has been) in a relationship(?: with {_PARTNER})?",

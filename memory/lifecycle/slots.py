@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
+from memory.extraction.offline.verbs import verb
 from memory.lifecycle.lexicon import (
     FILLERS,
     JOB_ALIASES,
@@ -96,8 +97,12 @@ _REGION_TAIL = re.compile(r" , (?:in )?([a-z]+(?: [a-z]+){0,2}?)(?=$| [.,;:!?]| 
 
 def _within_place(tail: str) -> bool:
     """Whether a comma's tail after a place names the larger place it lies in: a region,
-    or words none of which is a function word ("bandra, mumbai"; not "leeds, with his gf")."""
-    return tail in REGIONS or STOPWORDS.isdisjoint(tail.split())
+    or words none of which is a function word or a verb ("bandra, mumbai"; not "leeds, with
+    his gf", "vancouver now, moved")."""
+    words = tail.split()
+    return tail in REGIONS or (
+        STOPWORDS.isdisjoint(words) and all(verb(word) is None for word in words)
+    )
 
 
 def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
@@ -150,7 +155,8 @@ def values_agree(key: str, first: str, second: str) -> bool:
     "Boston, Massachusetts"), or a place cut short ("melb" / "melbourne"); a relationship
     status also by its partner's name; a home or origin when one is a country, US state or
     large region and the other is not (a city there, as far as the words tell: "Texas" /
-    "Houston")."""
+    "Houston"); a value written apart or by its initials ("fulstack" / "ful stack", "sre" /
+    "site reliability engineer", "nyc" / "new york city"); an engineer and a developer."""
     if first == second:
         return True
     if key == "status":
@@ -160,6 +166,10 @@ def values_agree(key: str, first: str, second: str) -> bool:
     mine, theirs = first.split(), second.split()
     if _within(mine, theirs) or _within(theirs, mine):
         return True
+    if "".join(mine) == "".join(theirs) or _initials(mine, theirs) or _initials(theirs, mine):
+        return True
+    if key == "job" and {first, second} == _SOFTWARE_JOBS:
+        return True  # "a software engineer" (a developer) / "works as an engineer"
     if key not in _PLACE_KEYS:
         return False
     if DISTRICTS.get(first) == second or DISTRICTS.get(second) == first:
@@ -182,6 +192,8 @@ def _equal(key: str, first: str, second: str) -> bool:
     if key == "status" or first == second:
         return first == second
     mine, theirs = first.split(), second.split()
+    if "".join(mine) == "".join(theirs) or _initials(mine, theirs) or _initials(theirs, mine):
+        return True  # "fulstack" / "ful stack", "pm" / "product manager"
     if len(mine) == len(theirs):
         return _within(mine, theirs) and _within(theirs, mine)
     if key not in _PLACE_KEYS:
@@ -191,6 +203,14 @@ def _equal(key: str, first: str, second: str) -> bool:
         return False  # "Boston" / "Boston Massachusetts": the rest names the region
     rest = " ".join(word for word in long if not any(words_match(word, s) for s in short))
     return rest in REGIONS
+
+
+_SOFTWARE_JOBS = frozenset({"engineer", "developer"})
+
+
+def _initials(short: list[str], words: list[str]) -> bool:
+    """``short`` is one word, the initials of ``words`` ("sre", "nyc")."""
+    return len(short) == 1 and len(words) > 1 and short[0] == "".join(w[0] for w in words)
 
 
 def _within(part: list[str], whole: list[str]) -> bool:

@@ -143,7 +143,8 @@ def dictionary_word(word: str) -> str:
     """``word``, or the dictionary word one typo away: two neighbours swapped ("frineds"),
     else a letter left out ("horor": "horror", not "honor"), else a letter typed twice
     ("cheff"), else, in a word of ``MIN_MISTYPED`` letters or more, one mistyped
-    ("doughter"; shorter words are too near others: "esports" is no "escorts"); the most used
+    ("doughter"; shorter words are too near others: "esports" is no "escorts") or one too many
+    ("enagaged"); the most used
     when several are as near. The first letter stays (but for a swap). A word of fewer than
     ``MIN_LENGTH`` letters, with a digit, in the dictionary, or a dictionary word with an
     ending stays as it is."""
@@ -162,6 +163,7 @@ def dictionary_word(word: str) -> str:
             for i in (ends if len(word) >= MIN_MISTYPED else ())
             for letter in ascii_lowercase
         ),
+        (word[:i] + word[i + 1 :] for i in (ends if len(word) >= MIN_MISTYPED else ())),
     ):
         unique = sorted(set(candidates))
         counts = known.uses(unique)
