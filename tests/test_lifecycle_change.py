@@ -163,6 +163,25 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("Ritu is enagaged", "Ritu calld off the engagment"),
         ("Rafael uses Firefox.", "Rafael switched to Chromium."),  # browsers, editors, clouds
         ("wren has no pets", "wren adopted a rescue greyhound"),  # a breed is the animal
+        (
+            "gareth works at the council in planning",
+            "gareth took early retirement from the council",
+        ),
+        ("tobias is engaged to his partner sam", "tobias and sam called the wedding off"),
+        ("pavel is on the allotment committee", "pavel resigned from the allotment committee"),
+        ("Florence drives to work.", "Florence gets the tram to work since she sold her car."),
+        ("margit is married to stefan", "margit um her and stefan got divorced"),
+        ("vikram is training for the london marathon", "vikram pulled out of the marathon"),
+        ("gustav is a smoker", "gustav has been off the cigarettes for six months"),
+        ("Jolene - lives with partner", "Jolene. split up, on her own"),
+        ("soraya works mornings at the pharmacy", "soraya only does afternoon shifts now"),
+        ("Dalia: 2 kids", "Dalia - third baby arrived! 3 kids now"),
+        ("akua - no kids", "akua. first baby arrived last week"),
+        ("chidi is a faang swe", "chidi got laid off from meta"),
+        ("sasha runs a homelab w 3 nodes", "sasha tore down the homelab, on a vps now"),
+        ("pixelpaz uses a mac for work", "pixelpaz's laptop is a thinkpad now, mac got returned"),
+        ("kwame copped a 4070", "kwame returned the 4070, still running his 3060"),
+        ("wei - ubuntu server", "wei. debian on all the boxes, ubuntu removed"),
     ],
 )
 def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
@@ -192,6 +211,12 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("ivo is vegan", "ivo is not vegetarian"),
         ("Priya is learning Japanese.", "Priya switched her degree to economics."),
         ("Valentina is a software engineer.", "Valentina works at Spotify as an engineer."),
+        ("jo lives with her boyfriend", "jo got engaged"),
+        ("ana is off work today", "ana has been off the clock since noon"),
+        ("ana works in planning", "ana's plan to move was dropped"),
+        ("Stefan has two kids.", "Stefan's eldest child is eight."),  # one of the two
+        ("zara has two brothers", "zara says her older brother just started uni"),
+        ("Caio has a degree from PUC-Rio.", "Caio has returned to PUC-Rio for a masters."),
     ],
 )
 def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from memory.lifecycle import Relation, relation
 from memory.lifecycle.chat import spelled
+from memory.lifecycle.reading import read
 
 CLOSE = 0.9
 
@@ -103,6 +104,7 @@ def test_a_handle_with_an_underscore_is_one_subject() -> None:
         ("quinn works from home", "quinn is fully remote"),
         ("Ren has a fiancée.", "Ren is engaged."),
         ("Uchenna - no dairy", "Uchenna. dairy free"),
+        ("hamid hates mornings", "hamid is not a morning person at all"),  # no morning shift
     ],
 )
 def test_words_said_twice_initials_and_wordings_of_one_value_merge(old: str, new: str) -> None:
@@ -113,3 +115,9 @@ def test_an_engineer_of_another_kind_is_no_developer() -> None:
     assert relation("jo is a civil engineer", "jo is a developer now", 0.5) is (
         Relation.CONTRADICTS
     )
+
+
+def test_a_plan_denied_or_a_department_is_no_wish() -> None:
+    assert read("Evangeline plans to get a cat").wished
+    assert not read("Evangeline has never owned a pet and doesn't plan to").wished
+    assert not read("gareth works at the council in planning").wished

@@ -58,7 +58,7 @@ _TOPIC_WORDS = {
     + " ".join(KINDS["subject"]),
     PET: "pet named",
     DIET: "vegan vegetarian pescatarian meat diet plant-based keto",
-    ROLE: "moderator administrator helper captain organiser organizer host",
+    ROLE: "moderator administrator helper captain organiser organizer host committee",
 }
 _WORD_TOPICS: dict[str, str] = {
     **{word: topic for topic, words in _TOPIC_WORDS.items() for word in words.split()},
@@ -94,7 +94,7 @@ _AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop
                          "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
                          "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
                          "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
-                         "hand", "dump", "rip", "flog"})  # fmt: skip
+                         "hand", "dump", "rip", "flog", "nuke", "return", "remove"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "gave ziggy to
 her cousin")."""
@@ -109,7 +109,7 @@ _SERVICES = frozenset({"lesson", "lessons", "class", "classes", "talk", "talks",
                        "hug", "hugs", "chance", "hand"})  # fmt: skip
 """What is given without being given away ("gives piano lessons to kids")."""
 _BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead",
-                          "done"})  # fmt: skip
+                          "done", "return", "remove"})  # fmt: skip
 """Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
 1660 is gone", "the xbox got sold")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
@@ -118,7 +118,9 @@ _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off
             ("hand", "over"): "handoff", ("shut", "down"): "shutdown", ("pack", "in"): "quit",
             ("cut", "out"): "quit", ("get", "rid"): "ditch", ("run", "out"): "expire",
             ("swear", "off"): "quit", ("cut", "off"): "quit", ("fall", "off"): "gone",
-            ("kick", "from"): "leave", ("kick", "out"): "leave"}  # fmt: skip
+            ("kick", "from"): "leave", ("kick", "out"): "leave", ("pull", "out"): "quit",
+            ("sell", "up"): "move", ("come", "off"): "quit",
+            ("tear", "down"): "shutdown"}  # fmt: skip
 _PASSIVE = frozenset({"got", "get", "was", "were", "been", "is", "are"})
 """Before "sold", what makes the thing sold the word before ("the 2060 got sold")."""
 _ENDS = frozenset({"", ",", ".", ";", "!", "?", "now", "lol", "lmao", "and", "but"})
@@ -137,6 +139,9 @@ _ALL_CUES = (_TOPIC_CUES.keys() | _NAMED_CUES.keys() | _AFTER_CUES | _BEFORE_CUE
              | _OWN_TOPIC_CUES)  # fmt: skip
 _WINDOW = 5
 _NEGATORS = frozenset({"not", "never", "no"})
+_GOING_BACK = frozenset({"to", "from", "home", "back", "for", "after", "with", "in"})
+_PLAN_ENDERS = frozenset({"cancel", "scrap", "abandon", "ditch"})
+"""Cues that end a plan too ("is planning a trip to Iran" / "cancelled the Iran trip")."""
 _PLANS = frozenset({"to", "will", "might", "may", "could", "would", "should", "gonna",
                     "wanna", "about", "of", "considering", "planning", "thinking", "hoping",
                     "if", "maybe"})  # fmt: skip
@@ -148,8 +153,8 @@ def ended(old: Reading, new: Reading) -> bool:
     if old.negated or old.empty or new.empty or old.dates:
         return False  # a dated event stays true: "went on a date with Tom on 4 June"
     cues = _cues(new.body)
-    if not cues or old.wished:
-        return False  # "wants to be a teacher" is no state a change can end
+    if not cues or (old.wished and _PLAN_ENDERS.isdisjoint(cue for cue, _ in cues)):
+        return False  # "wants to be a teacher" is no state a change can end, but "cancelled"
     old_cues = _cues(old.body)
     told = {cue for cue, _ in old_cues} | {
         topic for cue, _ in old_cues for topic in _TOPIC_CUES.get(cue, ())
@@ -214,6 +219,8 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
         base = _PHRASES.get((base, following), _PHRASES.get((word, following), base))
         if base == "pass" and following != "away":
             continue
+        if base == "return" and following in _GOING_BACK:
+            continue  # "returned to PUC-Rio": back, not giving it back
         sold_before = word == "sold" and following in _ENDS  # "xbox sold, pc now"
         if base == "sell" and index and (words[index - 1] in _PASSIVE or sold_before):
             base = "sold"  # "the 2060 got sold": what was sold comes before
@@ -271,8 +278,10 @@ def _given_away(words: list[str], index: int) -> bool:
 
 def _left_off(words: list[str], index: int) -> bool:
     """ "off" at ``index`` tells a habit left: "juno off keto", "went off mushrooms" (not
-    "day off", "off work today")."""
+    "day off", "off work today"; "off the cigarettes" as "off cigarettes")."""
     following = words[index + 1] if index + 1 < len(words) else ""
+    if following == "the" and index + 2 < len(words):
+        following = words[index + 2]
     return (index == 1 or words[index - 1] in _GOING_OFF) and following not in _OFF_A_WHILE | _ENDS
 
 
@@ -358,10 +367,11 @@ def _left(body: str, value: str) -> bool:
 def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
     """A content word of both facts next to the cue, on the side the cue ends."""
     words = new.body.split()
+    near = []
     if cue in _AFTER_CUES:
-        near = words[index + 1 : index + 1 + _WINDOW]
-    else:
-        near = words[max(0, index - _WINDOW) : index]
+        near += words[index + 1 : index + 1 + _WINDOW]
+    if cue in _BEFORE_CUES:  # both ways for a few: "returned the 4070", "the mac got returned"
+        near += words[max(0, index - _WINDOW) : index]
     olds = old.core - {old.subject}
     return any(
         kin(said, mine) or said in MEMBER_OF.get(mine, ())  # "cut out caffeine" / "coffee"

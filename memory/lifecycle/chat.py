@@ -154,6 +154,8 @@ def unspoken(tokens: list[str]) -> list[str]:
         return tokens
     if tokens[rest] in _SUBJECT_PRONOUNS:
         rest += 1
-    elif tokens[rest] in _POSSESSIVE_PRONOUNS:
+    elif tokens[rest] in _POSSESSIVE_PRONOUNS and tokens[rest + 1] != "and":
         return [tokens[0], "'s", *tokens[rest + 1 :]]
+    elif tokens[rest] in _POSSESSIVE_PRONOUNS:
+        rest += 1  # "margit her and stefan got divorced": margit and stefan
     return tokens if rest == 1 else [tokens[0], *tokens[rest:]]

@@ -177,7 +177,7 @@ OCCUPATIONS = _words(
     "scientist secretary singer soldier surgeon tailor teacher technician therapist "
     "translator tutor vet veterinarian waiter waitress welder writer tech intern recruiter "
     "caregiver dev solicitor coder medic cop physio tester animator streamer trader "
-    "optician surveyor sailor stylist tattooist dispatcher paralegal"
+    "optician surveyor sailor stylist tattooist dispatcher paralegal swe sde sre"
 )
 """Heads of an occupation: "is a nurse" names a job, "is a cat person" does not."""
 
@@ -351,7 +351,9 @@ ZONE_NAMES = {
 """Time zones named before "time" ("pacific time", "central european time"), and their
 abbreviation: the one name a zone is read as."""
 
-CHANGE_CUES = _words("leave sell lose ditch delete cancel abandon trade scrap rehome die flog rip")
+CHANGE_CUES = _words(
+    "leave sell lose ditch delete cancel abandon trade scrap rehome die flog rip nuke return remove"
+)
 """Lemmas of a change that may end a fact with no word in common ("left h&m, at uniqlo
 now"): cues of the pre-check, as the slot cues are, but no word a typo is repaired to
 ("leage" is no "leave")."""
@@ -359,6 +361,7 @@ now"): cues of the pre-check, as the slot cues are, but no word a typo is repair
 JOB_ALIASES = {
     "physician": "doctor", "gp": "doctor", "medic": "doctor", "attorney": "lawyer",
     "solicitor": "lawyer", "software engineer": "developer", "software developer": "developer",
+    "swe": "developer", "sde": "developer",
     "programmer": "developer", "coder": "developer", "dev": "developer",
     "web developer": "developer", "veterinarian": "vet", "cop": "police officer",
     "policeman": "police officer", "policewoman": "police officer", "prof": "professor",

@@ -129,6 +129,7 @@ _FREQUENCY = re.compile(
 )
 _SPACES = re.compile(r"\s+")
 _CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
+_NO_PLAN = frozenset({("not", "plan"), ("in", "plan")})
 _WORD = re.compile(r"[^\W_]+")
 _DIET = re.compile(
     rf"^\S+ (?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went"
@@ -164,8 +165,13 @@ class Reading:
 
     @property
     def wished(self) -> bool:
-        """A wish or a plan ("wants to quit smoking"): no state, no event."""
-        return not WISHES.isdisjoint(self.body.split())
+        """A wish or a plan ("wants to quit smoking"): no state, no event; not a plan denied
+        ("does not plan to"), nor a department ("works in planning")."""
+        words = self.body.split()
+        return any(
+            word in WISHES and (index == 0 or (words[index - 1], word[:4]) not in _NO_PLAN)
+            for index, word in enumerate(words)
+        )
 
     @property
     def empty(self) -> bool:

@@ -44,6 +44,9 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                 rf"(?P<value>night|day)s(?=$| now\b| , | at\b| in\b)"),
     _p("workplace", rf"{_s_if(' remote')}(?:\S+ ){{0,4}}?works? (?:fully |full time |mostly "
                     rf"|100 % )?remote(?:ly)?\b", "remote"),
+    # "works mornings at the pharmacy"
+    _p("shift", rf"{_S}(?:\S+ )?(?:works|working|doing|does|on) (?:the )?(?P<value>morning"
+                rf"|afternoon|evening)s?(?= at\b| in\b| now\b| , |$)"),
     _p("workplace", rf"{_s_if('from home| remote')}(?:\S+ ){{0,4}}?(?:works? from home|(?:is )?"
                     rf"(?:fully |full |100 % )?remote)(?=$| [.,;:!?]| (?:now|full|every|since)\b)",
        "remote"),  # "works from home", "is fully remote", "reza - remote"
@@ -57,7 +60,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?P<value>cycles|bikes|walks|drives|runs"
                   rf"|rides (?:his |her |their |a )?(?:bike|scooter|motorbike)) (?:\S+ ){{0,2}}?"
                   rf"(?:to|into) {_TO_WORK}"),
-    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?takes (?:the |a )?(?P<value>{_MODES}) "
+    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:takes|gets|catches|rides) (?:the |a )?"
+                  rf"(?P<value>{_MODES}) "
                   rf"(?:\S+ ){{0,2}}?(?:to|into) {_TO_WORK}"),
     # when they go to bed and get up: late or early
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?{_TO_BED} (?:\S+ ){{0,2}}?{_AT}"

@@ -223,7 +223,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "dating"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:broke up|split up|split)(?: (?:with|w) "
                  rf"(?P<partner>\w+))?\b", "single"),
-    _p("status", rf"{_S}{_ADVERBS}called off {_DET} (?:engagement|wedding)\b", "single"),
+    _p("status", rf"{_S}(?:and \w+ )?{_ADVERBS}called (?:off {_DET} (?:engagement|wedding)\b"
+                 rf"|{_DET} (?:engagement|wedding) off\b)", "single"),
     _p("status", rf"{_S}{_ADVERBS}(?:divorced|has divorced|separated from) (?P<partner>\w+)",
        "divorced"),
     _p("status", rf"{_S}and (?P<partner>\w+) (?:got divorced|divorced|separated)\b",
@@ -335,6 +336,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("children", rf"{_S}(?:[.:,-] )?no (?:kids|children){_FRAGMENT_END}", "none"),
     _p("children", rf"{_S}{_ADVERBS}(?:has|had|got) {_SOME}{_CHILD}\b"),
     _p("children", rf"{_S}'s (?:\w+ )?{_CHILD}\b"),
+    # "3 kids now", "dalia : 2 kids", "first baby arrived"
+    _p("children", rf"{_s_if(' now')}(?:\S+ ){{0,8}}?(?P<count>\d+) {_CHILD} now\b"),
+    _p("children", rf"{_S}[.:,-] (?P<count>\d+) {_CHILD}{_FRAGMENT_END}"),
+    _p("children", rf"{_S}(?:[.:,-] )?(?:\w+ )?{_CHILD} (?:arrived|was born|is here)\b"),
     _p("pets", rf"{_S}{_ADVERBS}(?:{_HAS_NO}|has never (?:had|owned) (?:a|any)) pets?\b", "none"),
     _p("pets", rf"{_S}(?:[.:,-] )?no pets{_FRAGMENT_END}", "none"),
     _p("pets", rf"{_S}{_ADVERBS}(?:has|got|adopted|owns|has adopted) {_SOME}{_ANY_PET}\b"),

@@ -114,6 +114,8 @@ def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
     shared = mine.keys() & theirs.keys()
     if _out_of_work(mine, theirs) or _out_of_work(theirs, mine):
         return Verdict.CONFLICT  # "is unemployed" / "started a job at the warehouse"
+    if _partner_left(mine, theirs) or _partner_left(theirs, mine):
+        return Verdict.CONFLICT  # "lives with her partner" / "split up, on her own"
     if not shared:
         return Verdict.NONE
     if any(not values_agree(key, mine[key], theirs[key]) for key in shared):
@@ -130,6 +132,25 @@ def _out_of_work(slots: dict[str, str], other: dict[str, str]) -> bool:
         slots.get("job") == "none" and "job" not in other
         and other.get("employer", "none") != "none"
     )  # fmt: skip
+
+
+def _recounted(key: str, first: str, second: str) -> bool:
+    """Two counts of the same children or siblings ("has 2 kids" / "3 kids now"; not "has a
+    son" / "has a daughter", other ones, nor "has 2 sons" / "her eldest son", one of them;
+    pets come and go one at a time)."""
+    mine, theirs = first.split(" ", 1), second.split(" ", 1)
+    return (
+        key != "pets" and len(mine) == len(theirs) == 2 and mine[1] == theirs[1]
+        and mine[0].isdigit() and theirs[0].isdigit() and 1 < int(mine[0]) != int(theirs[0]) > 1
+    )  # fmt: skip
+
+
+def _partner_left(slots: dict[str, str], other: dict[str, str]) -> bool:
+    """Living with a partner on one side, single again on the other."""
+    return slots.get("household") == "partner" and other.get("status") in _UNPARTNERED
+
+
+_UNPARTNERED = frozenset({"single", "divorced", "widowed"})
 
 
 def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
@@ -162,7 +183,7 @@ def values_agree(key: str, first: str, second: str) -> bool:
     if key == "status":
         return _statuses_agree(first, second)
     if key in _COUNTED:
-        return (first == "none") == (second == "none")  # "has a son" / "has a daughter"
+        return (first == "none") == (second == "none") and not _recounted(key, first, second)
     mine, theirs = first.split(), second.split()
     if _within(mine, theirs) or _within(theirs, mine):
         return True
