@@ -123,6 +123,8 @@ def _said_once(tokens: list[str]) -> list[str]:
     """The tokens with a word or two said twice in a row said once ("works as a as a
     midwife", "she 's she 's coeliac", "has a a severe allergy"), and no hesitation ("married
     to er emeka")."""
+    if len(set(tokens)) == len(tokens) and _HESITATIONS.isdisjoint(tokens):
+        return tokens  # no word said twice (most facts): nothing to look for
     kept: list[str] = []
     for token in tokens:
         if kept and token in _HESITATIONS:
