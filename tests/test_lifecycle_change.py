@@ -182,6 +182,13 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("pixelpaz uses a mac for work", "pixelpaz's laptop is a thinkpad now, mac got returned"),
         ("kwame copped a 4070", "kwame returned the 4070, still running his 3060"),
         ("wei - ubuntu server", "wei. debian on all the boxes, ubuntu removed"),
+        (
+            "Noor hosts the board game night on Fridays.",
+            "Noor moved the board game night to Sundays.",
+        ),
+        ("bea streams every friday night", "bea moved her streams to sunday afternoons"),
+        ("oluwaseun's daughter is seven", "oluwaseun says his daughter just turned eight"),
+        ("Meera has a son who is elevn", "Meera her son just turnd twelve"),
     ],
 )
 def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
@@ -217,6 +224,10 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("Stefan has two kids.", "Stefan's eldest child is eight."),  # one of the two
         ("zara has two brothers", "zara says her older brother just started uni"),
         ("Caio has a degree from PUC-Rio.", "Caio has returned to PUC-Rio for a masters."),
+        ("jo plays football on saturdays", "jo plays tennis on sundays now"),  # other things
+        ("jo streams on fridays", "jo also streams on sundays"),  # one day more
+        ("jo's older son is 10", "jo's younger son is 7"),  # two sons
+        ("jo is 30", "jo's son is 7"),
     ],
 )
 def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) -> None:

@@ -121,3 +121,21 @@ def test_a_plan_denied_or_a_department_is_no_wish() -> None:
     assert read("Evangeline plans to get a cat").wished
     assert not read("Evangeline has never owned a pet and doesn't plan to").wished
     assert not read("gareth works at the council in planning").wished
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("desmond is 63", "desmond is sixty two no sorry sixty three"),
+        ("ana works at asda now", "ana works at tesco i mean asda now"),
+        ("ana lives in new jersey", "ana lives in new york no sorry new jersey"),
+        ("Kian is eighteen", "Kian is eightteen"),  # a number word mistyped is the number
+    ],
+)
+def test_a_slip_of_the_tongue_is_left_out(old: str, new: str) -> None:
+    assert relation(old, new, CLOSE) is Relation.SAME
+
+
+def test_sorry_that_repairs_nothing_stays() -> None:
+    assert relation("jo said sorry to ana", "jo said sorry to ana lol", CLOSE) is Relation.SAME
+    assert read("jo said sorry to ana").body == "jo said sorry to ana"

@@ -14,14 +14,19 @@ compare, or a wording they do not know), such a change still ends the old fact w
   work); or
 * an **object cue** (quit, left, stopped, sold, lost, dropped, replaced, uninstalled, gave
   up, stepped down, handed off, went off, swore off, dumped, kicked from, retired from, gave
-  or handed to someone; died, passed away, renamed, is gone, got sold, fell off, is done, is
-  dead to them) stands next to a content word of the old fact, a word made from it, or a
-  kind it is one of ("quit vaping" / "vapes", "left teaching" / "a teacher", "Biscuit passed
-  away" / "a dog named Biscuit", "cut out caffeine" / "drinks coffee"); or
+  or handed to someone, pulled out of, came off, nuked, tore down, rip; died, passed away,
+  renamed, is gone, got sold, fell off, is done, is dead to them; returned or removed, either
+  side: "returned the 4070", "the mac got returned", not "returned to uni") stands next to
+  a content word of the old fact, a word made from it, or a kind it is one of ("quit
+  vaping" / "vapes", "left teaching" / "a teacher", "Biscuit passed away" / "a dog named
+  Biscuit", "cut out caffeine" / "drinks coffee"); or
 * a **switch** (switched, upgraded, migrated, swapped, changed) names a word of an old fact,
   one of the two facts being on no topic above, and does not keep all its words ("uses
   windows 10" / "upgraded to windows 11", "drives a golf to work" / "swapped her golf for a
   kia").
+
+A plan ends only when cancelled, scrapped, abandoned or ditched ("is planning a trip to
+Iran" / "cancelled the Iran trip").
 
 Not a change: a topic cue of someone else's ("Mike's brother is divorced"), a negated cue
 ("hasn't moved"), a plan or wish ("wants to move", "is moving", "thinking of quitting"; what

@@ -30,7 +30,7 @@ import re
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.lexicon import CONTRACTIONS
+from memory.lifecycle.lexicon import CONTRACTIONS, FILLERS, STOPWORDS
 
 CHAT_WORDS = {
     # words of grammar
@@ -137,13 +137,45 @@ def _said_once(tokens: list[str]) -> list[str]:
     return kept
 
 
+_REPAIRS = (("no", "sorry"), ("no", "wait"), ("i", "mean"), ("sorry",))
+"""What speech puts before the words that replace the ones said just before ("62 no sorry
+63")."""
+
+
+def _ends_span(token: str) -> bool:
+    """A word that is no part of a value said again: a small word, a mark, a pronoun."""
+    return token in STOPWORDS or token in FILLERS or not token[0].isalnum()
+
+
+def _self_repaired(tokens: list[str]) -> list[str]:
+    """The tokens with a slip of the tongue left out: as many words before "no sorry", "no
+    wait", "i mean" or "sorry" as follow it ("is 62 no sorry 63": "is 63"; "lives in halifax
+    no wait huddersfield he 's in huddersfield": "lives in huddersfield ...")."""
+    index = 2
+    while index < len(tokens):
+        marker = next((m for m in _REPAIRS if tuple(tokens[index : index + len(m)]) == m), None)
+        if marker is None:
+            index += 1
+            continue
+        after = index + len(marker)
+        span = 0
+        while span < 3 and after + span < len(tokens) and not _ends_span(tokens[after + span]):
+            span += 1
+        if span == 0 or index - span < 2:
+            index += 1
+            continue
+        tokens = tokens[: index - span] + tokens[after:]
+        index -= span
+    return tokens
+
+
 def unspoken(tokens: list[str]) -> list[str]:
     """The tokens without what speech and second-language English put between the subject
     and what is said of it: fillers ("priya um she lives"), a pronoun saying the subject
     again ("gareth he works", "desmond he 's 64"), a possessive pronoun for the subject's
     own ("ulises his home is": "ulises 's home is"); a word or two said twice in a row,
     said once ("works as a as a midwife")."""
-    tokens = _said_once(tokens)
+    tokens = _self_repaired(_said_once(tokens))
     rest = 1
     while rest < len(tokens) - 2:
         if tuple(tokens[rest : rest + 2]) in _SPOKEN_PAIRS:

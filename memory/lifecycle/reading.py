@@ -129,7 +129,11 @@ _FREQUENCY = re.compile(
 )
 _SPACES = re.compile(r"\s+")
 _CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
-_NO_PLAN = frozenset({("not", "plan"), ("in", "plan")})
+_DAYS = {
+    **{form: (day[:3],) for day in WEEKDAYS.split("|") for form in (day, day + "s")},
+    "weekend": ("sat", "sun"), "weekends": ("sat", "sun"),
+}  # fmt: skip
+_NO_PLAN = frozenset({("not", "plan"), ("not", "plans"), ("not", "planning"), ("in", "planning")})
 _WORD = re.compile(r"[^\W_]+")
 _DIET = re.compile(
     rf"^\S+ (?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went"
@@ -162,6 +166,8 @@ class Reading:
     dates: frozenset[str]
     not_eaten: frozenset[str]
     """What the subject's diet rules out ("is vegetarian": meat, fish...); else empty."""
+    days: frozenset[str] = frozenset()
+    """The days of the week it names, dates and frequencies included ("on fridays": fri)."""
 
     @property
     def wished(self) -> bool:
@@ -169,7 +175,7 @@ class Reading:
         ("does not plan to"), nor a department ("works in planning")."""
         words = self.body.split()
         return any(
-            word in WISHES and (index == 0 or (words[index - 1], word[:4]) not in _NO_PLAN)
+            word in WISHES and (index == 0 or (words[index - 1], word) not in _NO_PLAN)
             for index, word in enumerate(words)
         )
 
@@ -190,7 +196,10 @@ def read(text: str) -> Reading:
     diet = _DIET.search(body)
     not_eaten = DIETS[diet.group("diet")] if diet else frozenset()
     stopped = any(lemma(word) in STOPPING_VERBS for word in words)
-    return Reading(body, subject, possessive, core, bool(negations % 2), stopped, dates, not_eaten)
+    days = frozenset(day for word in normalised.split() for day in _DAYS.get(word, ()))
+    return Reading(
+        body, subject, possessive, core, bool(negations % 2), stopped, dates, not_eaten, days
+    )
 
 
 @dataclass(frozen=True)
@@ -268,7 +277,10 @@ def normalise(text: str) -> str:
             tokens.extend((token[:-2], "'s"))
         elif token not in PUNCTUATION or (tokens and tokens[-1] not in PUNCTUATION):
             word = token.strip("'")
-            tokens.append(repaired(word) if tokens else word)  # a name is no typo: "valentina"
+            fixed = repaired(word) if tokens else word  # a name is no typo: "valentina"
+            if fixed != word and fixed in NUMBER_WORDS:
+                fixed = str(NUMBER_WORDS[fixed])  # "elevn": 11
+            tokens.append(fixed)
     tokens = unspoken(tokens)
     if len(tokens) > 2 and tokens[1] == "'s":  # "Ana's a vet" / "Jay's moved": not possessive
         after = tokens[2]

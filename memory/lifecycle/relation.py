@@ -33,8 +33,10 @@ In order:
    words (lemmas, synonyms, one typo per word), or the same slots with the same values
    and nothing else said besides; and the embeddings not far apart
    (``SAME_MIN_SIMILARITY``) unless the slots alone are the fact ("is 19" / "is nineteen
-   years old"). A fact that adds something ("plays clarinet" / "plays
-   clarinet in a band") is no merge: a merge keeps one wording and would lose the rest;
+   years old") or the content words, once read, are the same (the vectors are of the texts
+   as typed: "plays the gutiar" / "is a guitarrist"). A fact that adds something ("plays
+   clarinet" / "plays clarinet in a band") is no merge: a merge keeps one wording and would
+   lose the rest;
 7. anything else is unrelated, compatible updates included ("works as a nurse" / "works
    nights"), and two events on different dates ("went to Paris in May 2023" / "in June").
 
@@ -111,6 +113,8 @@ def relation(
     if (first.negated or second.negated) and _clause_denies(first, second, names):
         return Relation.CONTRADICTS
     if _swapped(first, second) or _resumed(first, second, core_a, core_b):
+        return Relation.CONTRADICTS
+    if _rescheduled(first, second, core_a, core_b):
         return Relation.CONTRADICTS
     if _only_other(first, second, core_a, core_b) or _only_other(second, first, core_b, core_a):
         return Relation.CONTRADICTS
@@ -256,6 +260,27 @@ def _diet_restated(dieter: Reading, said: frozenset[str], other: Reading) -> boo
         and "meat" in said
         and said <= _EAT_MEAT | _NOT_MEAT  # "no meat", "does not eat meat or fish"
     )
+
+
+_MOVED = frozenset({"move", "moved", "switch", "switched", "change", "changed", "shift",
+                    "shifted", "reschedule", "rescheduled", "now", "instead"})  # fmt: skip
+"""What tells a day changed, not one more: "moved the streams to sundays", "sundays now"."""
+
+
+def _rescheduled(first: Reading, second: Reading, core_a: frozenset[str],
+                 core_b: frozenset[str]) -> bool:  # fmt: skip
+    """The same thing done on other days, told as a change ("streams every friday" /
+    "moved her streams to sunday afternoons", "saturday runs moved . sundays now")."""
+    if not (first.days and second.days) or first.days & second.days:
+        return False
+    if _MOVED.isdisjoint(second.body.split()) or first.negated or second.negated:
+        return False
+    return bool((core_a & core_b) - _NO_THING)
+
+
+_NO_THING = frozenset({"move", "switch", "change", "shift", "play", "go", "do", "have", "make",
+                       "take", "get", "work"})  # fmt: skip
+"""Words two facts share that name no one thing done ("plays football" / "plays tennis")."""
 
 
 def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) -> bool:

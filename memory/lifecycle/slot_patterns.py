@@ -84,6 +84,8 @@ _ATTENDS = (
 _NOT_SUBJECT = r"(?:(?:is|a|an|the|uni|university|college|grad|exchange|phd|masters|new) )"
 """What "X student" tells of no subject: "a grad student", "a uni student at Aalto"."""
 _SUBJECTS = "|".join(sorted(KINDS["subject"] | {"computer science", "medicine", "law"}))
+_KIN = (r"(?P<thing>(?:(?:older|younger|eldest|youngest|oldest|little|big) )?(?:son|daughter"
+        r"|kid|child|boy|girl|brother|sister))")  # fmt: skip
 _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
 
 
@@ -286,6 +288,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
               rf"(?:st|nd|rd|th) (?:birthday|bday)\b"),  # "an adult now, 18th bday was sat"
     _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
               rf"{_FRAGMENT_END}"),
+    _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:is|turned|turns|who is|aged) "
+              rf"(?:now )?(?P<value>\d{{1,3}})\b"),  # a child's or a sibling's age: "age:son"
     # studies
     _p("studies", rf"{_S}{_ADVERBS}(?:majors|is majoring|has majored|majored) in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|doing) (?:a |an )?"

@@ -139,10 +139,12 @@ def _recounted(key: str, first: str, second: str) -> bool:
     son" / "has a daughter", other ones, nor "has 2 sons" / "her eldest son", one of them;
     pets come and go one at a time)."""
     mine, theirs = first.split(" ", 1), second.split(" ", 1)
-    return (
-        key != "pets" and len(mine) == len(theirs) == 2 and mine[1] == theirs[1]
-        and mine[0].isdigit() and theirs[0].isdigit() and 1 < int(mine[0]) != int(theirs[0]) > 1
-    )  # fmt: skip
+    if key == "pets" or len(mine) != 2 or len(theirs) != 2 or mine[1] != theirs[1]:
+        return False
+    if not (mine[0].isdigit() and theirs[0].isdigit()):
+        return False
+    counts = int(mine[0]), int(theirs[0])
+    return min(counts) > 1 and counts[0] != counts[1]
 
 
 def _partner_left(slots: dict[str, str], other: dict[str, str]) -> bool:
@@ -251,6 +253,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     key = pattern.key
     if groups.get("pet"):
         key = f"pet:{PETS[groups['pet']]}"
+    elif key == "age" and groups.get("thing"):  # a child's or a sibling's age
+        key = f"age:{groups['thing']}"
     elif key in ("favorite", "rank"):  # a favourite or a rank of some thing
         thing = groups.get("thing") or ""
         key = f"{key}:" + " ".join(

@@ -19,6 +19,9 @@ used (:func:`dictionary`): it holds common names and places ("izmir", "tomas"), 
 left alone, as are the names of places our own tables hold ("munchen") and an ending on a
 dictionary word ("vaping", "goated", "natively": newer words than the list).
 
+Shorter words are repaired only to a verb form or a small word: two letters after the
+first swapped ("gaev" → "gave"), or a letter of an ending left out ("livs" → "lives").
+
 Two facts' words are compared the same forgiving way (:func:`words_match`, :func:`kin`,
 :func:`sets_match`)."""
 
@@ -144,10 +147,9 @@ def dictionary_word(word: str) -> str:
     else a letter left out ("horor": "horror", not "honor"), else a letter typed twice
     ("cheff"), else, in a word of ``MIN_MISTYPED`` letters or more, one mistyped
     ("doughter"; shorter words are too near others: "esports" is no "escorts") or one too many
-    ("enagaged"); the most used
-    when several are as near. The first letter stays (but for a swap). A word of fewer than
-    ``MIN_LENGTH`` letters, with a digit, in the dictionary, or a dictionary word with an
-    ending stays as it is."""
+    ("enagaged"); the most used when several are as near. The first letter stays (but for a
+    swap). A word of fewer than ``MIN_LENGTH`` letters, with a digit, in the dictionary, or a
+    dictionary word with an ending stays as it is."""
     known = dictionary()
     if len(word) < MIN_LENGTH or not word.isalpha() or not len(known) or word in known:
         return word
@@ -239,7 +241,8 @@ def _index() -> tuple[frozenset[str], dict[str, frozenset[str]]]:
 @lru_cache(maxsize=65536)
 def repaired(word: str) -> str:
     """``word``, or the one slot word it is a typo of, else the dictionary word
-    (:func:`dictionary_word`)."""
+    (:func:`dictionary_word`); a word of four letters by :func:`_short_repaired`; an ending
+    English does not write ("playes", "ownes", "cakez") as the one it does."""
     if len(word) == MIN_LENGTH - 1 and word.isalpha() and word not in STOPWORDS:
         return _short_repaired(word)
     if len(word) < MIN_LENGTH or not word.isalpha() or word in STOPWORDS:
