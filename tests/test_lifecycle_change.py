@@ -189,6 +189,11 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("bea streams every friday night", "bea moved her streams to sunday afternoons"),
         ("oluwaseun's daughter is seven", "oluwaseun says his daughter just turned eight"),
         ("Meera has a son who is elevn", "Meera her son just turnd twelve"),
+        ("pia. nights at the hospital", "pia - days now, no more night shifts"),
+        ("jojo sitting at 1500 rapid on chess com", "jojo tilted down to 1300 rapid smh"),
+        ("ash plays on 400 dpi", "ash bumped his sens up to 1600 dpi now"),
+        ("Paulo is dating Bia.", "Paulo and Bia brokeup last weeek."),
+        ("Kofi is in the server's Wednesday drawing circle.", "Kofi has left the drawing circle."),
     ],
 )
 def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
@@ -228,6 +233,9 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("jo streams on fridays", "jo also streams on sundays"),  # one day more
         ("jo's older son is 10", "jo's younger son is 7"),  # two sons
         ("jo is 30", "jo's son is 7"),
+        ("renata knits scarfs", "renata sells her scarfs on etsy"),  # a trade, not a loss
+        ("maren works at a cafe", "maren has a job at a coffee shop"),
+        ("jo is 1500 rapid", "jo is 1300 blitz"),  # two ratings
     ],
 )
 def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) -> None:

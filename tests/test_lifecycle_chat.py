@@ -139,3 +139,10 @@ def test_a_slip_of_the_tongue_is_left_out(old: str, new: str) -> None:
 def test_sorry_that_repairs_nothing_stays() -> None:
     assert relation("jo said sorry to ana", "jo said sorry to ana lol", CLOSE) is Relation.SAME
     assert read("jo said sorry to ana").body == "jo said sorry to ana"
+
+
+def test_a_day_that_names_something_is_no_date_and_other_days_are_no_same_fact() -> None:
+    assert read("kofi is in the wednesday drawing circle").dates == frozenset()
+    assert read("jo got engaged monday").dates == frozenset({"monday"})
+    assert relation("mina streams on fridays", "mina streams on fridays and sundays too",
+                    CLOSE) is not Relation.SAME  # fmt: skip

@@ -41,7 +41,7 @@ CHAT_WORDS = {
     "tmr": "tomorrow", "tmrw": "tomorrow", "nite": "night", "tonite": "tonight",
     "everyday": "every day", "w": "with", "hes": "he is", "shes": "she is",
     "theyre": "they are", "rly": "really", "rlly": "really", "sais": "says", "sayz": "says",
-    "sez": "says", "js": "javascript", "k8s": "kubernetes", "nvim": "neovim",
+    "sez": "says", "brokeup": "broke up", "js": "javascript", "k8s": "kubernetes", "nvim": "neovim",
     # content
     "wfh": "work from home", "bestie": "best friend", "besties": "best friends",
     "bff": "best friend", "bffs": "best friends", "compsci": "computer science",

@@ -89,6 +89,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("according",), r"^according to [^,]+ , ", ""),
     (("never miss",), r"\bnever miss(?:es|ed)?(?: (?:a|an|1) (?:day|week|session|game))?\b", " "),
     (("no cap",), r"\bno cap\b", " "),  # slang for "no lie", no denial
+    (("coffee shop", "coffeeshop"), r"\bcoffee ?shop\b", "cafe"),
     (("free",), r"\b(dairy|sugar|nut|alcohol|caffeine|lactose|egg|soy)[- ]free\b", r"no \1"),
     (("fan of",), r"\b(?:is |(?=not ))(not )?(?:a )?(?:big |huge |massive |great )?fan of\b",
      r"\1likes"),

@@ -113,11 +113,17 @@ _RELATIVE = (
     rf"|(?:this|last|next) (?:morning|afternoon|evening|night|week|weekend|month|year"
     rf"|{WEEKDAYS})|{_COUNT} {_UNIT} ago)"
 )
+_NOT_NAMING = (
+    r"(?:mornings?|afternoons?|evenings?|nights?|at|and|or|to|for|with|in|on|the|after|before|when"
+    r"|while|so|but|because|lol|now|too|again|last|this|next|he|she|they|i)\b"
+)
+"""After a day of the week, words that leave it a date; any other names something by the day
+("the server's wednesday drawing circle"), no date."""
 _STAMP = re.compile(rf"\b(?:as of|by) (?:{_CALENDAR}|{_RELATIVE}|now)\b")
 _EVENT_DATE = re.compile(
     rf"\b(?:(?:on|in|during|since|from|until|the (?:week|weekend|month) of) )?"
     rf"(?P<date>(?:{_COUNT} {_UNIT} (?:before|after) )?"
-    rf"(?:{_CALENDAR}|{_RELATIVE}|(?:{WEEKDAYS})|(?<=in ){_MONTH}))\b"
+    rf"(?:{_CALENDAR}|{_RELATIVE}|(?:{WEEKDAYS})(?!s? (?!{_NOT_NAMING})\w)|(?<=in ){_MONTH}))\b"
 )
 _FREQUENCY = re.compile(
     rf"\b(?:(?:every|evry|evrey|each) (?:other |single )?(?:day|morning|night|evening|afternoon"

@@ -287,6 +287,8 @@ def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) ->
     """The two facts say the same thing (see the module's docstring, step 6)."""
     if first.dates != second.dates or verdict is Verdict.PARTIAL:
         return False
+    if first.days and second.days and first.days != second.days:
+        return False  # "streams on weekends" / "streams on wednesdays too"
     if verdict is Verdict.AGREE:  # the same slots: what else do they say?
         rest_a, negated_a = _rest(first, names)
         rest_b, negated_b = _rest(second, names)

@@ -27,6 +27,7 @@ _EVENING = rf"(?:(?:8|9|10|11){_PM})"
 _EARLY_HOURS = rf"(?:dawn|sunrise|[4-7]{_AM})"
 _LATE_HOURS = rf"(?:noon|midday|lunch(?:time)?|(?:9|10|11|12){_AM})"
 """Hours of the clock as a bedtime (small hours: late; evening: early) or a waking time."""
+_RATINGS = r"(?:elo|rapid|blitz|bullet|mmr|sr|rating|dpi|wpm|lp)"
 _DIET = (
     r"(?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went|has gone"
     r"|turned|has turned|has been|been|going) )?(?:(?:a|an|now|strictly|fully|strict|full"
@@ -37,7 +38,7 @@ _DIET = (
 
 ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     # the shift they work, and where they work from
-    _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?P<value>night|day|morning|evening"
+    _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?<!not )(?P<value>night|day|morning|evening"
                 rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),
     # "works nights", "bao . days now", "pia . nights at the hospital"
     _p("shift", rf"{_S}(?:[.:,-] )?(?:\S+ )?(?:works |working |doing |on )?"
@@ -53,6 +54,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
     _p("diet", rf"{_S}{_DIET}"),
+    # a rating: "1500 rapid on chess com", "plays on 400 dpi"
+    _p("rating", rf"{_s_if(_RATINGS)}(?:\S+ ){{0,8}}?(?P<value>\d{{2,5}}) (?P<thing>{_RATINGS})\b"),
     # how they get to work or school
     _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:commutes|gets|goes|travels|heads|comes)"
                   rf"(?: \S+){{0,2}}? (?:to|into) {_TO_WORK}(?: \S+){{0,3}}? (?:by|on|via) "

@@ -253,8 +253,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     key = pattern.key
     if groups.get("pet"):
         key = f"pet:{PETS[groups['pet']]}"
-    elif key == "age" and groups.get("thing"):  # a child's or a sibling's age
-        key = f"age:{groups['thing']}"
+    elif key in ("age", "rating") and groups.get("thing"):  # "age:son", "rating:elo"
+        key = f"{key}:{groups['thing']}"
     elif key in ("favorite", "rank"):  # a favourite or a rank of some thing
         thing = groups.get("thing") or ""
         key = f"{key}:" + " ".join(
