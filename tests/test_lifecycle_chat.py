@@ -146,3 +146,23 @@ def test_a_day_that_names_something_is_no_date_and_other_days_are_no_same_fact()
     assert read("jo got engaged monday").dates == frozenset({"monday"})
     assert relation("mina streams on fridays", "mina streams on fridays and sundays too",
                     CLOSE) is not Relation.SAME  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("anneliese is a widow", "anneliese lost her husband"),
+        ("Seo-yeon teaches piano.", "Seo-yeon gives piano lessons."),
+        ("jo is a linux user", "jo uses linux"),
+        ("Vusi volunteers at the hospice.", "Vusi does unpaid work at the hospice."),
+    ],
+)
+def test_more_wordings_of_one_fact(old: str, new: str) -> None:
+    assert relation(old, new, CLOSE) is Relation.SAME
+
+
+def test_a_partner_who_died_ends_a_marriage_and_a_power_user_uses_no_power() -> None:
+    assert relation("nguyen is married", "nguyen wife passed away last year", 0.6) is (
+        Relation.CONTRADICTS
+    )
+    assert relation("jo is a power user of excel", "jo uses power", CLOSE) is not Relation.SAME

@@ -90,6 +90,13 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("never miss",), r"\bnever miss(?:es|ed)?(?: (?:a|an|1) (?:day|week|session|game))?\b", " "),
     (("no cap",), r"\bno cap\b", " "),  # slang for "no lie", no denial
     (("coffee shop", "coffeeshop"), r"\bcoffee ?shop\b", "cafe"),
+    (("widow",), r"\bis (?:now )?(?:a )?widow(?:er)?\b", "is widowed"),
+    (("passed away", "died", "lost"), r"^(\S+) (?:'s )?(?:(?:wife|husband|spouse) (?:passed away"
+     r"|died)|lost (?:her|his|their) (?:wife|husband|spouse))\b", r"\1 is widowed"),
+    (("lessons",), r"\bgives (\w+) lessons\b", r"teaches \1"),
+    (("user",), r"\b(?:is )?(?:an? )?(?!power |heavy |new |casual |daily |active )(\w+) user\b",
+     r"uses \1"),
+    (("unpaid",), r"\bdoes unpaid work\b", "volunteers"),
     (("free",), r"\b(dairy|sugar|nut|alcohol|caffeine|lactose|egg|soy)[- ]free\b", r"no \1"),
     (("fan of",), r"\b(?:is |(?=not ))(not )?(?:a )?(?:big |huge |massive |great )?fan of\b",
      r"\1likes"),
