@@ -166,3 +166,16 @@ def test_a_partner_who_died_ends_a_marriage_and_a_power_user_uses_no_power() -> 
         Relation.CONTRADICTS
     )
     assert relation("jo is a power user of excel", "jo uses power", CLOSE) is not Relation.SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("nico mains mercy", "nico plays mercy most of the time"),
+        ("maya. Brazilian", "maya - from Brazil"),
+        ("theo plays on a ps5", "theo plays on a playstation 5"),
+        ("dex has a 60% keyboard", "dex has a 60 percent keyboard"),
+    ],
+)
+def test_mains_consoles_shares_and_peoples_told_other_ways(old: str, new: str) -> None:
+    assert relation(old, new, CLOSE) is Relation.SAME

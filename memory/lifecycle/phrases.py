@@ -36,7 +36,7 @@ def _zone(match: re.Match[str]) -> str:
 
 
 _DEMONYM = (  # "is brazilian", "a brit": a people's word alone, not "a brazilian band"
-    r"^(\S+) (?:is |'s )?(?:a |an )?("
+    r"^(\S+) (?:[.:,-] )?(?:is |'s )?(?:a |an )?("
     + "|".join(sorted(DEMONYMS, key=len, reverse=True))
     + r")(?=$| [.;:!?]| (?:and|but|lol|fr|ngl|tbh|btw|through|born)\b)"
 )
@@ -216,6 +216,11 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("lol",), r"\b(plays?|playing|played) lol\b", r"\1 league"),  # the game, not a laugh
     (("main",), r"^(\S+) 's main in ([\w ]+?) is (?:a |an )?([\w ]+)$", r"\1 mains \3 in \2"),
     (("main",), r"\b(?:is|'s) (?:a|an) ([\w-]+) main\b", r"mains \1"),  # "a raiden main"
+    (("main",), r"^(\S+) main (?!(?:camera|character|account|job|reason|thing|goal|game)\b)",
+     r"\1 mains "),  # "taro main support in ow"
+    (("most",), r"\bplays (\w+) (?:most of the time|mostly)\b", r"mains \1"),
+    (("playstation",), r"\bplaystation ([2-5])\b", r"ps\1"),
+    (("percent",), r"\b(\d+) percent\b", r"\1"),  # "60%" reads "60"
     (("streams",), r"^(\S+) 's streams (?:are|is) ", r"\1 streams "),
     (("gaming on", "games on"), r"^(\S+) (?:[.:,-] )?(?:is )?(?:games|gaming) on\b",
      r"\1 plays on"),
