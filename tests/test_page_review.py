@@ -387,6 +387,32 @@ async def test_delete_asks_first(browser: Browser, tmp_path: Path) -> None:
 # --- the read token ---------------------------------------------------------------------------
 
 
+async def test_memory_md_loaded_late_does_not_hide_that_review_needs_the_admin_token(
+    browser: Browser, tmp_path: Path
+) -> None:
+    async with serving(tmp_path) as api:
+        watched = await open_page(browser, api)
+        page = watched.page
+        held: list[Route] = []
+
+        async def hold(route: Route) -> None:
+            held.append(route)
+
+        await page.route(lambda url: "/api/memory?" in url, hold)  # MEMORY.md, held back
+        await use_token(page, TOKEN)
+        await expect(page.locator(f'#guild option[value="{GUILD_A}"]')).to_have_count(1)
+        await page.select_option("#guild", GUILD_A)
+        await expect(page.locator("#memory")).to_contain_text("Loading MEMORY.md")
+        await page.click("#review-load")
+        status = page.locator("#status")
+        await expect(status).to_contain_text("needs the admin token")
+        assert len(held) == 1
+        await held[0].continue_()  # MEMORY.md arrives after the error
+        await expect(page.locator("#memory")).not_to_contain_text("Loading MEMORY.md")
+        await expect(status).to_contain_text("needs the admin token")
+        await expect(status).to_have_class("status error")
+
+
 async def test_the_read_token_is_told_it_needs_the_admin_token(
     browser: Browser, tmp_path: Path
 ) -> None:

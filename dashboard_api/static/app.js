@@ -222,6 +222,7 @@
     if (!session.token) return setStatus("Enter the API token first.", "error");
     if (!guildId) return setStatus("Choose a guild first.", "error");
     const mine = ++latest.memory;
+    const startedAt = performance.now();
     showMemoryNote(regenerate ? "Regenerating MEMORY.md…" : "Loading MEMORY.md…");
     let data;
     try {
@@ -237,7 +238,7 @@
     }
     if (mine !== latest.memory) return;
     renderMarkdown(ui.memory, text(data.markdown));
-    setStatus(`MEMORY.md of ${guildLabel()} loaded.`, "ok");
+    setStatus(`MEMORY.md of ${guildLabel()} loaded.`, "ok", startedAt);
   }
 
   /** A small markdown subset: headings, bullet lists, paragraphs and inline marks. */

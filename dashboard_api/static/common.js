@@ -111,7 +111,16 @@ window.memorybot = (() => {
     return element;
   }
 
-  function setStatus(message, kind) {
+  let errorShownAt = -1;
+
+  /**
+   * The status line. ``startedAt`` (``performance.now()`` when the work began) keeps a
+   * success from covering an error shown while that work ran: MEMORY.md loading in the
+   * background does not hide that reviewing facts needs the admin token.
+   */
+  function setStatus(message, kind, startedAt) {
+    if (kind === "ok" && startedAt !== undefined && startedAt < errorShownAt) return;
+    if (kind === "error") errorShownAt = performance.now();
     statusLine.textContent = message;
     statusLine.className = kind ? `status ${kind}` : "status";
   }
