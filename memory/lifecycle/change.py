@@ -44,7 +44,7 @@ from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.lexicon import KINDS, MEATS, MEMBER_OF, OCCUPATIONS, PETS, SYNONYMS
-from memory.lifecycle.reading import Reading, lemma
+from memory.lifecycle.reading import CLAUSE_ENDS, Reading, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
 from memory.lifecycle.spelling import kin
 
@@ -269,7 +269,7 @@ def _given_away(words: list[str], index: int) -> bool:
     cousin", "handed the bot to vee", "gave the cat away"."""
     clause = []
     for word in words[index + 1 : index + 1 + _WINDOW + 2]:
-        if word in {",", ".", ";", "!", "?", "and", "but"}:
+        if word in CLAUSE_ENDS:
             break
         clause.append(word)
     if _SERVICES.intersection(clause):

@@ -174,7 +174,8 @@ def unspoken(tokens: list[str]) -> list[str]:
     and what is said of it: fillers ("priya um she lives"), a pronoun saying the subject
     again ("gareth he works", "desmond he 's 64"), a possessive pronoun for the subject's
     own ("ulises his home is": "ulises 's home is"); a word or two said twice in a row,
-    said once ("works as a as a midwife")."""
+    said once ("works as a as a midwife"); a slip of the tongue left out ("62 no sorry
+    63")."""
     tokens = _self_repaired(_said_once(tokens))
     rest = 1
     while rest < len(tokens) - 2:

@@ -219,7 +219,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("main",), r"^(\S+) main (?!(?:camera|character|account|job|reason|thing|goal|game)\b)",
      r"\1 mains "),  # "taro main support in ow"
     (("most",), r"\bplays (\w+) (?:most of the time|mostly)\b", r"mains \1"),
-    (("playstation",), r"\bplaystation ([2-5])\b", r"ps\1"),
     (("percent",), r"\b(\d+) percent\b", r"\1"),  # "60%" reads "60"
     (("streams",), r"^(\S+) 's streams (?:are|is) ", r"\1 streams "),
     (("gaming on", "games on"), r"^(\S+) (?:[.:,-] )?(?:is )?(?:games|gaming) on\b",

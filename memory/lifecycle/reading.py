@@ -134,7 +134,8 @@ _FREQUENCY = re.compile(
     rf"|daily|nightly|weekly|(?:on )?(?:{WEEKDAYS})s)\b"
 )
 _SPACES = re.compile(r"\s+")
-_CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
+CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
+"""What ends a clause of a fact (its negations are counted per clause)."""
 _DAYS = {
     **{form: (day[:3],) for day in WEEKDAYS.split("|") for form in (day, day + "s")},
     "weekend": ("sat", "sun"), "weekends": ("sat", "sun"),
@@ -323,7 +324,7 @@ def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
     stopping = False  # a habit stopped in the clause read so far
     denied = False  # some clause before it denies
     for word in words:
-        if word in _CLAUSE_ENDS:
+        if word in CLAUSE_ENDS:
             denied = denied or bool(negations % 2)
             negations, stopping = 0, False
             continue

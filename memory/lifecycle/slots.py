@@ -189,7 +189,7 @@ def values_agree(key: str, first: str, second: str) -> bool:
     mine, theirs = first.split(), second.split()
     if _within(mine, theirs) or _within(theirs, mine):
         return True
-    if "".join(mine) == "".join(theirs) or _initials(mine, theirs) or _initials(theirs, mine):
+    if _written_alike(mine, theirs):
         return True
     if key == "job" and {first, second} == _SOFTWARE_JOBS:
         return True  # "a software engineer" (a developer) / "works as an engineer"
@@ -215,8 +215,8 @@ def _equal(key: str, first: str, second: str) -> bool:
     if key == "status" or first == second:
         return first == second
     mine, theirs = first.split(), second.split()
-    if "".join(mine) == "".join(theirs) or _initials(mine, theirs) or _initials(theirs, mine):
-        return True  # "fulstack" / "ful stack", "pm" / "product manager"
+    if _written_alike(mine, theirs):
+        return True
     if len(mine) == len(theirs):
         return _within(mine, theirs) and _within(theirs, mine)
     if key not in _PLACE_KEYS:
@@ -229,6 +229,12 @@ def _equal(key: str, first: str, second: str) -> bool:
 
 
 _SOFTWARE_JOBS = frozenset({"engineer", "developer"})
+
+
+def _written_alike(mine: list[str], theirs: list[str]) -> bool:
+    """One value written apart or by its initials: "fulstack" / "ful stack", "pm" / "product
+    manager"."""
+    return "".join(mine) == "".join(theirs) or _initials(mine, theirs) or _initials(theirs, mine)
 
 
 def _initials(short: list[str], words: list[str]) -> bool:
