@@ -28,7 +28,7 @@ from tests.helpers import CHANNEL_B, GUILD_A, GUILD_B, SARAH, add_fact, item, si
 EARLY, LATE = "2023-05-01T10:00:00.000+00:00", "2023-07-01T10:00:00.000+00:00"
 BOSTON, DENVER = "Sarah lives in Boston.", "Sarah lives in Denver."  # offline: contradicts
 # The offline judge calls these unrelated (checked in the tests that use them).
-CILANTRO, DISGUSTING = "Sarah loves cilantro.", "Sarah finds cilantro disgusting and avoids it."
+CILANTRO, RUINED = "Sarah loves cilantro.", "Sarah says cilantro ruins every dish for her."
 REMOTE, FROM_HOME = "Sarah works remotely.", "Sarah works out of her kitchen."
 PERU = "Sarah collects stamps from Peru."
 
@@ -111,13 +111,13 @@ def offline(new: str, old: str) -> str:
 async def test_a_contradiction_the_judge_misses_supersedes_the_older_fact(
     tmp_path: Path, fake: FakeOpenAI, model: Model
 ) -> None:
-    assert offline(DISGUSTING, CILANTRO) == "unrelated"
+    assert offline(RUINED, CILANTRO) == "unrelated"
     model.verdict = lambda held, new: "contradicts"
     settings = settings_of(tmp_path, fake)
-    assert await say_in_turn(settings, CILANTRO, DISGUSTING) == [True, True]
-    assert model.checks == [[{"id": 1, "held": CILANTRO, "new": DISGUSTING}]]
+    assert await say_in_turn(settings, CILANTRO, RUINED) == [True, True]
+    assert model.checks == [[{"id": 1, "held": CILANTRO, "new": RUINED}]]
     facts = await stored(settings)
-    old, new = facts[CILANTRO], facts[DISGUSTING]
+    old, new = facts[CILANTRO], facts[RUINED]
     assert (old.is_active, old.superseded_by, old.valid_until) == (False, new.id, new.said_at)
     assert new.is_active
 

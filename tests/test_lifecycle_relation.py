@@ -797,6 +797,13 @@ def test_a_rank_is_one_per_game(old: str, new: str, expected: Relation) -> None:
             "Sam moved to Doha, so his timezone is now Gulf Standard Time.",
             CONTRADICTS,
         ),
+        # one offset from UTC, however named
+        ("remi - gmt+1", "remi: cet", SAME),
+        ("ada is on utc+0", "ada's time zone is gmt", SAME),
+        ("Kofi is in the UTC+2 timezone.", "Kofi's local time is two hours ahead of UTC.", SAME),
+        ("bo is on uk time", "bo uses gmt/bst as her timezone", SAME),
+        ("Pia is in the timezone CET.", "Pia is on EET now.", CONTRADICTS),
+        ("jae is on japan time", "jae is in denver now so mountain time", CONTRADICTS),
     ],
 )
 def test_a_time_zone_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:

@@ -254,6 +254,35 @@ def test_what_one_thing_only_leaves_open_stands(old: str, new: str) -> None:
     assert relation(old, new, 0.9) is not CONTRADICTS
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("tim can't stand jazz", "tim says jazz is pure garbage", SAME),
+        ("tim can't stand jazz", "tim finds jazz so boring", SAME),
+        ("Mae hates olives.", "Mae thinks olives taste like soap.", SAME),
+        ("rex - hates cardio", "rex. cardio = worst", SAME),
+        ("dee loves musicals", "dee thinks musicals are cringe now", CONTRADICTS),
+        ("Una enjoys reality TV.", "Una finds reality TV unbearable these days.", CONTRADICTS),
+        ("sol is the worst at aiming", "sol is good at aiming", UNRELATED),  # no thing disliked
+    ],
+)
+def test_what_is_said_of_a_thing_disliked(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.9) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ren is allergic to walnuts.", "Ren can't eat walnuts because of an allergy."),
+        ("pim is allergic to kiwi", "pim cant eat kiwi bc of her allergy"),
+        ("Lou has three kids.", "Lou is a mum to three kids."),
+        ("Ezra has two sons.", "Ezra is dad to two boys."),
+    ],
+)
+def test_an_allergy_and_a_parent_told_another_way_merge(old: str, new: str) -> None:
+    assert relation(old, new, 0.9) is SAME
+
+
 @pytest.mark.parametrize("text", ["ivo runs 5 km every day", "ivo runs a 5k every day"])
 def test_a_distance_run_is_no_device_had(text: str) -> None:
     assert "run" in read(text).core

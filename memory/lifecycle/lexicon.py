@@ -104,7 +104,8 @@ SYNONYMS = {
     "diabetic": "diabetes", "epileptic": "epilepsy", "natively": "native", "eldest": "oldest",
     "remotely": "remote", "grind": "play", "pupper": "dog", "cig": "smoke",
     "cigarette": "smoke", "ciggie": "smoke", "ciggy": "smoke", "graft": "work",
-    "retirement": "retire", "flog": "sell",
+    "retirement": "retire", "flog": "sell", "coriander": "cilantro", "sax": "saxophone",
+    "childs": "kid", "insomniac": "insomnia",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 

@@ -70,6 +70,28 @@ _CHILDREN = {"girls": "daughters", "daughters": "daughters", "boys": "sons", "so
 _SIBLINGS = {"girls": "sisters", "sisters": "sisters", "boys": "brothers", "brothers": "brothers"}
 
 
+_BAD = (
+    "trash",
+    "garbage",
+    "cringe",
+    "disgusting",
+    "gross",
+    "boring",
+    "overrated",
+    "worst",
+    "hard pass",
+    "soap",
+    "awful",
+    "terrible",
+    "horrible",
+    "disturbing",
+    "unbearable",
+)
+"""What is said of a thing disliked ("X is cringe now", "finds X boring", "X = soap")."""
+_NO_THING = r"(?:is|are|was|'s|it|this|that|he|she|they|his|her|their|a|an|not)\b"
+"""What a thing disliked does not start with ("is the worst at aim" dislikes nothing)."""
+
+
 def _has_children(match: re.Match[str]) -> str:
     """A parent of N: "mother of 2 girls" → "has 2 daughters", "dad of 3" → "has 3 kids"."""
     return f"has {match.group(1)} {_CHILDREN.get(match.group(2) or '', 'kids')}"
@@ -108,6 +130,12 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"(?=$| [.,;:!?])", r"\1 likes \2"),  # "musa . chelsea fan", "sol . hollow knight fan"
     (("nope", "gross", "disgusting", "yuck"), r"^(\S+) (?:[.:,-] )?([\w ]+?) (?:nope|gross"
      r"|disgusting|yuck)(?=$| [.,;:!?])", r"\1 hates \2"),  # "kat - snow = nope"
+    (_BAD, rf"^(\S+) (?:[.:,-] )?(?:(?:says|thinks|finds|feels|reckons|said|thought|found"
+     rf"|considers) (?:that )?)?(?!{_NO_THING})([\w' -]+?) (?:(?:is|are|was|=|tastes like"
+     rf"|taste like) )?(?:(?:now|so|just|kinda|pure|straight|absolute|total|lowkey|literally"
+     rf"|honestly|really|too|the|a) )*(?:{'|'.join(_BAD)})\b[^.,;:!?]*?(?=$| [.,;:!?])",
+     r"\1 hates \2"),
+    # "says hyperpop is cringe now", "finds spin classes boring", "cilantro = soap"
     (("hobb", "pastime", "passion"), r"(?:\b1 of )?(?:'s|\b(?:his|her|their|my)) (?:favorite )?"
      r"(?:hobbies|hobby|pastimes|pastime|passions|passion) (?:is|are|include|includes)\b",
      "likes"),
@@ -240,6 +268,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      "is pregnant"),
     (("bilingual", "talk in"), r"\b(?:is )?bilingual in\b|\bcan (?:talk|speak) in\b", "speaks"),
     (("utc-", "gmt-"), r"\b(?:utc|gmt)-(\d{1,2})\b", r"utc minus \1"),  # "gmt+3" reads "gmt 3"
+    (("ahead of", "behind"), r"\b(\d{1,2}) hours? ahead of (?:utc|gmt)\b", r"utc \1"),
+    (("ahead of", "behind"), r"\b(\d{1,2}) hours? behind (?:utc|gmt)\b", r"utc minus \1"),
     (("software",), r"\bsoftware (?:engineer|developer|dev)\b", "developer"),
     (("from home",), r"\b(works?|working|worked) from home\b", r"\1 remotely"),
     (("remote job",), r"\b(?:has )?(?:a )?remote job\b", "works remotely"),
@@ -247,8 +277,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r" of (\d+)\b", r"has \2 \1s"),  # "a cat mum of two"
     (("between jobs", "out of work"), r"\b(?:is )?(?:between jobs|out of work)\b",
      "is unemployed"),
-    (("mom of", "mum of", "mother of", "dad of", "father of", "parent of"),
-     r"\b(?:is )?(?:a |the )?(?:mom|mum|mother|dad|father|parent) of (\d+)"
+    (("mom of", "mum of", "mother of", "dad of", "father of", "parent of", "mom to", "mum to",
+      "mother to", "dad to", "father to", "parent to"),
+     r"\b(?:is )?(?:a |the )?(?:mom|mum|mother|dad|father|parent) (?:of|to) (\d+)"
      r"(?: (kids|children|girls|daughters|boys|sons))?\b", _has_children),
     (("brother of", "sister of", "sibling of", "brother to", "sister to", "sibling to"),
      r"\bis (?:the |a )?(?:older|big|elder|eldest) (?:brother|sister|sibling) (?:of|to) (\d+) "
@@ -256,6 +287,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("allerg", "alerg"),
      r"\bhas (?:a |an )?(?:(?:severe|bad|mild|serious) )?(?:(\w+) allergy|allergy to)\b",
      r"is allergic to \1"),
+    (("allerg", "alerg"), r"\bcan not eat (\w+(?: \w+)?) (?:because of|bc of|bc|cuz of|due to"
+     r"|from) (?:an? |her |his |their )?allerg(?:y|ies)\b", r"is allergic to \1"),
     (("football club", "fc"), r"\b(?:football club|f\.? ?c)\b", " "),
     (("goated", "cracked"), r"\b(?:is )?(?:goated|cracked) (?:at|in)\b", "is good at"),
     (("scared", "terrified", "afraid", "frightened", "phobia", "fear of"),

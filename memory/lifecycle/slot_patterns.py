@@ -1,6 +1,7 @@
 """The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`): who a member
-is (home, work, relationship, household, age, studies, pets, family, favourites, time zone,
-rank, first language); their routine is read by :mod:`memory.lifecycle.routine_patterns`.
+is (home, work, relationship, household, age, studies, pets, family, favourites, rank,
+first language); their routine is read by :mod:`memory.lifecycle.routine_patterns`, their
+time zone by :mod:`memory.lifecycle.zone_patterns`.
 
 Each pattern reads a fact's normalised body and is anchored on its subject (the first word);
 its ``value`` group, or its fixed value, fills its slot's key (with the partner it names, if
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.lifecycle.lexicon import KINDS, OCCUPATIONS, PETS, UNIVERSITIES, ZONE_ABBREVIATIONS
+from memory.lifecycle.lexicon import KINDS, OCCUPATIONS, PETS, UNIVERSITIES
 from memory.lifecycle.places import CITIES, PLACE_ALIASES, REGIONS
 
 SUBJECT = r"^\S+ "  # the subject
@@ -99,19 +100,6 @@ _RANK = (
     rf"{_S}(?:[.:,-] )?(?:[\w']+ ){{0,5}}?(?:a |an |the )?{_TIER_VALUE}"
     rf"(?: rank| ranked)? (?:in|on) (?!(?:the|a|an|his|her|their|my) )"
     rf"(?P<thing>\w+(?: \w+)?){_STOP}"
-)
-
-
-_ZONE = (
-    r"(?P<value>(?:utc|gmt)(?: minus)?(?: \d{1,2})?|"
-    + "|".join(sorted(ZONE_ABBREVIATIONS - {"utc", "gmt"}, key=len, reverse=True))
-    + ")"
-)
-"""A time zone by its abbreviation: "pacific time" is read "pst", "gmt+3" "gmt 3" and
-"gmt-5" "utc minus 5" (:mod:`memory.lifecycle.phrases`)."""
-_ZONE_END = (
-    r"(?: (?:time ?zone|tz|time))?(?=$| [.,;:!?()]| (?:now|since|because|cuz|lol|tbh|fr|ngl"
-    r"|rn)\b)"
 )
 
 
@@ -372,15 +360,6 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("favorite:team", rf"{_S}{_ADVERBS}(?:supports|is supporting|has supported|reps|is a "
                         rf"(?:\w+ )?supporter of) (?!(?:his|her|their|my|our|a|an|local)\b)"
                         rf"(?:the )?{_VALUE}"),
-    # time zone
-    _p("timezone", rf"{_S}{_ADVERBS}(?:is |lives |plays )?(?:now )?(?:in|on) (?:the )?{_ZONE}"
-                   rf"{_ZONE_END}"),
-    _p("timezone", rf"{_S}'s (?:time ?zone|tz) (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
-    _p("timezone", rf"{_S}(?:[.:,-] )?{_ZONE}{_ZONE_END}"),
-    _p("timezone", rf"{_s_if(' on ')}(?:\S+ ){{1,8}}?on (?:the )?{_ZONE}{_ZONE_END}"),
-    _p("timezone", rf"{_s_if(' now$')}(?:\S+ ){{1,6}}?{_ZONE}(?= now$)"),  # "relocated , gmt now"
-    _p("timezone", rf"{_s_if(' (?:time ?zone|tz) ')}(?:\S+ ){{0,6}}?(?:his|her|their|my) "
-                   rf"(?:time ?zone|tz) (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
     # the hand they write with
     _p("hand", rf"{_S}{_ADVERBS}(?:is )?(?:a )?(?P<value>(?:left|right|rigth)[- ]handed|lefty"
                rf"|righty){_FRAGMENT_END}"),

@@ -39,6 +39,7 @@ from memory.lifecycle.routine_patterns import ROUTINE_PATTERNS
 from memory.lifecycle.slot_patterns import PATTERNS as _PATTERNS
 from memory.lifecycle.slot_patterns import SlotPattern
 from memory.lifecycle.spelling import sets_match, typos_apart, words_match
+from memory.lifecycle.zone_patterns import ZONE_PATTERNS, zone_offset
 
 
 class Verdict(StrEnum):
@@ -64,8 +65,9 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 """Words a slot's value and thing are read without ("diamond in apex rn": "apex")."""
 
 
-PATTERNS = (*_PATTERNS, *ROUTINE_PATTERNS)
-"""Every slot pattern: who the member is, then their routine (keys of their own)."""
+PATTERNS = (*_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS)
+"""Every slot pattern: who the member is, then their routine and time zone (keys of their
+own)."""
 
 
 @lru_cache(maxsize=8192)
@@ -279,9 +281,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _alias(value, _JOB_ALIAS)
     elif slot == "studies":
         value = _alias(value, _STUDY_ALIAS)
-    elif slot == "timezone":  # summer time as the zone, "gmt 3" / "utc 3"
-        value = _ZONES.get(value, value).replace("gmt", "utc")
-        value = value.replace(" minus ", "-").replace("utc ", "utc+")  # one word: "utc-3"
+    elif slot == "timezone":  # "cet" / "gmt 1", "edt" / "utc minus 5"
+        value = zone_offset(value)
     elif slot == "shift":
         value = _SHIFTS.get(value, value)
     elif slot == "commute":
@@ -301,9 +302,6 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 
 
 _PLACE_KEYS = frozenset({"home", "origin"})
-_ZONES = {"pdt": "pst", "edt": "est", "cdt": "cst", "mdt": "mst", "bst": "utc", "cest": "cet",
-          "eest": "eet", "aedt": "aest", "nzdt": "nzst"}  # fmt: skip
-"""One name per zone, summer time as the zone ("pdt" is Pacific time)."""
 _SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "early": "morning"}
 """One name per shift: overnight and graveyard shifts are nights, late ones evenings."""
 _COMMUTES = {"cycles": "bike", "cycle": "bike", "bikes": "bike", "bicycle": "bike", "walks": "foot",

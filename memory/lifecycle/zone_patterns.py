@@ -1,0 +1,74 @@
+"""The patterns of a member's time zone (:mod:`memory.lifecycle.slots`), and the offset each
+zone is compared by. Built as the patterns of :mod:`memory.lifecycle.slot_patterns` are.
+
+A zone is read by its abbreviation ("pacific time" is read "pst", "gmt+3" "gmt 3", "gmt-5"
+"utc minus 5", "3 hours ahead of utc" "utc 3": :mod:`memory.lifecycle.phrases`) and compared
+by its offset from UTC in standard time (:func:`zone_offset`): "gmt+1" is "cet", "utc+0" is
+"gmt", "edt" is "est". Two zones of one offset are one ("kst" / "jst"): what a member's
+zone tells is when they are awake.
+"""
+
+from __future__ import annotations
+
+from memory.lifecycle.lexicon import ZONE_ABBREVIATIONS
+from memory.lifecycle.slot_patterns import SUBJECT as _S
+from memory.lifecycle.slot_patterns import SlotPattern
+from memory.lifecycle.slot_patterns import slot_pattern as _p
+from memory.lifecycle.slot_patterns import subject_if as _s_if
+
+_ADVERBS = r"(?:(?:now|still|currently|usually|mostly|basically) )*"
+_ZONE = (
+    r"(?P<value>(?:utc|gmt)(?: minus)?(?: \d{1,2})?|"
+    + "|".join(sorted(ZONE_ABBREVIATIONS - {"utc", "gmt"}, key=len, reverse=True))
+    + ")"
+)
+"""A time zone by its abbreviation (see the module's docstring)."""
+_ZONE_END = (
+    r"(?: (?:time ?zone|tz|time))?(?=$| [.,;:!?()]| (?:now|since|because|cuz|lol|tbh|fr|ngl"
+    r"|rn|as)\b)"
+)
+_ZONE_WORD = r"(?:local )?(?:time ?zone|tz|time)"
+"""What names a zone: "timezone", "tz", "local time"."""
+_OWNER = r"(?:his|her|their|my)"
+
+ZONE_PATTERNS: tuple[SlotPattern, ...] = (
+    _p("timezone", rf"{_S}{_ADVERBS}(?:is |lives |plays )?(?:now )?(?:in|on) (?:the )?{_ZONE}"
+                   rf"{_ZONE_END}"),
+    _p("timezone", rf"{_S}'s {_ZONE_WORD} (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_S}(?:[.:,-] )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_s_if(' on ')}(?:\S+ ){{1,8}}?on (?:the )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_s_if(' now$')}(?:\S+ ){{1,6}}?{_ZONE}(?= now$)"),  # "relocated , gmt now"
+    _p("timezone", rf"{_s_if(' (?:time ?zone|tz|time) ')}(?:\S+ ){{0,6}}?{_OWNER} {_ZONE_WORD}"
+                   rf" (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
+    # "is in the timezone cet", "uses cet as her timezone", "in vancouver now so pacific time"
+    _p("timezone", rf"{_s_if('zone|tz')}(?:\S+ ){{0,4}}?(?:time ?zone|tz) (?:is |: |= )?"
+                   rf"(?:now )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_s_if(' as ')}(?:\S+ ){{0,3}}?uses (?:the )?{_ZONE}(?: \S+)? as "
+                   rf"{_OWNER} {_ZONE_WORD}\b"),
+    _p("timezone", rf"{_s_if(' so ')}(?:\S+ ){{1,8}}?so (?:on |in )?(?:the )?{_ZONE}{_ZONE_END}"),
+)  # fmt: skip
+"""What fills the time-zone slot (its ``value`` group)."""
+
+_SUMMER = {"pdt": "pst", "edt": "est", "cdt": "cst", "mdt": "mst", "bst": "utc", "cest": "cet",
+           "eest": "eet", "aedt": "aest", "nzdt": "nzst"}  # fmt: skip
+"""Summer time as its zone ("pdt" is Pacific time)."""
+_OFFSETS = {
+    "utc": 0, "wet": 0, "cet": 1, "wat": 1, "eet": 2, "sast": 2, "msk": 3, "gst": 4,
+    "ict": 7, "wib": 7, "sgt": 8, "hkt": 8, "pht": 8, "awst": 8, "jst": 9, "kst": 9,
+    "aest": 10, "nzst": 12, "brt": -3, "ast": -4, "est": -5, "cst": -6, "mst": -7,
+    "pst": -8, "akst": -9, "hst": -10,
+}  # fmt: skip
+"""Hours from UTC in standard time ("ist", half an hour off, keeps its name)."""
+
+
+def zone_offset(value: str) -> str:
+    """The one name of a zone as read ("gmt 1", "cet", "cest", "utc minus 5", "est"): its
+    offset from UTC, "utc+1", "utc-5"."""
+    value = _SUMMER.get(value, value).replace("gmt", "utc")
+    if value in _OFFSETS:
+        hours = _OFFSETS[value]
+        return f"utc{'-' if hours < 0 else '+'}{abs(hours)}"
+    if value == "utc":
+        return "utc+0"
+    value = value.replace(" minus ", "-").replace("utc ", "utc+")
+    return value.replace("+-", "-").replace("-0", "+0")
