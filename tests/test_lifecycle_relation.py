@@ -1047,3 +1047,38 @@ def test_a_favourite_told_without_its_thing(old: str, new: str, expected: Relati
 )  # fmt: skip
 def test_a_student_at_a_school_attends_it(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # a year of school or university, by its ordinal, its name or its grade
+        ("juno is in her third year at uni", "juno is a junior at university", SAME),
+        ("Teo is a freshman at college.", "Teo is in his second year now.", CONTRADICTS),
+        ("kai. 9th grader", "kai - grade 9", SAME),
+        ("Pia is a sophomore in high school.", "Pia is in 10th grade.", SAME),
+        ("Ben is a junior developer.", "Ben is in his third year at uni.", UNRELATED),
+        ("Ola is a student.", "Ola is a second-year law student.", UNRELATED),
+        # an age told as other languages tell it
+        ("Rosa has 27 years.", "Rosa made 28 years on Sunday.", CONTRADICTS),
+        ("max is 29", "max hit the big 3-0 last week", CONTRADICTS),
+        ("lou - 41", "lou. age 41", SAME),
+        ("Dev has 5 years of experience.", "Dev is 30.", UNRELATED),
+        # a personal best at a distance, one at a time
+        ("ren. 5k pb 24:10", "ren 5k pb -> 23:40", CONTRADICTS),
+        (
+            "Ivo's best time in the marathon is 3 hours 5 minutes.",
+            "Ivo has a marathon PB of 3:05.",
+            SAME,
+        ),
+        (
+            "Ada's 10k personal best is 48 minutes.",
+            "Ada did a new record on 10k, now 46 minutes.",
+            CONTRADICTS,
+        ),
+        ("nia has a 5k pb of 27:30", "nia ran 26:58 at parkrun today, new pb", CONTRADICTS),
+        ("mo has a 5k pb of 20:10", "mo has a 10k pb of 41:00", UNRELATED),
+    ],
+)
+def test_school_years_ages_and_personal_bests(old: str, new: str, expected: Relation) -> None:
+    assert both_ways(old, new, 0.6) == {expected}

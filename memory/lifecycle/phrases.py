@@ -92,6 +92,21 @@ _NO_THING = r"(?:is|are|was|'s|it|this|that|he|she|they|his|her|their|a|an|not)\
 """What a thing disliked does not start with ("is the worst at aim" dislikes nothing)."""
 
 
+_YEARS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
+          "4th": 4, "fifth": 5, "5th": 5, "freshman": 1, "freshmen": 1, "fresher": 1,
+          "sophomore": 2, "junior": 3, "senior": 4}  # fmt: skip
+"""A year of school or university by its ordinal or its name ("a sophomore": the second)."""
+
+
+def _school_year(match: re.Match[str]) -> str:
+    """ "a junior in high school" → "in grade 11", "a sophomore at uni" → "in year 2 at uni"
+    (high school's years are grades 9 to 12)."""
+    year, school = _YEARS[match.group(1)], match.group(2) or ""
+    if "high" in school:
+        return f"in grade {year + 8}"
+    return f"in year {year}{' at ' + school if school else ''}"
+
+
 def _has_children(match: re.Match[str]) -> str:
     """A parent of N: "mother of 2 girls" → "has 2 daughters", "dad of 3" → "has 3 kids"."""
     return f"has {match.group(1)} {_CHILDREN.get(match.group(2) or '', 'kids')}"
@@ -267,6 +282,22 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("expecting",), r"\bis expecting(?: a baby| a child| their first| her first)?\b",
      "is pregnant"),
     (("bilingual", "talk in"), r"\b(?:is )?bilingual in\b|\bcan (?:talk|speak) in\b", "speaks"),
+    (("years",), r"^(\S+) (?:has|have) (\d{1,3}) years(?: old)?(?=$| [.,;:!?]| now\b)",
+     r"\1 is \2"),  # an age told as a Romance language tells it: "has 31 years"
+    (("years",), r"^(\S+) (?:just )?(?:make|makes|made|has made|did) (\d{1,3}) years\b",
+     r"\1 turned \2"),
+    (("big",), r"\b(?:hit|hits|turned|turns) the big (\d)-?(\d)\b", r"turned \1\2"),
+    (("fresh", "sophomore", "junior", "senior"),
+     r"\b(?:is )?(?:a |an )?(freshman|freshmen|fresher|sophomore|junior|senior)(?: student)? "
+     r"(?:at|in) (?:the |a )?(high school|uni|university|college)\b", _school_year),
+    (("high school",), r"\b(?:is )?(?:a )?high school (freshman|sophomore|junior|senior)\b",
+     lambda m: f"in grade {_YEARS[m.group(1)] + 8}"),
+    (("first", "second", "third", "fourth", "fifth", "1st", "2nd", "3rd", "4th", "5th"),
+     r"\b(?:is )?(?:in )?(?:(?:his|her|their|my|the|a) )?(first|second|third|fourth|fifth|1st|2nd"
+     r"|3rd|4th|5th)[- ]year(?: student)?(?! of (?:work|working|marriage|dating|the)\b)"
+     r"(?=$| (?:of|at|in|now|and|but)\b| [.,;:!?])",
+     lambda m: f"in year {_YEARS[m.group(1)]}"),
+    (("grade",), r"\b(?:in )?(?:the )?(\d{1,2})(?:th|st|nd|rd) grade\b", r"in grade \1"),
     (("utc-", "gmt-"), r"\b(?:utc|gmt)-(\d{1,2})\b", r"utc minus \1"),  # "gmt+3" reads "gmt 3"
     (("ahead of", "behind"), r"\b(\d{1,2}) hours? ahead of (?:utc|gmt)\b", r"utc \1"),
     (("ahead of", "behind"), r"\b(\d{1,2}) hours? behind (?:utc|gmt)\b", r"utc minus \1"),

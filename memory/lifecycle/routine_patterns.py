@@ -1,10 +1,13 @@
 """The patterns of a member's routine (:mod:`memory.lifecycle.slots`): the shift they work
-and where they work from, how they get to work or school, and when they go to bed and get
-up (late or early, read from the hours they name). Built as the patterns of
+and where they work from, how they get to work or school, when they go to bed and get up
+(late or early, read from the hours they name), and their personal best at a distance (one
+at a time: "10k pb 45:02" / "new 10k pb, 43:50"). Built as the patterns of
 :mod:`memory.lifecycle.slot_patterns` are, and read after them.
 """
 
 from __future__ import annotations
+
+import re
 
 from memory.lifecycle.lexicon import DIETS
 from memory.lifecycle.slot_patterns import SUBJECT as _S
@@ -28,6 +31,16 @@ _EARLY_HOURS = rf"(?:dawn|sunrise|[4-7]{_AM})"
 _LATE_HOURS = rf"(?:noon|midday|lunch(?:time)?|(?:9|10|11|12){_AM})"
 """Hours of the clock as a bedtime (small hours: late; evening: early) or a waking time."""
 _RATINGS = r"(?:elo|rapid|blitz|bullet|mmr|sr|rating|dpi|wpm|lp)"
+_DISTANCE = (
+    r"(?P<thing>\d{1,3}k|\d{2,5} ?m|half marathon|half|marathon|ultra|mile|parkrun|5 km|10 km"
+    r"|ironman|\d+ ?(?:km|miles?))"
+)
+_BEST = r"(?:pb|pr|personal best|personal record|best time|record|best)"
+_TIME = (
+    r"(?P<value>\d{1,2} : \d\d(?: : \d\d)?|\d{1,2} (?:hours?|hrs?|h) (?:and )?\d{1,2}"
+    r"(?: (?:minutes?|mins?|m))?|\d{1,3} ?(?:minutes?|mins?|seconds?|secs?))\b"
+)
+"""A time: "45 : 02" (as ``reading.normalise`` spaces it), "3 hours 20 minutes", "52 min"."""
 _DIET = (
     r"(?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went|has gone"
     r"|turned|has turned|has been|been|going) )?(?:(?:a|an|now|strictly|fully|strict|full"
@@ -37,6 +50,13 @@ _DIET = (
 
 
 ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
+    # a personal best at a distance: "ruby . 10k pb 45 : 02", "pb for the marathon is 3 : 31"
+    _p("best", rf"{_S}(?:'s |has (?:a |an )?|[.:,-] )?(?:(?:his|her|their|a|new) )?{_DISTANCE} "
+               rf"{_BEST} (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
+    _p("best", rf"{_s_if(_BEST)}(?:\S+ ){{0,3}}?{_BEST} (?:in|for|on|at) (?:the |a )?{_DISTANCE}"
+               rf"(?: ,)? (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
+    _p("best", rf"{_s_if(' new ' + _BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked|set) {_TIME} "
+               rf"(?:at|in|for) (?:the |a )?{_DISTANCE}(?: \S+){{0,4}}? ,? new {_BEST}\b"),
     # the shift they work, and where they work from
     _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?<!not )(?P<value>night|day|morning|evening"
                 rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),
@@ -87,3 +107,18 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                    rf"|hates) mornings?\b", "late"),
 )  # fmt: skip
 """What fills each routine slot (``value`` group, or the pattern's fixed value)."""
+
+DISTANCES = {"parkrun": "5k", "5 km": "5k", "10 km": "10k", "half": "half marathon"}
+"""One name per distance of a personal best ("a parkrun" is 5 km)."""
+
+
+def best_time(value: str) -> str:
+    """One way to write a time: "45 : 02" → "45:02", "3 hour and 20 minute" → "3:20", "52
+    minutes" → "52:00"."""
+    hours = re.match(r"(\d+) (?:hours?|hrs?|h) (?:and )?(\d+)", value)
+    if hours:
+        return f"{int(hours.group(1))}:{int(hours.group(2)):02d}"
+    minutes = re.match(r"(\d+) ?(?:minutes?|mins?)$", value)
+    if minutes:
+        return f"{int(minutes.group(1))}:00"
+    return value.replace(" ", "")

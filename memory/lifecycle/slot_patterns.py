@@ -138,7 +138,10 @@ _NOT_PLACE = (
     r"|close|next|far|upstairs|downstairs|for|life|\w+ly)"
 )
 """What "lives" without "in" is followed by that is no place ("lives alone", "lives happily")."""
-_NOT_HOME = r"(?:uni|university|college|school|class|bed|hospital|rehab|love|ranked|a|an|the)\b"
+_NOT_HOME = (
+    r"(?:uni|university|college|school|class|bed|hospital|rehab|love|ranked|year|grade|a|an"
+    r"|the)\b"
+)
 """What a verb-less "in" is followed by that is no home ("kenji still in uni")."""
 _PLACES = "|".join(sorted({*CITIES, *REGIONS, *PLACE_ALIASES}, key=len, reverse=True))
 PATTERNS: tuple[SlotPattern, ...] = (
@@ -274,7 +277,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
               rf"(?:st|nd|rd|th) birthday\b"),
     _p("age", rf"{_S}(?:.*? (?:his|her|their|[,;.:-]) |(?:[.:-] )?)(?P<value>\d{{1,3}})"
               rf"(?:st|nd|rd|th) (?:birthday|bday)\b"),  # "an adult now, 18th bday was sat"
-    _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
+    _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged |age )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
               rf"{_FRAGMENT_END}"),
     _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:is|turned|turns|who is|aged) "
               rf"(?:now )?(?P<value>\d{{1,3}})\b"),  # a child's or a sibling's age: "age:son"
@@ -285,7 +288,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("studies", rf"{_S}{_ADVERBS}(?:is )?doing (?P<value>{_SUBJECTS}){_STOP}"),  # "doing compsci"
     _p("studies", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:switched|swapped|changed) to "
                   rf"(?P<value>{_SUBJECTS}){_STOP}"),  # "ravi switched to engineering"
-    _p("schoolyear", rf"{_S}(?:\S+ ){{0,5}}?year (?P<value>\d{{1,2}})(?=$| now\b| at\b| [.,])"),
+    _p("schoolyear", rf"{_S}(?:\S+ ){{0,5}}?(?:year )?(?P<value>(?<=year )\d{{1,2}}"
+                     rf"|grade \d{{1,2}})(?=$| now\b| at\b| of\b| in\b| [.,])"),  # grade 10
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|has|is studying for) "
                   rf"(?:a |an |{_DET} )?{_STUDY_DEGREE} in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:switched|changed) "

@@ -35,7 +35,7 @@ from memory.lifecycle.lexicon import (
     SYNONYMS,
 )
 from memory.lifecycle.places import CITIES, COUNTRIES, DISTRICTS, PLACE_ALIASES, REGIONS, US_STATES
-from memory.lifecycle.routine_patterns import ROUTINE_PATTERNS
+from memory.lifecycle.routine_patterns import DISTANCES, ROUTINE_PATTERNS, best_time
 from memory.lifecycle.slot_patterns import PATTERNS as _PATTERNS
 from memory.lifecycle.slot_patterns import SlotPattern
 from memory.lifecycle.spelling import sets_match, typos_apart, words_match
@@ -261,8 +261,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     key = pattern.key
     if groups.get("pet"):
         key = f"pet:{PETS[groups['pet']]}"
-    elif key in ("age", "rating") and groups.get("thing"):  # "age:son", "rating:elo"
-        key = f"{key}:{groups['thing']}"
+    elif key in ("age", "rating", "best") and groups.get("thing"):  # "age:son", "best:10k"
+        key = f"{key}:{DISTANCES.get(groups['thing'], groups['thing'])}"
     elif key in ("favorite", "rank"):  # a favourite or a rank of some thing
         thing = groups.get("thing") or ""
         key = f"{key}:" + " ".join(
@@ -283,6 +283,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _alias(value, _STUDY_ALIAS)
     elif slot == "timezone":  # "cet" / "gmt 1", "edt" / "utc minus 5"
         value = zone_offset(value)
+    elif slot == "best":  # "45 : 02" / "45:02", "52 minutes" / "52:00"
+        value = best_time(value)
     elif slot == "shift":
         value = _SHIFTS.get(value, value)
     elif slot == "commute":
