@@ -76,6 +76,7 @@ def test_a_change_told_as_an_event_ends_the_old_fact(old: str, new: str) -> None
         ("Mina uses Windows 11.", "Mina upgraded her GPU."),  # another thing
         ("jo wants a 4080", "jo's 3080 got sold"),  # a wish is no state
         ("Tom plays chess online.", "Tom gave up smoking."),  # another habit
+        ("Bo has a contract with a label.", "Bo's contract with the label ended up renewed."),
     ],
 )
 def test_what_is_no_change_of_the_old_fact_leaves_it_standing(old: str, new: str) -> None:
@@ -194,6 +195,18 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("ash plays on 400 dpi", "ash bumped his sens up to 1600 dpi now"),
         ("Paulo is dating Bia.", "Paulo and Bia brokeup last weeek."),
         ("Kofi is in the server's Wednesday drawing circle.", "Kofi has left the drawing circle."),
+        # an ending cue names the value it ends
+        ("lin studies nursing at uni", "lin graduated in nursing last summer"),
+        ("Sol is dating Max.", "Sol and Max broke up."),
+        ("ari is studying film", "ari dropped out of film school"),
+        # closed, uninstalled, ended: the thing before them, or after
+        ("Tess sells mugs on Etsy.", "Tess closed her Etsy shop."),
+        ("tess. etsy shop open", "tess - etsy shop closed"),
+        ("vin edits in premiere", "vin is a resolve guy now, premiere uninstalled"),
+        ("Bo has a contract with a label.", "Bo's contract with the label ended."),
+        # a habit left, and for how long
+        ("Rae plays the cello every day.", "Rae hasn't played the cello since her exams ended."),
+        ("jem drinks monster", "jem kicked the monster habit"),
     ],
 )
 def test_more_changes_end_the_old_fact(old: str, new: str) -> None:

@@ -15,8 +15,9 @@ compare, or a wording they do not know), such a change still ends the old fact w
 * an **object cue** (quit, left, stopped, sold, lost, dropped, replaced, uninstalled, gave
   up, stepped down, handed off, went off, swore off, dumped, kicked from, retired from, gave
   or handed to someone, pulled out of, came off, nuked, tore down, rip; died, passed away,
-  renamed, is gone, got sold, fell off, is done, is dead to them; returned or removed, either
-  side: "returned the 4070", "the mac got returned", not "returned to uni") stands next to
+  renamed, is gone, got sold, fell off, is done, is dead to them, uninstalled, ended; closed,
+  returned or removed, either side: "closed her etsy shop", "the etsy shop closed", "returned
+  the 4070", "the mac got returned", not "returned to uni") stands next to
   a content word of the old fact, a word made from it, or a kind it is one of ("quit
   vaping" / "vapes", "left teaching" / "a teacher", "Biscuit passed away" / "a dog named
   Biscuit", "cut out caffeine" / "drinks coffee"); or
@@ -35,7 +36,9 @@ switched ("upgraded the RAM in his laptop", "upgraded to the producer edition"),
 change of an old fact that is a dated event ("went on a date with Tom on 4 June") or a wish
 ("wants to be a pilot"), an old fact that told the same change already ("broke up" /
 "single"), a negated old fact, and a change that keeps the old value ("lives in Paris" /
-"moved to a bigger flat in Paris", "lives in France" / "moved to Lyon").
+"moved to a bigger flat in Paris", "lives in France" / "moved to Lyon"); a cue that ends a
+value without telling a new one (graduated, broke up, retired) names what ended, not what
+is kept ("graduated in graphic design").
 """
 
 from __future__ import annotations
@@ -59,8 +62,8 @@ _TOPIC_WORDS = {
     "position hire",
     LOVE: "boyfriend girlfriend partner wife married engaged fiance fiancee dating date "
     "relationship single wedding",
-    STUDIES: "student major degree university college school course phd masters semester class "
-    + " ".join(KINDS["subject"]),
+    STUDIES: "student studying studies major degree university college school course phd masters "
+    "semester class " + " ".join(KINDS["subject"]),
     PET: "pet named",
     DIET: "vegan vegetarian pescatarian meat diet plant-based keto",
     ROLE: "moderator administrator helper captain organiser organizer host committee",
@@ -87,6 +90,9 @@ _TOPIC_CUES: dict[str, frozenset[str]] = {
     "promote": frozenset({ROLE}), "demote": frozenset({ROLE}), "demodded": frozenset({ROLE}),
 }  # fmt: skip
 """Cues that name the topic they change on their own."""
+_ENDING_CUES = frozenset(_TOPIC_CUES) - {"move", "relocate", "promote", "demote"}
+"""Topic cues that end a value without telling a new one: naming the old value says what
+ended ("graduated in graphic design", "jo and him broke up"), not that it is kept."""
 
 _NAMED_CUES: dict[str, frozenset[str]] = {
     "switch": frozenset({STUDIES, WORK, DIET, HOME}),
@@ -99,7 +105,8 @@ _AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop
                          "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
                          "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
                          "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
-                         "hand", "dump", "rip", "flog", "nuke", "return", "remove"})  # fmt: skip
+                         "hand", "dump", "rip", "flog", "nuke", "return", "remove",
+                         "closed"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "gave ziggy to
 her cousin")."""
@@ -114,7 +121,8 @@ _SERVICES = frozenset({"lesson", "lessons", "class", "classes", "talk", "talks",
                        "hug", "hugs", "chance", "hand"})  # fmt: skip
 """What is given without being given away ("gives piano lessons to kids")."""
 _BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead",
-                          "done", "return", "remove"})  # fmt: skip
+                          "done", "return", "remove", "closed", "uninstalled",
+                          "ended"})  # fmt: skip
 """Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
 1660 is gone", "the xbox got sold")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
@@ -242,6 +250,8 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
             continue
         elif base == "go" and word == "gone":
             base = "gone"
+        elif word == "closed" or (word == "ended" and following in _ENDS):
+            base = word  # "closed her etsy shop", "the contract ended" (not "ended up")
         if base not in _ALL_CUES:
             continue
         before = words[max(0, index - 3) : index]
@@ -307,6 +317,8 @@ def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
     said = (old.core - {old.subject}) - _WORD_TOPICS.keys()
     if any(_left(body, word) for word in said):
         return True  # "resigned from latam, a flight attendant with azul now"
+    if cue in _ENDING_CUES:
+        return True  # the value it names is the one ended: "jo and him broke up"
     if said and said <= new.core:
         return False  # "jay in denver now" / "jay moved to denver"
     kept = {slot.value for slot in olds}

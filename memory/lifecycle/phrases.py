@@ -174,6 +174,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("stand", "handle", "stomach", "deal"),
      r"\bcan not (?:stand|handle|stomach|deal (?:with|w))\b", "hates"),
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
+    (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
+     r"([\w ]{1,20}?) (?:habit|addiction)\b", r"stopped \1"),  # "kicked the red bull habit"
     (("moved on from", "moving on from"), r"\b(?:has )?(?:moved|moving) on from\b", "stopped"),
     (("handed in", "hands in"), r"\b(?:handed|hands|has handed) in (?:his|her|their|my) "
      r"(?:notice|resignation)(?: at)?\b", "quit"),

@@ -131,7 +131,9 @@ _FREQUENCY = re.compile(
     rf"|most (?:days|nights|mornings|evenings|weekends)"
     rf"|(?:once|twice|\d+ times) a (?:day|week|month|year)|(?:on|at) weekends"
     rf"|in the (?:mornings?|evenings?|afternoons?)|at night|(?:a|per) (?:day|night|week|month)"
-    rf"|daily|nightly|weekly|(?:on )?(?:{WEEKDAYS})s)\b"
+    rf"|daily|nightly|weekly|(?:on )?(?:{WEEKDAYS})s"  # and how long a habit has been left:
+    rf"|in (?:months|weeks|years|ages|a while|forever|\d+ (?:days|weeks|months|years))"
+    rf"|since (?:(?:the|his|her|their|my) )?(?:[a-z]+ ){{0,3}}?[a-z]+(?= [,.;:!?]|$))\b"
 )
 _SPACES = re.compile(r"\s+")
 CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
@@ -154,7 +156,8 @@ alone: "farah . toronto"), numbers, date words that tell a bedtime or a waking t
 morning": an early riser), and a status its lemma hides ("taken": "take")."""
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
                             "evry", "evrey", "daily", "nightly", "weekly", "night",
-                            "weekends", "days", "weeks", "months", "years", "nights"}  # fmt: skip
+                            "weekends", "days", "weeks", "months", "years", "nights",
+                            "since", "ages", "while", "forever"}  # fmt: skip
 """A text holding none of these (and no number) has no date or frequency to take out."""
 
 
