@@ -1082,3 +1082,24 @@ def test_a_student_at_a_school_attends_it(old: str, new: str, expected: Relation
 )
 def test_school_years_ages_and_personal_bests(old: str, new: str, expected: Relation) -> None:
     assert both_ways(old, new, 0.6) == {expected}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # none of a kind, then a first one got
+        ("kas. no pets", "kas. got a puppy!!", CONTRADICTS),
+        ("Rui has no kids.", "Rui's wife gave birth to twins.", UNRELATED),  # hers, told so
+        ("Rui has no kids.", "Rui had a baby girl in May.", CONTRADICTS),
+        ("Lia has never owned a pet.", "Lia adopted a rescue dog last week.", CONTRADICTS),
+        ("lia has no pets", "lia wants to get a cat someday", UNRELATED),  # a wish
+        ("lia has 2 dogs", "lia got a kitten", UNRELATED),  # one more
+        # a thing denied that the old fact worked with
+        ("dom. ruby dev", "dom - no more ruby, writes go now", CONTRADICTS),
+        ("Ines is a Java developer.", "Ines never liked Java.", UNRELATED),  # a liking
+    ],
+)
+def test_a_first_one_got_and_work_with_a_thing_denied(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -53,7 +53,7 @@ from functools import lru_cache
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended
-from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF
+from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, PETS
 from memory.lifecycle.polarity import opposed
 from memory.lifecycle.reading import PUNCTUATION, Reading, content, keys, read
 from memory.lifecycle.reading import (
@@ -114,7 +114,7 @@ def relation(
         return Relation.CONTRADICTS
     if _swapped(first, second) or _resumed(first, second, core_a, core_b):
         return Relation.CONTRADICTS
-    if _rescheduled(first, second, core_a, core_b):
+    if _rescheduled(first, second, core_a, core_b) or _first_one(first, second, core_a):
         return Relation.CONTRADICTS
     if _only_other(first, second, core_a, core_b) or _only_other(second, first, core_b, core_a):
         return Relation.CONTRADICTS
@@ -241,6 +241,27 @@ def _resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
         and not new.wished  # "wants to smoke again" is no smoking
         and bool(core_a & core_b)
     )
+
+
+_GETTING = frozenset({"get", "adopt", "rescue", "buy", "have", "birth", "welcome", "bring"})
+_GOT = frozenset({"got", "get", "gets", "getting"})
+_FIRST_ONES = {
+    "pets": frozenset(PETS.values()) | {"pet"},
+    "children": frozenset({"kid", "baby", "son", "daughter", "twin", "boy", "girl"}),
+}
+"""What a member with none of a kind gets first: a pet, a child."""
+
+
+def _first_one(old: Reading, new: Reading, core_a: frozenset[str]) -> bool:
+    """None had, then one got: "no pets" / "got a kitten", "has no kids" / "gave birth to a
+    baby boy", "has never owned a pet" / "adopted a rescue cat"."""
+    getting = new.core & _GETTING or _GOT.intersection(new.body.split())  # "got" is read as no word
+    if new.negated or new.wished or new.possessive != old.possessive or not getting:
+        return False
+    nones = {slot.key for slot in find_slots(old.body) if slot.value == "none"}
+    if old.negated and core_a - _GETTING in ({"pet"}, {"kid"}):
+        nones.add("pets" if "pet" in core_a else "children")
+    return any(new.core & _FIRST_ONES[key] for key in nones if key in _FIRST_ONES)
 
 
 def _near(first: frozenset[str], second: frozenset[str]) -> bool:
