@@ -1103,3 +1103,20 @@ def test_a_first_one_got_and_work_with_a_thing_denied(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Ola has a broken ankle.", "Ola got the cast off and her ankle is fine.", CONTRADICTS),
+        ("tam. shoulder pain", "tam - shoulder all good now", CONTRADICTS),
+        ("Ivo is off work on sick leave.", "Ivo has been back at work since Tuesday.", CONTRADICTS),
+        ("Uma is recovering from a hip injury.", "Uma's hip has fully healed.", CONTRADICTS),
+        ("uma has a sprained wrist", "uma's knee is all good now", UNRELATED),  # another part
+        ("uma has a sprained wrist", "uma's wrist is not healed yet", UNRELATED),
+        ("Uma. broken leg", "Uma - broken leg, cast off in 2 weeks", UNRELATED),  # broken still
+        ("Uma's son has a broken arm.", "Uma's arm is fine.", UNRELATED),  # his, not hers
+    ],
+)
+def test_an_ailment_ends_when_well_again(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

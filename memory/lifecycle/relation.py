@@ -25,7 +25,9 @@ In order:
    again", "quit vaping") on the old fact's topic, or one clause of the new fact denying
    the old one ("lily back on burgers lol no more vegan"), contradicts; so does a
    comparison turned round ("prefers tea over coffee" / "prefers coffee over tea"), a
-   habit stopped then taken up again ("quit smoking" / "smoking again"), and one thing
+   habit stopped then taken up again ("quit smoking" / "smoking again"), none of a kind
+   then a first one got ("no pets" / "got a kitten"), an ailment then well again ("knee
+   pain" / "knee all good now"), and one thing
    done only beside another of its kind ("only speaks english at home" / "speaks italian
    at home");
 6. the same fact: "doesn't eat meat" restates "is vegetarian"; else the same polarity,
@@ -115,6 +117,8 @@ def relation(
     if _swapped(first, second) or _resumed(first, second, core_a, core_b):
         return Relation.CONTRADICTS
     if _rescheduled(first, second, core_a, core_b) or _first_one(first, second, core_a):
+        return Relation.CONTRADICTS
+    if _recovered(first, second, core_a, core_b):
         return Relation.CONTRADICTS
     if _only_other(first, second, core_a, core_b) or _only_other(second, first, core_b, core_a):
         return Relation.CONTRADICTS
@@ -241,6 +245,39 @@ def _resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
         and not new.wished  # "wants to smoke again" is no smoking
         and bool(core_a & core_b)
     )
+
+
+_AILMENTS = frozenset({"injure", "injured", "injury", "break", "broken", "tear", "torn",
+                       "sprain", "fracture", "pain", "hurt", "sore", "sick", "ill", "flu",
+                       "covid", "recover", "surgery", "strain", "tendonitis", "splint",
+                       "concussion", "cast"})  # fmt: skip
+_BODY = frozenset({"knee", "ankle", "wrist", "calf", "shin", "shoulder", "hip", "hamstring",
+                   "foot", "hand", "arm", "leg", "elbow", "neck", "achilles", "acl", "toe",
+                   "finger", "rib", "head", "groin", "quad", "thumb"})  # fmt: skip
+_WELL_AGAIN = re.compile(
+    r"\b(?:healed|recovered|all good|is fine|fine now|fully fit|cleared|cast off|pain free"
+    r"|good as new|(?:back|switched) (?:to |at |on |in )?(?:training|running|work|gigging"
+    r"|playing|the gym|school))\b"
+)
+"""An ailment's end: "fully healed", "knee all good now", "back training"."""
+
+
+def _recovered(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """An injury or an illness, then well again: "has a broken wrist" / "got the cast off, the
+    wrist is fine", "knee pain" / "knee all good now" (not another part of the body)."""
+    if not core_a & _AILMENTS or core_b & _AILMENTS - {"cast"} or new.negated:
+        return False  # "broken arm, cast off in 3 weeks" is broken still
+    if _WELL_AGAIN.search(new.body) is None:
+        return False
+    whose_old, whose_new = _owned(old), _owned(new)  # "uma 's son ...": "son"
+    own_body = not whose_old and whose_new in _BODY
+    return core_b & _BODY <= core_a and (whose_old == whose_new or own_body)
+
+
+def _owned(reading: Reading) -> str:
+    """What of the subject's a possessive fact is about ("uma 's son": "son"), else ""."""
+    words = reading.body.split()
+    return words[2] if reading.possessive and len(words) > 2 else ""
 
 
 _GETTING = frozenset({"get", "adopt", "rescue", "buy", "have", "birth", "welcome", "bring"})
