@@ -1120,3 +1120,21 @@ def test_a_first_one_got_and_work_with_a_thing_denied(
 )
 def test_an_ailment_ends_when_well_again(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("ren. android", "ren - iphone now", CONTRADICTS),
+        ("Ren uses a Galaxy S22.", "Ren's phone is an iPhone 14.", CONTRADICTS),
+        ("ren has a samsung", "ren switched to a pixel", CONTRADICTS),
+        ("Ren's phone is a Pixel 8.", "Ren uses a Google Pixel 8.", SAME),
+        ("ren uses android", "ren got a pixel", UNRELATED),  # a pixel is an android
+        ("ren uses an iphone", "ren wants a pixel", UNRELATED),  # a wish
+        ("ren uses an iphone", "ren works for samsung", UNRELATED),  # an employer
+        ("ren uses an iphone", "ren's brother uses a pixel", UNRELATED),
+        ("ren uses an iphone", "ren has a cat named pixel", UNRELATED),  # a name
+    ],
+)
+def test_a_phone_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

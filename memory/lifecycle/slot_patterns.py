@@ -1,5 +1,5 @@
 """The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`): who a member
-is (home, work, relationship, household, age, studies, pets, family, favourites, rank,
+is (home, work, relationship, household, age, studies, pets, family, favourites, rank, phone,
 first language); their routine is read by :mod:`memory.lifecycle.routine_patterns`, their
 time zone by :mod:`memory.lifecycle.zone_patterns`.
 
@@ -143,6 +143,10 @@ _NOT_HOME = (
     r"|the)\b"
 )
 """What a verb-less "in" is followed by that is no home ("kenji still in uni")."""
+_PHONES = "iphone|pixel|galaxy|samsung|oneplus|xiaomi|motorola|huawei|nokia|android"
+_NOT_MAKER = r"(?<!for )(?<!at )(?<!of )(?<!by )(?<!joined )(?<!from )(?<!named )(?<!called )"
+"""What makes a phone's maker an employer ("works for samsung"), or a name ("a cat named
+pixel")."""
 _PLACES = "|".join(sorted({*CITIES, *REGIONS, *PLACE_ALIASES}, key=len, reverse=True))
 PATTERNS: tuple[SlotPattern, ...] = (
     # where they live, and where from
@@ -364,6 +368,11 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("favorite:team", rf"{_S}{_ADVERBS}(?:supports|is supporting|has supported|reps|is a "
                         rf"(?:\w+ )?supporter of) (?!(?:his|her|their|my|our|a|an|local)\b)"
                         rf"(?:the )?{_VALUE}"),
+    # the phone they use, the last one named
+    _p("phone", rf"^(?!.*\b(?:wants?|wish|wishes|planning|thinking|saving|considering|hates"
+                rf"|not|never|no)\b)\S+ (?!'s (?!phone\b))(?:\S+ ){{0,8}}?{_NOT_MAKER}"
+                rf"(?P<value>{_PHONES}|apple(?= (?:loyalist|user|fan|gang|phone|person)\b))\b"
+                rf"(?!.*\b(?:{_PHONES})\b)"),
     # the hand they write with
     _p("hand", rf"{_S}{_ADVERBS}(?:is )?(?:a )?(?P<value>(?:left|right|rigth)[- ]handed|lefty"
                rf"|righty){_FRAGMENT_END}"),

@@ -181,13 +181,16 @@ def values_agree(key: str, first: str, second: str) -> bool:
     status also by its partner's name; a home or origin when one is a country, US state or
     large region and the other is not (a city there, as far as the words tell: "Texas" /
     "Houston"); a value written apart or by its initials ("fulstack" / "ful stack", "sre" /
-    "site reliability engineer", "nyc" / "new york city"); an engineer and a developer."""
+    "site reliability engineer", "nyc" / "new york city"); an engineer and a developer; an
+    android phone and a phone of its makers."""
     if first == second:
         return True
     if key == "status":
         return _statuses_agree(first, second)
     if key in _COUNTED:
         return (first == "none") == (second == "none") and not _recounted(key, first, second)
+    if key == "phone":  # an android is any phone but an iphone
+        return "android" in (first, second) and "apple" not in (first, second)
     mine, theirs = first.split(), second.split()
     if _within(mine, theirs) or _within(theirs, mine):
         return True
@@ -285,6 +288,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = zone_offset(value)
     elif slot == "best":  # "45 : 02" / "45:02", "52 minutes" / "52:00"
         value = best_time(value)
+    elif slot == "phone":  # one phone at a time, by its maker: "iphone" / "apple"
+        value = _PHONE_MAKERS.get(value, value)
     elif slot == "shift":
         value = _SHIFTS.get(value, value)
     elif slot == "commute":
@@ -304,6 +309,8 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 
 
 _PLACE_KEYS = frozenset({"home", "origin"})
+_PHONE_MAKERS = {"iphone": "apple", "galaxy": "samsung", "pixel": "google"}
+"""A phone by its maker ("galaxy s21": samsung); "android" is any of them but apple."""
 _SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "early": "morning"}
 """One name per shift: overnight and graveyard shifts are nights, late ones evenings."""
 _COMMUTES = {"cycles": "bike", "cycle": "bike", "bikes": "bike", "bicycle": "bike", "walks": "foot",
