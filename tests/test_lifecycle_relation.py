@@ -802,6 +802,8 @@ def test_a_rank_is_one_per_game(old: str, new: str, expected: Relation) -> None:
         ("ada is on utc+0", "ada's time zone is gmt", SAME),
         ("Kofi is in the UTC+2 timezone.", "Kofi's local time is two hours ahead of UTC.", SAME),
         ("bo is on uk time", "bo uses gmt/bst as her timezone", SAME),
+        ("dev is on utc+5:30", "dev is on indian standard time", SAME),  # half an hour off
+        ("dev is on utc+5:30", "dev is on utc+5", CONTRADICTS),
         ("Pia is in the timezone CET.", "Pia is on EET now.", CONTRADICTS),
         ("jae is on japan time", "jae is in denver now so mountain time", CONTRADICTS),
     ],

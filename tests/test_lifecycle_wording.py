@@ -283,6 +283,34 @@ def test_an_allergy_and_a_parent_told_another_way_merge(old: str, new: str) -> N
     assert relation(old, new, 0.9) is SAME
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("kim. bassist", "kim - plays bass"),
+        ("Noa plays the trumpet.", "Noa's instrument is the trumpet."),
+        ("rio - uses ableton", "rio. daw = ableton"),
+        ("Ivy uses Neovim.", "Ivy's editor is Neovim."),
+        ("jo's fav album is blonde", "jo says blonde is the goat album"),
+        ("Ana has lived in Porto for 3 years.", "Ana lives in Porto since 3 years."),
+        ("sam is learning german", "sam is picking up german"),
+        ("Eli speaks Welsh.", "Eli speaks the Welsh language."),
+        ("Mo lives with his uncle.", "Mo shares a flat with his uncle."),
+        ("dee has two little brothers", "dee's got a pair of younger brothers"),
+        ("Pat is in her final year of high school.", "Pat is in 12th grade."),
+        ("lou. cs major", "lou - computer science major"),
+        ("ray hates mornings", "ray is really not a morning person"),
+    ],
+)
+def test_wordings_of_tools_instruments_and_years_merge(old: str, new: str) -> None:
+    assert relation(old, new, 0.9) is SAME
+
+
+def test_a_present_trade_is_no_loss() -> None:
+    assert (
+        relation("cy sells prints on etsy", "cy drops new prints on etsy", 0.9) is not CONTRADICTS
+    )
+
+
 @pytest.mark.parametrize("text", ["ivo runs 5 km every day", "ivo runs a 5k every day"])
 def test_a_distance_run_is_no_device_had(text: str) -> None:
     assert "run" in read(text).core

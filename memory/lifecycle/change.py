@@ -153,7 +153,7 @@ _ALL_CUES = (_TOPIC_CUES.keys() | _NAMED_CUES.keys() | _AFTER_CUES | _BEFORE_CUE
 _WINDOW = 5
 _NEGATORS = frozenset({"not", "never", "no"})
 _GOING_BACK = frozenset({"to", "from", "home", "back", "for", "after", "with", "in"})
-_SELLING = frozenset({"sell", "sells", "selling"})
+_TRADES = frozenset({"sell", "sells", "selling", "drops", "dropping"})
 _PLAN_ENDERS = frozenset({"cancel", "scrap", "abandon", "ditch"})
 """Cues that end a plan too ("is planning a trip to Iran" / "cancelled the Iran trip")."""
 _PLANS = frozenset({"to", "will", "might", "may", "could", "would", "should", "gonna",
@@ -236,8 +236,8 @@ def _cues(body: str) -> tuple[tuple[str, int], ...]:
         if base == "return" and following in _GOING_BACK:
             continue  # "returned to PUC-Rio": back, not giving it back
         sold_before = word == "sold" and following in _ENDS  # "xbox sold, pc now"
-        if base == "sell" and word in _SELLING:
-            continue  # "sells her scarfs on etsy": a trade, not a thing gone
+        if word in _TRADES and base in ("sell", "drop") and following != "out":
+            continue  # "sells her scarfs on etsy", "drops novellas on kdp": a trade, not a loss
         if base == "sell" and index and (words[index - 1] in _PASSIVE or sold_before):
             base = "sold"  # "the 2060 got sold": what was sold comes before
         elif base == "do" and word == "done" and words[index - 1] in ("is", "'s", "are"):

@@ -48,7 +48,8 @@ CHAT_WORDS = {
     "luv": "love", "luvs": "loves", "hitched": "married", "veggie": "vegetarian",
     "hubby": "husband", "wifey": "wife",
     "tues": "tuesday", "thurs": "thursday", "weds": "wednesday", "yr": "year", "yrs": "years",
-    "grader": "grade",
+    "grader": "grade", "comms": "commissions", "comm": "commission", "dnb": "drum and bass",
+    "minis": "miniatures", "nihongo": "japanese",
     "wk": "week", "wks": "weeks", "hr": "hour", "hrs": "hours", "yday": "yesterday",
     # employers by their ticker or nickname
     "msft": "microsoft", "sbux": "starbucks", "amzn": "amazon", "jpm": "jpmorgan",

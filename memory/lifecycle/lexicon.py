@@ -105,7 +105,8 @@ SYNONYMS = {
     "remotely": "remote", "grind": "play", "pupper": "dog", "cig": "smoke",
     "cigarette": "smoke", "ciggie": "smoke", "ciggy": "smoke", "graft": "work",
     "retirement": "retire", "flog": "sell", "coriander": "cilantro", "sax": "saxophone",
-    "childs": "kid", "insomniac": "insomnia",
+    "childs": "kid", "insomniac": "insomnia", "flunk": "fail", "synth": "synthesizer",
+    "produce": "make", "tab": "tablet",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory.lifecycle.lexicon import ZONE_NAMES
+from memory.lifecycle.lexicon import LANGUAGES, ZONE_NAMES
 from memory.lifecycle.places import DEMONYMS
 
 _SAYING = ("mentioned", "said", "says", "shared", "noted", "explained", "revealed", "stated",
@@ -65,6 +65,10 @@ def _plays(match: re.Match[str]) -> str:
     kind = match.group(1)
     return f"plays {kind + ' ' if kind else ''}{_PLAYERS[match.group(2)]}"
 
+
+_TOOLS = ("daw", "editor", "ide", "distro", "browser", "os", "tablet", "tab", "camera", "engine")
+"""Kinds of tool told as "daw = reaper", "'s editor is neovim": what the member uses."""
+_TOOL = rf"(?:(?:main|go-to|daily|usual) )?(?:{'|'.join(_TOOLS)})"
 
 _CHILDREN = {"girls": "daughters", "daughters": "daughters", "boys": "sons", "sons": "sons"}
 _SIBLINGS = {"girls": "sisters", "sisters": "sisters", "boys": "brothers", "brothers": "brothers"}
@@ -227,13 +231,41 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("early bird", "early riser"), r"\b(?:an )?early (?:bird|riser)\b", "a morning person"),
     (("night owl",), r"\bnight owl\b", "night person"),
     (("person", "lover"),
-     r"\b(?:is |(?=not ))(not )?(?:a |an )?(?:big |huge )?(\w+) (?:person|lover)\b",
+     r"\b(?:is |(?=not ))(?:(?:really|just|totally|so|definitely) )?(not )?(?:a |an )?"
+     r"(?:big |huge )?(\w+) (?:person|lover)\b",
      r"\1likes \2"),
     (("person", "lover"), r"^(\S+) (?:[.:,-] )?(?:a )?(?:big |huge )?(\w+) (?:person|lover)"
      r"(?=$| [.,;:!?])", r"\1 likes \2"),  # "ana - big dog person", "bo . a morning person"
+    (tuple(_PLAYERS), rf"^(\S+) (?:[.:,-] )?(?:a |an )?({'|'.join(_PLAYERS)})(?=$| [.,;:!?])",
+     lambda m: f"{m.group(1)} plays {_PLAYERS[m.group(2)]}"),  # "tam . drummer"
+    (("instrument",), r"^(\S+) 's (?:main |first )?instrument (?:is|=|:) (?:the |a |an )?",
+     r"\1 plays "),  # "ezra's instrument is the sax"
+    (_TOOLS, rf"^(\S+) (?:(?:'s )?{_TOOL} (?:is|=|:) |[.:,-] {_TOOL} (?:(?:is|=|:) )?)(?:now )?"
+     r"(?:a |an |the )?", r"\1 uses "),  # "bo . daw = reaper", "'s editor is neovim"
+    (("goat",), r"\bis (?:the |a )?goat (\w+)\b", r"is their favorite \1"),
+    (("years", "months"), r"\b(?:from|since) (\d+|a few|few|many|several) (years|months)\b",
+     r"for \1 \2"),  # "lives in krakow since 5 years"
+    (("picking up", "picked up", "picks up"),
+     rf"\b(?:picking|picked|picks) up (?=(?:{'|'.join(LANGUAGES)})\b)", "learning "),
+    (("language",), rf"\bthe ({'|'.join(LANGUAGES)}) language\b", r"\1"),
+    (("home with",), r"\bshares? (?:a |the |her |his |their )?(?:home|house|flat|place) with\b",
+     "lives with"),
+    (("home",), r"^(\S+) (?:(?:says|said) (?:that )?)?(\w+(?: \w+)?) (?:has been|is) "
+     r"(?:his|her|their) home\b",
+     r"\1 lives in \2"),  # "amsterdam has been her home for years"
+    (("hits the gym", "hit the gym", "hitting the gym"), r"\b(?:hits|hit|hitting) the gym\b",
+     "goes to the gym"),
+    (("final year",), r"\b(?:is )?in (?:his |her |their |the )?final year (?:of|at|in) high "
+     r"school\b", "in grade 12"),
+    (("pair of",), r"\ba pair of\b", "2"),
+    (("has got",), r"\bhas got (?=a |an |\d)", "has "),  # "kenji's got 2 sisters"
+    (("period",), r" period$", ""),  # "is vegan period"
+    (("little",), r"\blittle (brothers?|sisters?|siblings?)\b", r"younger \1"),
+    (("cs ",), r"\bcs (major|degree|student|grad|graduate)\b", r"computer science \1"),
     (("by profession", "by trade"), r"\bby (?:profession|trade)\b", " "),
     (("nyc", "york city"), r"\b(?:nyc|new york city)\b", "new york"),  # names of one place
     (("la",), r"\bla\b", "los angeles"),
+    (("intellij idea",), r"\bintellij idea\b", "intellij"),
     (("call of duty",), r"\bcall of duty\b", "cod"),  # names of one game: the short one
     (("league of legends",), r"\bleague of legends\b", "league"),
     (("apex legends",), r"\bapex legends\b", "apex"),

@@ -356,7 +356,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?: (?!now\b)(?P<thing>\w+))?{_FRAGMENT_END}"),  # ", and x is his fave now"
     _p("favorite", rf"{_s_if(_FAVOURITE)}(?:\S+ ){{1,10}}?(?:,|\.|and|but) (?:(?:his|her|their) )?"
                    rf"(?:new )?{_FAVOURITE} (?:is |: )?(?:now )?{_VALUE}"),  # "..., fave is x now"
-    _p("favorite", rf"^(?P<value>(?:(?! (?:is|and|but) )[\w' -])+?) (?:is|are) "
+    _p("favorite", rf"^(?:\S+ (?:says|said|thinks) (?:that )?)?(?P<value>(?:(?! (?:is|and|but) )"
+                   rf"[\w' -])+?) (?:is|are) "
                    rf"(?:\S+ 's|\S+s|her|their) {_FAVOURITE}"
                    rf"(?: (?!now$)(?P<thing>\w+(?: (?!now$)\w+)?))?(?: now)?$"),
     _p("favorite", rf"{_S}{_SAYS}(?P<value>(?:(?! (?:is|and|but) )[\w' -])+?) (?:is|are) "

@@ -18,7 +18,7 @@ from memory.lifecycle.slot_patterns import subject_if as _s_if
 
 _ADVERBS = r"(?:(?:now|still|currently|usually|mostly|basically) )*"
 _ZONE = (
-    r"(?P<value>(?:utc|gmt)(?: minus)?(?: \d{1,2})?|"
+    r"(?P<value>(?:utc|gmt)(?: minus)?(?: \d{1,2}(?: : [0-5]\d)?)?|"
     + "|".join(sorted(ZONE_ABBREVIATIONS - {"utc", "gmt"}, key=len, reverse=True))
     + ")"
 )
@@ -58,13 +58,17 @@ _OFFSETS = {
     "aest": 10, "nzst": 12, "brt": -3, "ast": -4, "est": -5, "cst": -6, "mst": -7,
     "pst": -8, "akst": -9, "hst": -10,
 }  # fmt: skip
-"""Hours from UTC in standard time ("ist", half an hour off, keeps its name)."""
+"""Hours from UTC in standard time."""
+_HALF_HOURS = {"ist": "utc+5:30"}
+"""Zones half an hour off."""
 
 
 def zone_offset(value: str) -> str:
     """The one name of a zone as read ("gmt 1", "cet", "cest", "utc minus 5", "est"): its
     offset from UTC, "utc+1", "utc-5"."""
-    value = _SUMMER.get(value, value).replace("gmt", "utc")
+    value = _SUMMER.get(value, value).replace("gmt", "utc").replace(" : ", ":")
+    if value in _HALF_HOURS:
+        return _HALF_HOURS[value]
     if value in _OFFSETS:
         hours = _OFFSETS[value]
         return f"utc{'-' if hours < 0 else '+'}{abs(hours)}"
