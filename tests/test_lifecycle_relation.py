@@ -1140,3 +1140,19 @@ def test_an_ailment_ends_when_well_again(old: str, new: str, expected: Relation)
 )
 def test_a_phone_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("sky goes by he/him", "sky on they/them now", CONTRADICTS),
+        ("Sky's pronouns are she/her.", "sky - he/him now", CONTRADICTS),
+        ("sky goes by she/her", "sky says she likes tea", UNRELATED),  # a pronoun in a sentence
+        ("sky uses he/him", "sky's sister uses they/them", UNRELATED),  # hers
+        ("Wilhelmina goes by Mina.", "wilhelmina goes by willa now", CONTRADICTS),
+    ],
+)
+def test_pronouns_and_the_name_gone_by_are_one_at_a_time(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

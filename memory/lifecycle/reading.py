@@ -149,11 +149,12 @@ _DIET = re.compile(
     rf"|has gone|turned|has turned|has been|been) )?(?:(?:a|an|now|strictly|fully|strict|full"
     rf"|committed|lifelong|proper|total) )*(?P<diet>{'|'.join(DIETS)})\b"
 )  # the verb may be left out in chat: "mo vegan now"
-_CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "noon", "taken", *NUMBER_WORDS,
+_CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "noon", "taken", "by", "them",
+                        "him", "pronouns", *NUMBER_WORDS,
                         *(name for name in {*CITIES, *REGIONS} if " " not in name)})  # fmt: skip
 """Words that cue a slot though :func:`keys` passes over them: a home ("from", a place named
 alone: "farah . toronto"), numbers, date words that tell a bedtime or a waking time ("likes
-morning": an early riser), and a status its lemma hides ("taken": "take")."""
+morning": an early riser), a status its lemma hides ("taken": "take"), and pronouns."""
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
                             "evry", "evrey", "daily", "nightly", "weekly", "night",
                             "weekends", "days", "weeks", "months", "years", "nights",

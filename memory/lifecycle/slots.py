@@ -25,6 +25,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS
 from memory.lifecycle.lexicon import (
     FILLERS,
     JOB_ALIASES,
@@ -65,9 +66,9 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 """Words a slot's value and thing are read without ("diamond in apex rn": "apex")."""
 
 
-PATTERNS = (*_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS)
-"""Every slot pattern: who the member is, then their routine and time zone (keys of their
-own)."""
+PATTERNS = (*_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS, *IDENTITY_PATTERNS)
+"""Every slot pattern: who the member is, then their routine, time zone and pronouns (keys of
+their own)."""
 
 
 @lru_cache(maxsize=8192)
@@ -288,6 +289,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = zone_offset(value)
     elif slot == "best":  # "45 : 02" / "45:02", "52 minutes" / "52:00"
         value = best_time(value)
+    elif slot == "pronouns":
+        value = PRONOUNS.get(value, value)
     elif slot == "phone":  # one phone at a time, by its maker: "iphone" / "apple"
         value = _PHONE_MAKERS.get(value, value)
     elif slot == "shift":
