@@ -207,6 +207,19 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         # a habit left, and for how long
         ("Rae plays the cello every day.", "Rae hasn't played the cello since her exams ended."),
         ("jem drinks monster", "jem kicked the monster habit"),
+        # leaving, told in chat and in idioms
+        ("kat lives in leeds", "kat dipped from leeds, york now"),
+        ("Dev plays bass in a band called Moth.", "Dev has stepped away from Moth."),
+        ("yui ships kakairu", "yui jumped ship from kakairu"),
+        ("Ian is dating Bea.", "Ian and Bea called it quits."),
+        ("Ian is in a relationship with Bea.", "Ian and Bea decided to part ways."),
+        ("Ian has a girlfriend.", "Ian and his girlfriend ended their relationship."),
+        ("oli is keto", "oli fell off the keto wagon"),
+        ("max on the bulk", "max on a cut now, bulk szn over"),
+        ("Ada lives in Perth.", "Ada emigrated to Toronto."),
+        ("Bo studies law.", "Bo finished her law degree."),
+        ("Kit works as a chef.", "Kit retrained as a plumber."),
+        ("Sol plays the violin daily.", "Sol hasn't touched the violin in several months."),
     ],
 )
 def test_more_changes_end_the_old_fact(old: str, new: str) -> None:

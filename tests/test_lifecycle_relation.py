@@ -1156,3 +1156,19 @@ def test_pronouns_and_the_name_gone_by_are_one_at_a_time(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "Nia considers Kyoto her favourite city.",
+            "Nia now says Lisbon is her favourite city.",
+            CONTRADICTS,
+        ),
+        ("ben's main guitar is a telecaster", "ben's go-to guitar is a les paul now", CONTRADICTS),
+        ("Ben's main game is Valorant.", "Ben's favourite game is Valorant.", SAME),
+    ],
+)
+def test_a_favourite_told_as_considered_or_main(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -77,7 +77,7 @@ _WORD_TOPICS: dict[str, str] = {
 }
 
 _TOPIC_CUES: dict[str, frozenset[str]] = {
-    "move": frozenset({HOME}), "relocate": frozenset({HOME}),
+    "move": frozenset({HOME}), "relocate": frozenset({HOME}), "emigrate": frozenset({HOME}),
     "single": frozenset({LOVE}), "split": frozenset({LOVE}), "breakup": frozenset({LOVE}),
     "divorce": frozenset({LOVE}), "divorced": frozenset({LOVE}), "dump": frozenset({LOVE}),
     "separate": frozenset({LOVE}), "separated": frozenset({LOVE}),
@@ -90,9 +90,8 @@ _TOPIC_CUES: dict[str, frozenset[str]] = {
     "promote": frozenset({ROLE}), "demote": frozenset({ROLE}), "demodded": frozenset({ROLE}),
 }  # fmt: skip
 """Cues that name the topic they change on their own."""
-_ENDING_CUES = frozenset(_TOPIC_CUES) - {"move", "relocate", "promote", "demote"}
-"""Topic cues that end a value without telling a new one: naming the old value says what
-ended ("graduated in graphic design", "jo and him broke up"), not that it is kept."""
+_ENDING_CUES = frozenset(_TOPIC_CUES) - {"move", "relocate", "emigrate", "promote", "demote"}
+"""Topic cues that end a value and tell no new one: the value they name is the one ended."""
 
 _NAMED_CUES: dict[str, frozenset[str]] = {
     "switch": frozenset({STUDIES, WORK, DIET, HOME}),
@@ -127,13 +126,14 @@ _BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "la
 1660 is gone", "the xbox got sold")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
             ("laid", "off"): "fire", ("call", "off"): "split", ("give", "up"): "giveup",
-            ("step", "down"): "stepdown", ("hand", "off"): "handoff",
-            ("hand", "over"): "handoff", ("shut", "down"): "shutdown", ("pack", "in"): "quit",
-            ("cut", "out"): "quit", ("get", "rid"): "ditch", ("run", "out"): "expire",
-            ("swear", "off"): "quit", ("cut", "off"): "quit", ("fall", "off"): "gone",
-            ("kick", "from"): "leave", ("kick", "out"): "leave", ("pull", "out"): "quit",
-            ("sell", "up"): "move", ("come", "off"): "quit",
-            ("tear", "down"): "shutdown"}  # fmt: skip
+            ("step", "down"): "stepdown", ("hand", "off"): "handoff", ("hand", "over"): "handoff",
+            ("shut", "down"): "shutdown", ("pack", "in"): "quit", ("cut", "out"): "quit",
+            ("get", "rid"): "ditch", ("run", "out"): "expire", ("swear", "off"): "quit",
+            ("cut", "off"): "quit", ("fall", "off"): "gone", ("kick", "from"): "leave",
+            ("kick", "out"): "leave", ("pull", "out"): "quit", ("sell", "up"): "move",
+            ("come", "off"): "quit", ("tear", "down"): "shutdown", ("dip", "from"): "leave",
+            ("jump", "ship"): "leave", ("step", "away"): "leave",
+            ("part", "ways"): "split"}  # fmt: skip
 _PASSIVE = frozenset({"got", "get", "was", "were", "been", "is", "are"})
 """Before "sold", what makes the thing sold the word before ("the 2060 got sold")."""
 _ENDS = frozenset({"", ",", ".", ";", "!", "?", "now", "lol", "lmao", "and", "but"})

@@ -180,6 +180,17 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
     (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
      r"([\w ]{1,20}?) (?:habit|addiction)\b", r"stopped \1"),  # "kicked the red bull habit"
+    (("quits",), r"\b(?:called|call|calls|calling) it quits\b", "broke up"),
+    (("relationship",), r"\bended (?:their|the|his|her) relationship\b", "broke up"),
+    (("wagon",), r"\b(?:fell|falls|has fallen) off the ([\w-]+) wagon\b", r"stopped \1"),
+    (("era", "szn", "phase"), r"\b([\w-]+) (?:era|szn|phase) (?:is )?(?:over|done|ended)\b",
+     r"stopped \1"),  # "bulk szn over", "steak era over"
+    (("finish",), r"\bfinish(?:ed|es)? (?:the |her |his |their )?(?:\w+ ){0,3}?(?:study|studies"
+     r"|degree|course|program|programme)\b(?: of \w+)?", "graduated"),
+    (("retrain",), r"\bretrained (?:and (?:is )?now |as |to be |to become )(?:an? )?",
+     "is now a "),  # "retrained as an electrician"
+    (("considers",), r"^(\S+) considers (.+?) (?:his|her|their) (favou?rite|fave?) (\w+)\b",
+     r"\1 's \3 \4 is \2"),  # "considers comrades his favourite race"
     (("moved on from", "moving on from"), r"\b(?:has )?(?:moved|moving) on from\b", "stopped"),
     (("handed in", "hands in"), r"\b(?:handed|hands|has handed) in (?:his|her|their|my) "
      r"(?:notice|resignation)(?: at)?\b", "quit"),

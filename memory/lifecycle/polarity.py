@@ -27,7 +27,14 @@ from __future__ import annotations
 import re
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.lexicon import ALCOHOL, KIND_OF_FOOD, KINDS, OCCUPATIONS, SOFT_DRINKS
+from memory.lifecycle.lexicon import (
+    ALCOHOL,
+    KIND_OF_FOOD,
+    KINDS,
+    MEMBER_OF,
+    OCCUPATIONS,
+    SOFT_DRINKS,
+)
 from memory.lifecycle.reading import Reading
 from memory.lifecycle.spelling import sets_match
 
@@ -80,7 +87,7 @@ def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]
     if "like" in done:
         return False
     things = denied - _UNTOUCHED
-    if things < done and all(verb(word) is None for word in things):
+    if things < done and all(verb(word) is None or word in MEMBER_OF for word in things):
         return any(verb(word) is not None or word in OCCUPATIONS for word in done - things)
         # "no more dota" / "plays dota"; "no more php" / "php dev": what they do for work
     return denied < done and any(verb(word) is not None for word in denied)

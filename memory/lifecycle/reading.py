@@ -132,7 +132,7 @@ _FREQUENCY = re.compile(
     rf"|(?:once|twice|\d+ times) a (?:day|week|month|year)|(?:on|at) weekends"
     rf"|in the (?:mornings?|evenings?|afternoons?)|at night|(?:a|per) (?:day|night|week|month)"
     rf"|daily|nightly|weekly|(?:on )?(?:{WEEKDAYS})s"  # and how long a habit has been left:
-    rf"|in (?:months|weeks|years|ages|a while|forever|\d+ (?:days|weeks|months|years))"
+    rf"|in (?:(?:\d+|several|a few|many) )?(?:months|weeks|years|ages|a while|forever|days)"
     rf"|since (?:(?:the|his|her|their|my) )?(?:[a-z]+ ){{0,3}}?[a-z]+(?= [,.;:!?]|$))\b"
 )
 _SPACES = re.compile(r"\s+")

@@ -47,7 +47,9 @@ _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
 _PET = f"(?P<pet>{_PETS})"
-_FAVOURITE = r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to)"
+_FAVOURITE = (
+    r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to|main)"
+)
 _FRAGMENT_END = (
     r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again|af|fr|ngl|tbh))*(?=$| [.,;:!?()])"
 )
@@ -356,8 +358,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?: (?!now\b)(?P<thing>\w+))?{_FRAGMENT_END}"),  # ", and x is his fave now"
     _p("favorite", rf"{_s_if(_FAVOURITE)}(?:\S+ ){{1,10}}?(?:,|\.|and|but) (?:(?:his|her|their) )?"
                    rf"(?:new )?{_FAVOURITE} (?:is |: )?(?:now )?{_VALUE}"),  # "..., fave is x now"
-    _p("favorite", rf"^(?:\S+ (?:says|said|thinks) (?:that )?)?(?P<value>(?:(?! (?:is|and|but) )"
-                   rf"[\w' -])+?) (?:is|are) "
+    _p("favorite", rf"^(?:\S+ (?:now )?(?:says|said|thinks) (?:that )?)?"
+                   rf"(?P<value>(?:(?! (?:is|and|but) )[\w' -])+?) (?:is|are) "
                    rf"(?:\S+ 's|\S+s|her|their) {_FAVOURITE}"
                    rf"(?: (?!now$)(?P<thing>\w+(?: (?!now$)\w+)?))?(?: now)?$"),
     _p("favorite", rf"{_S}{_SAYS}(?P<value>(?:(?! (?:is|and|but) )[\w' -])+?) (?:is|are) "
