@@ -305,6 +305,11 @@ def test_wordings_of_tools_instruments_and_years_merge(old: str, new: str) -> No
     assert relation(old, new, 0.9) is SAME
 
 
+def test_sidelined_from_a_habit_denies_it() -> None:
+    assert relation("Ana runs every day.", "Ana is sidelined from running.", 0.9) is CONTRADICTS
+    assert relation("Ana isn't running at all.", "Ana is sidelined from running.", 0.9) is SAME
+
+
 def test_a_present_trade_is_no_loss() -> None:
     assert (
         relation("cy sells prints on etsy", "cy drops new prints on etsy", 0.9) is not CONTRADICTS

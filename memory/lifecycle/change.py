@@ -46,13 +46,28 @@ from __future__ import annotations
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.cues import (
+    AFTER_CUES,
+    BEFORE_CUES,
+    DIET,
+    ENDING_CUES,
+    HOME,
+    LOVE,
+    NAMED_CUES,
+    OWN_TOPIC_CUES,
+    PET,
+    PLAN_ENDERS,
+    ROLE,
+    STUDIES,
+    TOPIC_CUES,
+    WINDOW,
+    WORK,
+    find_cues,
+)
 from memory.lifecycle.lexicon import KINDS, MEATS, MEMBER_OF, OCCUPATIONS, PETS, SYNONYMS
-from memory.lifecycle.reading import CLAUSE_ENDS, Reading, lemma
+from memory.lifecycle.reading import Reading, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
 from memory.lifecycle.spelling import kin
-
-HOME, WORK, LOVE, STUDIES, PET, DIET = "home", "work", "relationship", "studies", "pet", "diet"
-ROLE = "role"  # a member's part in a community: mod, admin, captain
 
 _SLOT_TOPICS = {"home": HOME, "job": WORK, "employer": WORK, "status": LOVE,
                 "studies": STUDIES, "school": STUDIES, "pets": PET, "household": HOME}  # fmt: skip
@@ -76,114 +91,29 @@ _WORD_TOPICS: dict[str, str] = {
     **{word: ROLE for word in _TOPIC_WORDS[ROLE].split()},  # "admin": of a server, mostly
 }
 
-_TOPIC_CUES: dict[str, frozenset[str]] = {
-    "move": frozenset({HOME}), "relocate": frozenset({HOME}), "emigrate": frozenset({HOME}),
-    "single": frozenset({LOVE}), "split": frozenset({LOVE}), "breakup": frozenset({LOVE}),
-    "divorce": frozenset({LOVE}), "divorced": frozenset({LOVE}), "dump": frozenset({LOVE}),
-    "separate": frozenset({LOVE}), "separated": frozenset({LOVE}),
-    "widowed": frozenset({LOVE}), "graduate": frozenset({STUDIES}),
-    "dropout": frozenset({STUDIES}), "fire": frozenset({WORK}), "fired": frozenset({WORK}),
-    "sack": frozenset({WORK}), "sacked": frozenset({WORK}), "retire": frozenset({WORK}),
-    "retired": frozenset({WORK}), "unemployed": frozenset({WORK}),
-    "jobless": frozenset({WORK}), "redundant": frozenset({WORK}),
-    "retirement": frozenset({WORK}), "resign": frozenset({WORK, ROLE}),
-    "promote": frozenset({ROLE}), "demote": frozenset({ROLE}), "demodded": frozenset({ROLE}),
-}  # fmt: skip
-"""Cues that name the topic they change on their own."""
-_ENDING_CUES = frozenset(_TOPIC_CUES) - {"move", "relocate", "emigrate", "promote", "demote"}
-"""Topic cues that end a value and tell no new one: the value they name is the one ended."""
-
-_NAMED_CUES: dict[str, frozenset[str]] = {
-    "switch": frozenset({STUDIES, WORK, DIET, HOME}),
-    "transfer": frozenset({STUDIES, WORK}),
-    "change": frozenset({STUDIES, WORK, DIET}),
-}  # fmt: skip
-"""Cues that change whatever topic the new fact names too ("switched her major")."""
-
-_AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop", "replace",
-                         "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
-                         "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
-                         "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
-                         "hand", "dump", "rip", "flog", "nuke", "return", "remove",
-                         "closed"})  # fmt: skip
-"""Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
-his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "gave ziggy to
-her cousin")."""
-_GIVEN = frozenset({"give", "hand"})
-"""Cues that end a thing only when it goes to someone ("gave bubu to her niece", "gave the
-cat away"; not "gave a talk")."""
-_DETERMINERS = frozenset({"his", "her", "their", "my", "a", "an", "the", "some", "someone",
-                          "somebody", "another"})  # fmt: skip
-_SERVICES = frozenset({"lesson", "lessons", "class", "classes", "talk", "talks", "advice", "tip",
-                       "tips", "feedback", "lecture", "lectures", "speech", "ride", "rides",
-                       "tour", "tours", "help", "shoutout", "update", "updates", "massage",
-                       "hug", "hugs", "chance", "hand"})  # fmt: skip
-"""What is given without being given away ("gives piano lessons to kids")."""
-_BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead",
-                          "done", "return", "remove", "closed", "uninstalled",
-                          "ended"})  # fmt: skip
-"""Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
-1660 is gone", "the xbox got sold")."""
-_PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
-            ("laid", "off"): "fire", ("call", "off"): "split", ("give", "up"): "giveup",
-            ("step", "down"): "stepdown", ("hand", "off"): "handoff", ("hand", "over"): "handoff",
-            ("shut", "down"): "shutdown", ("pack", "in"): "quit", ("cut", "out"): "quit",
-            ("get", "rid"): "ditch", ("run", "out"): "expire", ("swear", "off"): "quit",
-            ("cut", "off"): "quit", ("fall", "off"): "gone", ("kick", "from"): "leave",
-            ("kick", "out"): "leave", ("pull", "out"): "quit", ("sell", "up"): "move",
-            ("come", "off"): "quit", ("tear", "down"): "shutdown", ("dip", "from"): "leave",
-            ("jump", "ship"): "leave", ("step", "away"): "leave",
-            ("part", "ways"): "split"}  # fmt: skip
-_PASSIVE = frozenset({"got", "get", "was", "were", "been", "is", "are"})
-"""Before "sold", what makes the thing sold the word before ("the 2060 got sold")."""
-_ENDS = frozenset({"", ",", ".", ";", "!", "?", "now", "lol", "lmao", "and", "but"})
-"""After a word, the end of its clause ("xbox sold, pc now")."""
-_GOING_OFF = frozenset({"is", "was", "went", "go", "goes", "been", "got", "now", "fully",
-                        "completely", "totally", "officially"})  # fmt: skip
-"""Before "off", what makes it a habit left ("juno off keto", "went off mushrooms")."""
-_OFF_A_WHILE = frozenset({"work", "duty", "today", "tomorrow", "tonight", "school", "shift",
-                          "sick", "the", "for", "to", "on"})  # fmt: skip
-"""After "off", what makes it time away ("off work today"), not a habit left."""
-_OWN_TOPIC_CUES = frozenset({"switch", "upgrade", "migrate", "swap", "change"})
-"""Named cues that also end a fact on no known topic when the two share a word ("uses
-windows 10" / "upgraded to windows 11", "mains jett in valorant" / "switched her valorant
-main to sage")."""
-_ALL_CUES = (_TOPIC_CUES.keys() | _NAMED_CUES.keys() | _AFTER_CUES | _BEFORE_CUES
-             | _OWN_TOPIC_CUES)  # fmt: skip
-_WINDOW = 5
-_NEGATORS = frozenset({"not", "never", "no"})
-_GOING_BACK = frozenset({"to", "from", "home", "back", "for", "after", "with", "in"})
-_TRADES = frozenset({"sell", "sells", "selling", "drops", "dropping"})
-_PLAN_ENDERS = frozenset({"cancel", "scrap", "abandon", "ditch"})
-"""Cues that end a plan too ("is planning a trip to Iran" / "cancelled the Iran trip")."""
-_PLANS = frozenset({"to", "will", "might", "may", "could", "would", "should", "gonna",
-                    "wanna", "about", "of", "considering", "planning", "thinking", "hoping",
-                    "if", "maybe"})  # fmt: skip
-"""A word before a cue that makes it a plan or a wish, not a change."""
-
 
 def ended(old: Reading, new: Reading) -> bool:
     """Whether ``new`` tells of a change that ends ``old`` (see the module's docstring)."""
     if old.negated or old.empty or new.empty or old.dates:
         return False  # a dated event stays true: "went on a date with Tom on 4 June"
-    cues = _cues(new.body)
-    if not cues or (old.wished and _PLAN_ENDERS.isdisjoint(cue for cue, _ in cues)):
+    cues = find_cues(new.body)
+    if not cues or (old.wished and PLAN_ENDERS.isdisjoint(cue for cue, _ in cues)):
         return False  # "wants to be a teacher" is no state a change can end, but "cancelled"
-    old_cues = _cues(old.body)
+    old_cues = find_cues(old.body)
     told = {cue for cue, _ in old_cues} | {
-        topic for cue, _ in old_cues for topic in _TOPIC_CUES.get(cue, ())
+        topic for cue, _ in old_cues for topic in TOPIC_CUES.get(cue, ())
     }
     for cue, index in cues:
         if cue in told:
             continue  # the old fact told this change already
-        if cue in _OWN_TOPIC_CUES and not (topics(old) and topics(new)):
+        if cue in OWN_TOPIC_CUES and not (topics(old) and topics(new)):
             same_owner = old.possessive == new.possessive or _own_choice(old)
             if same_owner and _shared_ended(cue, old, new):
                 return True
-        elif cue in _TOPIC_CUES or cue in _NAMED_CUES:
+        elif cue in TOPIC_CUES or cue in NAMED_CUES:
             if old.possessive == new.possessive and _topic_ended(cue, old, new, told):
                 return True
-            if cue in _AFTER_CUES and _object_ended(cue, index, old, new):
+            if cue in AFTER_CUES and _object_ended(cue, index, old, new):
                 return True  # "retired from netball": a pastime, not a job
         elif _object_ended(cue, index, old, new):
             return True
@@ -192,21 +122,21 @@ def ended(old: Reading, new: Reading) -> bool:
 
 def tells_change(reading: Reading) -> bool:
     """Whether the fact tells of some change ("moved", "single again", "quit vaping")."""
-    return bool(_cues(reading.body))
+    return bool(find_cues(reading.body))
 
 
 def changed_topics(reading: Reading) -> frozenset[str]:
     """The topics whose facts a change told by the fact may end ("dropped out of uni": the
     studies; "switched to business": whatever the fact names)."""
     found: set[str] = set()
-    for cue, _ in _cues(reading.body):
-        found |= _TOPIC_CUES.get(cue) or _NAMED_CUES.get(cue, frozenset()) & topics(reading)
+    for cue, _ in find_cues(reading.body):
+        found |= TOPIC_CUES.get(cue) or NAMED_CUES.get(cue, frozenset()) & topics(reading)
     return frozenset(found)
 
 
 def clear_cache() -> None:
     """Forget the cached cues and topics (benchmarks time cold calls with it)."""
-    _cues.cache_clear()
+    find_cues.cache_clear()
     topics.cache_clear()
 
 
@@ -221,92 +151,10 @@ def topics(reading: Reading) -> frozenset[str]:
     return frozenset(_WORD_TOPICS[word] for word in words if word in _WORD_TOPICS)
 
 
-@lru_cache(maxsize=8192)
-def _cues(body: str) -> tuple[tuple[str, int], ...]:
-    """The change cues of a fact's body, with their word positions; plans and denials left
-    out (cached: a member's facts are compared with many)."""
-    words = body.split()
-    found: list[tuple[str, int]] = []
-    for index, word in enumerate(words):
-        base = lemma(word)
-        following = words[index + 1] if index + 1 < len(words) else ""
-        base = _PHRASES.get((base, following), _PHRASES.get((word, following), base))
-        if base == "pass" and following != "away":
-            continue
-        if base == "return" and following in _GOING_BACK:
-            continue  # "returned to PUC-Rio": back, not giving it back
-        sold_before = word == "sold" and following in _ENDS  # "xbox sold, pc now"
-        if word in _TRADES and base in ("sell", "drop") and following != "out":
-            continue  # "sells her scarfs on etsy", "drops novellas on kdp": a trade, not a loss
-        if base == "sell" and index and (words[index - 1] in _PASSIVE or sold_before):
-            base = "sold"  # "the 2060 got sold": what was sold comes before
-        elif base == "do" and word == "done" and words[index - 1] in ("is", "'s", "are"):
-            if following not in _ENDS:
-                continue  # "is done with it" is read as "stopped" (phrases)
-            base = "done"  # "vegan arc is done"
-        elif base == "dead" and following not in _ENDS | {"to"}:
-            continue  # "chelsea dead to him", "league is dead now"; not "dead by daylight"
-        elif _no_end_told(base, words, index):
-            continue
-        elif base == "go" and word == "gone":
-            base = "gone"
-        elif word == "closed" or (word == "ended" and following in _ENDS):
-            base = word  # "closed her etsy shop", "the contract ended" (not "ended up")
-        if base not in _ALL_CUES:
-            continue
-        before = words[max(0, index - 3) : index]
-        done = before[-2:] in (["had", "to"], ["decided", "to"])  # "had to rehome juno"
-        if _NEGATORS.intersection(before) or (before and before[-1] in _PLANS and not done):
-            continue
-        ongoing = bool(before) and before[-1] in {"is", "are", "am"}
-        if word.endswith("ing") and (ongoing or base in _TOPIC_CUES):
-            continue  # "is moving to", "graduating this year": a plan
-        found.append((base, index))
-    return tuple(found)
-
-
-def _no_end_told(base: str, words: list[str], index: int) -> bool:
-    """ "off" or "gave" at ``index`` that ends nothing ("off work today", "gave a talk")."""
-    if base == "off":
-        return not _left_off(words, index)
-    if base in _GIVEN:
-        return not _given_away(words, index)
-    return False
-
-
-def _given_away(words: list[str], index: int) -> bool:
-    """A thing given at ``index`` goes to someone or away: "gave ziggy the gecko to her
-    cousin", "handed the bot to vee", "gave the cat away"."""
-    clause = []
-    for word in words[index + 1 : index + 1 + _WINDOW + 2]:
-        if word in CLAUSE_ENDS:
-            break
-        clause.append(word)
-    if _SERVICES.intersection(clause):
-        return False
-    recipients = [
-        clause[at + 1] for at in range(1, len(clause) - 1) if clause[at] == "to"
-    ]  # "to her cousin", "to vee"; not "a treat to celebrate"
-    return (
-        "away" in clause
-        or "over" in clause
-        or any(word in _DETERMINERS or verb(word) is None for word in recipients)
-    )
-
-
-def _left_off(words: list[str], index: int) -> bool:
-    """ "off" at ``index`` tells a habit left: "juno off keto", "went off mushrooms" (not
-    "day off", "off work today"; "off the cigarettes" as "off cigarettes")."""
-    following = words[index + 1] if index + 1 < len(words) else ""
-    if following == "the" and index + 2 < len(words):
-        following = words[index + 2]
-    return (index == 1 or words[index - 1] in _GOING_OFF) and following not in _OFF_A_WHILE | _ENDS
-
-
 def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
     """A cue of a topic the old fact is about, the old value not kept ("moved" / "lives in
     Paris": ended, unless the new fact still says they are in Paris, or in France)."""
-    shared = topics(old) & (_TOPIC_CUES.get(cue) or _NAMED_CUES[cue] & topics(new))
+    shared = topics(old) & (TOPIC_CUES.get(cue) or NAMED_CUES[cue] & topics(new))
     if not shared or shared & told:
         return False
     olds = [slot for slot in find_slots(old.body) if _SLOT_TOPICS.get(slot.key) in shared]
@@ -317,7 +165,7 @@ def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
     said = (old.core - {old.subject}) - _WORD_TOPICS.keys()
     if any(_left(body, word) for word in said):
         return True  # "resigned from latam, a flight attendant with azul now"
-    if cue in _ENDING_CUES:
+    if cue in ENDING_CUES:
         return True  # the value it names is the one ended: "jo and him broke up"
     if said and said <= new.core:
         return False  # "jay in denver now" / "jay moved to denver"
@@ -388,10 +236,10 @@ def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
     """A content word of both facts next to the cue, on the side the cue ends."""
     words = new.body.split()
     near = []
-    if cue in _AFTER_CUES:
-        near += words[index + 1 : index + 1 + _WINDOW]
-    if cue in _BEFORE_CUES:  # both ways for a few: "returned the 4070", "the mac got returned"
-        near += words[max(0, index - _WINDOW) : index]
+    if cue in AFTER_CUES:
+        near += words[index + 1 : index + 1 + WINDOW]
+    if cue in BEFORE_CUES:  # both ways for a few: "returned the 4070", "the mac got returned"
+        near += words[max(0, index - WINDOW) : index]
     olds = old.core - {old.subject}
     return any(
         kin(said, mine) or said in MEMBER_OF.get(mine, ())  # "cut out caffeine" / "coffee"

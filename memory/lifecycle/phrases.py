@@ -180,6 +180,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
     (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
      r"([\w ]{1,20}?) (?:habit|addiction)\b", r"stopped \1"),  # "kicked the red bull habit"
+    (("sidelined",), r"\b(?:has (?:him|her|them) |is |(?:has )?been )?sidelined from\b", "not"),
     (("quits",), r"\b(?:called|call|calls|calling) it quits\b", "broke up"),
     (("relationship",), r"\bended (?:their|the|his|her) relationship\b", "broke up"),
     (("wagon",), r"\b(?:fell|falls|has fallen) off the ([\w-]+) wagon\b", r"stopped \1"),

@@ -1,0 +1,194 @@
+"""The change cues of a fact (:mod:`memory.lifecycle.change`): the words that tell something
+changed, where they stand, and what they change.
+
+    find_cues("jay in atl now fr , moved last month") → (("move", 4),)
+
+A cue is a lemma, or a phrase read as one ("broke up" → "breakup", "dipped from" →
+"leave"). Left out: a cue denied ("hasn't moved"), planned or wished ("wants to move", "is
+moving"; what "had to" be done or was "decided" is done), and words that only look like one
+("off work today", "gave a talk", "his left foot", "sells her scarfs on etsy", "returned to
+uni").
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from memory.extraction.offline.verbs import verb
+from memory.lifecycle.reading import CLAUSE_ENDS, lemma
+
+HOME, WORK, LOVE, STUDIES, PET, DIET = "home", "work", "relationship", "studies", "pet", "diet"
+ROLE = "role"  # a member's part in a community: mod, admin, captain
+
+TOPIC_CUES: dict[str, frozenset[str]] = {
+    "move": frozenset({HOME}), "relocate": frozenset({HOME}), "emigrate": frozenset({HOME}),
+    "single": frozenset({LOVE}), "split": frozenset({LOVE}), "breakup": frozenset({LOVE}),
+    "divorce": frozenset({LOVE}), "divorced": frozenset({LOVE}), "dump": frozenset({LOVE}),
+    "separate": frozenset({LOVE}), "separated": frozenset({LOVE}),
+    "widowed": frozenset({LOVE}), "graduate": frozenset({STUDIES}),
+    "dropout": frozenset({STUDIES}), "fire": frozenset({WORK}), "fired": frozenset({WORK}),
+    "sack": frozenset({WORK}), "sacked": frozenset({WORK}), "retire": frozenset({WORK}),
+    "retired": frozenset({WORK}), "unemployed": frozenset({WORK}),
+    "jobless": frozenset({WORK}), "redundant": frozenset({WORK}),
+    "retirement": frozenset({WORK}), "resign": frozenset({WORK, ROLE}),
+    "promote": frozenset({ROLE}), "demote": frozenset({ROLE}), "demodded": frozenset({ROLE}),
+}  # fmt: skip
+"""Cues that name the topic they change on their own."""
+ENDING_CUES = frozenset(TOPIC_CUES) - {"move", "relocate", "emigrate", "promote", "demote"}
+"""Topic cues that end a value and tell no new one: the value they name is the one ended."""
+
+NAMED_CUES: dict[str, frozenset[str]] = {
+    "switch": frozenset({STUDIES, WORK, DIET, HOME}),
+    "transfer": frozenset({STUDIES, WORK}),
+    "change": frozenset({STUDIES, WORK, DIET}),
+}  # fmt: skip
+"""Cues that change whatever topic the new fact names too ("switched her major")."""
+
+AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop", "replace",
+                         "uninstall", "uninstalled", "wipe", "delete", "cancel", "abandon",
+                         "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
+                         "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
+                         "hand", "dump", "rip", "flog", "nuke", "return", "remove",
+                         "closed"})  # fmt: skip
+"""Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
+his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "gave ziggy to
+her cousin")."""
+_GIVEN = frozenset({"give", "hand"})
+"""Cues that end a thing only when it goes to someone ("gave bubu to her niece", "gave the
+cat away"; not "gave a talk")."""
+_DETERMINERS = frozenset({"his", "her", "their", "my", "a", "an", "the", "some", "someone",
+                          "somebody", "another"})  # fmt: skip
+_SERVICES = frozenset({"lesson", "lessons", "class", "classes", "talk", "talks", "advice", "tip",
+                       "tips", "feedback", "lecture", "lectures", "speech", "ride", "rides",
+                       "tour", "tours", "help", "shoutout", "update", "updates", "massage",
+                       "hug", "hugs", "chance", "hand"})  # fmt: skip
+"""What is given without being given away ("gives piano lessons to kids")."""
+BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead",
+                          "done", "return", "remove", "closed", "uninstalled",
+                          "ended"})  # fmt: skip
+"""Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
+1660 is gone", "the xbox got sold")."""
+_PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
+            ("laid", "off"): "fire", ("call", "off"): "split", ("give", "up"): "giveup",
+            ("step", "down"): "stepdown", ("hand", "off"): "handoff", ("hand", "over"): "handoff",
+            ("shut", "down"): "shutdown", ("pack", "in"): "quit", ("cut", "out"): "quit",
+            ("get", "rid"): "ditch", ("run", "out"): "expire", ("swear", "off"): "quit",
+            ("cut", "off"): "quit", ("fall", "off"): "gone", ("kick", "from"): "leave",
+            ("kick", "out"): "leave", ("pull", "out"): "quit", ("sell", "up"): "move",
+            ("come", "off"): "quit", ("tear", "down"): "shutdown", ("dip", "from"): "leave",
+            ("jump", "ship"): "leave", ("step", "away"): "leave",
+            ("part", "ways"): "split"}  # fmt: skip
+_SIDES = frozenset({"foot", "feet", "hand", "handed", "leg", "arm", "knee", "ankle", "eye", "ear",
+                   "shoulder", "hip", "wrist", "side", "wing", "lane", "turn", "back"})  # fmt: skip
+"""After "left", what makes it a side, not a leaving ("his left foot")."""
+_PASSIVE = frozenset({"got", "get", "was", "were", "been", "is", "are"})
+"""Before "sold", what makes the thing sold the word before ("the 2060 got sold")."""
+ENDS = frozenset({"", ",", ".", ";", "!", "?", "now", "lol", "lmao", "and", "but"})
+"""After a word, the end of its clause ("xbox sold, pc now")."""
+_GOING_OFF = frozenset({"is", "was", "went", "go", "goes", "been", "got", "now", "fully",
+                        "completely", "totally", "officially"})  # fmt: skip
+"""Before "off", what makes it a habit left ("juno off keto", "went off mushrooms")."""
+_OFF_A_WHILE = frozenset({"work", "duty", "today", "tomorrow", "tonight", "school", "shift",
+                          "sick", "the", "for", "to", "on"})  # fmt: skip
+"""After "off", what makes it time away ("off work today"), not a habit left."""
+OWN_TOPIC_CUES = frozenset({"switch", "upgrade", "migrate", "swap", "change"})
+"""Named cues that also end a fact on no known topic when the two share a word ("uses
+windows 10" / "upgraded to windows 11", "mains jett in valorant" / "switched her valorant
+main to sage")."""
+_ALL_CUES = (TOPIC_CUES.keys() | NAMED_CUES.keys() | AFTER_CUES | BEFORE_CUES
+             | OWN_TOPIC_CUES)  # fmt: skip
+WINDOW = 5
+_NEGATORS = frozenset({"not", "never", "no"})
+_GOING_BACK = frozenset({"to", "from", "home", "back", "for", "after", "with", "in"})
+_TRADES = frozenset({"sell", "sells", "selling", "drops", "dropping"})
+PLAN_ENDERS = frozenset({"cancel", "scrap", "abandon", "ditch"})
+"""Cues that end a plan too ("is planning a trip to Iran" / "cancelled the Iran trip")."""
+_PLANS = frozenset({"to", "will", "might", "may", "could", "would", "should", "gonna",
+                    "wanna", "about", "of", "considering", "planning", "thinking", "hoping",
+                    "if", "maybe"})  # fmt: skip
+"""A word before a cue that makes it a plan or a wish, not a change."""
+
+
+@lru_cache(maxsize=8192)
+def find_cues(body: str) -> tuple[tuple[str, int], ...]:
+    """The change cues of a fact's body, with their word positions; plans and denials left
+    out (cached: a member's facts are compared with many)."""
+    words = body.split()
+    found: list[tuple[str, int]] = []
+    for index, word in enumerate(words):
+        base = lemma(word)
+        following = words[index + 1] if index + 1 < len(words) else ""
+        base = _PHRASES.get((base, following), _PHRASES.get((word, following), base))
+        if base == "pass" and following != "away":
+            continue
+        if base == "return" and following in _GOING_BACK:
+            continue  # "returned to PUC-Rio": back, not giving it back
+        sold_before = word == "sold" and following in ENDS  # "xbox sold, pc now"
+        if word in _TRADES and base in ("sell", "drop") and following != "out":
+            continue  # "sells her scarfs on etsy", "drops novellas on kdp": a trade, not a loss
+        if base == "sell" and index and (words[index - 1] in _PASSIVE or sold_before):
+            base = "sold"  # "the 2060 got sold": what was sold comes before
+        elif base == "do" and word == "done" and words[index - 1] in ("is", "'s", "are"):
+            if following not in ENDS:
+                continue  # "is done with it" is read as "stopped" (phrases)
+            base = "done"  # "vegan arc is done"
+        elif base == "dead" and following not in ENDS | {"to"}:
+            continue  # "chelsea dead to him", "league is dead now"; not "dead by daylight"
+        elif _no_end_told(base, words, index):
+            continue
+        elif base == "go" and word == "gone":
+            base = "gone"
+        elif word == "closed" or (word == "ended" and following in ENDS):
+            base = word  # "closed her etsy shop", "the contract ended" (not "ended up")
+        if base not in _ALL_CUES:
+            continue
+        before = words[max(0, index - 3) : index]
+        done = before[-2:] in (["had", "to"], ["decided", "to"])  # "had to rehome juno"
+        if _NEGATORS.intersection(before) or (before and before[-1] in _PLANS and not done):
+            continue
+        ongoing = bool(before) and before[-1] in {"is", "are", "am"}
+        if word.endswith("ing") and (ongoing or base in TOPIC_CUES):
+            continue  # "is moving to", "graduating this year": a plan
+        found.append((base, index))
+    return tuple(found)
+
+
+def _no_end_told(base: str, words: list[str], index: int) -> bool:
+    """ "off", "gave" or "left" at ``index`` that ends nothing ("off work today", "gave a
+    talk", "his left foot")."""
+    if words[index] == "left" and index + 1 < len(words):
+        return words[index + 1] in _SIDES
+    if base == "off":
+        return not _left_off(words, index)
+    if base in _GIVEN:
+        return not _given_away(words, index)
+    return False
+
+
+def _given_away(words: list[str], index: int) -> bool:
+    """A thing given at ``index`` goes to someone or away: "gave ziggy the gecko to her
+    cousin", "handed the bot to vee", "gave the cat away"."""
+    clause = []
+    for word in words[index + 1 : index + 1 + WINDOW + 2]:
+        if word in CLAUSE_ENDS:
+            break
+        clause.append(word)
+    if _SERVICES.intersection(clause):
+        return False
+    recipients = [
+        clause[at + 1] for at in range(1, len(clause) - 1) if clause[at] == "to"
+    ]  # "to her cousin", "to vee"; not "a treat to celebrate"
+    return (
+        "away" in clause
+        or "over" in clause
+        or any(word in _DETERMINERS or verb(word) is None for word in recipients)
+    )
+
+
+def _left_off(words: list[str], index: int) -> bool:
+    """ "off" at ``index`` tells a habit left: "juno off keto", "went off mushrooms" (not
+    "day off", "off work today"; "off the cigarettes" as "off cigarettes")."""
+    following = words[index + 1] if index + 1 < len(words) else ""
+    if following == "the" and index + 2 < len(words):
+        following = words[index + 2]
+    return (index == 1 or words[index - 1] in _GOING_OFF) and following not in _OFF_A_WHILE | ENDS
