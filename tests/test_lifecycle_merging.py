@@ -1,5 +1,6 @@
 """Learned merges (memory/lifecycle/merging.py): a rewording the word rules miss is merged by
-the bundled model, in the judge and so in the store; a wish is never merged with what is;
+the bundled model, in the judge and so in the store; a wish is never merged with what is,
+nor a change with a state;
 and the bundled weights are what ``bench/train_merge.py`` makes from the repo's sets."""
 
 from __future__ import annotations
@@ -52,6 +53,15 @@ def test_a_wish_is_never_merged_with_what_is(similarity: FactSimilarity) -> None
     assert learned_same(done, "Oskar takes Spanish lessons.", similarity, floor=0.0, model=always)
     assert not learned_same(wish, done, similarity, floor=0.0, model=always)
     assert FactJudge(similarity).pair(wish, done) == "unrelated"
+
+
+def test_a_change_is_never_merged_with_a_state(similarity: FactSimilarity) -> None:
+    state, change = "rosa w/ tariq", "rosa n tariq over. single"
+    always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
+    assert learned_same(state, "rosa is dating tariq", similarity, floor=0.0, model=always)
+    assert not learned_same(state, change, similarity, floor=0.0, model=always)
+    assert learned_same("rosa quit vaping", "rosa gave up vaping", similarity, floor=0.0,
+                        model=always)  # two changes may be one  # fmt: skip
 
 
 def test_the_similarity_floor_holds_for_learned_merges(similarity: FactSimilarity) -> None:

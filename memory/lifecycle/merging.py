@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.cues import find_cues
 from memory.lifecycle.lexicon import FILLERS, STOPWORDS
 from memory.lifecycle.reading import PUNCTUATION, keys, read
 from memory.lifecycle.similarity import FactSimilarity
@@ -123,6 +124,8 @@ class _View(NamedTuple):
     verb lexicon knows, of two letters or more (French "à" reads "a")."""
     latin: bool
     wished: bool
+    changes: bool
+    """It tells a change ("moved", "single again": :func:`memory.lifecycle.cues.find_cues`)."""
     body: str
     """The fact as read, end punctuation and fillers aside."""
     slots: frozenset[str]
@@ -145,7 +148,7 @@ def _view(text: str) -> _View:
         len(word) > 1 and (word in STOPWORDS or verb(word) is not None) for word in body.split()[1:]
     )
     return _View(
-        english, body.isascii(), reading.wished, " ".join(_plain(body)),
+        english, body.isascii(), reading.wished, bool(find_cues(body)), " ".join(_plain(body)),
         frozenset(slot.key for slot in find_slots(body)),
         frozenset(word for word in keys(text).words if not word.isdigit()),
     )  # fmt: skip
@@ -154,7 +157,8 @@ def _view(text: str) -> _View:
 def may_merge(old: str, new: str) -> bool:
     """Whether the model may be asked about the pair at all (no embedding needed): facts of
     the kind it was trained on (English: Latin letters, one of them holding an English word;
-    in another language it cannot see a negation), not a wish beside what is, not two
+    in another language it cannot see a negation), not a wish beside what is, nor a change
+    beside a state, not two
     attributes the rules read, not a fact and the same fact with more said after it ("plays
     clarinet" / "plays clarinet in a band": a merge keeps one wording and would lose the
     rest), nor the same words in another order."""
@@ -163,6 +167,8 @@ def may_merge(old: str, new: str) -> bool:
         return False
     if first.wished != second.wished:
         return False  # a wish and what is are never the same fact
+    if first.changes != second.changes:
+        return False  # nor a change and a state: "rhea w/ kiran" / "rhea n kiran over. single"
     if first.slots and second.slots and not first.slots & second.slots:
         return False  # two attributes: "is from London" / "is based in London"
     short, long = sorted((first.body, second.body), key=len)
