@@ -1,7 +1,7 @@
 """Learned merges (memory/lifecycle/merging.py): a rewording the word rules miss is merged by
 the bundled model, in the judge and so in the store; a wish is never merged with what is,
-nor a change with a state;
-and the bundled weights are what ``bench/train_merge.py`` makes from the repo's sets."""
+nor a change with a state; and the bundled weights are what ``bench/train_merge.py`` makes
+from the repo's sets."""
 
 from __future__ import annotations
 
