@@ -299,6 +299,12 @@ def test_an_allergy_and_a_parent_told_another_way_merge(old: str, new: str) -> N
         ("Pat is in her final year of high school.", "Pat is in 12th grade."),
         ("lou. cs major", "lou - computer science major"),
         ("ray hates mornings", "ray is really not a morning person"),
+        # football clubs by their fans' names, layoffs, children counted as girls or boys
+        ("lu supports arsenal", "lu is a gooner through and through"),
+        ("Lu supports Tottenham.", "Lu is a Spurs fan."),
+        ("max got laid off", "max lost his job in the layoffs"),
+        ("Ama has two daughters.", "Ama has 2 girls."),
+        ("kev hates running", "kev hates running with a passion"),
     ],
 )
 def test_wordings_of_tools_instruments_and_years_merge(old: str, new: str) -> None:

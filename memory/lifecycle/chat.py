@@ -54,6 +54,10 @@ CHAT_WORDS = {
     # employers by their ticker or nickname
     "msft": "microsoft", "sbux": "starbucks", "amzn": "amazon", "jpm": "jpmorgan",
     "mcd": "mcdonalds", "mcds": "mcdonalds", "goog": "google",
+    # football clubs by their fans' names for them
+    "gooner": "arsenal fan", "gooners": "arsenal fans", "gunners": "arsenal", "toon": "newcastle",
+    "magpies": "newcastle", "spurs": "tottenham", "coys": "tottenham", "toffees": "everton",
+    "bvb": "dortmund", "barca": "barcelona", "juve": "juventus", "bhoys": "celtic",
     # games: the short name (their long names are rewritten to it by memory.lifecycle.phrases)
     "valo": "valorant", "ow": "overwatch", "ow2": "overwatch 2", "mc": "minecraft",
     "ff14": "ffxiv", "r6s": "r6", "cs2": "counterstrike 2", "csgo": "counterstrike",

@@ -14,119 +14,34 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory.lifecycle.lexicon import LANGUAGES, ZONE_NAMES
+from memory.lifecycle.lexicon import LANGUAGES
+from memory.lifecycle.phrase_parts import (
+    BAD,
+    DEMONYM,
+    FRAME,
+    NO_THING,
+    PLAYER,
+    PLAYERS,
+    SAYING,
+    TOOL,
+    TOOLS,
+    YEARS,
+    ZONE_NAME,
+    has_children,
+    has_younger,
+    is_from,
+    plays,
+    school_year,
+    zone,
+)
 from memory.lifecycle.places import DEMONYMS
-
-_SAYING = ("mentioned", "said", "says", "shared", "noted", "explained", "revealed", "stated",
-           "confirmed", "announced", "indicated", "reported", "admitted", "wrote", "posted",
-           "told")  # fmt: skip
-_FRAME = (  # how an LLM extractor reports a fact: "Ana mentioned that she ..."
-    r"^(\S+) (?:(?:also|proudly|happily|excitedly|recently|once|later|has|had|just) )*"
-    rf"(?:{'|'.join(_SAYING[:-1])}|told (?:the \w+|everyone|us|me|them|\w+))"
-    r"(?: to (?:the \w+|everyone|us|me|them))?(?: that)? "
-)
-_ZONE_NAME = (
-    r"\b(" + "|".join(sorted(ZONE_NAMES, key=len, reverse=True)) + r") (?:standard )?time"
-    r"(?: ?zone)?\b"
-)
-
-
-def _zone(match: re.Match[str]) -> str:
-    return ZONE_NAMES[match.group(1)]
-
-
-_DEMONYM = (  # "is brazilian", "a brit": a people's word alone, not "a brazilian band"
-    r"^(\S+) (?:[.:,-] )?(?:is |'s )?(?:a |an )?("
-    + "|".join(sorted(DEMONYMS, key=len, reverse=True))
-    + r")(?=$| [.;:!?]| (?:and|but|lol|fr|ngl|tbh|btw|through|born)\b)"
-)
-
-
-def _from(match: re.Match[str]) -> str:
-    return f"{match.group(1)} is from {DEMONYMS[match.group(2)]}"
-
-
-_PLAYERS = {
-    "guitarist": "guitar", "pianist": "piano", "violinist": "violin", "drummer": "drums",
-    "bassist": "bass", "cellist": "cello", "flautist": "flute", "flutist": "flute",
-    "saxophonist": "saxophone", "clarinetist": "clarinet", "clarinettist": "clarinet",
-    "trumpeter": "trumpet", "keyboardist": "keyboard", "harpist": "harp", "organist": "organ",
-    "violist": "viola", "trombonist": "trombone", "percussionist": "percussion",
-}  # fmt: skip
-"""Who plays an instrument, and the instrument: "is a guitarist" / "plays guitar"."""
-_PLAYER = (
-    r"\bis (?:a |an |the )?(?:(lead|bass|rhythm|jazz|classical|session) )?("
-    + "|".join(_PLAYERS)
-    + r")\b"
-)
-
-
-def _plays(match: re.Match[str]) -> str:
-    kind = match.group(1)
-    return f"plays {kind + ' ' if kind else ''}{_PLAYERS[match.group(2)]}"
-
-
-_TOOLS = ("daw", "editor", "ide", "distro", "browser", "os", "tablet", "tab", "camera", "engine")
-"""Kinds of tool told as "daw = reaper", "'s editor is neovim": what the member uses."""
-_TOOL = rf"(?:(?:main|go-to|daily|usual) )?(?:{'|'.join(_TOOLS)})"
-
-_CHILDREN = {"girls": "daughters", "daughters": "daughters", "boys": "sons", "sons": "sons"}
-_SIBLINGS = {"girls": "sisters", "sisters": "sisters", "boys": "brothers", "brothers": "brothers"}
-
-
-_BAD = (
-    "trash",
-    "garbage",
-    "cringe",
-    "disgusting",
-    "gross",
-    "boring",
-    "overrated",
-    "worst",
-    "hard pass",
-    "soap",
-    "awful",
-    "terrible",
-    "horrible",
-    "disturbing",
-    "unbearable",
-)
-"""What is said of a thing disliked ("X is cringe now", "finds X boring", "X = soap")."""
-_NO_THING = r"(?:is|are|was|'s|it|this|that|he|she|they|his|her|their|a|an|not)\b"
-"""What a thing disliked does not start with ("is the worst at aim" dislikes nothing)."""
-
-
-_YEARS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
-          "4th": 4, "fifth": 5, "5th": 5, "freshman": 1, "freshmen": 1, "fresher": 1,
-          "sophomore": 2, "junior": 3, "senior": 4}  # fmt: skip
-"""A year of school or university by its ordinal or its name ("a sophomore": the second)."""
-
-
-def _school_year(match: re.Match[str]) -> str:
-    """ "a junior in high school" → "in grade 11", "a sophomore at uni" → "in year 2 at uni"
-    (high school's years are grades 9 to 12)."""
-    year, school = _YEARS[match.group(1)], match.group(2) or ""
-    if "high" in school:
-        return f"in grade {year + 8}"
-    return f"in year {year}{' at ' + school if school else ''}"
-
-
-def _has_children(match: re.Match[str]) -> str:
-    """A parent of N: "mother of 2 girls" → "has 2 daughters", "dad of 3" → "has 3 kids"."""
-    return f"has {match.group(1)} {_CHILDREN.get(match.group(2) or '', 'kids')}"
-
-
-def _has_younger(match: re.Match[str]) -> str:
-    """An older sibling of N: "the older brother of 2 girls" → "has 2 younger sisters"."""
-    return f"has {match.group(1)} younger {_SIBLINGS.get(match.group(2), 'siblings')}"
-
 
 PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
     # (words one of which must be in the text, pattern, replacement)
-    (_SAYING, _FRAME + r"(?:she|he|they|i) 's ", r"\1 is "),  # "says she's sick of it"
-    (_SAYING, _FRAME + r"(?:she|he|they|i) ", r"\1 "),  # what was said, as said of Ana
-    (_SAYING, _FRAME + r"(?:her|his|their|my) ", r"\1 's "),
-    (_SAYING, _FRAME + r"(?=1 of (?:her|his|their|my) )", r"\1 "),  # "one" is read as 1
+    (SAYING, FRAME + r"(?:she|he|they|i) 's ", r"\1 is "),  # "says she's sick of it"
+    (SAYING, FRAME + r"(?:she|he|they|i) ", r"\1 "),  # what was said, as said of Ana
+    (SAYING, FRAME + r"(?:her|his|their|my) ", r"\1 's "),
+    (SAYING, FRAME + r"(?=1 of (?:her|his|their|my) )", r"\1 "),  # "one" is read as 1
     (("according",), r"^according to [^,]+ , ", ""),
     (("never miss",), r"\bnever miss(?:es|ed)?(?: (?:a|an|1) (?:day|week|session|game))?\b", " "),
     (("no cap",), r"\bno cap\b", " "),  # slang for "no lie", no denial
@@ -149,10 +64,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"(?=$| [.,;:!?])", r"\1 likes \2"),  # "musa . chelsea fan", "sol . hollow knight fan"
     (("nope", "gross", "disgusting", "yuck"), r"^(\S+) (?:[.:,-] )?([\w ]+?) (?:nope|gross"
      r"|disgusting|yuck)(?=$| [.,;:!?])", r"\1 hates \2"),  # "kat - snow = nope"
-    (_BAD, rf"^(\S+) (?:[.:,-] )?(?:(?:says|thinks|finds|feels|reckons|said|thought|found"
-     rf"|considers) (?:that )?)?(?!{_NO_THING})([\w' -]+?) (?:(?:is|are|was|=|tastes like"
+    (BAD, rf"^(\S+) (?:[.:,-] )?(?:(?:says|thinks|finds|feels|reckons|said|thought|found"
+     rf"|considers) (?:that )?)?(?!{NO_THING})([\w' -]+?) (?:(?:is|are|was|=|tastes like"
      rf"|taste like) )?(?:(?:now|so|just|kinda|pure|straight|absolute|total|lowkey|literally"
-     rf"|honestly|really|too|the|a) )*(?:{'|'.join(_BAD)})\b[^.,;:!?]*?(?=$| [.,;:!?])",
+     rf"|honestly|really|too|the|a) )*(?:{'|'.join(BAD)})\b[^.,;:!?]*?(?=$| [.,;:!?])",
      r"\1 hates \2"),
     # "says hyperpop is cringe now", "finds spin classes boring", "cilantro = soap"
     (("hobb", "pastime", "passion"), r"(?:\b1 of )?(?:'s|\b(?:his|her|their|my)) (?:favorite )?"
@@ -181,6 +96,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
      r"([\w ]{1,20}?) (?:habit|addiction)\b", r"stopped \1"),  # "kicked the red bull habit"
     (("sidelined",), r"\b(?:has (?:him|her|them) |is |(?:has )?been )?sidelined from\b", "not"),
+    (("through and through", "with a passion"), r"\b(?:through and through|with a passion)\b", " "),
+    (("layoff",), r"\b(?:got cut|lost (?:his|her|their) job) in (?:the |a )?layoffs?\b",
+     "got laid off"),
+    (("girls", "boys"), r"\bhas (\d+) (?:little |young )?(girls|boys)\b", has_children),
     (("quits",), r"\b(?:called|call|calls|calling) it quits\b", "broke up"),
     (("relationship",), r"\bended (?:their|the|his|her) relationship\b", "broke up"),
     (("wagon",), r"\b(?:fell|falls|has fallen) off the ([\w-]+) wagon\b", r"stopped \1"),
@@ -223,7 +142,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\b(?:is )?(?:teetotal|a teetotaler|sober|straight[- ]edge)\b", "does not drink"),
     (("smoke-free", "smoke free"), r"\b(?:is|has been|stayed) (?:\w+ )?smoke[- ]free\b",
      "quit smoking"),
-    (tuple(_PLAYERS), _PLAYER, _plays),
+    (tuple(PLAYERS), PLAYER, plays),
     (("natively",), r"\bspeaks (\w+) natively\b", r"is a native \1 speaker"),  # the slot's
     (("server",), r"\b(moderates|administers|admins|mods|runs|is (?:a |an |the )?(?:mod|moderator"
      r"|admin|administrator|owner)) (?:of )?(?:the |this |our |a )?(?:discord )?server\b", r"\1"),
@@ -248,11 +167,11 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\1likes \2"),
     (("person", "lover"), r"^(\S+) (?:[.:,-] )?(?:a )?(?:big |huge )?(\w+) (?:person|lover)"
      r"(?=$| [.,;:!?])", r"\1 likes \2"),  # "ana - big dog person", "bo . a morning person"
-    (tuple(_PLAYERS), rf"^(\S+) (?:[.:,-] )?(?:a |an )?({'|'.join(_PLAYERS)})(?=$| [.,;:!?])",
-     lambda m: f"{m.group(1)} plays {_PLAYERS[m.group(2)]}"),  # "tam . drummer"
+    (tuple(PLAYERS), rf"^(\S+) (?:[.:,-] )?(?:a |an )?({'|'.join(PLAYERS)})(?=$| [.,;:!?])",
+     lambda m: f"{m.group(1)} plays {PLAYERS[m.group(2)]}"),  # "tam . drummer"
     (("instrument",), r"^(\S+) 's (?:main |first )?instrument (?:is|=|:) (?:the |a |an )?",
      r"\1 plays "),  # "ezra's instrument is the sax"
-    (_TOOLS, rf"^(\S+) (?:(?:'s )?{_TOOL} (?:is|=|:) |[.:,-] {_TOOL} (?:(?:is|=|:) )?)(?:now )?"
+    (TOOLS, rf"^(\S+) (?:(?:'s )?{TOOL} (?:is|=|:) |[.:,-] {TOOL} (?:(?:is|=|:) )?)(?:now )?"
      r"(?:a |an |the )?", r"\1 uses "),  # "bo . daw = reaper", "'s editor is neovim"
     (("goat",), r"\bis (?:the |a )?goat (\w+)\b", r"is their favorite \1"),
     (("years", "months"), r"\b(?:from|since) (\d+|a few|few|many|several) (years|months)\b",
@@ -319,8 +238,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("big time",), r"\bbig time\b", " "),
     (("back to", "back on"), r"\b(?:went|goes|going|gone|switched|is|has gone) back (?:to|on)\b",
      "switched to"),  # "went back to windows": a switch
-    (("time",), _ZONE_NAME, _zone),  # "pacific time" / "pst"
-    (tuple(DEMONYMS), _DEMONYM, _from),
+    (("time",), ZONE_NAME, zone),  # "pacific time" / "pst"
+    (tuple(DEMONYMS), DEMONYM, is_from),
     (("meat free", "meat-free"), r"\b(?:(?:follows|eats|has|is on|keeps|goes) )?(?:a )?"
      r"meat[- ]free(?: diet)?\b", "does not eat meat"),
     (("digest",), r"\bcan not (?:digest|process) (lactose|gluten|dairy)(?: properly)?\b",
@@ -335,14 +254,14 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("big",), r"\b(?:hit|hits|turned|turns) the big (\d)-?(\d)\b", r"turned \1\2"),
     (("fresh", "sophomore", "junior", "senior"),
      r"\b(?:is )?(?:a |an )?(freshman|freshmen|fresher|sophomore|junior|senior)(?: student)? "
-     r"(?:at|in) (?:the |a )?(high school|uni|university|college)\b", _school_year),
+     r"(?:at|in) (?:the |a )?(high school|uni|university|college)\b", school_year),
     (("high school",), r"\b(?:is )?(?:a )?high school (freshman|sophomore|junior|senior)\b",
-     lambda m: f"in grade {_YEARS[m.group(1)] + 8}"),
+     lambda m: f"in grade {YEARS[m.group(1)] + 8}"),
     (("first", "second", "third", "fourth", "fifth", "1st", "2nd", "3rd", "4th", "5th"),
      r"\b(?:is )?(?:in )?(?:(?:his|her|their|my|the|a) )?(first|second|third|fourth|fifth|1st|2nd"
      r"|3rd|4th|5th)[- ]year(?: student)?(?! of (?:work|working|marriage|dating|the)\b)"
      r"(?=$| (?:of|at|in|now|and|but)\b| [.,;:!?])",
-     lambda m: f"in year {_YEARS[m.group(1)]}"),
+     lambda m: f"in year {YEARS[m.group(1)]}"),
     (("grade",), r"\b(?:in )?(?:the )?(\d{1,2})(?:th|st|nd|rd) grade\b", r"in grade \1"),
     (("utc-", "gmt-"), r"\b(?:utc|gmt)-(\d{1,2})\b", r"utc minus \1"),  # "gmt+3" reads "gmt 3"
     (("ahead of", "behind"), r"\b(\d{1,2}) hours? ahead of (?:utc|gmt)\b", r"utc \1"),
@@ -357,10 +276,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("mom of", "mum of", "mother of", "dad of", "father of", "parent of", "mom to", "mum to",
       "mother to", "dad to", "father to", "parent to"),
      r"\b(?:is )?(?:a |the )?(?:mom|mum|mother|dad|father|parent) (?:of|to) (\d+)"
-     r"(?: (kids|children|girls|daughters|boys|sons))?\b", _has_children),
+     r"(?: (kids|children|girls|daughters|boys|sons))?\b", has_children),
     (("brother of", "sister of", "sibling of", "brother to", "sister to", "sibling to"),
      r"\bis (?:the |a )?(?:older|big|elder|eldest) (?:brother|sister|sibling) (?:of|to) (\d+) "
-     r"(girls|sisters|boys|brothers|kids|siblings)\b", _has_younger),
+     r"(girls|sisters|boys|brothers|kids|siblings)\b", has_younger),
     (("allerg", "alerg"),
      r"\bhas (?:a |an )?(?:(?:severe|bad|mild|serious) )?(?:(\w+) allergy|allergy to)\b",
      r"is allergic to \1"),
