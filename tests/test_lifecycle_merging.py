@@ -64,6 +64,17 @@ def test_a_change_is_never_merged_with_a_state(similarity: FactSimilarity) -> No
                         model=always)  # two changes may be one  # fmt: skip
 
 
+def test_facts_of_different_dates_are_never_merged_by_the_model(
+    similarity: FactSimilarity,
+) -> None:
+    always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
+    got, starts = "Mia got the job by 9 March 2025.", "Mia starts on 10 March 2025."
+    assert not learned_same(got, starts, similarity, floor=0.0, model=always)
+    assert not learned_same(starts, "Mia starts on 3 April 2025.", similarity, floor=0.0,
+                            model=always)  # fmt: skip
+    assert FactJudge(similarity).pair(got, starts) == "unrelated"
+
+
 def test_the_similarity_floor_holds_for_learned_merges(similarity: FactSimilarity) -> None:
     old, new = REWORDED
     always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})

@@ -126,6 +126,7 @@ class _View(NamedTuple):
     wished: bool
     changes: bool
     """It tells a change ("moved", "single again": :func:`memory.lifecycle.cues.find_cues`)."""
+    dates: frozenset[str]
     body: str
     """The fact as read, end punctuation and fillers aside."""
     slots: frozenset[str]
@@ -148,7 +149,8 @@ def _view(text: str) -> _View:
         len(word) > 1 and (word in STOPWORDS or verb(word) is not None) for word in body.split()[1:]
     )
     return _View(
-        english, body.isascii(), reading.wished, bool(find_cues(body)), " ".join(_plain(body)),
+        english, body.isascii(), reading.wished, bool(find_cues(body)), reading.dates,
+        " ".join(_plain(body)),
         frozenset(slot.key for slot in find_slots(body)),
         frozenset(word for word in keys(text).words if not word.isdigit()),
     )  # fmt: skip
@@ -158,7 +160,7 @@ def may_merge(old: str, new: str) -> bool:
     """Whether the model may be asked about the pair at all (no embedding needed): facts of
     the kind it was trained on (English: Latin letters, one of them holding an English word;
     in another language it cannot see a negation), not a wish beside what is, nor a change
-    beside a state, not two
+    beside a state, nor facts of different dates (a dated event and an undated fact), not two
     attributes the rules read, not a fact and the same fact with more said after it ("plays
     clarinet" / "plays clarinet in a band": a merge keeps one wording and would lose the
     rest), nor the same words in another order."""
@@ -169,6 +171,8 @@ def may_merge(old: str, new: str) -> bool:
         return False  # a wish and what is are never the same fact
     if first.changes != second.changes:
         return False  # nor a change and a state: "rhea w/ kiran" / "rhea n kiran over. single"
+    if first.dates != second.dates:
+        return False  # as the rules: "got the job" / "starts on 10 march", another date
     if first.slots and second.slots and not first.slots & second.slots:
         return False  # two attributes: "is from London" / "is based in London"
     short, long = sorted((first.body, second.body), key=len)
