@@ -171,7 +171,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      lambda m: f"{m.group(1)} plays {PLAYERS[m.group(2)]}"),  # "tam . drummer"
     (("instrument",), r"^(\S+) 's (?:main |first )?instrument (?:is|=|:) (?:the |a |an )?",
      r"\1 plays "),  # "ezra's instrument is the sax"
-    (TOOLS, rf"^(\S+) (?:(?:'s )?{TOOL} (?:is|=|:) |[.:,-] {TOOL} (?:(?:is|=|:) )?)(?:now )?"
+    (tuple(f" {tool} " for tool in TOOLS),
+     rf"^(\S+) (?:(?:'s )?{TOOL} (?:is|=|:) |[.:,-] {TOOL} (?:(?:is|=|:) )?)(?:now )?"
      r"(?:a |an |the )?", r"\1 uses "),  # "bo . daw = reaper", "'s editor is neovim"
     (("goat",), r"\bis (?:the |a )?goat (\w+)\b", r"is their favorite \1"),
     (("years", "months"), r"\b(?:from|since) (\d+|a few|few|many|several) (years|months)\b",

@@ -36,6 +36,7 @@ _DISTANCE = (
     r"|ironman|\d+ ?(?:km|miles?))"
 )
 _BEST = r"(?:pb|pr|personal best|personal record|best time|record|best)"
+_BEST_WORD = rf"\b{_BEST}\b"
 _TIME = (
     r"(?P<value>\d{1,2} : \d\d(?: : \d\d)?|\d{1,2} (?:hours?|hrs?|h) (?:and )?\d{1,2}"
     r"(?: (?:minutes?|mins?|m))?|\d{1,3} ?(?:minutes?|mins?|seconds?|secs?))\b"
@@ -53,8 +54,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     # a personal best at a distance: "ruby . 10k pb 45 : 02", "pb for the marathon is 3 : 31"
     _p("best", rf"{_S}(?:'s |has (?:a |an )?|[.:,-] )?(?:(?:his|her|their|a|new) )?{_DISTANCE} "
                rf"{_BEST} (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
-    _p("best", rf"{_s_if(_BEST)}(?:\S+ ){{0,3}}?{_BEST} (?:in|for|on|at) (?:the |a )?{_DISTANCE}"
-               rf"(?: ,)? (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
+    _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?{_BEST} (?:in|for|on|at) (?:the |a )?"
+               rf"{_DISTANCE}(?: ,)? (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
     _p("best", rf"{_s_if(' new ' + _BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked|set) {_TIME} "
                rf"(?:at|in|for) (?:the |a )?{_DISTANCE}(?: \S+){{0,4}}? ,? new {_BEST}\b"),
     # the shift they work, and where they work from

@@ -372,8 +372,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
                         rf"(?:\w+ )?supporter of) (?!(?:his|her|their|my|our|a|an|local)\b)"
                         rf"(?:the )?{_VALUE}"),
     # the phone they use, the last one named
-    _p("phone", rf"^(?!.*\b(?:wants?|wish|wishes|planning|thinking|saving|considering|hates"
-                rf"|not|never|no)\b)\S+ (?!'s (?!phone\b))(?:\S+ ){{0,8}}?{_NOT_MAKER}"
+    _p("phone", rf"{_s_if(_PHONES + '|apple')}(?!.*\b(?:wants?|wish|wishes|planning|thinking"
+                rf"|saving|considering|hates|not|never|no)\b)(?!'s (?!phone\b))(?:\S+ ){{0,8}}?"
+                rf"{_NOT_MAKER}"
                 rf"(?P<value>{_PHONES}|apple(?= (?:loyalist|user|fan|gang|phone|person)\b))\b"
                 rf"(?!.*\b(?:{_PHONES})\b)"),
     # the hand they write with
