@@ -77,6 +77,7 @@ def test_a_change_told_as_an_event_ends_the_old_fact(old: str, new: str) -> None
         ("jo wants a 4080", "jo's 3080 got sold"),  # a wish is no state
         ("Tom plays chess online.", "Tom gave up smoking."),  # another habit
         ("Ali plays tennis.", "Ali hurt his left knee playing tennis."),  # a side, no leaving
+        ("kai is a mod", "kai got promoted to mod"),  # the role told again
         ("Bo has a contract with a label.", "Bo's contract with the label ended up renewed."),
     ],
 )

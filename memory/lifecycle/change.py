@@ -167,8 +167,8 @@ def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
         return True  # "resigned from latam, a flight attendant with azul now"
     if cue in ENDING_CUES:
         return True  # the value it names is the one ended: "jo and him broke up"
-    if said and said <= new.core:
-        return False  # "jay in denver now" / "jay moved to denver"
+    if (said or old.core - {old.subject}) <= new.core:
+        return False  # "jay in denver now" / "jay moved to denver", "a mod" / "promoted to mod"
     kept = {slot.value for slot in olds}
     return not any(
         f" {value} " in body and not _left(body, value) for value in kept if len(value) > 2
