@@ -316,6 +316,13 @@ def test_sidelined_from_a_habit_denies_it() -> None:
     assert relation("Ana isn't running at all.", "Ana is sidelined from running.", 0.9) is SAME
 
 
+def test_missing_a_habit_left_is_no_doing() -> None:
+    assert relation("Ona quit her bar job.", "Ona misses the tips from her bar job.", 0.9) is not (
+        CONTRADICTS
+    )
+    assert relation("Ona quit her bar job.", "Ona works at the bar again.", 0.9) is CONTRADICTS
+
+
 def test_a_present_trade_is_no_loss() -> None:
     assert (
         relation("cy sells prints on etsy", "cy drops new prints on etsy", 0.9) is not CONTRADICTS

@@ -84,8 +84,8 @@ def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]
     if {word for word in denied if not word.isdigit()} == _DRINK:
         drinks = done & (ALCOHOL | _DRINK)
         return bool(drinks) and not done & SOFT_DRINKS and "like" not in done
-    if "like" in done:
-        return False
+    if done & _FEELINGS:
+        return False  # a liking, or missing it, is no doing: "misses her office job"
     things = denied - _UNTOUCHED
     if things < done and all(verb(word) is None or word in MEMBER_OF for word in things):
         return any(verb(word) is not None or word in OCCUPATIONS for word in done - things)
@@ -93,6 +93,7 @@ def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]
     return denied < done and any(verb(word) is not None for word in denied)
 
 
+_FEELINGS = frozenset({"like", "miss", "regret"})
 _UNTOUCHED = frozenset({"touch"})
 """A verb that denies whatever is done with the thing: "doesn't touch osu anymore"."""
 
