@@ -323,6 +323,19 @@ def test_missing_a_habit_left_is_no_doing() -> None:
     assert relation("Ona quit her bar job.", "Ona works at the bar again.", 0.9) is CONTRADICTS
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("rae has a dog", "rae just got a second dog"),  # two now
+        ("Rae has a hamster.", "Rae adopted a 2nd hamster."),
+        ("jo - barista", "jo. barista, weekends only"),  # days said on one side only
+        ("Jo plays tennis.", "Jo plays tennis on Sundays."),
+    ],
+)
+def test_a_second_one_or_days_added_are_no_merge(old: str, new: str) -> None:
+    assert relation(old, new, 0.95) is UNRELATED
+
+
 def test_a_present_trade_is_no_loss() -> None:
     assert (
         relation("cy sells prints on etsy", "cy drops new prints on etsy", 0.9) is not CONTRADICTS

@@ -99,7 +99,10 @@ def relation(
     first, second = read(old), read(new)
     if first.empty or second.empty:
         return Relation.UNRELATED
-    if _plain(first.body) == _plain(second.body) and first.dates == second.dates:
+    if _plain(first.body) == _plain(second.body) and (first.dates, first.days) == (
+        second.dates,
+        second.days,
+    ):
         return Relation.SAME  # the same words but chat fillers: "hates running ngl" / "... lmao"
     names = {first.subject, second.subject} - {""}
     core_a, core_b = first.core - names, second.core - names
@@ -345,8 +348,8 @@ def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) ->
     """The two facts say the same thing (see the module's docstring, step 6)."""
     if first.dates != second.dates or verdict is Verdict.PARTIAL:
         return False
-    if first.days and second.days and first.days != second.days:
-        return False  # "streams on weekends" / "streams on wednesdays too"
+    if first.days != second.days:
+        return False  # "streams on weekends" / "on wednesdays too"; "cashier" / "weekends only"
     if verdict is Verdict.AGREE:  # the same slots: what else do they say?
         rest_a, negated_a = _rest(first, names)
         rest_b, negated_b = _rest(second, names)
