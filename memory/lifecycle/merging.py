@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.cues import find_cues
+from memory.lifecycle.change import tells_change
 from memory.lifecycle.lexicon import FILLERS, STOPWORDS
 from memory.lifecycle.reading import PUNCTUATION, keys, read
 from memory.lifecycle.similarity import FactSimilarity
@@ -125,7 +125,7 @@ class _View(NamedTuple):
     latin: bool
     wished: bool
     changes: bool
-    """It tells a change ("moved", "single again": :func:`memory.lifecycle.cues.find_cues`)."""
+    """It tells a change ("moved", "single again": :func:`memory.lifecycle.change.tells_change`)."""
     dates: frozenset[str]
     body: str
     """The fact as read, end punctuation and fillers aside."""
@@ -149,7 +149,7 @@ def _view(text: str) -> _View:
         len(word) > 1 and (word in STOPWORDS or verb(word) is not None) for word in body.split()[1:]
     )
     return _View(
-        english, body.isascii(), reading.wished, bool(find_cues(body)), reading.dates,
+        english, body.isascii(), reading.wished, tells_change(reading), reading.dates,
         " ".join(_plain(body)),
         frozenset(slot.key for slot in find_slots(body)),
         frozenset(word for word in keys(text).words if not word.isdigit()),

@@ -99,10 +99,7 @@ def relation(
     first, second = read(old), read(new)
     if first.empty or second.empty:
         return Relation.UNRELATED
-    if _plain(first.body) == _plain(second.body) and (first.dates, first.days) == (
-        second.dates,
-        second.days,
-    ):
+    if _plain(first.body) == _plain(second.body) and _same_occasions(first, second):
         return Relation.SAME  # the same words but chat fillers: "hates running ngl" / "... lmao"
     names = {first.subject, second.subject} - {""}
     core_a, core_b = first.core - names, second.core - names
@@ -344,12 +341,17 @@ _NO_THING = frozenset({"move", "switch", "change", "shift", "play", "go", "do", 
 """Words two facts share that name no one thing done ("plays football" / "plays tennis")."""
 
 
+def _same_occasions(first: Reading, second: Reading) -> bool:
+    """The same dates and days of the week, or none on either side: a fact told with a day
+    is no repeat of one told without ("cashier" / "cashier, weekends only"), nor of one told
+    with another ("streams on weekends" / "on wednesdays too")."""
+    return first.dates == second.dates and first.days == second.days
+
+
 def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) -> bool:
     """The two facts say the same thing (see the module's docstring, step 6)."""
-    if first.dates != second.dates or verdict is Verdict.PARTIAL:
+    if not _same_occasions(first, second) or verdict is Verdict.PARTIAL:
         return False
-    if first.days != second.days:
-        return False  # "streams on weekends" / "on wednesdays too"; "cashier" / "weekends only"
     if verdict is Verdict.AGREE:  # the same slots: what else do they say?
         rest_a, negated_a = _rest(first, names)
         rest_b, negated_b = _rest(second, names)
