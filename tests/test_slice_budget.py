@@ -164,3 +164,17 @@ def test_a_window_is_sized_by_characters_not_turns() -> None:
     hits = [MessageHit(long[5], 1.0, tuple(long[1:10]))]
     shown = pack([], [], hits, budget=4000).relevant_messages[0].context
     assert [m.message_id for m in shown] == ["6", "7"]  # the hit and the reply after it
+
+
+def test_a_window_does_not_reach_back_into_an_earlier_conversation() -> None:
+    times = ["09:00", "09:01", "13:00", "13:01", "17:30"]  # a pause before the hit and after
+    turns = [
+        turn(n, f"line {n} " + "w" * 40)._replace(created_at=f"2026-10-12T{at}:00.000+00:00")
+        for n, at in enumerate(times, start=1)
+    ]
+    hits = [MessageHit(turns[2], 1.0, tuple(turns))]  # message 3, the first after the pause
+    shown = pack([], [], hits, budget=4000).relevant_messages[0].context
+    assert [m.message_id for m in shown] == ["3", "4", "5"]  # the answer hours later counts
+    hits = [MessageHit(turns[3], 1.0, tuple(turns))]
+    shown = pack([], [], hits, budget=4000).relevant_messages[0].context
+    assert [m.message_id for m in shown] == ["3", "4", "5"]
