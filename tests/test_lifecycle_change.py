@@ -268,3 +268,30 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
 )
 def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("kit mains mercy", "kit swapped mercy for kiriko, kiriko main now"),  # the old value kept
+        ("omar lives in leeds with his parents",
+         "omar not at his parents place anymore, renting a room in york now"),
+        ("bo sings in the church choir", "bo sings at open mics instead of the choir now"),
+    ],
+)  # fmt: skip
+def test_a_thing_switched_or_no_longer_so_ends_the_old_fact(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("kai drinks tea", "kai drinks tea instead of coffee"),  # tea is what he drinks
+        ("mo works as a cashier", "mo doesnt work nights anymore"),  # a verb shared, no thing
+        ("jo's favourite food is ramen", "jo's favourite colour isnt blue anymore"),
+        ("ana has a cat", "ana's sister doesn't have a cat anymore"),  # someone else's
+        ("ivo wants to switch to linux", "ivo no longer uses linux at work"),  # a wish
+    ],
+)
+def test_no_longer_about_another_thing_ends_nothing(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is not CONTRADICTS

@@ -29,6 +29,14 @@ compare, or a wording they do not know), such a change still ends the old fact w
 A plan ends only when cancelled, scrapped, abandoned or ditched ("is planning a trip to
 Iran" / "cancelled the Iran trip").
 
+Whatever the attribute, a new fact saying a thing of the old one was switched, swapped or
+replaced, or is no longer or not any more, ends it (:func:`replaced`: "dre mains reyna" /
+"dre swapped reyna for jett", "joao lives in porto with his parents" / "joao not living at
+parents house anymore"), when the two share a thing (a content word that is no verb and no
+"favourite" or "main": "works as a cashier" / "doesnt work nights anymore" share a verb
+only); "instead" does so when the old fact names a thing the new one does not ("drinks tea"
+/ "drinks tea instead of coffee" ends nothing).
+
 Not a change: a topic cue of someone else's ("Mike's brother is divorced"), a negated cue
 ("hasn't moved"), a plan or wish ("wants to move", "is moving", "thinking of quitting"; what
 "had to" be done or was "decided" is done), a part of a thing or a new edition of it
@@ -43,6 +51,7 @@ is kept ("graduated in graphic design").
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
@@ -65,7 +74,7 @@ from memory.lifecycle.cues import (
     find_cues,
 )
 from memory.lifecycle.lexicon import KINDS, MEATS, MEMBER_OF, OCCUPATIONS, PETS, SYNONYMS
-from memory.lifecycle.reading import Reading, lemma
+from memory.lifecycle.reading import PUNCTUATION, Reading, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
 from memory.lifecycle.spelling import kin
 
@@ -118,6 +127,43 @@ def ended(old: Reading, new: Reading) -> bool:
         elif _object_ended(cue, index, old, new):
             return True
     return False
+
+
+_REPLACED = re.compile(r"\b(?:switched|swapped|replaced|no longer|anymore|any more)\b")
+_INSTEAD = re.compile(r"\binstead\b")
+_FRAME_WORDS = frozenset({"favorite", "main"})
+_SWITCHES = frozenset({"switched", "swapped"})
+
+
+def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """Whether ``new`` says a thing of ``old`` was switched, swapped or replaced, or is no
+    longer (see the module's docstring); ``core_a``, ``core_b``: their content words."""
+    if old.possessive != new.possessive or old.wished or new.wished or old.dates or new.dates:
+        return False
+    things_a, things_b = _things(core_a), _things(core_b)
+    shared = things_a & things_b
+    if not shared or shared <= _switched_to(new.body):
+        return False  # "plays valorant" / "switched to playing valorant on pc": still it
+    if _REPLACED.search(new.body):
+        return True
+    return bool(_INSTEAD.search(new.body)) and bool(things_a - things_b)
+
+
+def _things(core: frozenset[str]) -> frozenset[str]:
+    return frozenset(w for w in core if verb(w) is None and not w.isdigit()) - _FRAME_WORDS
+
+
+def _switched_to(body: str) -> frozenset[str]:
+    """The words (as lemmas) of what a switch went to: "switched to playing valorant on pc"."""
+    words = body.split()
+    found: set[str] = set()
+    for index, word in enumerate(words[:-1]):
+        if word in _SWITCHES and words[index + 1] in ("to", "into"):
+            for later in words[index + 2 :]:
+                if later in PUNCTUATION:
+                    break
+                found.add(lemma(later))
+    return frozenset(found)
 
 
 def tells_change(reading: Reading) -> bool:

@@ -54,7 +54,7 @@ from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import clear_cache as clear_cues
-from memory.lifecycle.change import ended
+from memory.lifecycle.change import ended, replaced
 from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, PETS
 from memory.lifecycle.polarity import opposed
 from memory.lifecycle.reading import PUNCTUATION, Reading, content, keys, read
@@ -128,6 +128,8 @@ def relation(
     agreed = agreed or (bool(core_a) and core_a == core_b)  # the same words, once read
     if (similarity >= same_min_similarity or agreed) and _same(first, second, verdict, names):
         return Relation.SAME
+    if replaced(first, second, core_a, core_b):
+        return Relation.CONTRADICTS  # "mains reyna" / "swapped reyna for jett"
     return Relation.UNRELATED
 
 
