@@ -414,6 +414,8 @@ def test_fragments_leave_other_facts_alone(old: str, new: str) -> None:
         ("Tevita goes to Otago University.", "Tevita switched unis to Canterbury University."),
         ("Tevita's favourite ice cream flavour is mango.", "Tevita's fave ice cream flavour: lime"),
         ("Tevita's favourite band is Blur.", "Tevita says Oasis is his favourite band now."),
+        ("tevita's favourite sci-fi book is dune", "tevita's favourite sci-fi book is hyperion"),
+        ("tevita's fave language is go", "tevita says lisp is his favourite language by far"),
         ("Tevita's native language is Tongan.", "Tevita's first language is Samoan."),
     ],
 )

@@ -51,7 +51,8 @@ _FAVOURITE = (
     r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to|main)"
 )
 _FRAGMENT_END = (
-    r"(?: (?:now|today|these days|rn|lol|lmao|tho|btw|again|af|fr|ngl|tbh))*(?=$| [.,;:!?()])"
+    r"(?: (?:now|today|these days|by far|rn|lol|lmao|tho|btw|again|af|fr|ngl|tbh))*"
+    r"(?=$| [.,;:!?()])"
 )
 """What may follow a verb-less fragment ("ana nurse now", "priya 30 now lol", "aya 24 now,
 bday yesterday")."""
@@ -349,7 +350,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:now )?(?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     # favourites
-    _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} (?P<thing>\w+(?: \w+){{0,2}}?) {_FAV_IS}"
+    _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} (?P<thing>[\w-]+(?: [\w-]+){{0,2}}?) {_FAV_IS}"
                    rf"{_VALUE}"),
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
     _p("favorite", rf"{_s_if(_FAVOURITE)}(?:\S+ ){{1,10}}?(?:,|\.|and|but) (?:that )?"
@@ -363,7 +364,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:\S+ 's|\S+s|her|their) {_FAVOURITE}"
                    rf"(?: (?!now$)(?P<thing>\w+(?: (?!now$)\w+)?))?(?: now)?$"),
     _p("favorite", rf"{_S}{_SAYS}(?P<value>(?:(?! (?:is|and|but) )[\w' -])+?) (?:is|are) "
-                   rf"(?:now |still )?(?:his|her|their) {_FAVOURITE} (?!now\b)(?P<thing>\w+)"
+                   rf"(?:now |still )?(?:his|her|their) {_FAVOURITE} (?!now\b)(?P<thing>[\w-]+)"
                    rf"{_FRAGMENT_END}"),
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} (?!is\b)(?P<thing>\w+) (?:now |still )?"
                    rf"(?P<value>\w+(?: \w+)??){_FRAGMENT_END}"),  # "ola fave band muse"
