@@ -416,6 +416,7 @@ def test_fragments_leave_other_facts_alone(old: str, new: str) -> None:
         ("Tevita's favourite band is Blur.", "Tevita says Oasis is his favourite band now."),
         ("tevita's favourite sci-fi book is dune", "tevita's favourite sci-fi book is hyperion"),
         ("tevita's fave language is go", "tevita says lisp is his favourite language by far"),
+        ("tevita's favourite snack is poi", "tevita's new favourite snack is chips"),
         ("Tevita's native language is Tongan.", "Tevita's first language is Samoan."),
     ],
 )
@@ -851,6 +852,7 @@ def test_a_kind_and_its_members_otherwise_are_left_alone(old: str, new: str) -> 
         ("Sam is right.", "Sam is left-handed.", UNRELATED),
         ("radiohead is olgas favorite band", "Olga's favourite band is Radiohead.", SAME),
         ("stardew valley is mariams favourite game", "mariam's fave game is hades", CONTRADICTS),
+        ("mariam's favourite game is hades", "mariam's favourite game now is hades", SAME),
     ],
 )
 def test_a_hand_and_a_favourite_told_other_ways(old: str, new: str, expected: Relation) -> None:

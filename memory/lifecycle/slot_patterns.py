@@ -350,7 +350,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:now )?(?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     # favourites
-    _p("favorite", rf"{_S}(?:'s )?{_FAVOURITE} (?P<thing>[\w-]+(?: [\w-]+){{0,2}}?) {_FAV_IS}"
+    _p("favorite", rf"{_S}(?:'s )?(?:new )?{_FAVOURITE} (?P<thing>[\w-]+(?: [\w-]+){{0,2}}?) "
+                   rf"(?:now |still )?{_FAV_IS}"
                    rf"{_VALUE}"),
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
     _p("favorite", rf"{_s_if(_FAVOURITE)}(?:\S+ ){{1,10}}?(?:,|\.|and|but) (?:that )?"
