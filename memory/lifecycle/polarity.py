@@ -36,7 +36,7 @@ from memory.lifecycle.lexicon import (
     SOFT_DRINKS,
 )
 from memory.lifecycle.reading import Reading
-from memory.lifecycle.spelling import sets_match
+from memory.lifecycle.spelling import sets_match, words_match
 
 _LIKE = frozenset({"like"})
 _DRINK = frozenset({"drink"})
@@ -86,7 +86,8 @@ def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]
         return bool(drinks) and not done & SOFT_DRINKS and "like" not in done
     if done & _FEELINGS:
         return False  # a liking, or missing it, is no doing: "misses her office job"
-    things = denied - _UNTOUCHED
+    # each thing as the done side spells it: "no more overwatch" / "plays overwach"
+    things = {next((w for w in done if words_match(word, w)), word) for word in denied} - _UNTOUCHED
     if things < done and all(verb(word) is None or word in MEMBER_OF for word in things):
         return any(verb(word) is not None or word in OCCUPATIONS for word in done - things)
         # "no more dota" / "plays dota"; "no more php" / "php dev": what they do for work
