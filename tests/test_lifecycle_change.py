@@ -150,7 +150,6 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("ola plays rocket league daily", "ola - no more rocket league, uninstalled"),
         ("kai drinks coffee every morning", "kai doesn't touch coffee anymore"),
         ("kim plays minecaft daily", "kim no more minecraft"),  # a typo on one side
-        ("li runs every morning, no rest days", "li hasnt run since march"),  # no denial
         ("Tala is a moderator on the server", "Tala resigned as moderator"),
         ("lux - taken", "lux. broke up, single"),
         ("Alistair works at the bank", "Alistair got made redundant from the bank"),
