@@ -63,13 +63,10 @@ def test_rocket_league_is_not_league_of_legends() -> None:
         ("Gwen luvs jazz.", "Gwen sais she cant stand jazz anymore."),
         ("mimi_k plays wordle daily, never misses", "mimi_k ditched wordle, bored of it tbh"),
         ("kaz runs 5k every morn no cap", "kaz packed in running, knees are cooked"),
-        ("kaz lifts 5x a week no days off", "kaz packed in lifting, shoulder is cooked"),
-        ("dee swims daily no rest days", "dee gave up swimming, too cold"),
     ],
 )
 def test_chat_negations_said_twice_and_slang_that_denies_nothing(old: str, new: str) -> None:
-    assert relation(old, new, 0.5) is Relation.CONTRADICTS  # "no cap" is "no lie", "no days
-    # off" every day
+    assert relation(old, new, 0.5) is Relation.CONTRADICTS  # "no cap" is "no lie"
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("according",), r"^according to [^,]+ , ", ""),
     (("never miss",), r"\bnever miss(?:es|ed)?(?: (?:a|an|1) (?:day|week|session|game))?\b", " "),
     (("no cap",), r"\bno cap\b", " "),  # slang for "no lie", no denial
-    (("no days off", "no rest days"), r"\bno (?:days|rest days) off\b|\bno rest days\b", " "),
     (("coffee shop", "coffeeshop"), r"\bcoffee ?shop\b", "cafe"),
     (("widow",), r"\bis (?:now )?(?:a )?widow(?:er)?\b", "is widowed"),
     (("passed away", "died", "lost"), r"^(\S+) (?:'s )?(?:(?:wife|husband|spouse) (?:passed away"
