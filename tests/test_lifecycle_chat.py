@@ -63,6 +63,7 @@ def test_rocket_league_is_not_league_of_legends() -> None:
         ("Gwen luvs jazz.", "Gwen sais she cant stand jazz anymore."),
         ("mimi_k plays wordle daily, never misses", "mimi_k ditched wordle, bored of it tbh"),
         ("kaz runs 5k every morn no cap", "kaz packed in running, knees are cooked"),
+        ("ria plays chess", "ria like literally never plays chess"),  # "like": no liking
     ],
 )
 def test_chat_negations_said_twice_and_slang_that_denies_nothing(old: str, new: str) -> None:

@@ -45,6 +45,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("according",), r"^according to [^,]+ , ", ""),
     (("never miss",), r"\bnever miss(?:es|ed)?(?: (?:a|an|1) (?:day|week|session|game))?\b", " "),
     (("no cap",), r"\bno cap\b", " "),  # slang for "no lie", no denial
+    (("like",), r"(?<=\w )(?<!would )(?<!'d )(?<!feels )(?<!looks )(?<!seems )"
+     r"like (?=(?:really|so|super|totally|literally|actually|very|kinda"
+     r"|lowkey|honestly|basically)\b)", ""),  # "allergic to peanuts like really badly"
     (("coffee shop", "coffeeshop"), r"\bcoffee ?shop\b", "cafe"),
     (("widow",), r"\bis (?:now )?(?:a )?widow(?:er)?\b", "is widowed"),
     (("passed away", "died", "lost"), r"^(\S+) (?:'s )?(?:(?:wife|husband|spouse) (?:passed away"
