@@ -44,6 +44,8 @@ def test_words_that_only_look_like_chat_spellings_stay(token: str) -> None:
         ("Mira is into climbing.", "mira is into climbing big time"),
         ("Noor doesn't smoke.", "noor is a non smoker"),
         ("Ruth is vegetarian.", "ruth. veggie"),
+        ("Kofi is learning German.", "kofi is studying deutsch"),  # a language's own name
+        ("Ana speaks French at home.", "ana speaks francais at home"),
     ],
 )
 def test_a_fact_typed_the_chat_way_is_the_same_fact(old: str, new: str) -> None:

@@ -61,6 +61,10 @@ CHAT_WORDS = {
     # games: the short name (their long names are rewritten to it by memory.lifecycle.phrases)
     "valo": "valorant", "ow": "overwatch", "ow2": "overwatch 2", "mc": "minecraft",
     "ff14": "ffxiv", "r6s": "r6", "cs2": "counterstrike 2", "csgo": "counterstrike",
+    # languages by their own names
+    "espanol": "spanish", "castellano": "spanish", "francais": "french", "deutsch": "german",
+    "italiano": "italian", "portugues": "portuguese",
+    "nederlands": "dutch", "svenska": "swedish", "polski": "polish", "turkce": "turkish",
 }  # fmt: skip
 """Chat abbreviations and the words they stand for (lowercase, whole tokens)."""
 
