@@ -89,6 +89,7 @@ class DailyLogWriter:
     def _append_lines(self, path: Path, lines: list[str]) -> None:
         if path not in self._checked:
             if path.exists():
+                drop_torn_line(path)
                 lines = _missing(path, lines)
             self._checked.add(path)
         add_lines(path, lines)
@@ -168,13 +169,38 @@ def add_lines(path: Path, lines: Sequence[str]) -> None:
         # (No flush to the device: an import of years of history starts a log per day.)
         write_atomic(path, daily_header(path.stem) + "".join(lines), sync=False)
         return
-    try:
-        with open(path, "a", encoding="utf-8", newline="\n") as handle:
-            handle.write("".join(lines))
+    data = memoryview("".join(lines).encode("utf-8"))
+    try:  # one write call for all the lines: a kill -9 cannot land between two of its parts
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        try:
+            while data:
+                data = data[os.write(fd, data) :]
+        finally:
+            os.close(fd)
     except OSError:
         with contextlib.suppress(OSError):  # no half line left behind (a full disk)
             os.truncate(path, size)
         raise
+
+
+def drop_torn_line(path: Path) -> None:
+    """Cut a last line that was never ended (a write cut short by a power loss): the
+    message it was written for has no line then, and gets a whole one."""
+    with open(path, "rb") as handle:
+        end = handle.seek(0, os.SEEK_END)
+        if not end:
+            return
+        handle.seek(end - 1)
+        if handle.read(1) == b"\n":
+            return
+        start = max(0, end - 64 * 1024)
+        handle.seek(start)
+        tail = handle.read()
+    cut = tail.rfind(b"\n")
+    if cut < 0:
+        return  # no whole line in the last 64 KB: not a daily log, leave it be
+    os.truncate(path, start + cut + 1)
+    log.warning("%s ended in a line cut short: removed, its message gets a whole line", path)
 
 
 def _missing(path: Path, lines: list[str]) -> list[str]:
@@ -188,8 +214,6 @@ def _missing(path: Path, lines: list[str]) -> list[str]:
             present[line] -= 1
         else:
             missing.append(line)
-    if missing and existing and not existing[-1].endswith("\n"):
-        missing[0] = "\n" + missing[0]  # a line cut short (power loss): end it first
     return missing
 
 

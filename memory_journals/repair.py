@@ -13,7 +13,14 @@ from pathlib import Path
 
 from memory.models import StoredMessage
 from memory.storage.protocol import Storage
-from memory_journals.daily import DailyLogWriter, add_lines, format_line, message_day, read_lines
+from memory_journals.daily import (
+    DailyLogWriter,
+    add_lines,
+    drop_torn_line,
+    format_line,
+    message_day,
+    read_lines,
+)
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +56,8 @@ class MissingLines:
             by_file.setdefault(path, []).append(format_line(message))
         written = 0
         for path, lines in by_file.items():
+            if path.exists():
+                drop_torn_line(path)
             missing = self._missing(path, lines)
             add_lines(path, missing)
             written += len(missing)
@@ -63,14 +72,4 @@ class MissingLines:
             if present[key] <= matched[key]:  # every copy there is another message's
                 missing.append(line)
             matched[key] += 1
-        if missing and path.exists() and not _ends_with_newline(path):
-            missing[0] = "\n" + missing[0]  # a line cut short (power loss): end it first
         return missing
-
-
-def _ends_with_newline(path: Path) -> bool:
-    with open(path, "rb") as handle:
-        if handle.seek(0, 2) == 0:
-            return True
-        handle.seek(-1, 2)
-        return handle.read(1) == b"\n"

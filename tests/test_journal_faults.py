@@ -110,6 +110,15 @@ async def test_refresh_journals_writes_the_lines_missing_from_the_logs(tmp_path:
     assert refreshed.stdout.startswith(f"wrote {len(cut)} missing daily-log line(s);")
     assert await assert_one_line_per_message(data) == 3000
 
+    # … its last line torn in half (a write cut short by a power loss) …
+    text = log.read_text()
+    last = text.rstrip("\n").rsplit("\n", 1)[1]
+    log.write_text(text[: len(text) - len(last) // 2 - 1])
+    refreshed = run_cli(data, "refresh-journals")
+    assert refreshed.stdout.startswith("wrote 1 missing daily-log line(s);")
+    assert await assert_one_line_per_message(data) == 3000  # whole again, no fragment left
+    assert log.read_text().endswith(last + "\n")
+
     # … and the log deleted.
     log.unlink()
     refreshed = run_cli(data, "refresh-journals")

@@ -477,8 +477,9 @@ async def test_look_alike_guilds_keep_their_own_logs_and_snapshots(
     assert GUILD_A not in snapshot_b and SARAH.id not in snapshot_b
 
 
-def test_a_log_ending_in_a_torn_line_gets_the_next_line_on_its_own(tmp_path: Path) -> None:
-    """After a power cut the last line may lack its newline; the next one must not glue on."""
+def test_a_log_ending_in_a_torn_line_loses_it_and_gets_whole_lines(tmp_path: Path) -> None:
+    """After a power cut the last line may lack its newline: it is cut away (its message gets
+    a whole line when its log is next checked), and the next line does not glue on."""
     writer = DailyLogWriter(tmp_path)
     message = StoredMessage(
         1,
@@ -497,8 +498,10 @@ def test_a_log_ending_in_a_torn_line_gets_the_next_line_on_its_own(tmp_path: Pat
         "# Daily Memory Log 2026-10-12\n\n- 2026-10-12T18:00:00.000+00:00 | Sa", "utf-8"
     )
     writer.append([message])
-    lines = path.read_text(encoding="utf-8").splitlines()
-    assert lines[-2] == "- 2026-10-12T18:00:00.000+00:00 | Sa"
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[:2] == ["# Daily Memory Log 2026-10-12", ""]
+    assert len(lines) == 3 and "| Sa\n" not in text and text.endswith("\n")
     assert lines[-1].startswith("- 2026-10-12T18:03:11.123+00:00 | Sarah (300) |")
 
 
