@@ -48,8 +48,10 @@ def query(db: Path, sql: str, params: tuple[Any, ...] = (), timeout: float = 30)
             time.sleep(0.02)
 
 
-def daily_log_lines(data_dir: Path, guild_id: str) -> list[str]:
-    """Every message line of the guild's daily logs; fails on any malformed line."""
+def daily_log_lines(data_dir: Path, guild_id: str, *, killed: bool = False) -> list[str]:
+    """Every message line of the guild's daily logs; fails on any malformed line. Right
+    after a kill (``killed``) the last line of a log may be cut short (the kernel can stop a
+    big write between two pages): it is left out, and the next write removes it."""
     folder = data_dir / "journals" / guild_id
     lines: list[str] = []
     for path in sorted(folder.glob("*.md")):
@@ -58,6 +60,8 @@ def daily_log_lines(data_dir: Path, guild_id: str) -> list[str]:
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}\.md", path.name), path
         text = path.read_text(encoding="utf-8")
         assert text.startswith(f"# Daily Memory Log {path.stem}\n"), path
+        if killed and not text.endswith("\n"):
+            text = text[: text.rfind("\n") + 1]
         assert text.endswith("\n"), f"{path} ends in a half-written line"
         for line in text.splitlines()[1:]:
             if not line:
@@ -111,7 +115,7 @@ def test_kill_9_during_import_loses_and_duplicates_nothing(tmp_path: Path) -> No
     assert at_crash[1] == stored_at_crash
     # Message and job rows are written in one transaction: a kill cannot split them.
     assert query(db, "SELECT COUNT(*) FROM ingest_jobs")[0][0] == stored_at_crash
-    crash_lines = daily_log_lines(data, CRASH_GUILD)
+    crash_lines = daily_log_lines(data, CRASH_GUILD, killed=True)
     assert len(crash_lines) == len(set(crash_lines)) <= stored_at_crash
 
     # 2. Run the same import again, to completion.
