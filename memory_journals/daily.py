@@ -170,7 +170,7 @@ def add_lines(path: Path, lines: Sequence[str]) -> None:
         write_atomic(path, daily_header(path.stem) + "".join(lines), sync=False)
         return
     data = memoryview("".join(lines).encode("utf-8"))
-    try:  # one write call for all the lines: a kill -9 cannot land between two of its parts
+    try:  # one write call for all the lines (a kill rarely lands inside one)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND)
         try:
             while data:
@@ -184,8 +184,9 @@ def add_lines(path: Path, lines: Sequence[str]) -> None:
 
 
 def drop_torn_line(path: Path) -> None:
-    """Cut a last line that was never ended (a write cut short by a power loss): the
-    message it was written for has no line then, and gets a whole one."""
+    """Cut a last line that was never ended (a write cut short by a power loss, or by a
+    kill between two pages of a big write): the message it was written for has no line
+    then, and gets a whole one."""
     with open(path, "rb") as handle:
         end = handle.seek(0, os.SEEK_END)
         if not end:
