@@ -29,13 +29,15 @@ compare, or a wording they do not know), such a change still ends the old fact w
 A plan ends only when cancelled, scrapped, abandoned or ditched ("is planning a trip to
 Iran" / "cancelled the Iran trip").
 
-Whatever the attribute, a new fact saying a thing of the old one was switched, swapped or
-replaced, or is no longer or not any more, ends it (:func:`replaced`: "dre mains reyna" /
-"dre swapped reyna for jett", "joao lives in porto with his parents" / "joao not living at
-parents house anymore"), when the two share a thing (a content word that is no verb and no
-"favourite" or "main": "works as a cashier" / "doesnt work nights anymore" share a verb
-only); "instead" does so when the old fact names a thing the new one does not ("drinks tea"
-/ "drinks tea instead of coffee" ends nothing).
+Whatever the attribute, a new fact saying a thing of the old one was switched, swapped,
+replaced or moved away from ("moved her streams from twitch"; not "moved from leeds", the
+subject moving), or is no longer or not any more, ends it (:func:`replaced`: "dre mains
+reyna" / "dre swapped reyna for jett", "joao lives in porto with his parents" / "joao not
+living at parents house anymore"), when the two share a thing (a content word that is no
+verb, or one after a preposition or determiner, "on twitch"; not "favourite" or "main":
+"works as a cashier" / "doesnt work nights anymore" share a verb only) and the switch did not
+go to it; "instead" does so when the old fact names a thing the new one does not ("drinks
+tea" / "drinks tea instead of coffee" ends nothing).
 
 Not a change: a topic cue of someone else's ("Mike's brother is divorced"), a negated cue
 ("hasn't moved"), a plan or wish ("wants to move", "is moving", "thinking of quitting"; what
@@ -53,6 +55,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.cues import (
@@ -129,10 +132,15 @@ def ended(old: Reading, new: Reading) -> bool:
     return False
 
 
-_REPLACED = re.compile(r"\b(?:switched|swapped|replaced|no longer|anymore|any more)\b")
+_REPLACED = re.compile(
+    r"\b(?:switched|swapped|replaced|no longer|anymore|any more)\b"
+    r"|\bmoved (?:\S+ ){1,3}?from\b"  # "moved her streams from twitch": not "moved from leeds"
+)
 _INSTEAD = re.compile(r"\binstead\b")
 _FRAME_WORDS = frozenset({"favorite", "main"})
 _SWITCHES = frozenset({"switched", "swapped"})
+_BEFORE_THINGS = frozenset({"on", "from", "at", "in", "a", "an", "the", "her", "his", "their",
+                            "my", "its"})  # fmt: skip
 
 
 def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
@@ -140,7 +148,7 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     longer (see the module's docstring); ``core_a``, ``core_b``: their content words."""
     if old.possessive != new.possessive or old.wished or new.wished or old.dates or new.dates:
         return False
-    things_a, things_b = _things(core_a), _things(core_b)
+    things_a, things_b = _things(core_a, old.body), _things(core_b, new.body)
     shared = things_a & things_b
     if not shared or shared <= _switched_to(new.body):
         return False  # "plays valorant" / "switched to playing valorant on pc": still it
@@ -149,8 +157,15 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     return bool(_INSTEAD.search(new.body)) and bool(things_a - things_b)
 
 
-def _things(core: frozenset[str]) -> frozenset[str]:
-    return frozenset(w for w in core if verb(w) is None and not w.isdigit()) - _FRAME_WORDS
+def _things(core: frozenset[str], body: str) -> frozenset[str]:
+    """The content words that name things: no verb, unless a preposition or a determiner
+    says it is one here ("streams on twitch", "her streams")."""
+    words = body.split()
+    named = {lemma(w) for before, w in pairwise(words) if before in _BEFORE_THINGS}
+    return (
+        frozenset(w for w in core if (verb(w) is None or w in named) and not w.isdigit())
+        - _FRAME_WORDS
+    )
 
 
 def _switched_to(body: str) -> frozenset[str]:
