@@ -68,9 +68,13 @@ async def serving(tmp_path: Path, **settings: str) -> AsyncIterator[Served]:
     try:
         yield Served(process, url)
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        if process.returncode is None:  # stopped as an operator would: nothing left behind
+            process.terminate()
+            try:
+                await asyncio.wait_for(process.wait(), 30)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
 
 
 async def until(condition: Callable[[], bool], seconds: float = 60.0) -> None:
