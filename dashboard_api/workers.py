@@ -25,10 +25,13 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
 import pickle
+import shutil
 import socket
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
@@ -72,6 +75,34 @@ def listening_socket(settings: Settings, port: int | None) -> socket.socket:
         raise listen_error(settings, exc) from exc
 
 
+PRIVATE_PREFIX = "memorybot-api-"
+"""The folder of worker 0's private socket, in the system's temporary folder."""
+STALE_SECONDS = 300.0
+
+
+def sweep_stale_sockets() -> None:
+    """Remove the private socket folders of servers that were killed (SIGKILL leaves them):
+    ours, older than ``STALE_SECONDS``, whose socket nobody listens on any more."""
+    now = time.time()
+    for folder in Path(tempfile.gettempdir()).glob(f"{PRIVATE_PREFIX}*"):
+        try:
+            info = folder.stat()
+            if info.st_uid != os.getuid() or now - info.st_mtime < STALE_SECONDS:
+                continue
+            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                probe.connect(str(folder / "primary.sock"))
+                continue  # a live server's
+            except (ConnectionRefusedError, FileNotFoundError):
+                pass
+            finally:
+                probe.close()
+            shutil.rmtree(folder)
+            log.info("removed %s, left by an API server that was killed", folder)
+        except OSError as exc:
+            log.debug("left %s alone (%s)", folder, exc)
+
+
 async def serve_workers(
     settings: Settings, count: int, stop: asyncio.Event, *,
     announce: Callable[[Serving], None], port: int | None = None,
@@ -81,7 +112,8 @@ async def serve_workers(
     token, token_file, created = load_or_create_token(settings)
     config = api_config(settings, token, share=count)
     listen = listening_socket(settings, port)
-    with listen, tempfile.TemporaryDirectory(prefix="memorybot-api-") as private:
+    sweep_stale_sockets()
+    with listen, tempfile.TemporaryDirectory(prefix=PRIVATE_PREFIX) as private:
         primary = str(Path(private) / "primary.sock")
         async with open_memory(settings) as memory:
             public = api_runner(numbered(memory, config, 0))

@@ -200,3 +200,34 @@ async def test_a_client_spread_over_the_workers_gets_the_rate_limit_once(tmp_pat
                     workers.add(response.headers[WORKER_HEADER])
     assert workers == {"0", "1"}  # both answered: the burst was spread over them
     assert statuses.count(200) == 10 and statuses.count(429) == 50
+
+
+async def test_a_killed_servers_socket_folder_is_swept_and_a_live_ones_kept(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL leaves worker 0's private socket folder behind; the next server removes it
+    (once it is old enough), and never a folder whose socket someone listens on."""
+    import socket
+    import tempfile
+
+    long_ago = time.time() - 3600
+    killed, live = (Path(tempfile.mkdtemp(prefix="memorybot-api-")) for _ in range(2))
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        dead.bind(str(killed / "primary.sock"))  # bound, then gone: as a killed server left it
+        dead.close()
+        listener.bind(str(live / "primary.sock"))
+        listener.listen()
+        for folder in (killed, live):
+            os.utime(folder, (long_ago, long_ago))
+        async with serving(tmp_path):
+            assert not killed.exists()
+            assert (live / "primary.sock").exists()
+    finally:
+        listener.close()
+        for folder in (killed, live):
+            if folder.exists():
+                for child in folder.iterdir():
+                    child.unlink()
+                folder.rmdir()
