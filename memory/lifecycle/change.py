@@ -137,7 +137,6 @@ _REPLACED = re.compile(
     r"|\bmoved (?:\S+ ){1,3}?from\b"  # "moved her streams from twitch": not "moved from leeds"
 )
 _INSTEAD = re.compile(r"\binstead\b")
-_FRAME_WORDS = frozenset({"favorite", "main"})
 _SWITCHES = frozenset({"switched", "swapped"})
 _BEFORE_THINGS = frozenset({"on", "from", "at", "in", "a", "an", "the", "her", "his", "their",
                             "my", "its"})  # fmt: skip
@@ -164,7 +163,7 @@ def _things(core: frozenset[str], body: str) -> frozenset[str]:
     named = {lemma(w) for before, w in pairwise(words) if before in _BEFORE_THINGS}
     return (
         frozenset(w for w in core if (verb(w) is None or w in named) and not w.isdigit())
-        - _FRAME_WORDS
+        - _OWN_CHOICES
     )
 
 
