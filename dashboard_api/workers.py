@@ -77,6 +77,8 @@ def listening_socket(settings: Settings, port: int | None) -> socket.socket:
 
 PRIVATE_PREFIX = "memorybot-api-"
 """The folder of worker 0's private socket, in the system's temporary folder."""
+PRIMARY_SOCKET = "primary.sock"
+"""Worker 0's private socket in that folder."""
 STALE_SECONDS = 300.0
 
 
@@ -91,7 +93,7 @@ def sweep_stale_sockets() -> None:
                 continue
             probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             try:
-                probe.connect(str(folder / "primary.sock"))
+                probe.connect(str(folder / PRIMARY_SOCKET))
                 continue  # a live server's
             except (ConnectionRefusedError, FileNotFoundError):
                 pass
@@ -114,7 +116,7 @@ async def serve_workers(
     listen = listening_socket(settings, port)
     sweep_stale_sockets()
     with listen, tempfile.TemporaryDirectory(prefix=PRIVATE_PREFIX) as private:
-        primary = str(Path(private) / "primary.sock")
+        primary = str(Path(private) / PRIMARY_SOCKET)
         async with open_memory(settings) as memory:
             public = api_runner(numbered(memory, config, 0))
             unlimited = dataclasses.replace(
