@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +17,9 @@ import pytest
 from memory.extraction.lore import Origin
 from memory.lifecycle import FactSimilarity, merging
 from memory.lifecycle.judge import FactJudge
-from memory.lifecycle.merging import WEIGHTS, MergeModel, learned_same
+from memory.lifecycle.merging import WEIGHTS, MergeModel, learned_same, meaning
 from memory.models import CandidateFact
+from memory.search.embeddings import LocalEmbedder
 from memory.storage.placing import Lifecycle
 from memory.storage.store import Store
 from tests.helpers import CHANNEL_A, GUILD_A, SARAH
@@ -148,3 +150,43 @@ def test_two_attributes_are_never_merged_by_the_model(similarity: FactSimilarity
     workplace, job = "Sarah works at the hospital.", "Sarah works as a nurse at the hospital."
     assert judge.pair(workplace, job) == "unrelated"
     assert judge.pair("ty works at gamestop rn", "ty's job is at gamestop") == "same"
+
+
+def test_the_model_reads_each_fact_as_the_rules_do() -> None:
+    """The embedder is given the fact read (typos repaired, chat spellings and reported
+    speech undone): a mistyped word is one the embedder does not know."""
+    asked: list[str] = []
+    embedder = LocalEmbedder()
+
+    def embed(texts: Sequence[str]) -> list[bytes]:
+        asked.extend(texts)
+        return embedder.embed_sync(texts)
+
+    old, new = "Lucas supports Boca Jnuiors.", "Lucas is a Boca Junoirs fan."
+    assert meaning(new) == "lucas is a boca juniors fan"
+    assert meaning("Nadia explained that she is studying audio engineering.") == (
+        "nadia is studying audio engineering"
+    )
+    judge = FactJudge(FactSimilarity(embed))
+    judge.pair(old, new)
+    assert meaning(old) in asked and meaning(new) in asked
+    assert "Lucas is a Boca Junoirs fan." not in asked  # read, never as written
+
+
+def test_a_fact_about_someone_of_theirs_is_never_merged_with_one_about_them(
+    similarity: FactSimilarity,
+) -> None:
+    always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
+    for theirs, own in (("tess's mom works as a nurse", "tess works as a nurse"),
+                        ("Sarah's parents live in Denver.", "Sarah lives in Denver.")):  # fmt: skip
+        assert not learned_same(theirs, own, similarity, floor=0.0, model=always)
+        assert not learned_same(own, theirs, similarity, floor=0.0, model=always)
+    # the same person named both ways may be merged ("mum" is "mom", "kids" are "children")
+    assert learned_same("gabi's mom is a nurse", "gabi's mum works as a nurse", similarity,
+                        floor=0.0, model=always)  # fmt: skip
+    assert learned_same("Zeynep has a younger brother who lives in Izmir.",
+                        "Zeynep's little brother is based in Izmir.", similarity, floor=0.0,
+                        model=always)  # fmt: skip
+    assert learned_same("Ji-ho uses Neovim as his primary code editor.",
+                        "Ji-ho's main editor for writing code is Neovim.", similarity, floor=0.0,
+                        model=always)  # their own thing, not someone  # fmt: skip

@@ -6,7 +6,9 @@ Lakers" / "is a Lakers supporter") share too few words for that. For a pair the
 rules call unrelated, a logistic model reads what the bundled embedder and the reading of
 both facts tell (:func:`features`): the two vectors' cosine, their elementwise product and
 distance, the share of content words in common, negation, habits ended, dates, attribute
-slots. Above its threshold the pair is the same fact.
+slots. Above its threshold the pair is the same fact. The embedder is given each fact as the
+rules read it (:func:`meaning`: typos repaired, chat spellings and reported speech undone),
+not as it was written: a word mistyped is a word the embedder does not know.
 
 The weights (``merge_weights.json``, beside this module) are trained by
 ``bench/train_merge.py`` on the labelled pairs opened for tuning
@@ -33,8 +35,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import tells_change
-from memory.lifecycle.lexicon import FILLERS, STOPWORDS
-from memory.lifecycle.reading import PUNCTUATION, keys, read
+from memory.lifecycle.lexicon import FILLERS, STOPWORDS, SYNONYMS
+from memory.lifecycle.reading import PUNCTUATION, Reading, keys, lemma, read
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
 
@@ -124,6 +126,8 @@ class _View(NamedTuple):
     verb lexicon knows, of two letters or more (French "à" reads "a")."""
     latin: bool
     wished: bool
+    someone: str
+    """Whom of the subject's the fact is about ("tess's mom works as a nurse": "mom"), else ""."""
     changes: bool
     """It tells a change ("moved", "single again": :func:`memory.lifecycle.change.tells_change`)."""
     dates: frozenset[str]
@@ -132,6 +136,72 @@ class _View(NamedTuple):
     slots: frozenset[str]
     words: frozenset[str]
     """Content words, numbers left out (ids, counts)."""
+
+
+_SOMEONE = frozenset(
+    [
+        "mom",
+        "mum",
+        "mother",
+        "dad",
+        "father",
+        "parent",
+        "parents",
+        "brother",
+        "sister",
+        "sibling",
+        "siblings",
+        "son",
+        "daughter",
+        "kid",
+        "kids",
+        "child",
+        "children",
+        "wife",
+        "husband",
+        "partner",
+        "boyfriend",
+        "girlfriend",
+        "fiance",
+        "fiancee",
+        "friend",
+        "friends",
+        "cousin",
+        "aunt",
+        "uncle",
+        "grandma",
+        "grandpa",
+        "gran",
+        "grandmother",
+        "grandfather",
+        "grandparents",
+        "niece",
+        "nephew",
+        "roommate",
+        "flatmate",
+        "housemate",
+        "boss",
+        "baby",
+        "bf",
+        "gf",
+        "sis",
+        "bro",
+    ]
+)
+_KIN_ADJECTIVES = frozenset(
+    ["little", "big", "older", "younger", "elder", "eldest", "youngest", "oldest", "baby"]
+)
+
+
+def _someone(reading: Reading) -> str:
+    """Whom of the subject's a possessive fact is about ("sarah 's little sister": "sister")."""
+    if not reading.possessive:
+        return ""
+    words = [word for word in reading.body.split()[2:4] if word not in _KIN_ADJECTIVES]
+    if not words or words[0] not in _SOMEONE:
+        return ""
+    base = lemma(words[0])
+    return SYNONYMS.get(base, base)  # as the content words: "mum" is "mother", "kids" "kid"
 
 
 def _plain(body: str) -> list[str]:
@@ -149,11 +219,18 @@ def _view(text: str) -> _View:
         len(word) > 1 and (word in STOPWORDS or verb(word) is not None) for word in body.split()[1:]
     )
     return _View(
-        english, body.isascii(), reading.wished, tells_change(reading), reading.dates,
+        english, body.isascii(), reading.wished, _someone(reading), tells_change(reading),
+        reading.dates,
         " ".join(_plain(body)),
         frozenset(slot.key for slot in find_slots(body)),
         frozenset(word for word in keys(text).words if not word.isdigit()),
     )  # fmt: skip
+
+
+def meaning(text: str) -> str:
+    """What the embedder is given of a fact: its reading, fillers and end punctuation aside
+    ("Lucas is a Boca Junoirs fan." → "lucas is a boca juniors fan")."""
+    return _view(text).body or text
 
 
 def may_merge(old: str, new: str) -> bool:
@@ -169,6 +246,10 @@ def may_merge(old: str, new: str) -> bool:
         return False
     if first.wished != second.wished:
         return False  # a wish and what is are never the same fact
+    if (first.someone and first.someone not in second.words) or (
+        second.someone and second.someone not in first.words
+    ):
+        return False  # "tess's mom works as a nurse" is not about tess
     if first.changes != second.changes:
         return False  # nor a change and a state: "rhea w/ kiran" / "rhea n kiran over. single"
     if first.dates != second.dates:
@@ -189,7 +270,7 @@ def learned_same(
     when their embeddings are less similar than ``floor``)."""
     if not may_merge(old, new):
         return False
-    first, second = similarity.vectors([old, new])
+    first, second = similarity.vectors([meaning(old), meaning(new)])
     if float(first @ second) < floor:
         return False
     model = model or bundled_model()
