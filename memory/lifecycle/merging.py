@@ -138,59 +138,17 @@ class _View(NamedTuple):
     """Content words, numbers left out (ids, counts)."""
 
 
-_SOMEONE = frozenset(
-    [
-        "mom",
-        "mum",
-        "mother",
-        "dad",
-        "father",
-        "parent",
-        "parents",
-        "brother",
-        "sister",
-        "sibling",
-        "siblings",
-        "son",
-        "daughter",
-        "kid",
-        "kids",
-        "child",
-        "children",
-        "wife",
-        "husband",
-        "partner",
-        "boyfriend",
-        "girlfriend",
-        "fiance",
-        "fiancee",
-        "friend",
-        "friends",
-        "cousin",
-        "aunt",
-        "uncle",
-        "grandma",
-        "grandpa",
-        "gran",
-        "grandmother",
-        "grandfather",
-        "grandparents",
-        "niece",
-        "nephew",
-        "roommate",
-        "flatmate",
-        "housemate",
-        "boss",
-        "baby",
-        "bf",
-        "gf",
-        "sis",
-        "bro",
-    ]
-)
-_KIN_ADJECTIVES = frozenset(
-    ["little", "big", "older", "younger", "elder", "eldest", "youngest", "oldest", "baby"]
-)
+_SOMEONE = frozenset((
+    "mom", "mum", "mother", "dad", "father", "parent", "parents", "brother", "sister", "sibling",
+    "siblings", "son", "daughter", "kid", "kids", "child", "children", "wife", "husband",
+    "partner", "boyfriend", "girlfriend", "fiance", "fiancee", "friend", "friends", "cousin",
+    "aunt", "uncle", "grandma", "grandpa", "gran", "grandmother", "grandfather", "grandparents",
+    "niece", "nephew", "roommate", "flatmate", "housemate", "boss", "baby", "bf", "gf", "sis",
+    "bro",
+))  # fmt: skip
+"""People of the subject's a possessive fact may be about ("tess's mom")."""
+_KIN_ADJECTIVES = frozenset(("little", "big", "older", "younger", "elder", "eldest", "youngest",
+                             "oldest", "baby"))  # fmt: skip
 
 
 def _someone(reading: Reading) -> str:
@@ -237,7 +195,8 @@ def may_merge(old: str, new: str) -> bool:
     """Whether the model may be asked about the pair at all (no embedding needed): facts of
     the kind it was trained on (English: Latin letters, one of them holding an English word;
     in another language it cannot see a negation), not a wish beside what is, nor a change
-    beside a state, nor facts of different dates (a dated event and an undated fact), not two
+    beside a state, nor a fact about someone of the subject's ("tess's mom") beside one that
+    never names them, nor facts of different dates (a dated event and an undated fact), not two
     attributes the rules read, not a fact and the same fact with more said after it ("plays
     clarinet" / "plays clarinet in a band": a merge keeps one wording and would lose the
     rest), nor the same words in another order."""
