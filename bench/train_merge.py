@@ -4,12 +4,11 @@
 
 Reads the labelled pairs opened for tuning (``TRAINING_SETS`` of ``bench/data/lifecycle``;
 the blind sets are never read here), computes ``merging.features`` for each pair with the
-bundled embedder (given each fact's ``merging.meaning``), and fits an L2-regularised
-logistic regression (Newton's method, numpy only) telling "the same fact" from everything
-else. Regularisation and threshold are picked by stratified 5-fold cross-validation, three
-shuffles: of the settings whose merges added to the rules' (pairs the rules call unrelated)
-stay under ``MAX_ADDED_WRONG`` of the pairs that are not the same, the one that merges the
-most paraphrases on its own. The model is then
+bundled embedder, and fits an L2-regularised logistic regression (Newton's method, numpy
+only) telling "the same fact" from everything else. Regularisation and threshold are picked
+by stratified 5-fold cross-validation, three shuffles: of the settings whose merges added to
+the rules' (pairs the rules call unrelated) stay under ``MAX_ADDED_WRONG`` of the pairs that
+are not the same, the one that merges the most paraphrases on its own. The model is then
 fitted on every training pair and written to ``memory/lifecycle/merge_weights.json``.
 
 ``--check``: train, and compare with the bundled weights instead of writing them (exit 1
@@ -31,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from memory.lifecycle import FactSimilarity, Relation, relation  # noqa: E402
-from memory.lifecycle.merging import HAND_FEATURES, WEIGHTS, features, meaning  # noqa: E402
+from memory.lifecycle.merging import HAND_FEATURES, WEIGHTS, features  # noqa: E402
 
 DATA = REPO / "bench" / "data" / "lifecycle"
 TRAINING_SETS = ("dev.jsonl", "holdout.jsonl", "holdout3.jsonl", "train_a.jsonl", "train_b.jsonl",
@@ -98,11 +97,10 @@ def load() -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.bool_]]:
     similarity = FactSimilarity()
     rows, labels, unrelated = [], [], []
     for pair in pairs:
-        first, second = similarity.vectors([meaning(pair["old"]), meaning(pair["new"])])
-        rows.append(features(pair["old"], pair["new"], first, second))
+        rows.append(features(pair["old"], pair["new"], similarity))
         labels.append({"same": 0, "contradicts": 1}.get(pair["label"], 2))
-        raw = similarity.vectors([pair["old"], pair["new"]])  # the rules' similarity, as judged
-        verdict = relation(pair["old"], pair["new"], float(raw[0] @ raw[1]))
+        first, second = similarity.vectors([pair["old"], pair["new"]])  # the rules' similarity
+        verdict = relation(pair["old"], pair["new"], float(first @ second))
         unrelated.append(verdict is Relation.UNRELATED)
     return np.asarray(rows), np.asarray(labels), np.asarray(unrelated)
 

@@ -17,7 +17,15 @@ import pytest
 from memory.extraction.lore import Origin
 from memory.lifecycle import FactSimilarity, merging
 from memory.lifecycle.judge import FactJudge
-from memory.lifecycle.merging import WEIGHTS, MergeModel, learned_same, meaning
+from memory.lifecycle.merging import (
+    HAND_FEATURES,
+    WEIGHTS,
+    MergeModel,
+    features,
+    learned_same,
+    meaning,
+    residues,
+)
 from memory.models import CandidateFact
 from memory.search.embeddings import LocalEmbedder
 from memory.storage.placing import Lifecycle
@@ -137,7 +145,7 @@ def test_the_bundled_weights_are_what_the_training_script_makes() -> None:
     chosen = [t for t in report["cross_validation"] if (t["strength"], t["threshold"]) == setting]
     assert chosen and chosen[0]["added_wrong"] <= 0.01
     weights = json.loads(WEIGHTS.read_text())
-    assert len(weights["coef"]) == len(weights["mean"]) == 10 + 2 * 256
+    assert len(weights["coef"]) == len(weights["mean"]) == len(HAND_FEATURES) + 2 * 256
     assert np.all(np.asarray(weights["scale"]) > 0)
 
 
@@ -190,3 +198,34 @@ def test_a_fact_about_someone_of_theirs_is_never_merged_with_one_about_them(
     assert learned_same("Ji-ho uses Neovim as his primary code editor.",
                         "Ji-ho's main editor for writing code is Neovim.", similarity, floor=0.0,
                         model=always)  # their own thing, not someone  # fmt: skip
+
+
+def test_the_model_reads_how_alike_the_words_that_differ_are(similarity: FactSimilarity) -> None:
+    """Beside the facts' vectors, the model reads the similarity of the content words only
+    one fact says ("tennis" / "chess", "uses" / "types on"): what tells a rewording from
+    another thing of one kind when the words in common are the same."""
+    column = HAND_FEATURES.index("residue_similarity")
+    old, new = "Ines likes tennis.", "Ines likes chess."
+    assert residues(old, new) == ("tennis", "chess")
+    tennis, chess = similarity.vectors(["tennis", "chess"])
+    row = features(old, new, similarity)
+    assert row[column] == pytest.approx(float(tennis @ chess), abs=1e-6)
+    assert row[HAND_FEATURES.index("both_residues")] == 1.0
+    said_again = features("Ines likes tennis.", "Ines likes tennis a lot.", similarity)
+    assert residues("Ines likes tennis.", "Ines likes tennis a lot.")[0] == ""
+    assert said_again[column] == 0.0 and said_again[HAND_FEATURES.index("both_residues")] == 0.0
+
+
+def test_two_things_of_one_kind_are_never_merged_by_the_model(similarity: FactSimilarity) -> None:
+    """A sister is not a brother, a hamster not a ferret, Spanish not Italian: the vectors of
+    two such words are close, so the model is not asked."""
+    always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
+    for old, new in (("Anh has a younger sister.", "Anh has a younger brother."),
+                     ("Ines has a hamster.", "Ines has a ferret."),
+                     ("Ines is learning Spanish.", "Ines is learning Italian.")):  # fmt: skip
+        assert not learned_same(old, new, similarity, floor=0.0, model=always), (old, new)
+    sister, brother = "Anh has a younger sister.", "Anh has a younger brother."
+    assert FactJudge(similarity).pair(sister, brother) == "unrelated"
+    # the same person named two ways is one
+    assert learned_same("Ines lives with her mum.", "Ines lives with her mother and dog.",
+                        similarity, floor=0.0, model=always)  # fmt: skip

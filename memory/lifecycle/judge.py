@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from memory.lifecycle.change import changed_topics, tells_change, topics
-from memory.lifecycle.merging import learned_same, may_merge, meaning
+from memory.lifecycle.merging import embedded, learned_same, may_merge
 from memory.lifecycle.reading import keys, read
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY, Relation, relation
 from memory.lifecycle.similarity import FactSimilarity
@@ -204,7 +204,7 @@ class FactJudge:
             if verdicts[index] is Relation.UNRELATED and self.learned and may_merge(old, new):
                 asked.append(index)
         if asked:
-            self.similarity.vectors([meaning(text) for text in (new, *(olds[i] for i in asked))])
+            self.similarity.vectors([text for i in asked for text in embedded(olds[i], new)])
         for index in asked:
             if learned_same(olds[index], new, self.similarity, floor=SAME_MIN_SIMILARITY):
                 verdicts[index] = Relation.SAME

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import tells_change
-from memory.lifecycle.lexicon import FILLERS, STOPWORDS, SYNONYMS
+from memory.lifecycle.lexicon import FILLERS, LANGUAGES, PETS, STOPWORDS, SYNONYMS
 from memory.lifecycle.reading import PUNCTUATION, Reading, keys, lemma, read
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
@@ -49,17 +49,34 @@ log = logging.getLogger(__name__)
 WEIGHTS = Path(__file__).with_name("merge_weights.json")
 HAND_FEATURES = (
     "similarity", "shared_words", "one_negated", "both_negated", "habit_ended", "both_dated",
-    "same_slot", "both_slotted", "both_cued", "core_length_gap",
+    "same_slot", "both_slotted", "both_cued", "core_length_gap", "residue_similarity",
+    "both_residues", "residue_length",
 )  # fmt: skip
 """The features read from the two facts, before the vectors' product and distance."""
 
 
-def features(old: str, new: str, first: NDArray[np.float32], second: NDArray[np.float32]
-             ) -> NDArray[np.float64]:  # fmt: skip
+def residues(old: str, new: str) -> tuple[str, str]:
+    """The content words each fact says that the other does not, as texts to embed ("Lakers
+    supporter" / "supports the Lakers": "supporter", "support"; "" when a fact has none)."""
+    words_a, words_b = keys(old).words, keys(new).words
+    return " ".join(sorted(words_a - words_b)), " ".join(sorted(words_b - words_a))
+
+
+def embedded(old: str, new: str) -> list[str]:
+    """The texts :func:`features` embeds for a pair: both facts' :func:`meaning`, and their
+    :func:`residues` when each fact has one."""
+    rest = residues(old, new)
+    return [meaning(old), meaning(new), *(rest if all(rest) else ())]
+
+
+def features(old: str, new: str, similarity: FactSimilarity) -> NDArray[np.float64]:
     """What the model reads of a pair: ``HAND_FEATURES``, then ``first * second`` and
-    ``|first - second|`` (the two texts' unit vectors from the bundled embedder)."""
+    ``|first - second|`` (the unit vectors of the two facts' :func:`meaning` from the bundled
+    embedder). The residues' similarity tells a rewording ("fan" / "supports") from another
+    thing of one kind ("tennis" / "chess") where the words in common are the same."""
     import numpy as np
 
+    first, second, *rest = similarity.vectors(embedded(old, new))
     a, b = read(old), read(new)
     keys_a, keys_b = keys(old), keys(new)
     slots_a = {slot.key for slot in find_slots(a.body)}
@@ -76,6 +93,9 @@ def features(old: str, new: str, first: NDArray[np.float32], second: NDArray[np.
         float(bool(slots_a) and bool(slots_b)),
         float(keys_a.cued and keys_b.cued),
         abs(len(a.core) - len(b.core)) / 5.0,
+        float(rest[0] @ rest[1]) if rest else 0.0,
+        float(bool(rest)),
+        len(union - (keys_a.words & keys_b.words)) / 5.0,
     ]
     return np.concatenate([np.asarray(hand), first * second, np.abs(first - second)])
 
@@ -147,8 +167,16 @@ _SOMEONE = frozenset((
     "bro",
 ))  # fmt: skip
 """People of the subject's a possessive fact may be about ("tess's mom")."""
+_KIND_WORDS = (("someone", _SOMEONE), ("pet", frozenset(PETS)), ("language", LANGUAGES))
+"""Closed sets of things, their other names read as one already ("mum" is "mother")."""
 _KIN_ADJECTIVES = frozenset(("little", "big", "older", "younger", "elder", "eldest", "youngest",
                              "oldest", "baby"))  # fmt: skip
+
+
+def _kinds(words: frozenset[str]) -> set[str]:
+    """The kinds of thing these content words name, of ``_KIND_WORDS`` ("sister": someone of
+    the subject's; "hamster": a pet; "tagalog": a language)."""
+    return {kind for kind, members in _KIND_WORDS if words & members}
 
 
 def _someone(reading: Reading) -> str:
@@ -215,6 +243,8 @@ def may_merge(old: str, new: str) -> bool:
         return False  # as the rules: "got the job" / "starts on 10 march", another date
     if first.slots and second.slots and not first.slots & second.slots:
         return False  # two attributes: "is from London" / "is based in London"
+    if _kinds(first.words - second.words) & _kinds(second.words - first.words):
+        return False  # two things of one kind: "has a younger sister" / "... brother"
     short, long = sorted((first.body, second.body), key=len)
     if long.startswith(short + " "):
         return False  # the same fact with more said: the rules judge it
@@ -235,4 +265,4 @@ def learned_same(
     model = model or bundled_model()
     if model is None:
         return False
-    return model.probability(features(old, new, first, second)) >= model.threshold
+    return model.probability(features(old, new, similarity)) >= model.threshold
