@@ -229,3 +229,21 @@ def test_two_things_of_one_kind_are_never_merged_by_the_model(similarity: FactSi
     # the same person named two ways is one
     assert learned_same("Ines lives with her mum.", "Ines lives with her mother and dog.",
                         similarity, floor=0.0, model=always)  # fmt: skip
+
+
+def test_days_of_the_week_are_compared_as_days_however_they_are_said(
+    similarity: FactSimilarity,
+) -> None:
+    """A habit "every tuesday" and one "on tuesdays" (which may read as a date) are the same
+    days for the model to judge; other days never are."""
+    always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
+    assert learned_same("yuki goes swimming every tuesday and thursday",
+                        "yuki swims on tuesdays and on thursdays", similarity, floor=0.0,
+                        model=always)  # fmt: skip
+    assert learned_same("Rafael streams every Saturday evening on Twitch.",
+                        "On Saturday evenings, Rafael goes live on Twitch each week.",
+                        similarity, floor=0.0, model=always)  # fmt: skip
+    assert not learned_same("Mia swims every Tuesday.", "Mia swims on Thursdays.", similarity,
+                            floor=0.0, model=always)  # fmt: skip
+    assert not learned_same("Mia got the job on Monday.", "Mia starts on Tuesday.", similarity,
+                            floor=0.0, model=always)  # fmt: skip

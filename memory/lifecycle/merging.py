@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import tells_change
-from memory.lifecycle.lexicon import FILLERS, LANGUAGES, PETS, STOPWORDS, SYNONYMS
+from memory.lifecycle.lexicon import FILLERS, LANGUAGES, PETS, STOPWORDS, SYNONYMS, WEEKDAYS
 from memory.lifecycle.reading import PUNCTUATION, Reading, keys, lemma, read
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
@@ -151,6 +151,9 @@ class _View(NamedTuple):
     changes: bool
     """It tells a change ("moved", "single again": :func:`memory.lifecycle.change.tells_change`)."""
     dates: frozenset[str]
+    """The dates of events it names, the days of the week aside ("on saturdays" and "every
+    saturday" are one habit however the reading takes them)."""
+    days: frozenset[str]
     body: str
     """The fact as read, end punctuation and fillers aside."""
     slots: frozenset[str]
@@ -158,6 +161,7 @@ class _View(NamedTuple):
     """Content words, numbers left out (ids, counts)."""
 
 
+_WEEKDAYS = frozenset(WEEKDAYS.split("|"))
 _SOMEONE = frozenset((
     "mom", "mum", "mother", "dad", "father", "parent", "parents", "brother", "sister", "sibling",
     "siblings", "son", "daughter", "kid", "kids", "child", "children", "wife", "husband",
@@ -206,7 +210,7 @@ def _view(text: str) -> _View:
     )
     return _View(
         english, body.isascii(), reading.wished, _someone(reading), tells_change(reading),
-        reading.dates,
+        frozenset(date for date in reading.dates if date not in _WEEKDAYS), reading.days,
         " ".join(_plain(body)),
         frozenset(slot.key for slot in find_slots(body)),
         frozenset(word for word in keys(text).words if not word.isdigit()),
@@ -224,10 +228,10 @@ def may_merge(old: str, new: str) -> bool:
     the kind it was trained on (English: Latin letters, one of them holding an English word;
     in another language it cannot see a negation), not a wish beside what is, nor a change
     beside a state, nor a fact about someone of the subject's ("tess's mom") beside one that
-    never names them, nor facts of different dates (a dated event and an undated fact), not two
-    attributes the rules read, not a fact and the same fact with more said after it ("plays
-    clarinet" / "plays clarinet in a band": a merge keeps one wording and would lose the
-    rest), nor the same words in another order."""
+    never names them, nor facts of different dates or days (a dated event and an undated
+    fact), not two attributes the rules read, not a fact and the same fact with more said
+    after it ("plays clarinet" / "plays clarinet in a band": a merge keeps one wording and
+    would lose the rest), nor the same words in another order."""
     first, second = _view(old), _view(new)
     if not (first.latin and second.latin and (first.english or second.english)):
         return False
@@ -239,7 +243,7 @@ def may_merge(old: str, new: str) -> bool:
         return False  # "tess's mom works as a nurse" is not about tess
     if first.changes != second.changes:
         return False  # nor a change and a state: "rhea w/ kiran" / "rhea n kiran over. single"
-    if first.dates != second.dates:
+    if first.dates != second.dates or first.days != second.days:
         return False  # as the rules: "got the job" / "starts on 10 march", another date
     if first.slots and second.slots and not first.slots & second.slots:
         return False  # two attributes: "is from London" / "is based in London"
