@@ -171,15 +171,23 @@ _SOMEONE = frozenset((
     "bro",
 ))  # fmt: skip
 """People of the subject's a possessive fact may be about ("tess's mom")."""
-_KIND_WORDS = (("someone", _SOMEONE), ("pet", frozenset(PETS)), ("language", LANGUAGES))
+_RELATIVES = frozenset((
+    "mom", "mum", "mother", "dad", "father", "brother", "sister", "son", "daughter", "wife",
+    "husband", "boyfriend", "girlfriend", "fiance", "fiancee", "aunt", "uncle", "grandma",
+    "grandpa", "grandmother", "grandfather", "niece", "nephew", "bf", "gf", "sis", "bro",
+))  # fmt: skip
+"""People of the subject's named as one person of one sex, not as a group ("siblings",
+"parents") or without one ("partner", "kid"): a brother is never a sister, but "siblings" may
+be "brothers and sisters"."""
+_KIND_WORDS = (("relative", _RELATIVES), ("pet", frozenset(PETS)), ("language", LANGUAGES))
 """Closed sets of things, their other names read as one already ("mum" is "mother")."""
 _KIN_ADJECTIVES = frozenset(("little", "big", "older", "younger", "elder", "eldest", "youngest",
                              "oldest", "baby"))  # fmt: skip
 
 
 def _kinds(words: frozenset[str]) -> set[str]:
-    """The kinds of thing these content words name, of ``_KIND_WORDS`` ("sister": someone of
-    the subject's; "hamster": a pet; "tagalog": a language)."""
+    """The kinds of thing these content words name, of ``_KIND_WORDS`` ("sister": a relative;
+    "hamster": a pet; "tagalog": a language)."""
     return {kind for kind, members in _KIND_WORDS if words & members}
 
 
