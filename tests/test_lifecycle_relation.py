@@ -1036,6 +1036,12 @@ def test_getting_to_work_children_allergies_teams_and_origins(
          CONTRADICTS),
         ("Ada's favourite drink is chai.", "Ada. fave is chai", SAME),
         ("Bo's favourite band is Muse.", "Bo's favourite film is Heat, fave is Up now", UNRELATED),
+        # the thing with a word less: one kind of thing
+        ("Octavia's favourite TV show is Midsomer Murders.",
+         "Octavia's favourite show is Vera now.", CONTRADICTS),
+        ("Octavia's favourite TV show is Midsomer Murders.",
+         "Octavia's favourite show is Midsomer Murders.", SAME),
+        ("Bo's favourite rock band is Muse.", "Bo's favourite rock song is Uprising.", UNRELATED),
     ],
 )  # fmt: skip
 def test_a_favourite_told_without_its_thing(old: str, new: str, expected: Relation) -> None:

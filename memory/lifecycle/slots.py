@@ -161,7 +161,8 @@ _UNPARTNERED = frozenset({"single", "divorced", "widowed"})
 def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
     """A favourite or a rank told without its thing ("fave is the finals now", "finally hit
     plat") as one of the one thing the other fact names ("kenta's fave game is apex", "gold
-    in league"); a thing told with a typo ("valorent") as the other fact's."""
+    in league"); a thing told with a typo ("valorent") or a word less ("show" / "tv show") as
+    the other fact's."""
     told = dict(slots)
     for kind in ("favorite:", "rank:"):
         mine = [key for key in told if key.startswith(kind)]
@@ -169,11 +170,20 @@ def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
         if len(mine) != 1 or len(things) != 1 or mine[0] == things[0]:
             continue
         thing, theirs = mine[0][len(kind) :], things[0][len(kind) :]
-        if (not thing and kind not in other) or (
-            thing and sets_match(frozenset(thing.split()), frozenset(theirs.split()))
+        if (
+            (not thing and kind not in other)
+            or (thing and sets_match(frozenset(thing.split()), frozenset(theirs.split())))
+            or _one_more_word(thing, theirs)
         ):
             told[things[0]] = told.pop(mine[0])
     return told
+
+
+def _one_more_word(thing: str, theirs: str) -> bool:
+    """One thing is the other with a word more before it ("tv show" / "show", "television
+    programme" / "programme"): one kind of thing, said more or less precisely."""
+    short, long = sorted((thing.split(), theirs.split()), key=len)
+    return len(long) == len(short) + 1 and bool(short) and long[1:] == short
 
 
 def values_agree(key: str, first: str, second: str) -> bool:
