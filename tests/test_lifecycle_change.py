@@ -97,6 +97,8 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("Ravi uses an iPhone.", "ravi switched to a pixel"),
         ("lea plays fortnite every day", "lea swapped to valorant"),
         ("Ines is studying chemistry.", "ines switched to physics"),
+        # ... though both keep what it runs on
+        ("Haruto uses Linux on his laptop.", "Haruto switched to Windows on his laptop."),
         # cues of a change typed with a typo
         ("Omar plays Overwatch.", "Omar swiched to Apex."),
         # more ways of ending a thing

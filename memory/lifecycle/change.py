@@ -239,11 +239,14 @@ def _shared_ended(cue: str, old: Reading, new: Reading) -> bool:
     """A switch on the thing both facts name, the old fact's words not all kept ("uses
     windows 10" / "upgraded to windows 11"; not "plays valorant" / "switched to playing
     valorant on pc") or one of them named as what was left ("switched from valorant to
-    overwatch")."""
+    overwatch"); or to another of a kind the old fact named, whatever both keep ("uses linux
+    on his laptop" / "switched to windows on his laptop")."""
     said = old.core - {old.subject}
     shared = (said & new.core) - {cue}
     if not shared:
         return _rival(said, new.core - {cue})
+    if _rival(said - shared, new.core - shared - {cue}):
+        return True  # "uses linux on his laptop" / "switched to windows on his laptop"
     body = f" {new.body} "
     if all(_part_of(body, word) for word in shared):
         return False  # "upgraded the ram in his laptop": the laptop stays
