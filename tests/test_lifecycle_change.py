@@ -151,6 +151,8 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         # a thing denied on its own, or "not touched", after a habit with it
         ("ola plays rocket league daily", "ola - no more rocket league, uninstalled"),
         ("kai drinks coffee every morning", "kai doesn't touch coffee anymore"),
+        ("Hyun-woo plays Overwatch every night", "Hyun-woo hasnt opened Overwatch in months"),
+        ("mia plays stardew most evenings", "mia hasn't launched stardew since june"),
         ("kim plays minecaft daily", "kim no more minecraft"),  # a typo on one side
         ("Tala is a moderator on the server", "Tala resigned as moderator"),
         ("lux - taken", "lux. broke up, single"),

@@ -95,8 +95,9 @@ def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]
 
 
 _FEELINGS = frozenset({"like", "miss", "regret"})
-_UNTOUCHED = frozenset({"touch"})
-"""A verb that denies whatever is done with the thing: "doesn't touch osu anymore"."""
+_UNTOUCHED = frozenset({"touch", "open", "launch"})
+"""Verbs that deny whatever is done with the thing: "doesn't touch osu anymore", "hasn't
+opened overwatch in months", "hasn't launched steam since june"."""
 
 
 def _liking_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
