@@ -188,6 +188,8 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("theo. ps5", "theo - playstation 5"),
         ("ivo. hollow knight fan", "ivo - loves hollow knight"),
         ("ivo - big cat person", "ivo loves cats"),
+        ("ivo is a proper cat person", "ivo loves cats"),
+        ("ivo - total night owl", "ivo is a night person"),
         ("ivo. morning person", "ivo - early bird"),
         ("kat - snow = nope", "kat hates snow"),
         ("ivo is a gym rat", "ivo basically lives at the gym"),

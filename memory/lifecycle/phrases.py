@@ -36,6 +36,8 @@ from memory.lifecycle.phrase_parts import (
 )
 from memory.lifecycle.places import DEMONYMS
 
+_KEEN = r"(?:big |huge |proper |real |total |true )?"
+"""How keen a "person" or "lover" of a thing may be said to be: "a proper night owl"."""
 PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
     # (words one of which must be in the text, pattern, replacement)
     (SAYING, FRAME + r"(?:she|he|they|i) 's ", r"\1 is "),  # "says she's sick of it"
@@ -166,9 +168,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("night owl",), r"\bnight owl\b", "night person"),
     (("person", "lover"),
      r"\b(?:is |(?=not ))(?:(?:really|just|totally|so|definitely) )?(not )?(?:a |an )?"
-     r"(?:big |huge )?(\w+) (?:person|lover)\b",
+     rf"{_KEEN}(\w+) (?:person|lover)\b",
      r"\1likes \2"),
-    (("person", "lover"), r"^(\S+) (?:[.:,-] )?(?:a )?(?:big |huge )?(\w+) (?:person|lover)"
+    (("person", "lover"), rf"^(\S+) (?:[.:,-] )?(?:a )?{_KEEN}(\w+) (?:person|lover)"
      r"(?=$| [.,;:!?])", r"\1 likes \2"),  # "ana - big dog person", "bo . a morning person"
     (tuple(PLAYERS), rf"^(\S+) (?:[.:,-] )?(?:a |an )?({'|'.join(PLAYERS)})(?=$| [.,;:!?])",
      lambda m: f"{m.group(1)} plays {PLAYERS[m.group(2)]}"),  # "tam . drummer"
