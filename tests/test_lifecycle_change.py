@@ -282,6 +282,8 @@ def test_a_switch_to_something_of_another_kind_ends_nothing(old: str, new: str) 
         ("omar lives in leeds with his parents",
          "omar not at his parents place anymore, renting a room in york now"),
         ("bo sings in the church choir", "bo sings at open mics instead of the choir now"),
+        ("Quentin uses a Windows laptop.",
+         "Quentin now uses a Chromebook instead of his Windows laptop."),  # all its words kept
         ("kai sells prints on etsy", "kai moved his shop from etsy to his own site"),
         ("ren streams on twitch", "ren moved her streams from twitch to kick"),  # a noun that
         # is a verb too ("twitch") is a thing after "on" or "from"

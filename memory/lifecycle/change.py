@@ -37,7 +37,8 @@ living at parents house anymore"), when the two share a thing (a content word th
 verb, or one after a preposition or determiner, "on twitch"; not "favourite" or "main":
 "works as a cashier" / "doesnt work nights anymore" share a verb only) and the switch did not
 go to it; "instead" does so when the old fact names a thing the new one does not ("drinks
-tea" / "drinks tea instead of coffee" ends nothing).
+tea" / "drinks tea instead of coffee" ends nothing), or names it as what was given up ("uses
+a windows laptop" / "uses a chromebook instead of his windows laptop").
 
 Not a change: a topic cue of someone else's ("Mike's brother is divorced"), a negated cue
 ("hasn't moved"), a plan or wish ("wants to move", "is moving", "thinking of quitting"; what
@@ -55,7 +56,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, takewhile
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.cues import (
@@ -153,7 +154,9 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
         return False  # "plays valorant" / "switched to playing valorant on pc": still it
     if _REPLACED.search(new.body):
         return True
-    return bool(_INSTEAD.search(new.body)) and bool(things_a - things_b)
+    if not _INSTEAD.search(new.body):
+        return False
+    return bool(things_a - things_b) or bool(shared & _after_instead_of(new.body))
 
 
 def _things(core: frozenset[str], body: str) -> frozenset[str]:
@@ -165,6 +168,14 @@ def _things(core: frozenset[str], body: str) -> frozenset[str]:
         frozenset(w for w in core if (verb(w) is None or w in named) and not w.isdigit())
         - _OWN_CHOICES
     )
+
+
+def _after_instead_of(body: str) -> frozenset[str]:
+    """The words (as lemmas) of what was given up for another: "uses a chromebook instead of
+    his windows laptop"."""
+    after = body.partition(" instead of ")[2].split()
+    kept = takewhile(lambda word: word not in PUNCTUATION, after)
+    return frozenset(lemma(word) for word in kept)
 
 
 def _switched_to(body: str) -> frozenset[str]:
