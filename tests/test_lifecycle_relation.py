@@ -503,6 +503,7 @@ def test_synonyms_abbreviations_and_typos_are_the_same_fact(old: str, new: str) 
         ("Tevita's boyfriend is a chef.", "Tevita is dating Sione."),
         ("Tevita lives in Wellington.", "Tevita lives in Karori, Wellington."),
         ("Tevita lives in Wellington.", "Tevita lives in Karori, in Wellington."),
+        ("Tevita lives in Perth, Scotland.", "Tevita lives in the UK."),  # a nation within
     ],
 )
 def test_places_within_places_and_likes_beside_events_both_hold(old: str, new: str) -> None:
@@ -1182,3 +1183,12 @@ def test_pronouns_and_the_name_gone_by_are_one_at_a_time(
 )
 def test_a_favourite_told_as_considered_or_main(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+def test_a_city_named_with_its_country_is_not_in_another_country() -> None:
+    """A city is taken to lie in the country the other fact names unless the words say
+    otherwise: "Perth, Australia" does not."""
+    assert relation("Priscilla lives in Perth, Australia.", "Priscilla moved to the UK.", 0.5) is (
+        CONTRADICTS
+    )
+    assert relation("Priscilla lives in Perth.", "Priscilla lives in the UK.", 0.5) is UNRELATED

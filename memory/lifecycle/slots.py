@@ -191,9 +191,9 @@ def values_agree(key: str, first: str, second: str) -> bool:
     "Boston, Massachusetts"), or a place cut short ("melb" / "melbourne"); a relationship
     status also by its partner's name; a home or origin when one is a country, US state or
     large region and the other is not (a city there, as far as the words tell: "Texas" /
-    "Houston"); a value written apart or by its initials ("fulstack" / "ful stack", "sre" /
-    "site reliability engineer", "nyc" / "new york city"); an engineer and a developer; an
-    android phone and a phone of its makers."""
+    "Houston"; not "Perth, Australia" / "the UK"); a value written apart or by its initials
+    ("fulstack" / "ful stack", "sre" / "site reliability engineer", "nyc" / "new york city");
+    an engineer and a developer; an android phone and a phone of its makers."""
     if first == second:
         return True
     if key == "status":
@@ -221,8 +221,21 @@ def values_agree(key: str, first: str, second: str) -> bool:
     if (first in REGIONS) == (second in REGIONS):
         return False
     region, city = (first, second) if first in REGIONS else (second, first)
+    named = _country_named(city)
+    if region in COUNTRIES and named not in ("", region) and _NATIONS.get(named) != region:
+        return False  # "perth australia" / "united kingdom": the city's country is named
     known = CITIES.get(city)  # a well-known city lies in known places, and no others
     return known is None or region in known or region not in _STATES_AND_COUNTRIES
+
+
+def _country_named(place: str) -> str:
+    """The country a place's last words name ("perth australia": "australia"), else ""."""
+    words = place.split()
+    for size in (2, 1):
+        tail = " ".join(words[-size:])
+        if len(words) > size and tail in COUNTRIES:
+            return tail
+    return ""
 
 
 def _equal(key: str, first: str, second: str) -> bool:
@@ -339,6 +352,8 @@ _KINDS = {"kid": "child", "kids": "child", "brothers": "brother", "sisters": "si
 """One name for each kind a counted slot holds, after ``SYNONYMS`` ("children" is "kid"
 there, "bro" is "brother"): "kids" / "children", "pony" / "horse"."""
 _STATES_AND_COUNTRIES = US_STATES | COUNTRIES
+_NATIONS = dict.fromkeys(("england", "scotland", "wales", "northern ireland"), "united kingdom")
+"""Countries within a country."""
 _PLACE_ALIAS = (_alias_pattern(PLACE_ALIASES), PLACE_ALIASES)
 _JOB_ALIAS = (_alias_pattern(JOB_ALIASES), JOB_ALIASES)
 _STUDY_ALIAS = (_alias_pattern(STUDY_ALIASES), STUDY_ALIASES)
