@@ -912,6 +912,9 @@ def test_an_age_or_a_rank_told_in_chat_replaces_the_old_one(old: str, new: str) 
     [
         ("leo lives with his mum", "leo got his own place across town", CONTRADICTS),
         ("kalinda - lives w roommates", "kalinda. solo apartment now", CONTRADICTS),
+        ("kofi has a flatmate called dan", "kofi lives alone since dan moved out", CONTRADICTS),
+        ("mei - flatmates x3", "mei. lives solo now", CONTRADICTS),
+        ("kofi has two flatmates", "kofi lives with his flatmates", SAME),
         ("Nkechi lives alone.", "Nkechi's partner moved in with her.", CONTRADICTS),
         ("yuna lives alone", "yuna moved in with her boyfriend", CONTRADICTS),
         ("Jonas lives alone.", "Jonas has no roommates and lives by himself.", SAME),

@@ -269,6 +269,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                     rf"|solo living|living solo)\b", "alone"),  # "sister moved out . alone now"
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
                     rf"(?:\w+ )?(?:roommates|flatmates|housemates|roomies)\b", "roommates"),
+    _p("household", rf"{_S}(?:[.:,-] )?(?:{_ADVERBS}has )?(?:a |an |\d+ )?(?:roommate"
+                    rf"|flatmate|housemate|roomie)s?\b", "roommates"),  # "mei - flatmates x3"
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
                     rf"(?:(?:his|her|their) )?(?:partner|boyfriend|girlfriend|bf|gf|wife|husband"
                     rf"|fiance|fiancee)\b", "partner"),
