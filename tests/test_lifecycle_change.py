@@ -106,6 +106,7 @@ def test_a_change_ends_the_fact_before_it_not_the_one_after() -> None:
         ("oskar drives an old corolla", "oskar scrapped the corolla"),
         ("Ben has a cat named Miso.", "Ben rehomed Miso last week."),
         ("ahmed works at tesco", "ahmed packed in the tesco job"),
+        ("Tamsin is doing a nursing degree.", "Tamsin withdrew from her nursing degree."),
         ("Flo drinks energy drinks daily.", "Flo cut out energy drinks."),
         ("Emil drives a Tesla.", "Emil got rid of the Tesla."),
         ("isak speaks a bit of french", "isak has forgotten basically all his french"),

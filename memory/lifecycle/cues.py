@@ -49,10 +49,10 @@ AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop"
                          "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
                          "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
                          "hand", "dump", "rip", "flog", "nuke", "return", "remove",
-                         "closed"})  # fmt: skip
+                         "closed", "withdraw"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
-his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "gave ziggy to
-her cousin")."""
+his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "withdrew from
+her degree", "gave ziggy to her cousin")."""
 _GIVEN = frozenset({"give", "hand"})
 """Cues that end a thing only when it goes to someone ("gave bubu to her niece", "gave the
 cat away"; not "gave a talk")."""
