@@ -189,6 +189,7 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("ivo. hollow knight fan", "ivo - loves hollow knight"),
         ("ivo - big cat person", "ivo loves cats"),
         ("ivo is a proper cat person", "ivo loves cats"),
+        ("sue. 3 grandkids", "sue - three grandchildren"),
         ("ivo - total night owl", "ivo is a night person"),
         ("ivo. morning person", "ivo - early bird"),
         ("kat - snow = nope", "kat hates snow"),

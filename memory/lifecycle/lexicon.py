@@ -77,7 +77,8 @@ SYNONYMS = {
     # learning
     "learn": "study",
     # people and things
-    "child": "kid", "children": "kid", "kiddo": "kid", "mom": "mother", "mum": "mother",
+    "child": "kid", "children": "kid", "kiddo": "kid", "grandchild": "grandkid",
+    "grandchildren": "grandkid", "mom": "mother", "mum": "mother",
     "dad": "father", "bf": "boyfriend", "gf": "girlfriend", "fav": "favorite",
     "fave": "favorite", "favourite": "favorite", "colour": "color", "film": "movie",
     "uni": "university", "allergy": "allergic", "create": "make", "begin": "start",
