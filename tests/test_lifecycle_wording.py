@@ -190,6 +190,7 @@ def test_names_of_other_things_stay_apart(old: str, new: str) -> None:
         ("ivo - big cat person", "ivo loves cats"),
         ("ivo is a proper cat person", "ivo loves cats"),
         ("sue. 3 grandkids", "sue - three grandchildren"),
+        ("Patience gets up at 6", "Patience wakes up at six o'clock every day"),
         ("ivo - total night owl", "ivo is a night person"),
         ("ivo. morning person", "ivo - early bird"),
         ("kat - snow = nope", "kat hates snow"),
