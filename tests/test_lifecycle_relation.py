@@ -1195,3 +1195,15 @@ def test_a_city_named_with_its_country_is_not_in_another_country() -> None:
         CONTRADICTS
     )
     assert relation("Priscilla lives in Perth.", "Priscilla lives in the UK.", 0.5) is UNRELATED
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("nigel. widower", "nigel - remarried in june", CONTRADICTS),
+        ("Nigel is a widower.", "Nigel has remarried.", CONTRADICTS),
+        ("Nigel is a widower.", "nigel - widowed", SAME),
+    ],
+)
+def test_a_widower_and_remarrying(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -162,6 +162,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\1 is a night person"),  # "dev . always up super late"
     (("number 1", "# 1", "no . 1"), r"\b(?:number|#|no \.) 1 (?=\w)", "favorite "),
     (("clock",), r"\b(\d{1,2}) (?:o'clock|oclock|o clock)\b", r"\1"),  # "at 6 o'clock": at 6
+    (("widowed",), r"\bis a widowed\b", "is widowed"),  # "is a widower", its noun read
+    (("remarried",), r"\b(?:has )?remarried\b", "got married"),
     (("main",), r"^(\S+) (?:[.:,-] )?([\w-]+) main(?=$| [.,;:!?])", r"\1 mains \2"),
     (("other",), r"\b(?:likes|loves|prefers|enjoys) ([\w ]+?) (?:more than|over|above) (?:any|all)"
      r" (?:the )?other (\w+?)s?\b", r"favorite \2 is \1"),
