@@ -233,7 +233,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", r"^(?P<partner>\w+) is \S+ 's (?:wife|husband|spouse)$", "married"),
     _p("status", r"^(?P<partner>\w+) is \S+ 's (?:girlfriend|boyfriend|partner|gf|bf)$",
        "dating"),
-    _p("status", rf"{_S}and (?P<partner>\w+) (?:broke up|split up|split)\b", "single"),
+    _p("status", rf"{_S}and (?P<partner>\w+) (?:broke up|split up|split|are over{_FRAGMENT_END})\b",
+       "single"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) (?:(?:now|currently) )?"
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
