@@ -1205,7 +1205,9 @@ def test_a_city_named_with_its_country_is_not_in_another_country() -> None:
         ("Nigel is a widower.", "nigel - widowed", SAME),
         ("joan. seeing ted from choir", "joan - her and ted are over", CONTRADICTS),
         ("joan is dating ted", "joan and ted are over the moon", UNRELATED),
+        ("Evelyn has been single since her divorce.",
+         "Evelyn has moved in with her partner, Anthony.", CONTRADICTS),
     ],
-)
+)  # fmt: skip
 def test_a_widower_remarrying_and_a_couple_over(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected

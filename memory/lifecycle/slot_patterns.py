@@ -41,7 +41,7 @@ _STOP = (
 )
 _JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
 _THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"
-_LIVES = r"(?:lives|living|is living|shares (?:his|her|their|a) (?:flat|apartment|place|house))"
+_LIVES = r"(?:lives|living|is living|(?:has )?moved in|shares \w+ (?:flat|apartment|place|house))"
 _ALONE = r"(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)"
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"
