@@ -145,6 +145,12 @@ def test_a_comparison_turned_round_contradicts() -> None:
     )
     assert relation("Sarah prefers tea over coffee.", "sarah prefers tea over coffee any day",
                     0.9) is SAME  # fmt: skip
+    # a preference told with "to"
+    assert relation("Camille prefers tea over coffee.", "Camille now prefers coffee to tea.",
+                    1.0) is CONTRADICTS  # fmt: skip
+    assert relation("Camille prefers tea to coffee.", "Camille prefers tea over coffee.", 1.0) is (
+        SAME
+    )
 
 
 # --- the same fact --------------------------------------------------------------------------

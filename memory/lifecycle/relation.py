@@ -180,17 +180,18 @@ def clear_caches() -> None:
 
 
 _COMPARISON = re.compile(r"^(?P<left>.+?) (?:over|than|rather than|instead of) (?P<right>.+)$")
+_PREFERENCE = re.compile(r"^(?P<left>.*\bprefer(?:s|red)? .+?) to (?P<right>.+)$")  # "x to y"
 
 
 def _swapped(first: Reading, second: Reading) -> bool:
-    """A comparison turned round: "prefers tea over coffee" / "prefers coffee over tea",
+    """A comparison turned round: "prefers tea over coffee" / "prefers coffee to tea",
     "likes cats more than dogs" / "likes dogs more than cats" (the same words, so no other
     step tells them apart)."""
     if first.negated != second.negated:
         return False
     sides = []
     for reading in (first, second):
-        found = _COMPARISON.match(reading.body)
+        found = _COMPARISON.match(reading.body) or _PREFERENCE.match(reading.body)
         if found is None:
             return False
         left = content(found["left"].split(), reading.subject)[0]
