@@ -170,12 +170,15 @@ def _things(core: frozenset[str], body: str) -> frozenset[str]:
     )
 
 
+def _clause_lemmas(words: list[str]) -> set[str]:
+    """The lemmas of ``words`` up to the first punctuation (the end of their clause)."""
+    return {lemma(word) for word in takewhile(lambda word: word not in PUNCTUATION, words)}
+
+
 def _after_instead_of(body: str) -> frozenset[str]:
     """The words (as lemmas) of what was given up for another: "uses a chromebook instead of
     his windows laptop"."""
-    after = body.partition(" instead of ")[2].split()
-    kept = takewhile(lambda word: word not in PUNCTUATION, after)
-    return frozenset(lemma(word) for word in kept)
+    return frozenset(_clause_lemmas(body.partition(" instead of ")[2].split()))
 
 
 def _switched_to(body: str) -> frozenset[str]:
@@ -184,10 +187,7 @@ def _switched_to(body: str) -> frozenset[str]:
     found: set[str] = set()
     for index, word in enumerate(words[:-1]):
         if word in _SWITCHES and words[index + 1] in ("to", "into"):
-            for later in words[index + 2 :]:
-                if later in PUNCTUATION:
-                    break
-                found.add(lemma(later))
+            found |= _clause_lemmas(words[index + 2 :])
     return frozenset(found)
 
 

@@ -162,15 +162,6 @@ class _View(NamedTuple):
 
 
 _WEEKDAYS = frozenset(WEEKDAYS.split("|"))
-_SOMEONE = frozenset((
-    "mom", "mum", "mother", "dad", "father", "parent", "parents", "brother", "sister", "sibling",
-    "siblings", "son", "daughter", "kid", "kids", "child", "children", "wife", "husband",
-    "partner", "boyfriend", "girlfriend", "fiance", "fiancee", "friend", "friends", "cousin",
-    "aunt", "uncle", "grandma", "grandpa", "gran", "grandmother", "grandfather", "grandparents",
-    "niece", "nephew", "roommate", "flatmate", "housemate", "boss", "baby", "bf", "gf", "sis",
-    "bro",
-))  # fmt: skip
-"""People of the subject's a possessive fact may be about ("tess's mom")."""
 _RELATIVES = frozenset((
     "mom", "mum", "mother", "dad", "father", "brother", "sister", "son", "daughter", "wife",
     "husband", "boyfriend", "girlfriend", "fiance", "fiancee", "aunt", "uncle", "grandma",
@@ -179,6 +170,13 @@ _RELATIVES = frozenset((
 """People of the subject's named as one person of one sex, not as a group ("siblings",
 "parents") or without one ("partner", "kid"): a brother is never a sister, but "siblings" may
 be "brothers and sisters"."""
+_SOMEONE = _RELATIVES | frozenset((
+    "parent", "parents", "sibling", "siblings", "kid", "kids", "child", "children", "partner",
+    "friend", "friends", "cousin", "gran", "grandparents", "roommate", "flatmate", "housemate",
+    "boss", "baby",
+))  # fmt: skip
+"""People of the subject's a possessive fact may be about ("tess's mom"): the relatives, and
+groups and people named without a sex."""
 _KIND_WORDS = (("relative", _RELATIVES), ("pet", frozenset(PETS)), ("language", LANGUAGES))
 """Closed sets of things, their other names read as one already ("mum" is "mother")."""
 _KIN_ADJECTIVES = frozenset(("little", "big", "older", "younger", "elder", "eldest", "youngest",

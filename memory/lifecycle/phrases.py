@@ -51,7 +51,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"like (?=(?:really|so|super|totally|literally|actually|very|kinda"
      r"|lowkey|honestly|basically)\b)", ""),  # "allergic to peanuts like really badly"
     (("coffee shop", "coffeeshop"), r"\bcoffee ?shop\b", "cafe"),
-    (("widow",), r"\bis (?:now )?(?:a )?widow(?:er)?\b", "is widowed"),
+    (("widow",), r"\bis (?:(?:now )?(?:a )?widow(?:er)?|a widowed)\b", "is widowed"),  # "a
+    # widowed": "a widower" as the typo repair spells it
     (("passed away", "died", "lost"), r"^(\S+) (?:'s )?(?:(?:wife|husband|spouse) (?:passed away"
      r"|died)|lost (?:her|his|their) (?:wife|husband|spouse))\b", r"\1 is widowed"),
     (("lessons",), r"\bgives (\w+) lessons\b", r"teaches \1"),
@@ -162,7 +163,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\1 is a night person"),  # "dev . always up super late"
     (("number 1", "# 1", "no . 1"), r"\b(?:number|#|no \.) 1 (?=\w)", "favorite "),
     (("clock",), r"\b(\d{1,2}) (?:o'clock|oclock|o clock)\b", r"\1"),  # "at 6 o'clock": at 6
-    (("widowed",), r"\bis a widowed\b", "is widowed"),  # "is a widower", its noun read
     (("remarried",), r"\b(?:has )?remarried\b", "got married"),
     (("main",), r"^(\S+) (?:[.:,-] )?([\w-]+) main(?=$| [.,;:!?])", r"\1 mains \2"),
     (("other",), r"\b(?:likes|loves|prefers|enjoys) ([\w ]+?) (?:more than|over|above) (?:any|all)"
