@@ -1,11 +1,16 @@
 """Places behind the home and origin slots of :mod:`memory.lifecycle.slots`: other names of a
 place, and which places lie in which (a city in its state and country, a district in its
-city). Small, hand-written, lowercase, accents dropped.
+city). Hand-written, lowercase, accents dropped; beside them, the towns and cities of
+GeoNames with their countries (``cities.tsv``, written by ``bench/places_table.py``).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from memory.lifecycle.lexicon import _names, _words
+
+TOWNS_TABLE = Path(__file__).with_name("cities.tsv")
 
 PLACE_ALIASES = {
     "nyc": "new york", "new york city": "new york", "ny": "new york", "la": "los angeles",
@@ -89,7 +94,7 @@ def _cities(text: str) -> dict[str, frozenset[str]]:
     return cities
 
 
-CITIES = _cities(
+WELL_KNOWN = _cities(
     "boston: massachusetts, united states; denver: colorado, united states; "
     "austin: texas, united states; houston: texas, united states; dallas: texas, united states; "
     "chicago: illinois, united states; seattle: united states; portland: united states; "
@@ -119,6 +124,21 @@ CITIES = _cities(
 )
 """Well-known cities and the states and countries they lie in ("Denver" is not in Texas)."""
 
+
+def _towns() -> dict[str, frozenset[str]]:
+    """The table of towns: each name and the places it lies in (one set per distinct list)."""
+    within: dict[str, frozenset[str]] = {}
+    towns: dict[str, frozenset[str]] = {}
+    for line in TOWNS_TABLE.read_text(encoding="utf-8").splitlines():
+        name, _, places = line.partition("\t")
+        towns[name] = within.setdefault(places, _names(places))
+    return towns
+
+
+CITIES = {**_towns(), **WELL_KNOWN}
+"""Every town or city of 50,000 people or more (GeoNames, CC BY 4.0), and the well-known ones
+above where a name is in both ("london" is the one in England)."""
+
 DEMONYMS = {
     "american": "the us", "british": "the uk", "brit": "the uk", "english": "england",
     "scottish": "scotland", "welsh": "wales", "irish": "ireland", "canadian": "canada",
@@ -141,3 +161,10 @@ DEMONYMS = {
     "lebanese": "lebanon", "saudi": "saudi arabia", "emirati": "the uae",
 }  # fmt: skip
 """Where someone is from, by the word for its people: "is brazilian" is "is from brazil"."""
+
+
+def is_place(name: str) -> bool:
+    """Whether the tables know ``name`` as a place: a town or city, a region, a district, or
+    another name of one ("nyc")."""
+    name = PLACE_ALIASES.get(name, name)
+    return name in CITIES or name in REGIONS or name in DISTRICTS

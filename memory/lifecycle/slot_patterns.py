@@ -1,7 +1,9 @@
 """The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`): who a member
-is (home, work, relationship, household, age, studies, pets, family, favourites, rank, phone,
-first language); their routine is read by :mod:`memory.lifecycle.routine_patterns`, their
-time zone by :mod:`memory.lifecycle.zone_patterns`.
+is (work, relationship, household, age, studies, pets, family, favourites, rank, phone,
+first language); where they live and come from is read by
+:mod:`memory.lifecycle.home_patterns`, their routine by
+:mod:`memory.lifecycle.routine_patterns`, their time zone by
+:mod:`memory.lifecycle.zone_patterns`.
 
 Each pattern reads a fact's normalised body and is anchored on its subject (the first word);
 its ``value`` group, or its fixed value, fills its slot's key (with the partner it names, if
@@ -14,7 +16,6 @@ import re
 from dataclasses import dataclass
 
 from memory.lifecycle.lexicon import KINDS, OCCUPATIONS, PETS, UNIVERSITIES
-from memory.lifecycle.places import CITIES, PLACE_ALIASES, REGIONS
 
 SUBJECT = r"^\S+ "  # the subject
 
@@ -111,21 +112,18 @@ class SlotPattern:
     key: str
     regex: re.Pattern[str]
     value: str | None = None  # a fixed value ("none" for "lost their job")
+    place: bool = False  # its value must be a place the tables know ("babs . swansea now")
 
 
-def slot_pattern(key: str, pattern: str, value: str | None = None) -> SlotPattern:
-    return SlotPattern(key, re.compile(pattern), value)
+def slot_pattern(
+    key: str, pattern: str, value: str | None = None, *, place: bool = False
+) -> SlotPattern:
+    return SlotPattern(key, re.compile(pattern), value, place)
 
 
 _p = slot_pattern  # a short name for the table below
 
 
-_LIVE = (
-    r"(?:lives|settled|has settled|is (?:now |currently |still )?(?:living|based|settled)"
-    r"|has been living|has lived|resides|is residing|based)"
-)
-_IN_THE = r"(?:the (?=(?:uk|us|usa|states|united \w+|netherlands|philippines|bay area)\b))?"
-"""In "lives in the UK" the article is part of the place; in "lives in the city" it is not."""
 _SCHOOL = r"(?:university|college|uni|high school|high|school|academy)"
 _PARTNER_NAMED = r"(?:(?P<partner>[\w-]+)(?=$| [.,;:!?]))?"
 """A partner's name ends the fact ("'s wife is Ana"); "'s wife is a nurse" names none."""
@@ -135,39 +133,11 @@ _PARTNER = (
 )
 """A partner, by name: "married to Jun", "married to a man named Jun"."""
 _CALLED = r"(?:called |named )?"
-_MOVE = rf"(?:has {_ADVERBS})?(?:moved|relocated)(?: back)?"
-_NOT_PLACE = (
-    r"(?:with|w|alone|in|on|at|near|for|by|off|a|an|the|together|abroad|here|there|nearby"
-    r"|close|next|far|upstairs|downstairs|for|life|\w+ly)"
-)
-"""What "lives" without "in" is followed by that is no place ("lives alone", "lives happily")."""
-_NOT_HOME = (
-    r"(?:uni|university|college|school|class|bed|hospital|rehab|love|ranked|year|grade|a|an"
-    r"|the)\b"
-)
-"""What a verb-less "in" is followed by that is no home ("kenji still in uni")."""
 _PHONES = "iphone|pixel|galaxy|samsung|oneplus|xiaomi|motorola|huawei|nokia|android"
 _NOT_MAKER = r"(?<!for )(?<!at )(?<!of )(?<!by )(?<!joined )(?<!from )(?<!named )(?<!called )"
 """What makes a phone's maker an employer ("works for samsung"), or a name ("a cat named
 pixel")."""
-_PLACES = "|".join(sorted({*CITIES, *REGIONS, *PLACE_ALIASES}, key=len, reverse=True))
 PATTERNS: tuple[SlotPattern, ...] = (
-    # where they live, and where from
-    _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
-               rf"(?:{_DET} \w+(?: \w+)? in )?{_IN_THE}(?!{_DET} ){_VALUE}"),
-    _p("home", rf"{_S}{_ADVERBS}{_MOVE} (?:from [\w ]+? )?to {_IN_THE}(?!{_DET} ){_VALUE}"),
-    _p("home", rf"{_S}'s (?:current |new |present )?(?:home|residence|city of residence) "
-               rf"(?:is|:) (?:now )?(?:in )?{_IN_THE}{_VALUE}"),
-    _p("home", rf"{_S}'s (?:current |new |present )?(?:place|flat|apartment|house) "
-               rf"(?:is|:) (?:now )?in {_IN_THE}{_VALUE}"),
-    _p("origin", rf"{_S}'s (?:home town|hometown) (?:is|:) {_IN_THE}{_VALUE}"),
-    _p("home", rf"{_S}{_ADVERBS}(?:calls|now calls) (?P<value>[\w'-]+(?: [\w'-]+){{0,2}}?) "
-               rf"home\b"),
-    _p("home", rf"^\S+ (?:now |still )?in (?!{_NOT_HOME})(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
-    _p("home", rf"{_S}(?:[.:,-] )?(?P<value>{_PLACES}){_FRAGMENT_END}"),  # "farah . toronto"
-    _p("home", rf"{_S}{_ADVERBS}lives (?!{_NOT_PLACE}\b)(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
-    _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in|was born"
-                 rf"(?: and raised)? in|spent (?:his|her|their) childhood in) {_IN_THE}{_VALUE}"),
     # work
     _p("job", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for) [\w'-]+"
               rf"(?: [\w'-]+){{0,2}}?)? as (?:a |an )?{_VALUE}"),

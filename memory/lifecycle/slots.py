@@ -25,6 +25,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.home_patterns import HOME_PATTERNS
 from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS
 from memory.lifecycle.lexicon import (
     FILLERS,
@@ -35,7 +36,15 @@ from memory.lifecycle.lexicon import (
     STUDY_ALIASES,
     SYNONYMS,
 )
-from memory.lifecycle.places import CITIES, COUNTRIES, DISTRICTS, PLACE_ALIASES, REGIONS, US_STATES
+from memory.lifecycle.places import (
+    CITIES,
+    COUNTRIES,
+    DISTRICTS,
+    PLACE_ALIASES,
+    REGIONS,
+    US_STATES,
+    is_place,
+)
 from memory.lifecycle.routine_patterns import DISTANCES, ROUTINE_PATTERNS, best_time
 from memory.lifecycle.slot_patterns import PATTERNS as _PATTERNS
 from memory.lifecycle.slot_patterns import SlotPattern
@@ -66,9 +75,9 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 """Words a slot's value and thing are read without ("diamond in apex rn": "apex")."""
 
 
-PATTERNS = (*_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS, *IDENTITY_PATTERNS)
-"""Every slot pattern: who the member is, then their routine, time zone and pronouns (keys of
-their own)."""
+PATTERNS = (*HOME_PATTERNS, *_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS, *IDENTITY_PATTERNS)
+"""Every slot pattern: where the member lives, who they are, then their routine, time zone and
+pronouns (keys of their own)."""
 
 
 @lru_cache(maxsize=8192)
@@ -80,6 +89,8 @@ def find_slots(body: str) -> tuple[Slot, ...]:
         if match is None:
             continue
         key, value = _key_and_value(pattern, match)
+        if pattern.place and not is_place(value):
+            continue
         if key == "studies" and LANGUAGES.intersection(value.split()):
             continue  # a language learnt beside whatever else they study
         if key not in found and value:

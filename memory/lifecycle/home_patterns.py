@@ -1,0 +1,67 @@
+"""The patterns of where a member lives and where they come from (:mod:`memory.lifecycle.slots`,
+keys ``home`` and ``origin``). Built as the patterns of :mod:`memory.lifecycle.slot_patterns`
+are, from its parts.
+
+Where a fact tells a home without a verb for it ("babs . swansea now", "cyrus . back in tehran
+for good"), the value must be a place the tables of :mod:`memory.lifecycle.places` know, so
+that "kai . in love" or "mo . reading now" tell none.
+"""
+
+from __future__ import annotations
+
+from memory.lifecycle.slot_patterns import _ADVERBS, _DET, _FRAGMENT_END, _VALUE, SlotPattern
+from memory.lifecycle.slot_patterns import SUBJECT as _S
+from memory.lifecycle.slot_patterns import slot_pattern as _p
+
+_LIVE = (
+    r"(?:lives|settled|has settled|is (?:now |currently |still )?(?:living|based|settled)"
+    r"|has been living|has lived|resides|is residing|based)"
+)
+_IN_THE = r"(?:the (?=(?:uk|us|usa|states|united \w+|netherlands|philippines|bay area)\b))?"
+"""In "lives in the UK" the article is part of the place; in "lives in the city" it is not."""
+_MOVE = rf"(?:has {_ADVERBS})?(?:moved|relocated|emigrated)(?: back)?"
+_NOT_PLACE = (
+    r"(?:with|w|alone|in|on|at|near|for|by|off|a|an|the|together|abroad|here|there|nearby"
+    r"|close|next|far|upstairs|downstairs|for|life|\w+ly)"
+)
+"""What "lives" without "in" is followed by that is no place ("lives alone", "lives happily")."""
+_NOT_HOME = (
+    r"(?:uni|university|college|school|class|bed|hospital|rehab|love|ranked|year|grade|a|an"
+    r"|the)\b"
+)
+"""What a verb-less "in" is followed by that is no home ("kenji still in uni")."""
+_PLACE = r"(?P<value>[\w'-]+(?: [\w'-]+){0,2}?)"
+"""A place's name of up to three words, checked against the tables (``place=True``)."""
+_PLACE_END = rf"(?: for good| permanently)?{_FRAGMENT_END}"
+_DWELLING = (
+    r"(?:place|flat|apartment|house|home|bungalow|semi|studio|condo|cottage|flatshare"
+    r"|houseshare|terrace|townhouse|maisonette|bedsit|room|dorm)"
+)
+_DWELL = (
+    r"(?:lives|living|live|got|has got|found|rents|is renting|moved into|has moved into"
+    r"|downsized to|has downsized to|settled into)"
+)
+"""Verbs of a home lived in ("got his own place in sheffield"), not of one left ("sold") nor
+of one owned ("bought a flat in dublin" tells more than where they live)."""
+
+HOME_PATTERNS: tuple[SlotPattern, ...] = (
+    _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
+               rf"(?:{_DET} \w+(?: \w+)? in )?{_IN_THE}(?!{_DET} ){_VALUE}"),
+    _p("home", rf"{_S}{_ADVERBS}{_MOVE} (?:from [\w ]+? )?to {_IN_THE}(?!{_DET} ){_VALUE}"),
+    _p("home", rf"{_S}'s (?:current |new |present )?(?:home|residence|city of residence) "
+               rf"(?:is|:) (?:now )?(?:in )?{_IN_THE}{_VALUE}"),
+    _p("home", rf"{_S}'s (?:current |new |present )?(?:place|flat|apartment|house) "
+               rf"(?:is|:) (?:now )?in {_IN_THE}{_VALUE}"),
+    _p("origin", rf"{_S}'s (?:home town|hometown) (?:is|:) {_IN_THE}{_VALUE}"),
+    _p("home", rf"{_S}{_ADVERBS}(?:calls|now calls) (?P<value>[\w'-]+(?: [\w'-]+){{0,2}}?) "
+               rf"home\b"),
+    _p("home", rf"^\S+ (?:now |still )?in (?!{_NOT_HOME})(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
+    _p("home", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE}{_PLACE_END}", place=True),  # "ana . oslo"
+    _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |'s )?{_ADVERBS}(?:back |living )?in "
+               rf"{_IN_THE}{_PLACE}{_PLACE_END}", place=True),  # "cyrus . back in tehran"
+    _p("home", rf"{_S}{_ADVERBS}{_DWELL} (?:[\w'-]+ ){{0,4}}?{_DWELLING} in {_IN_THE}"
+               rf"{_VALUE}", place=True),  # "got his own place in sheffield"
+    _p("home", rf"{_S}{_ADVERBS}lives (?!{_NOT_PLACE}\b)(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
+    _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in|was born"
+                 rf"(?: and raised)? in|spent (?:his|her|their) childhood in) {_IN_THE}{_VALUE}"),
+)  # fmt: skip
