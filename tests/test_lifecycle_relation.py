@@ -981,6 +981,22 @@ def test_a_shift_a_workplace_and_a_switch_back(old: str, new: str, expected: Rel
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
+        ("lou is on lates at the care home", "lou got moved onto earlies", UNRELATED),  # "onto"
+        ("lou is on lates at the care home", "lou got moved to earlies", CONTRADICTS),
+        ("pete does the overnight shift", "pete . days only from next week", CONTRADICTS),
+        ("ama on nights rn", "ama off nights , mornings now", CONTRADICTS),
+        ("ravi works the early shift", "ravi has been put on afternoons permanently", CONTRADICTS),
+        ("jo - nights on the ward", "jo is on nights at the ward", SAME),
+        ("cal is on days off this week", "cal works nights", UNRELATED),  # days off: no shift
+    ],
+)
+def test_a_shift_told_as_a_rota_says_it(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
         ("Lars goes to bed before 10 p.m.", "Lars usually stays up until 4 a.m.", CONTRADICTS),
         ("remy sleeps at like 3am", "remy fixed his sleep, in bed by 11 now", CONTRADICTS),
         ("Tia wakes up at 6 every day.", "Tia sleeps until 10 these days.", CONTRADICTS),

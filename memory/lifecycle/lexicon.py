@@ -329,7 +329,7 @@ SLOT_CUES = (
         "upgrade migrate uninstall replace stop alone roommate flatmate housemate place office "
         "remote shift bed asleep sleep wake awake dawn childhood commute moderator administrator "
         "helper captain organiser organizer promote demote demodded uninstalled pescatarian "
-        "fiance fiancee"
+        "fiance fiancee rota lates earlies earlys"
     )
     | UNIVERSITIES
     | frozenset(PETS)

@@ -59,7 +59,7 @@ from memory.lifecycle.lexicon import (
     WISHES,
 )
 from memory.lifecycle.phrases import rewritten
-from memory.lifecycle.places import CITIES, REGIONS
+from memory.lifecycle.places import ONE_WORD_PLACES
 from memory.lifecycle.spelling import repaired
 from memory.search.scripts import spaced, unaccented
 
@@ -149,12 +149,12 @@ _DIET = re.compile(
     rf"|has gone|turned|has turned|has been|been) )?(?:(?:a|an|now|strictly|fully|strict|full"
     rf"|committed|lifelong|proper|total) )*(?P<diet>{'|'.join(DIETS)})\b"
 )  # the verb may be left out in chat: "mo vegan now"
-_CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "noon", "taken", "by", "them",
-                        "him", "pronouns", *NUMBER_WORDS,
-                        *(name for name in {*CITIES, *REGIONS} if " " not in name)})  # fmt: skip
+_CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "nights", "noon", "day", "days",
+                        "afternoons", "evenings", "taken", "by", "them", "him", "pronouns",
+                        *NUMBER_WORDS, *ONE_WORD_PLACES})  # fmt: skip
 """Words that cue a slot though :func:`keys` passes over them: a home ("from", a place named
-alone: "farah . toronto"), numbers, date words that tell a bedtime or a waking time ("likes
-morning": an early riser), a status its lemma hides ("taken": "take"), and pronouns."""
+alone: "farah . toronto"), numbers, words of a bedtime, a waking time or a shift ("likes
+morning", "days only now"), a status its lemma hides ("taken": "take"), and pronouns."""
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
                             "evry", "evrey", "daily", "nightly", "weekly", "night",
                             "weekends", "days", "weeks", "months", "years", "nights",

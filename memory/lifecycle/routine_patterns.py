@@ -15,6 +15,13 @@ from memory.lifecycle.slot_patterns import SlotPattern
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 from memory.lifecycle.slot_patterns import subject_if as _s_if
 
+_SHIFTS = (
+    r"(?:nights?|days?|mornings?|afternoons?|evenings?|lates|earl(?:ys|ies)|overnights?"
+    r"|graveyards?)"
+)
+_SHIFT = rf"(?P<value>{_SHIFTS})(?: shifts?)?"
+"""A shift by its name ("nights", "earlies", "lates"), as people on a rota say it."""
+_SHIFT_END = r"(?= only| now| permanently| from| for| at| in| this| since| [.,;:!?]|$)"
 _TO_WORK = r"(?:work|the office|(?:his|her|their) (?:job|office|work)|school|uni|college)\b"
 _MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
 _TO_BED = (
@@ -62,8 +69,13 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?<!not )(?P<value>night|day|morning|evening"
                 rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),
     # "works nights", "bao . days now", "pia . nights at the hospital"
-    _p("shift", rf"{_S}(?:[.:,-] )?(?:\S+ )?(?:works |working |doing |on )?"
-                rf"(?P<value>night|day)s(?=$| now\b| , | at\b| in\b)"),
+    _p("shift", rf"{_S}(?:[.:,-] )?(?:(?:only|still|now|back|mostly|usually|just) )?"
+                rf"(?:works |working |doing |on )?"
+                rf"(?P<value>night|day)s(?=$| now\b| , | at\b| in\b| on\b)"),
+    # "put on afternoons permanently", "moved to earlys for the rota", "off nights , days now"
+    _p("shift", rf"{_s_if(' (?:on|to|,) (?:the )?' + _SHIFTS)}(?:\S+ ){{0,8}}?(?:on|to|,) (?:the )?"
+                rf"{_SHIFT}{_SHIFT_END}"),
+    _p("shift", rf"{_S}(?:[.:,-] )?(?:\S+ ){{0,3}}?{_SHIFT} only\b"),  # "terry . days only now"
     _p("workplace", rf"{_s_if(' remote')}(?:\S+ ){{0,4}}?works? (?:fully |full time |mostly "
                     rf"|100 % )?remote(?:ly)?\b", "remote"),
     # "works mornings at the pharmacy"

@@ -327,7 +327,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = PRONOUNS.get(value, value)
     elif slot == "phone":  # one phone at a time, by its maker: "iphone" / "apple"
         value = _PHONE_MAKERS.get(value, value)
-    elif slot == "shift":
+    elif slot == "shift":  # "nights", "night shift", "overnights": "night" ("days" is a filler)
+        value = groups["value"] if groups["value"] in _SHIFTS else groups["value"].rstrip("s")
         value = _SHIFTS.get(value, value)
     elif slot == "commute":
         value = _COMMUTES.get(value.split()[-1], value)
@@ -348,7 +349,8 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 _PLACE_KEYS = frozenset({"home", "origin"})
 _PHONE_MAKERS = {"iphone": "apple", "galaxy": "samsung", "pixel": "google"}
 """A phone by its maker ("galaxy s21": samsung); "android" is any of them but apple."""
-_SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "early": "morning"}
+_SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "lates": "evening",
+           "early": "morning", "earlies": "morning", "earlys": "morning"}  # fmt: skip
 """One name per shift: overnight and graveyard shifts are nights, late ones evenings."""
 _COMMUTES = {"cycles": "bike", "cycle": "bike", "bikes": "bike", "bicycle": "bike", "walks": "foot",
              "drives": "car", "runs": "foot", "tube": "train", "subway": "train",
