@@ -182,3 +182,16 @@ def test_a_partner_who_died_ends_a_marriage_and_a_power_user_uses_no_power() -> 
 )
 def test_mains_consoles_shares_and_peoples_told_other_ways(old: str, new: str) -> None:
     assert relation(old, new, CLOSE) is Relation.SAME
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("Rio just turned 18 ayy!", "rio just turned 18"),
+        ("dex hit gold nova ngl lmao", "dex hit gold nova"),
+        ("sam plays lol", "sam plays league"),  # the game, not a laugh
+        ("lol", "lol"),
+    ],
+)
+def test_a_laugh_at_the_end_of_a_fact_is_no_part_of_it(text: str, body: str) -> None:
+    assert read(text).body == body

@@ -907,6 +907,14 @@ def test_a_job_told_as_a_fragment_or_after_now(old: str, new: str) -> None:
         ("Ngozi is 27 years old.", "Ngozi just turned 28 over the weekend."),
         ("odin. Diamond in OW", "odin - fell to Plat in OW"),
         ("zeph hardstuck plat in val", "zeph finally hit diamond in val lets goo"),
+        ("ollie is 15", "ollie turned 16 today yay !"),  # a cheer after the value
+        ("ren . emerald 2 lol", "ren - deranked to gold 4"),  # a tier and a short game name
+        ("ren - emerald 2 lol", "ren - deranked to gold 4 ngl"),
+        (
+            "nia is silver in valorant",
+            "nia has climbed all the way up to diamond in valorant",
+        ),
+        ("jt hardstuck gold nova in cs", "jt reached master guardian"),  # Counter-Strike's tiers
     ],
 )
 def test_an_age_or_a_rank_told_in_chat_replaces_the_old_one(old: str, new: str) -> None:

@@ -17,11 +17,11 @@ kinds of repair, one token at a time:
   it is none of the few words and names the lexicon would misread ("raisin" is no
   "raising", ``NOT_DROPPED``).
 
-And three habits of chat and speech, read before the words are: a Discord handle's
+And four habits of chat and speech, read before the words are: a Discord handle's
 underscores ("mimi_k" is one subject, :func:`handle_joined`), a denial said twice ("dont play
-tennis no more", :func:`unconcorded`), and what speech and second-language English put
-between the subject and what is said of it ("gareth he works", "priya um she lives",
-"ulises his home is", :func:`unspoken`).
+tennis no more", :func:`unconcorded`), what speech and second-language English put between
+the subject and what is said of it ("gareth he works", "priya um she lives", "ulises his
+home is", :func:`unspoken`), and a laugh after it ("turned 18 ayy", :func:`unpadded`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import re
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.lexicon import CONTRACTIONS, FILLERS, STOPWORDS
+from memory.lifecycle.lexicon import CONTRACTIONS, FILLERS, INTERJECTIONS, STOPWORDS
 
 CHAT_WORDS = {
     # words of grammar
@@ -177,6 +177,22 @@ def _self_repaired(tokens: list[str]) -> list[str]:
         tokens = tokens[: index - span] + tokens[after:]
         index -= span
     return tokens
+
+
+def unpadded(tokens: list[str]) -> list[str]:
+    """The tokens without the laughs and interjections chat ends a fact with ("rio just
+    turned 18 ayy !", "dex hit gold nova ngl"): what ends a fact is then its value. "lol"
+    after a verb of playing or "in" is League of Legends ("plays lol") and stays."""
+    kept = list(tokens)
+    while len(kept) > 2 and (
+        (kept[-1] in INTERJECTIONS and not (kept[-1] == "lol" and kept[-2] in _BEFORE_GAME))
+        or (not kept[-1][:1].isalnum() and kept[-2] in INTERJECTIONS)
+    ):
+        kept.pop()
+    return kept
+
+
+_BEFORE_GAME = frozenset({"play", "plays", "playing", "played", "in", "on", "main", "mains"})
 
 
 def unspoken(tokens: list[str]) -> list[str]:

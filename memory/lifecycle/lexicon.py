@@ -35,9 +35,13 @@ FILLERS = _words(
     "sorta pretty quite really truly definitely officially currently recently finally "
     "originally apparently probably mostly generally usually often sometimes daily weekly "
     "nightly these days big huge irl smh ong deadass istg bruh tbf imo imho idk prolly obv "
-    "legit lowk asf fully completely entirely sm atm alot um umm uh uhh er erm"
+    "legit lowk asf fully completely entirely sm atm alot um umm uh uhh er erm ayy ayyy yay "
+    "woo woohoo yass xd"
 )
 """Chat fillers, intensifiers and hedges: dropped before two facts are compared."""
+INTERJECTIONS = _words("lol lmao lmfao rofl haha hahaha omg tbh ngl fr af btw smh ong deadass "
+                       "istg bruh tbf imo imho idk ayy ayyy yay woo woohoo yass xd")  # fmt: skip
+"""Laughs and asides chat ends a fact with ("turned 18 ayy"): not its value."""
 
 NAMING_WORDS = _words("named called name")
 """How a name is given ("a cat named Sushi", "her cat is called Sushi"): no content of its
@@ -329,7 +333,8 @@ SLOT_CUES = (
         "upgrade migrate uninstall replace stop alone roommate flatmate housemate place office "
         "remote shift bed asleep sleep wake awake dawn childhood commute moderator administrator "
         "helper captain organiser organizer promote demote demodded uninstalled pescatarian "
-        "fiance fiancee rota lates earlies earlys"
+        "fiance fiancee rota lates earlies earlys derank deranked diamond platinum plat emerald "
+        "ascendant immortal radiant grandmaster challenger predator guardian nova"
     )
     | UNIVERSITIES
     | frozenset(PETS)

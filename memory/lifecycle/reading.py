@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.chat import handle_joined, respelled, unconcorded, unspoken
+from memory.lifecycle.chat import handle_joined, respelled, unconcorded, unpadded, unspoken
 from memory.lifecycle.lexicon import (
     CHANGE_CUES,
     CONTRACTIONS,
@@ -292,7 +292,7 @@ def normalise(text: str) -> str:
             if fixed != word and fixed in NUMBER_WORDS:
                 fixed = str(NUMBER_WORDS[fixed])  # "elevn": 11
             tokens.append(fixed)
-    tokens = unspoken(tokens)
+    tokens = unpadded(unspoken(tokens))
     if len(tokens) > 2 and tokens[1] == "'s":  # "Ana's a vet" / "Jay's moved": not possessive
         after = tokens[2]
         if after in IS_AFTER_S or after.endswith("ing") or after.isdigit():

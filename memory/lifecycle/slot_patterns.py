@@ -95,13 +95,14 @@ _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
 
 
 _TIER = (
-    r"(?:iron|bronze|silver|gold|plat|platinum|diamond|ascendant|immortal|radiant|emerald"
-    r"|master|grandmaster|challenger|champion|grand champion|legend|predator|elite)"
+    r"(?:gold nova|master guardian|legendary eagle|global elite|grand champion|iron|bronze"
+    r"|silver|gold|plat|platinum|diamond|ascendant|immortal|radiant|emerald|master|grandmaster"
+    r"|challenger|champion|legend|predator|elite|supreme)"
 )
 """The tiers of a game's ranked ladder ("Gold 2 in Valorant", "plat in league")."""
 _TIER_VALUE = rf"(?P<value>{_TIER}(?: (?:[1-5]|i{{1,3}}|iv|v))?)"
 _RANK = (
-    rf"{_S}(?:[.:,-] )?(?:[\w']+ ){{0,5}}?(?:a |an |the )?{_TIER_VALUE}"
+    rf"{_S}(?:[.:,-] )?(?:[\w']+ ){{0,7}}?(?:a |an |the )?{_TIER_VALUE}"
     rf"(?: rank| ranked)? (?:in|on) (?!(?:the|a|an|his|her|their|my) )"
     rf"(?P<thing>\w+(?: \w+)?){_STOP}"
 )
@@ -360,7 +361,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("rank", rf"{_S}(?:[.:,-] )?(?:finally |just |already )?(?:hit|hits|reached|ranked up to"
                rf"|ranked down to|deranked to|derankd to|dropped to|climbed to|made it to|is now"
                rf"|is|now)? ?"
-               rf"{_TIER_VALUE}(?: rank| ranked)?(?=$| [.,;:!?]| now\b| this\b| lets\b)"),
+               rf"{_TIER_VALUE}(?: rank| ranked)?(?: (?:in |on )?(?!(?:now|this|lets|rn)\b)"
+               rf"(?P<thing>[a-z][a-z0-9]{{1,3}}))?(?=$| [.,;:!?]| now\b| this\b| lets\b)"),
     # the language they grew up speaking
     _p("native", rf"{_S}'s (?:native|first|mother) (?:language|tongue|lang) {_FAV_IS}"
                  rf"(?:actually )?{_VALUE}"),
