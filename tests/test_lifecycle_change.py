@@ -307,3 +307,16 @@ def test_a_thing_switched_or_no_longer_so_ends_the_old_fact(old: str, new: str) 
 )
 def test_no_longer_about_another_thing_ends_nothing(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("noor she's on sertraline", "noor the gp took her off the sertraline in may", CONTRADICTS),
+        ("bram is on lisinopril", "bram came off lisinoprl last week", CONTRADICTS),  # a typo
+        ("dee wears glasses", "dee took off her glasses for the photo", UNRELATED),
+        ("dee wears glasses", "dee took her glasses off for the photo", UNRELATED),
+    ],
+)
+def test_a_medicine_someone_was_taken_off_ends_it(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.5) is expected

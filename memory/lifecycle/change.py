@@ -80,7 +80,7 @@ from memory.lifecycle.cues import (
 from memory.lifecycle.lexicon import KINDS, MEATS, MEMBER_OF, OCCUPATIONS, PETS, SYNONYMS
 from memory.lifecycle.reading import PUNCTUATION, Reading, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
-from memory.lifecycle.spelling import kin
+from memory.lifecycle.spelling import kin, words_match
 
 _SLOT_TOPICS = {"home": HOME, "job": WORK, "employer": WORK, "status": LOVE,
                 "studies": STUDIES, "school": STUDIES, "pets": PET, "household": HOME}  # fmt: skip
@@ -316,7 +316,7 @@ def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
         near += words[max(0, index - WINDOW) : index]
     olds = old.core - {old.subject}
     return any(
-        kin(said, mine) or said in MEMBER_OF.get(mine, ())  # "cut out caffeine" / "coffee"
+        kin(said, mine) or words_match(said, mine) or said in MEMBER_OF.get(mine, ())
         for said in (SYNONYMS.get(lemma(word), lemma(word)) for word in near)
         for mine in olds
     )

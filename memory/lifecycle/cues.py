@@ -186,9 +186,18 @@ def _given_away(words: list[str], index: int) -> bool:
 
 
 def _left_off(words: list[str], index: int) -> bool:
-    """ "off" at ``index`` tells a habit left: "juno off keto", "went off mushrooms" (not
-    "day off", "off work today"; "off the cigarettes" as "off cigarettes")."""
+    """ "off" at ``index`` tells a habit left: "juno off keto", "went off mushrooms", "took
+    her off metformin" (not "day off", "off work today"; "off the cigarettes" as "off
+    cigarettes")."""
     following = words[index + 1] if index + 1 < len(words) else ""
     if following == "the" and index + 2 < len(words):
         following = words[index + 2]
-    return (index == 1 or words[index - 1] in _GOING_OFF) and following not in _OFF_A_WHILE | ENDS
+    taken_off = index >= 2 and words[index - 1] in _TAKEN and lemma(words[index - 2]) == "take"
+    return (
+        index == 1 or words[index - 1] in _GOING_OFF or taken_off
+    ) and following not in _OFF_A_WHILE | ENDS
+
+
+_TAKEN = frozenset({"him", "her", "them", "me"})
+"""Between "took" and "off", whom a thing was taken from ("the doctor took her off
+metformin")."""
