@@ -1241,3 +1241,26 @@ def test_a_city_named_with_its_country_is_not_in_another_country() -> None:
 )  # fmt: skip
 def test_a_widower_remarrying_and_a_couple_over(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("priya has fuor dogs", "priya owns 4 dogs"),  # a number word mistyped
+        ("tom has three kids", "tom is a dad of thre"),
+        ("bea is a divorcee", "bea is divorced"),
+        ("kofi . trilingual", "kofi speaks 3 languages"),
+        ("lu is on west coast time", "lu is on pacific time"),
+        ("dan is a nurse", "dan works on the wards as a nurse"),
+        ("sal lives in chi-town", "sal is based in chicago"),  # a city's nickname
+        ("mei's first language is cantonese", "mei says cantonese is her mother tongue"),
+    ],
+)
+def test_a_fact_told_with_a_number_typo_a_nickname_or_another_word_is_the_same(
+    old: str, new: str
+) -> None:
+    assert relation(old, new, CLOSE) is SAME
+
+
+def test_a_tree_is_no_number() -> None:
+    assert relation("ola has three cats", "ola has tree cats", CLOSE) is not SAME

@@ -347,6 +347,7 @@ the words a typo may be repaired to (:mod:`memory.lifecycle.spelling`), names as
 
 ZONE_NAMES = {
     "pacific": "pst", "us pacific": "pst", "eastern": "est", "us eastern": "est",
+    "east coast": "est", "west coast": "pst",
     "central": "cst", "us central": "cst", "mountain": "mst", "atlantic": "ast",
     "alaska": "akst", "hawaii": "hst", "uk": "utc", "british": "utc", "european": "cet",
     "central european": "cet", "eastern european": "eet", "western european": "wet",

@@ -36,6 +36,7 @@ from memory.lifecycle.phrase_parts import (
 )
 from memory.lifecycle.places import DEMONYMS
 
+_LINGUAL = {"bi": 2, "tri": 3, "quadri": 4}
 _KEEN = r"(?:big |huge |proper |real |total |true )?"
 """How keen a "person" or "lover" of a thing may be said to be: "a proper night owl"."""
 PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
@@ -260,6 +261,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("expecting",), r"\bis expecting(?: a baby| a child| their first| her first)?\b",
      "is pregnant"),
     (("bilingual", "talk in"), r"\b(?:is )?bilingual in\b|\bcan (?:talk|speak) in\b", "speaks"),
+    (("lingual",), r"\b(?:is )?(?:a )?(bi|tri|quadri)lingual\b(?! in)",
+     lambda match: f"speaks {_LINGUAL[match.group(1)]} languages"),  # "trilingual"
+    (("divorcee",), r"\b(is )?(?:a )?divorcee\b", r"\1divorced"),
     (("years",), r"^(\S+) (?:has|have) (\d{1,3}) years(?: old)?(?=$| [.,;:!?]| now\b)",
      r"\1 is \2"),  # an age told as a Romance language tells it: "has 31 years"
     (("years",), r"^(\S+) (?:just )?(?:make|makes|made|has made|did) (\d{1,3}) years\b",

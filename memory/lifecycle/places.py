@@ -28,6 +28,10 @@ PLACE_ALIASES = {
     "madras": "chennai", "bengaluru": "bangalore", "peking": "beijing", "den haag": "the hague",
     "bruxelles": "brussels", "geneve": "geneva", "deutschland": "germany", "espana": "spain",
     "brasil": "brazil", "cdmx": "mexico city",
+    # nicknames
+    "brum": "birmingham", "melbs": "melbourne", "the big apple": "new york", "chi-town": "chicago",
+    "chitown": "chicago", "nola": "new orleans", "joburg": "johannesburg", "jozi": "johannesburg",
+    "brissie": "brisbane", "brisvegas": "brisbane", "the big smoke": "london", "kl": "kuala lumpur",
 }  # fmt: skip
 """Abbreviations and other names of a place, mapped to one name (values of home, origin)."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.lifecycle.lexicon import KINDS, OCCUPATIONS, PETS, UNIVERSITIES
+from memory.lifecycle.lexicon import KINDS, LANGUAGES, OCCUPATIONS, PETS, UNIVERSITIES
 
 SUBJECT = r"^\S+ "  # the subject
 
@@ -88,6 +88,7 @@ _ATTENDS = (
 )
 _NOT_SUBJECT = r"(?:(?:is|a|an|the|uni|university|college|grad|exchange|phd|masters|new) )"
 """What "X student" tells of no subject: "a grad student", "a uni student at Aalto"."""
+_LANGUAGES = "|".join(sorted(LANGUAGES))
 _SUBJECTS = "|".join(sorted(KINDS["subject"] | {"computer science", "medicine", "law"}))
 _KIN = (r"(?P<thing>(?:(?:older|younger|eldest|youngest|oldest|little|big) )?(?:son|daughter"
         r"|kid|child|boy|girl|brother|sister))")  # fmt: skip
@@ -140,7 +141,7 @@ _NOT_MAKER = r"(?<!for )(?<!at )(?<!of )(?<!by )(?<!joined )(?<!from )(?<!named 
 pixel")."""
 PATTERNS: tuple[SlotPattern, ...] = (
     # work
-    _p("job", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for) [\w'-]+"
+    _p("job", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for|on) [\w'-]+"
               rf"(?: [\w'-]+){{0,2}}?)? as (?:a |an )?{_VALUE}"),
     _p("job", rf"{_S}{_ADVERBS}(?:is|became|has become|has been) (?:now )?(?:a|an) "
               rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{_JOBS})){_STOP}"),
@@ -368,5 +369,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?:actually )?{_VALUE}"),
     _p("native", rf"{_S}(?:[.:,-] )?(?:native|first) (?:language|lang) :? ?{_VALUE}"),
     _p("native", rf"{_S}{_ADVERBS}is (?:a )?native (?P<value>\w+) speaker\b"),
+    _p("native", rf"{_s_if(' tongue| language')}(?:\S+ ){{0,3}}?(?P<value>{_LANGUAGES}) is "
+                 rf"(?:his|her|their) (?:native|first|mother) (?:language|tongue)\b"),
 )  # fmt: skip
 """What fills each slot (``value`` group, or the pattern's fixed value)."""

@@ -19,8 +19,8 @@ used (:func:`dictionary`): it holds common names and places ("izmir", "tomas"), 
 left alone, as are the names of places our own tables hold ("munchen") and an ending on a
 dictionary word ("vaping", "goated", "natively": newer words than the list).
 
-Shorter words are repaired only to a verb form or a small word: two letters after the
-first swapped ("gaev" → "gave"), or a letter of an ending left out ("livs" → "lives").
+Shorter words are repaired only to a verb form, a small word or a number: two letters after
+the first swapped ("gaev" → "gave"), a letter of an ending left out ("livs" → "lives").
 
 Two facts' words are compared the same forgiving way (:func:`words_match`, :func:`kin`,
 :func:`sets_match`)."""
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle import places
-from memory.lifecycle.lexicon import NAME_CUES, OCCUPATIONS, SLOT_CUES, STOPWORDS
+from memory.lifecycle.lexicon import NAME_CUES, NUMBER_WORDS, OCCUPATIONS, SLOT_CUES, STOPWORDS
 from memory.search.embeddings import WORDLLAMA_CONFIG
 
 if TYPE_CHECKING:
@@ -263,7 +263,9 @@ def _short_repaired(word: str) -> str:
     """A word of four letters, or the verb form or small word it is with two letters after
     the first swapped back ("gaev" → "gave", "jsut" → "just"; not "sena" → "sean", a name),
     else the one verb form it is with a letter put back ("livs" → "lives", "basd" →
-    "based"), or with an "s" for its last "z" ("runz" → "runs")."""
+    "based"), or with an "s" for its last "z" ("runz" → "runs"); "thre", "fuor": numbers."""
+    if word not in dictionary() and (number := _NUMBER_TYPOS.get(word)):
+        return number
     if verb(word) is not None or word in known_words() or word in dictionary():
         return word
     for i in (1, 2):
@@ -281,6 +283,11 @@ def _short_repaired(word: str) -> str:
         if (read := verb(longer := word[:i] + letter + word[i:])) is not None and read[0] != longer
     }  # a letter of an ending, inside: "tech" is no "teach", "alot" no "allot", "aime" no "aimed"
     return forms.pop() if len(forms) == 1 else word
+
+
+_NUMBER_TYPOS = {typo: number for number in NUMBER_WORDS for i in range(1, len(number) - 1)
+                 for typo in (number[:i] + number[i + 1 :], number[:i] + number[i + 1] + number[i]
+                              + number[i + 2 :]) if len(typo) == 4}  # fmt: skip
 
 
 def _slot_word(word: str, near: dict[str, frozenset[str]]) -> str | None:
