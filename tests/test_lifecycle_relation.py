@@ -1264,3 +1264,29 @@ def test_a_fact_told_with_a_number_typo_a_nickname_or_another_word_is_the_same(
 
 def test_a_tree_is_no_number() -> None:
     assert relation("ola has three cats", "ola has tree cats", CLOSE) is not SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("bo follows a keto diet", "bo eats pasta most nights", CONTRADICTS),
+        ("kim is on a strict carnivore diet", "kim went vegan", CONTRADICTS),
+        ("lin is diamond in overwatch", "lin hit grandmasters in overwatch", CONTRADICTS),
+        ("sid lives w his parents", "sid . own flat now", CONTRADICTS),
+        ("ada has a black labrador named coco", "ada's black labrador is called pip", CONTRADICTS),
+        ("ted - widower", "ted is widowed", SAME),
+    ],
+)
+def test_diets_tiers_homes_and_pets_told_with_a_word_more(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected
+
+
+def test_a_degree_is_no_rank_and_a_word_in_use_no_typo() -> None:
+    assert not [
+        s
+        for s in find_slots(read("zoe is doing a masters in law").body)
+        if s.key.startswith("rank")
+    ]
+    assert "steak" in read("juno's steak era is over").body.split()  # not "speak"

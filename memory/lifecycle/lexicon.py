@@ -298,6 +298,8 @@ DIETS = {
     "vegetarian": MEATS,
     "vegan": MEATS | ANIMAL_PRODUCTS,
     "pescatarian": MEATS - _words("fish seafood salmon tuna shrimp prawn"),
+    "keto": _words("bread pasta rice potato potatoes noodles sugar cake"),
+    "carnivore": _words("vegetables salad fruit bread pasta rice"),
 }
 """Diets, and what a member who keeps one does not eat."""
 
@@ -334,7 +336,7 @@ SLOT_CUES = (
         "remote shift bed asleep sleep wake awake dawn childhood commute moderator administrator "
         "helper captain organiser organizer promote demote demodded uninstalled pescatarian "
         "fiance fiancee rota lates earlies earlys derank deranked diamond platinum plat emerald "
-        "ascendant immortal radiant grandmaster challenger predator guardian nova"
+        "ascendant immortal radiant grandmaster challenger predator guardian nova carnivore keto"
     )
     | UNIVERSITIES
     | frozenset(PETS)

@@ -52,8 +52,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"like (?=(?:really|so|super|totally|literally|actually|very|kinda"
      r"|lowkey|honestly|basically)\b)", ""),  # "allergic to peanuts like really badly"
     (("coffee shop", "coffeeshop"), r"\bcoffee ?shop\b", "cafe"),
-    (("widow",), r"\bis (?:(?:now )?(?:a )?widow(?:er)?|a widowed)\b", "is widowed"),  # "a
-    # widowed": "a widower" as the typo repair spells it
+    (("widow",), r"\b(is )?(?:now )?(?:a )?widow(?:er)?\b", r"\1widowed"),  # "nigel . widower"
     (("passed away", "died", "lost"), r"^(\S+) (?:'s )?(?:(?:wife|husband|spouse) (?:passed away"
      r"|died)|lost (?:her|his|their) (?:wife|husband|spouse))\b", r"\1 is widowed"),
     (("lessons",), r"\bgives (\w+) lessons\b", r"teaches \1"),

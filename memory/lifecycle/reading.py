@@ -145,8 +145,8 @@ _DAYS = {
 _NO_PLAN = frozenset({("not", "plan"), ("not", "plans"), ("not", "planning"), ("in", "planning")})
 _WORD = re.compile(r"[^\W_]+")
 _DIET = re.compile(
-    rf"^\S+ (?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went"
-    rf"|has gone|turned|has turned|has been|been) )?(?:(?:a|an|now|strictly|fully|strict|full"
+    rf"^\S+ (?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|went|turned|been"
+    rf"|follows|is on|has (?:become|gone|turned|been)) )?(?:(?:a|an|now|strictly|fully|strict|full"
     rf"|committed|lifelong|proper|total) )*(?P<diet>{'|'.join(DIETS)})\b"
 )  # the verb may be left out in chat: "mo vegan now"
 _CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "nights", "noon", "day", "days",

@@ -51,8 +51,8 @@ _TIME = (
 """A time: "45 : 02" (as ``reading.normalise`` spaces it), "3 hours 20 minutes", "52 min"."""
 _DIET = (
     r"(?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went|has gone"
-    r"|turned|has turned|has been|been|going) )?(?:(?:a|an|now|strictly|fully|strict|full"
-    rf"|committed|lifelong|proper|total) )*(?P<value>{'|'.join(DIETS)})\b"
+    r"|turned|has turned|has been|been|going|follows|is on) )?(?:(?:a|an|now|strictly|fully"
+    rf"|strict|full|committed|lifelong|proper|total) )*(?P<value>{'|'.join(DIETS)})\b"
 )
 """A diet kept, right after the subject: "is vegetarian", "mo . fully vegan now"."""
 

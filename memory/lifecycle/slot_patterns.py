@@ -96,11 +96,13 @@ _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
 
 
 _TIER = (
-    r"(?:gold nova|master guardian|legendary eagle|global elite|grand champion|iron|bronze"
+    r"(?:gold nova|master guardian|legendary eagle|global elite|grand champion"
+    r"|(?<!a )(?<!an )(?:grand)?masters|iron|bronze"
     r"|silver|gold|plat|platinum|diamond|ascendant|immortal|radiant|emerald|master|grandmaster"
     r"|challenger|champion|legend|predator|elite|supreme)"
 )
-"""The tiers of a game's ranked ladder ("Gold 2 in Valorant", "plat in league")."""
+"""The tiers of a game's ranked ladder ("Gold 2 in Valorant", "plat in league"; "hit masters",
+not "a masters in data science")."""
 _TIER_VALUE = rf"(?P<value>{_TIER}(?: (?:[1-5]|i{{1,3}}|iv|v))?)"
 _RANK = (
     rf"{_S}(?:[.:,-] )?(?:[\w']+ ){{0,7}}?(?:a |an |the )?{_TIER_VALUE}"
@@ -228,8 +230,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_LIVES} )?(?:{_ALONE}|solo)\b", "alone"),
     _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) {_ALONE}\b",
        "alone"),
-    _p("household", rf"{_s_if(' own | solo ')}(?:[.:,-] )?(?:\S+ ){{0,3}}?(?:(?:his|her|their) own "
-                    rf"(?:place|apt|flat|apartment|house)|solo (?:flat|apartment|place))\b",
+    _p("household", rf"{_s_if(' own | solo ')}(?:[.:,-] )?(?:\S+ ){{0,3}}?"
+                    rf"(?:(?:(?:his|her|their) )?own (?:place|apt|flat|apartment|house)"
+                    rf"|solo (?:flat|apartment|place))\b",
        "alone"),
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:still )?(?:lives|living|is living|stays) "
                     rf"(?:at home )?(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks"
@@ -296,11 +299,11 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
                  rf"the (?:university|college) of (?P<value>\w+(?: \w+)?){_STOP}"),
     # pets
-    _p("pet", rf"{_S}'s (?:only )?{_PET} (?:is )?(?:(?:now|still|actually|really) )?"
+    _p("pet", rf"{_S}'s (?:only )?(?:[\w-]+ )?{_PET} (?:is )?(?:(?:now|still|actually|really) )?"
               rf"(?:called|named) {_NAME}"),
     _p("pet", rf"{_S}(?:\S+ ){{0,4}}?{_PET}(?: 's| \.)? name (?:is |: )?{_NAME}"),  # "dog name: x"
     _p("pet", rf"{_S}'s {_PET} 's name is {_NAME}"),
-    _p("pet", rf"{_S}{_ADVERBS}(?:has|owns) (?:a|an) {_PET} (?:called|named) {_NAME}"),
+    _p("pet", rf"{_S}{_ADVERBS}(?:has|owns) (?:a|an) (?:[\w-]+ )?{_PET} (?:called|named) {_NAME}"),
     _p("pet", rf"{_S}{_ADVERBS}(?:named|renamed|has renamed|called|calls) {_DET} {_PET} "
               rf"(?:to )?{_NAME}"),
     _p("pet", rf"^(?P<value>\w+) is \S+ 's {_PET}$"),

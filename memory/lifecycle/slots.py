@@ -356,7 +356,16 @@ _COMMUTES = {"cycles": "bike", "cycle": "bike", "bikes": "bike", "bicycle": "bik
              "drives": "car", "runs": "foot", "tube": "train", "subway": "train",
              "metro": "train", "tram": "train"}  # fmt: skip
 """One name per way to work: "cycles to work" / "goes to work by bike"."""
-_TIERS = {"plat": "platinum", "i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5"}
+_TIERS = {
+    "plat": "platinum",
+    "masters": "master",
+    "grandmasters": "grandmaster",
+    "i": "1",
+    "ii": "2",
+    "iii": "3",
+    "iv": "4",
+    "v": "5",
+}
 _COUNTED = frozenset({"siblings", "children", "pets"})
 """Slots whose values are "none" or a kind: every kind can hold beside the others."""
 _KINDS = {"kid": "child", "kids": "child", "brothers": "brother", "sisters": "sister",

@@ -250,8 +250,8 @@ def repaired(word: str) -> str:
     vocabulary, near = _index()
     if word in vocabulary or verb(word) is not None or word in known_words():
         return word
-    if word in _place_words():
-        return word  # a town, not a typo: "stafford" is no "stanford"
+    if word in _place_words() or dictionary().uses([word])[0] >= MIN_COUNT:
+        return word  # a town or a word in use, not a typo: "stafford", "steak" ("speak")
     if word.endswith(("es", "z")) and word not in dictionary():
         plain = word[:-2] + "s" if word.endswith("es") else word[:-1] + "s"
         if verb(plain) is not None or plain in dictionary():
