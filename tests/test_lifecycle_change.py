@@ -241,7 +241,7 @@ def test_more_changes_end_the_old_fact(old: str, new: str) -> None:
         ("gus has a ps5", "gus switched to pc"),  # "switched" is no Nintendo Switch
         ("mo is doing carnivore", "mo is off work today"),  # time away, no habit left
         ("mo plays dead by daylight", "mo plays dead by daylight with his cousin"),
-        ("ada works as a nurse", "ada got promoted to ward manager"),  # no community role
+        ("ada works at the hospital", "ada got promoted to ward manager"),  # no community role
         ("Ivo teaches guitar to teens.", "Ivo gives guitar lessons to teens."),  # a service
         ("ivo has a dog", "ivo gave his dog a treat to celebrate"),  # given nobody
         ("ivo has a cat", "ivo gave his cat a bath"),

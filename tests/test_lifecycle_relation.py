@@ -1290,3 +1290,20 @@ def test_a_degree_is_no_rank_and_a_word_in_use_no_typo() -> None:
         if s.key.startswith("rank")
     ]
     assert "steak" in read("juno's steak era is over").body.split()  # not "speak"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("rui works as a kitchen porter", "rui got promoted to sous chef", CONTRADICTS),
+        ("ana works as an engineer", "ana got promoted to senior engineer", UNRELATED),
+        ("ben still lives w his dad", "ben finally got his own gaff", CONTRADICTS),
+        ("kai is deffo vegan", "kai is definitely vegan", SAME),  # a chat spelling
+    ],
+)
+def test_a_promotion_an_own_gaff_and_deffo(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected
+
+
+def test_a_shift_tells_how_often_like_a_day() -> None:
+    assert read("lena drinks 4 coffees a shift").body == read("lena drinks 4 coffees a day").body

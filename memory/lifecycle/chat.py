@@ -42,6 +42,7 @@ CHAT_WORDS = {
     "everyday": "every day", "w": "with", "hes": "he is", "shes": "she is",
     "theyre": "they are", "rly": "really", "rlly": "really", "sais": "says", "sayz": "says",
     "sez": "says", "brokeup": "broke up", "js": "javascript", "k8s": "kubernetes", "nvim": "neovim",
+    "deffo": "definitely", "defo": "definitely",
     # content
     "wfh": "work from home", "bestie": "best friend", "besties": "best friends",
     "bff": "best friend", "bffs": "best friends", "compsci": "computer science",

@@ -336,7 +336,8 @@ SLOT_CUES = (
         "remote shift bed asleep sleep wake awake dawn childhood commute moderator administrator "
         "helper captain organiser organizer promote demote demodded uninstalled pescatarian "
         "fiance fiancee rota lates earlies earlys derank deranked diamond platinum plat emerald "
-        "ascendant immortal radiant grandmaster challenger predator guardian nova carnivore keto"
+        "ascendant immortal radiant grandmaster challenger predator guardian nova carnivore keto "
+        "gaff"
     )
     | UNIVERSITIES
     | frozenset(PETS)

@@ -18,9 +18,8 @@
 
 Text of every script is read: accents and marks folded ("Kraków", "живёт" → "krakow",
 "живет"), each run of Chinese, Japanese or Korean as its character bigrams, the words search
-makes of it; the lexicons, slots and negations read English.
-
-Readings are cached per text (a member's old facts are read once, not once per new fact).
+makes of it; the lexicons, slots and negations read English. Readings are cached per text (a
+member's old facts are read once, not once per new fact).
 """
 
 from __future__ import annotations
@@ -130,7 +129,8 @@ _FREQUENCY = re.compile(
     rf"|week|weekend|month|year|summer|winter|spring|autumn|fall|{WEEKDAYS})s?"
     rf"|most (?:days|nights|mornings|evenings|weekends)"
     rf"|(?:once|twice|\d+ times) a (?:day|week|month|year)|(?:on|at) weekends"
-    rf"|in the (?:mornings?|evenings?|afternoons?)|at night|(?:a|per) (?:day|night|week|month)"
+    rf"|in the (?:mornings?|evenings?|afternoons?)|at night|(?:a|per) (?:day|night|week|month"
+    rf"|shift)"
     rf"|daily|nightly|weekly|(?:on )?(?:{WEEKDAYS})s"  # and how long a habit has been left:
     rf"|in (?:(?:\d+|several|a few|many) )?(?:months|weeks|years|ages|a while|forever|days)"
     rf"|since (?:(?:the|his|her|their|my) )?(?:[a-z]+ ){{0,3}}?[a-z]+(?= [,.;:!?]|$))\b"

@@ -158,6 +158,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("job", rf"{_s_if(' now(?:$| [.,;:!?])')}(?!'s )(?:\S+ ){{1,8}}?"
               rf"(?P<value>(?:[\w-]+ )?(?:{_JOBS})) now"
               rf"(?=$| [.,;:!?])"),  # "not testing anymore - product manager now"
+    _p("job", rf"{_S}{_ADVERBS}(?:got |was |has been |just got )?promoted to (?:a |an )?"
+              rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{_JOBS})){_STOP}"),  # "promoted to head chef"
     _p("job", rf"{_S}{_ADVERBS}teaches\b", "teacher"),
     _p("job", rf"{_S}{_ADVERBS}(?:quit|lost|left|has quit|has lost) {_DET} job\b", "none"),
     _p("job", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
@@ -231,7 +233,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) {_ALONE}\b",
        "alone"),
     _p("household", rf"{_s_if(' own | solo ')}(?:[.:,-] )?(?:\S+ ){{0,3}}?"
-                    rf"(?:(?:(?:his|her|their) )?own (?:place|apt|flat|apartment|house)"
+                    rf"(?:(?:(?:his|her|their) )?own (?:place|apt|flat|apartment|house|gaff|crib)"
                     rf"|solo (?:flat|apartment|place))\b",
        "alone"),
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:still )?(?:lives|living|is living|stays) "
