@@ -166,8 +166,6 @@ DEMONYMS = {
 }  # fmt: skip
 """Where someone is from, by the word for its people: "is brazilian" is "is from brazil"."""
 
-ONE_WORD_PLACES = frozenset(name for name in {*CITIES, *REGIONS} if " " not in name)
-
 
 def is_place(name: str) -> bool:
     """Whether the tables know ``name`` as a place: a town or city, a region, a district, or

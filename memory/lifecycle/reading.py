@@ -58,7 +58,7 @@ from memory.lifecycle.lexicon import (
     WISHES,
 )
 from memory.lifecycle.phrases import rewritten
-from memory.lifecycle.places import ONE_WORD_PLACES
+from memory.lifecycle.places import CITIES, REGIONS
 from memory.lifecycle.spelling import repaired
 from memory.search.scripts import spaced, unaccented
 
@@ -151,10 +151,10 @@ _DIET = re.compile(
 )  # the verb may be left out in chat: "mo vegan now"
 _CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "nights", "noon", "day", "days",
                         "afternoons", "evenings", "taken", "by", "them", "him", "pronouns",
-                        *NUMBER_WORDS, *ONE_WORD_PLACES})  # fmt: skip
-"""Words that cue a slot though :func:`keys` passes over them: a home ("from", a place named
-alone: "farah . toronto"), numbers, words of a bedtime, a waking time or a shift ("likes
-morning", "days only now"), a status its lemma hides ("taken": "take"), and pronouns."""
+                        *NUMBER_WORDS})  # fmt: skip
+"""Words that cue a slot though :func:`keys` passes over them (as does a place named alone,
+"farah . toronto"): a home ("from"), numbers, words of a bedtime, a waking time or a shift
+("likes morning", "days only now"), a status its lemma hides ("taken"), and pronouns."""
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
                             "evry", "evrey", "daily", "nightly", "weekly", "night",
                             "weekends", "days", "weeks", "months", "years", "nights",
@@ -234,7 +234,7 @@ def keys(text: str) -> Keys:
     tokens = _WORD.findall(normalise(text[:MAX_CHARS]))
     cued = len(tokens) > 2 and tokens[1] == "in"  # a verb-less home: "jay in boston"
     for token in tokens[1:]:
-        if token in _CUE_WORDS or token[0].isdigit():
+        if token in _CUE_WORDS or token in CITIES or token in REGIONS or token[0].isdigit():
             cued = True
         if token in _NO_KEY or len(token) < 2:
             continue
