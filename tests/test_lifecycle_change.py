@@ -320,3 +320,20 @@ def test_no_longer_about_another_thing_ends_nothing(old: str, new: str) -> None:
 )
 def test_a_medicine_someone_was_taken_off_ends_it(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.5) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("rhys rides a brompton", "rhys had his brompton stolen , walks now", CONTRADICTS),
+        (
+            "ana's favourite band is blur",
+            "ana says pulp has overtaken blur as her favourite",
+            CONTRADICTS,
+        ),
+        ("kit's fav game is hades", "kit's fav is balatro now , hades got dethroned", CONTRADICTS),
+        ("rhys rides a brompton", "rhys had his wallet stolen on the bus", UNRELATED),
+    ],
+)
+def test_a_thing_stolen_overtaken_or_dethroned_ends(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.5) is expected

@@ -1307,3 +1307,15 @@ def test_a_promotion_an_own_gaff_and_deffo(old: str, new: str, expected: Relatio
 
 def test_a_shift_tells_how_often_like_a_day() -> None:
     assert read("lena drinks 4 coffees a shift").body == read("lena drinks 4 coffees a day").body
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("zo thinks marvel films are mid", "zo loves marvel films now", CONTRADICTS),
+        ("ray says sushi is overrated tbh", "ray hates sushi", SAME),
+        ("ray says the new album is mid", "ray is a chef", UNRELATED),
+    ],
+)
+def test_mid_and_overrated_are_dislikes(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, CLOSE) is expected

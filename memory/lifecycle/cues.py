@@ -49,7 +49,7 @@ AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop"
                          "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
                          "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
                          "hand", "dump", "rip", "flog", "nuke", "return", "remove",
-                         "closed", "withdraw"})  # fmt: skip
+                         "closed", "withdraw", "over-take"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "withdrew from
 her degree", "gave ziggy to her cousin")."""
@@ -65,9 +65,9 @@ _SERVICES = frozenset({"lesson", "lessons", "class", "classes", "talk", "talks",
 """What is given without being given away ("gives piano lessons to kids")."""
 BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead",
                           "done", "return", "remove", "closed", "uninstalled",
-                          "ended"})  # fmt: skip
+                          "ended", "steal", "dethrone"})  # fmt: skip
 """Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
-1660 is gone", "the xbox got sold")."""
+1660 is gone", "the xbox got sold", "had her bike stolen", "sfah got dethroned")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
             ("laid", "off"): "fire", ("call", "off"): "split", ("give", "up"): "giveup",
             ("step", "down"): "stepdown", ("hand", "off"): "handoff", ("hand", "over"): "handoff",

@@ -98,6 +98,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\b(?:has |have )?(?:come|came) a?round to\b", "likes"),  # "has come around to cilantro"
     (("stand", "handle", "stomach", "deal"),
      r"\bcan not (?:stand|handle|stomach|deal (?:with|w))\b", "hates"),
+    ((" mid", "overrated", " trash"), r"^(\S+) (?:thinks|says|finds|reckons) (?:that )?"
+     r"((?:\S+ ){1,4}?)(?:is|are) (?:so |kinda |lowkey |totally )?(?:mid|overrated|trash)"
+     r"(?=$| [.,;:!?]| (?:tbh|fr|ngl|lol)\b)", r"\1 dislikes \2"),  # "thinks k-pop is mid"
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
     (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
      r"([\w ]{1,20}?) (?:habit|addiction)\b", r"stopped \1"),  # "kicked the red bull habit"
