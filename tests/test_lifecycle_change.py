@@ -337,3 +337,15 @@ def test_a_medicine_someone_was_taken_off_ends_it(old: str, new: str, expected: 
 )
 def test_a_thing_stolen_overtaken_or_dethroned_ends(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.5) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("mo is on the parish council", "mo resigned from the parish council", CONTRADICTS),
+        ("jen referees sunday league", "jen has hung up her referee whistle", CONTRADICTS),
+        ("jen has a landline", "jen hung up the phone on her landline", UNRELATED),
+    ],
+)
+def test_a_thing_resigned_or_hung_up_ends(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.5) is expected
