@@ -13,7 +13,8 @@ one's people ("perth": Australia and Scotland; "moscow" is only the one in Russi
 Left out, so that a word is not taken for a town:
 - names that are an English word in lowercase (lemminflect's lookup table, inflections
   included: "reading", "bath", "nice", "split", "barking") or a word of the lifecycle's own
-  lists ("rugby");
+  lists ("rugby"), unless the town has ``BIG_CITY`` people and the word is seldom used
+  ("muscat", "moscow" stay; "sale", "van", "perm" do not);
 - names used ``COMMON_USES`` times or more as words in the spelling dictionary, unless the
   town has ``BIG_CITY`` people ("david", "florence"; "athens" stays);
 - names of two letters or fewer, of more than three words, or with other punctuation than a
@@ -102,7 +103,7 @@ def build() -> str:
     towns: dict[str, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
     for city in cities.values():
         name = fold(city["name"])
-        if not _usable(name, words, known):
+        if not _usable(name, known):
             continue
         country = country_of.get(city["countrycode"], "")
         country = COUNTRY_NAMES.get(country, country)
@@ -117,6 +118,8 @@ def build() -> str:
         largest = max(population for population, _ in towns[name])
         if largest < MIN_POPULATION or (name in common and largest < BIG_CITY):
             continue
+        if " " not in name and name in words and (name in common or largest < BIG_CITY):
+            continue  # a word, unless a big city's name seldom used as one ("muscat")
         within = sorted(
             {place for population, found in towns[name] if population * NAMESAKE >= largest
              for place in found if place}
@@ -125,13 +128,12 @@ def build() -> str:
     return "".join(lines)
 
 
-def _usable(name: str, words: frozenset[str], known: set[str]) -> bool:
+def _usable(name: str, known: set[str]) -> bool:
     parts = name.split()
     return (
         len(name) > 2
         and len(parts) <= 3
         and all(part.replace("-", "").isalpha() for part in parts)
-        and not (len(parts) == 1 and name in words)
         and name not in known
     )
 

@@ -69,3 +69,18 @@ def test_the_town_table_holds_towns_not_words() -> None:
     assert CITIES["harrogate"] == {"england", "united kingdom"}
     assert CITIES["london"] == {"england", "united kingdom"}  # the hand-written entry wins
     assert is_place("nyc") and is_place("brooklyn") and is_place("texas")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("bashir lives in doha", "bashir - muscat now", Relation.CONTRADICTS),  # a big city
+        ("tom lives in norfolk", "tom lives in england", Relation.UNRELATED),  # a county
+        ("tom lives in norfolk", "tom lives in scotland", Relation.CONTRADICTS),
+        ("kay lives in surrey", "kay lives in the uk", Relation.UNRELATED),  # not surrey, bc
+    ],
+)
+def test_big_cities_named_like_words_and_english_counties(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, CLOSE) is expected

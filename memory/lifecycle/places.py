@@ -63,11 +63,18 @@ COUNTRIES = _words(
     "puerto rico"
 )
 
+COUNTIES = _words(
+    "yorkshire cornwall devon kent norfolk suffolk surrey essex sussex dorset somerset cumbria "
+    "lancashire cheshire hampshire"
+)
+"""English counties: each lies in England."""
+
 REGIONS = (
     US_STATES
     | COUNTRIES
+    | COUNTIES
     | _words(
-        "europe asia africa oceania scandinavia midwest yorkshire cornwall devon kent "
+        "europe asia africa oceania scandinavia midwest "
         "bavaria tuscany catalonia andalusia quebec ontario alberta queensland tasmania "
         "siberia patagonia"
     )
@@ -76,7 +83,8 @@ REGIONS = (
         "north america, latin america, middle east, east coast, west coast"
     )
 )
-"""Countries, US states and large regions: a home or origin there holds beside a city."""
+"""Countries, US states, English counties and large regions: a home or origin there holds beside
+a city."""
 
 DISTRICTS = {
     "camden": "london", "hackney": "london", "brixton": "london", "shoreditch": "london",

@@ -38,6 +38,7 @@ from memory.lifecycle.lexicon import (
 )
 from memory.lifecycle.places import (
     CITIES,
+    COUNTIES,
     COUNTRIES,
     DISTRICTS,
     PLACE_ALIASES,
@@ -229,6 +230,8 @@ def values_agree(key: str, first: str, second: str) -> bool:
         return True  # a place cut short: "melb" / "melbourne, aus"
     if len(short) >= 4 and typos_apart(first, second) <= (2 if len(short) >= 8 else 1):
         return True  # a name mistyped: "izmir" / "izmr", "wellingotn" / "welington"
+    if {first, second} & COUNTIES and {first, second} & {"england", "united kingdom"}:
+        return True  # "norfolk" / "england"
     if (first in REGIONS) == (second in REGIONS):
         return False
     region, city = (first, second) if first in REGIONS else (second, first)
