@@ -1319,3 +1319,20 @@ def test_a_shift_tells_how_often_like_a_day() -> None:
 )
 def test_mid_and_overrated_are_dislikes(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, CLOSE) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("rae is right-handed", "rae writes with her left hand", CONTRADICTS),
+        ("rae is left-handed", "rae eats with her left hand", SAME),
+    ],
+)
+def test_the_hand_one_writes_with(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, CLOSE) is expected
+
+
+def test_pets_counted_in_a_fragment() -> None:
+    assert [(s.key, s.value) for s in find_slots(read("bella . two cats").body)] == [
+        ("pets", "2 cat")
+    ]

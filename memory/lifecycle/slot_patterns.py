@@ -326,6 +326,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("pets", rf"{_S}{_ADVERBS}(?:{_HAS_NO}|has never (?:had|owned) (?:a|any)) pets?\b", "none"),
     _p("pets", rf"{_S}(?:[.:,-] )?no pets{_FRAGMENT_END}", "none"),
     _p("pets", rf"{_S}{_ADVERBS}(?:has|got|adopted|owns|has adopted) {_SOME}{_ANY_PET}\b"),
+    _p("pets", rf"{_S}(?:[.:,-] )?(?:(?:now|still|only|just) )?(?P<count>\d+) {_ANY_PET}"
+               rf"{_FRAGMENT_END}"),  # "bella . 2 cats", "bella - 1 cat now"
     _p("only_pet", rf"{_S}(?:'s |[.:,-] )?(?:only|1 and only) pet (?:now )?(?:is |: |= )?"
                    rf"(?:now )?(?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
@@ -362,6 +364,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     # the hand they write with
     _p("hand", rf"{_S}{_ADVERBS}(?:is )?(?:a )?(?P<value>(?:left|right|rigth)[- ]handed|lefty"
                rf"|righty){_FRAGMENT_END}"),
+    _p("hand", rf"{_s_if(' hand')}(?:\S+ ){{0,3}}?(?:writes|eats|draws|bowls|throws) (?:with|w) "
+               rf"(?:his|her|their) (?P<value>left|right) hand\b"),  # "writes with his left hand"
     # a game's rank
     _p("rank", _RANK),
     _p("rank", rf"{_S}(?:[.:,-] )?(?:finally |just |already )?(?:hit|hits|reached|ranked up to"
