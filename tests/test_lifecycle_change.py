@@ -349,3 +349,16 @@ def test_a_thing_stolen_overtaken_or_dethroned_ends(old: str, new: str, expected
 )
 def test_a_thing_resigned_or_hung_up_ends(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.5) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("ana runs on saturdays", "ana runs on sundays now instead of saturdays", CONTRADICTS),
+        ("ana runs on saturdays", "ana runs on saturdays instead of the gym", UNRELATED),
+    ],
+)
+def test_the_day_named_after_instead_of_is_the_old_one(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.5) is expected

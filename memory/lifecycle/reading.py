@@ -138,10 +138,9 @@ _FREQUENCY = re.compile(
 _SPACES = re.compile(r"\s+")
 CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
 """What ends a clause of a fact (its negations are counted per clause)."""
-_DAYS = {
-    **{form: (day[:3],) for day in WEEKDAYS.split("|") for form in (day, day + "s")},
-    "weekend": ("sat", "sun"), "weekends": ("sat", "sun"),
-}  # fmt: skip
+_DAYS = {**{form: (day[:3],) for day in WEEKDAYS.split("|") for form in (day, day + "s")},
+         "weekend": ("sat", "sun"), "weekends": ("sat", "sun")}  # fmt: skip
+_INSTEAD = re.compile(r"\binstead of (?:\w+ )?\w+")  # "on wednesdays now instead of sundays"
 _NO_PLAN = frozenset({("not", "plan"), ("not", "plans"), ("not", "planning"), ("in", "planning")})
 _WORD = re.compile(r"[^\W_]+")
 _DIET = re.compile(
@@ -207,7 +206,8 @@ def read(text: str) -> Reading:
     diet = _DIET.search(body)
     not_eaten = DIETS[diet.group("diet")] if diet else frozenset()
     stopped = any(lemma(word) in STOPPING_VERBS for word in words)
-    days = frozenset(day for word in normalised.split() for day in _DAYS.get(word, ()))
+    rest = _INSTEAD.sub("", normalised) if "instead" in normalised else normalised
+    days = frozenset(day for word in rest.split() for day in _DAYS.get(word, ()))
     return Reading(
         body, subject, possessive, core, bool(negations % 2), stopped, dates, not_eaten, days
     )
