@@ -29,19 +29,20 @@ STOPWORDS = _words(
 )
 """Words that carry no content of their own in a short fact."""
 
-FILLERS = _words(
-    "lol lmao lmfao rofl haha hahaha omg tbh ngl fr rn af btw tho though ok okay yeah yes "
-    "actually literally basically honestly lowkey highkey totally absolutely super kinda "
-    "sorta pretty quite really truly definitely officially currently recently finally "
-    "originally apparently probably mostly generally usually often sometimes daily weekly "
-    "nightly these days big huge irl smh ong deadass istg bruh tbf imo imho idk prolly obv "
-    "legit lowk asf fully completely entirely sm atm alot um umm uh uhh er erm ayy ayyy yay "
-    "woo woohoo yass xd"
+INTERJECTIONS = _words(
+    "lol lmao lmfao rofl haha hahaha omg tbh ngl fr af btw smh ong deadass istg bruh tbf imo "
+    "imho idk ayy ayyy yay woo woohoo yass xd"
 )
-"""Chat fillers, intensifiers and hedges: dropped before two facts are compared."""
-INTERJECTIONS = _words("lol lmao lmfao rofl haha hahaha omg tbh ngl fr af btw smh ong deadass "
-                       "istg bruh tbf imo imho idk ayy ayyy yay woo woohoo yass xd")  # fmt: skip
 """Laughs and asides chat ends a fact with ("turned 18 ayy"): not its value."""
+FILLERS = INTERJECTIONS | _words(
+    "rn tho though ok okay yeah yes actually literally basically honestly lowkey highkey "
+    "totally absolutely super kinda sorta pretty quite really truly definitely officially "
+    "currently recently finally originally apparently probably mostly generally usually often "
+    "sometimes daily weekly nightly these days big huge irl prolly obv legit lowk asf fully "
+    "completely entirely sm atm alot um umm uh uhh er erm"
+)
+"""Chat fillers, intensifiers and hedges, the interjections too: dropped before two facts are
+compared."""
 
 NAMING_WORDS = _words("named called name")
 """How a name is given ("a cat named Sushi", "her cat is called Sushi"): no content of its
