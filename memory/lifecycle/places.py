@@ -6,6 +6,7 @@ GeoNames with their countries (``cities.tsv``, written by ``bench/places_table.p
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from memory.lifecycle.lexicon import _names, _words
@@ -180,3 +181,17 @@ def is_place(name: str) -> bool:
     another name of one ("nyc")."""
     name = PLACE_ALIASES.get(name, name)
     return name in CITIES or name in REGIONS or name in DISTRICTS
+
+
+def is_place_word(word: str) -> bool:
+    """Whether ``word`` is a town's name or a word of another place the tables name ("york" of
+    "new york"): a place, not a typo."""
+    return word in CITIES or word in _words_of_places()
+
+
+@lru_cache(maxsize=1)
+def _words_of_places() -> frozenset[str]:
+    """The words of every name but the towns of one word (looked up in ``CITIES`` itself)."""
+    names = {*PLACE_ALIASES, *PLACE_ALIASES.values(), *REGIONS, *DISTRICTS,
+             *(name for name in CITIES if " " in name)}  # fmt: skip
+    return frozenset(word for name in names for word in name.split())

@@ -153,7 +153,7 @@ def dictionary_word(word: str) -> str:
     known = dictionary()
     if len(word) < MIN_LENGTH or not word.isalpha() or not len(known) or word in known:
         return word
-    if word in places.CITIES or word in _place_words() or _inflected(word, known):
+    if places.is_place_word(word) or _inflected(word, known):
         return word
     ends = range(1, len(word) + 1)
     for candidates in (
@@ -196,14 +196,6 @@ def _inflected(word: str, words: Dictionary) -> bool:
 
 
 _BEFORE_ES = ("s", "x", "z", "ch", "sh", "o")
-
-
-@lru_cache(maxsize=1)
-def _place_words() -> frozenset[str]:
-    """Every word of the places :mod:`memory.lifecycle.places` names but its towns of one."""
-    names = {*places.PLACE_ALIASES, *places.PLACE_ALIASES.values(), *places.REGIONS,
-             *places.DISTRICTS, *(name for name in places.CITIES if " " in name)}  # fmt: skip
-    return frozenset(word for name in names for word in name.split())
 
 
 def _forms(word: str) -> set[str]:
@@ -250,7 +242,7 @@ def repaired(word: str) -> str:
     vocabulary, near = _index()
     if word in vocabulary or verb(word) is not None or word in known_words():
         return word
-    if word in places.CITIES or word in _place_words() or dictionary().uses([word])[0] >= MIN_COUNT:
+    if places.is_place_word(word) or dictionary().uses([word])[0] >= MIN_COUNT:
         return word  # a town or a word in use, not a typo: "stafford", "steak" ("speak")
     if word.endswith(("es", "z")) and word not in dictionary():
         plain = word[:-2] + "s" if word.endswith("es") else word[:-1] + "s"
