@@ -59,6 +59,7 @@ from memory.lifecycle.lexicon import (
 )
 from memory.lifecycle.phrases import rewritten
 from memory.lifecycle.places import CITIES, REGIONS
+from memory.lifecycle.routine_patterns import diet_kept
 from memory.lifecycle.spelling import repaired
 from memory.search.scripts import spaced, unaccented
 
@@ -143,11 +144,7 @@ _DAYS = {**{form: (day[:3],) for day in WEEKDAYS.split("|") for form in (day, da
 _INSTEAD = re.compile(r"\binstead of (?:\w+ )?\w+")  # "on wednesdays now instead of sundays"
 _NO_PLAN = frozenset({("not", "plan"), ("not", "plans"), ("not", "planning"), ("in", "planning")})
 _WORD = re.compile(r"[^\W_]+")
-_DIET = re.compile(
-    rf"^\S+ (?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|went|turned|been"
-    rf"|follows|is on|has (?:become|gone|turned|been)) )?(?:(?:a|an|now|strictly|fully|strict|full"
-    rf"|committed|lifelong|proper|total) )*(?P<diet>{'|'.join(DIETS)})\b"
-)  # the verb may be left out in chat: "mo vegan now"
+_DIET = re.compile(rf"^\S+ {diet_kept('diet')}")  # the verb may be left out: "mo vegan now"
 _CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "nights", "noon", "day", "days",
                         "afternoons", "evenings", "taken", "by", "them", "him", "pronouns",
                         *NUMBER_WORDS})  # fmt: skip

@@ -49,12 +49,19 @@ _TIME = (
     r"(?: (?:minutes?|mins?|m))?|\d{1,3} ?(?:minutes?|mins?|seconds?|secs?))\b"
 )
 """A time: "45 : 02" (as ``reading.normalise`` spaces it), "3 hours 20 minutes", "52 min"."""
-_DIET = (
-    r"(?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:is|became|has become|went|has gone"
-    r"|turned|has turned|has been|been|going|follows|is on) )?(?:(?:a|an|now|strictly|fully"
-    rf"|strict|full|committed|lifelong|proper|total) )*(?P<value>{'|'.join(DIETS)})\b"
-)
-"""A diet kept, right after the subject: "is vegetarian", "mo . fully vegan now"."""
+
+
+def diet_kept(group: str, *, taken_up: bool = False) -> str:
+    """A diet kept, right after the subject ("is vegetarian", "mo . fully vegan now", "follows
+    a keto diet"), its name in ``group``; with ``taken_up``, one being taken up too ("going
+    vegan"). The one pattern of the diet slot and of what a reading's diet rules out."""
+    verbs = "is|became|went|turned|been|follows|is on|has (?:become|gone|turned|been)"
+    verbs += "|going" if taken_up else ""
+    return (
+        rf"(?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:{verbs}) )?"
+        rf"(?:(?:a|an|now|strictly|fully|strict|full|committed|lifelong|proper|total) )*"
+        rf"(?P<{group}>{'|'.join(DIETS)})\b"
+    )
 
 
 ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
@@ -86,7 +93,7 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
        "remote"),  # "works from home", "is fully remote", "reza - remote"
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
-    _p("diet", rf"{_S}{_DIET}"),
+    _p("diet", rf"{_S}{diet_kept('value', taken_up=True)}"),
     # a rating: "1500 rapid on chess com", "plays on 400 dpi"
     _p("rating", rf"{_s_if(_RATINGS)}(?:\S+ ){{0,8}}?(?P<value>\d{{2,5}}) (?P<thing>{_RATINGS})\b"),
     # how they get to work or school
