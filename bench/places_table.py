@@ -54,9 +54,8 @@ COMMON_USES = 300
 """A name used this often as a word needs ``BIG_CITY`` people to count as the town."""
 BIG_CITY = 500_000
 NATIONS = {"ENG": "england", "SCT": "scotland", "WLS": "wales", "NIR": "northern ireland"}
-COUNTRY_NAMES = {"united states": "united states", "united kingdom": "united kingdom",
-                 "czechia": "czechia", "the netherlands": "netherlands",
-                 "ivory coast": "ivory coast"}  # fmt: skip
+COUNTRY_NAMES = {"the netherlands": "netherlands"}
+"""GeoNames' names of a country that ``places.COUNTRIES`` spells otherwise."""
 
 
 def fold(name: str) -> str:
@@ -99,7 +98,6 @@ def build() -> str:
     state_of = {code: fold(entry["name"]) for code, entry in states.items()}
     words = english_words()
     known = {*places.REGIONS, *places.PLACE_ALIASES, *places.DISTRICTS, *places.WELL_KNOWN}
-    common = _common([fold(city["name"]) for city in cities.values()])
     towns: dict[str, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
     for city in cities.values():
         name = fold(city["name"])
@@ -113,6 +111,7 @@ def build() -> str:
         elif city["countrycode"] == "GB" and city["admin1code"] in NATIONS:
             within = (NATIONS[city["admin1code"]], country)
         towns[name].append((city["population"], within))
+    common = _common(sorted(towns))
     lines = []
     for name in sorted(towns):
         largest = max(population for population, _ in towns[name])
