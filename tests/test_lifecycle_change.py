@@ -312,53 +312,25 @@ def test_no_longer_about_another_thing_ends_nothing(old: str, new: str) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
+        # a medicine one was taken off, the thing ended matched with a typo
         ("noor she's on sertraline", "noor the gp took her off the sertraline in may", CONTRADICTS),
-        ("bram is on lisinopril", "bram came off lisinoprl last week", CONTRADICTS),  # a typo
+        ("bram is on lisinopril", "bram came off lisinoprl last week", CONTRADICTS),
         ("dee wears glasses", "dee took off her glasses for the photo", UNRELATED),
         ("dee wears glasses", "dee took her glasses off for the photo", UNRELATED),
-    ],
-)
-def test_a_medicine_someone_was_taken_off_ends_it(old: str, new: str, expected: Relation) -> None:
-    assert relation(old, new, 0.5) is expected
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "expected"),
-    [
+        # stolen, overtaken, dethroned
         ("rhys rides a brompton", "rhys had his brompton stolen , walks now", CONTRADICTS),
-        (
-            "ana's favourite band is blur",
-            "ana says pulp has overtaken blur as her favourite",
-            CONTRADICTS,
-        ),
+        ("ana's favourite band is blur", "ana says pulp has overtaken blur as her favourite",
+         CONTRADICTS),
         ("kit's fav game is hades", "kit's fav is balatro now , hades got dethroned", CONTRADICTS),
         ("rhys rides a brompton", "rhys had his wallet stolen on the bus", UNRELATED),
-    ],
-)
-def test_a_thing_stolen_overtaken_or_dethroned_ends(old: str, new: str, expected: Relation) -> None:
-    assert relation(old, new, 0.5) is expected
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "expected"),
-    [
+        # resigned, hung up
         ("mo is on the parish council", "mo resigned from the parish council", CONTRADICTS),
         ("jen referees sunday league", "jen has hung up her referee whistle", CONTRADICTS),
         ("jen has a landline", "jen hung up the phone on her landline", UNRELATED),
-    ],
-)
-def test_a_thing_resigned_or_hung_up_ends(old: str, new: str, expected: Relation) -> None:
-    assert relation(old, new, 0.5) is expected
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "expected"),
-    [
+        # the day after "instead of" is the old one
         ("ana runs on saturdays", "ana runs on sundays now instead of saturdays", CONTRADICTS),
         ("ana runs on saturdays", "ana runs on saturdays instead of the gym", UNRELATED),
     ],
-)
-def test_the_day_named_after_instead_of_is_the_old_one(
-    old: str, new: str, expected: Relation
-) -> None:
+)  # fmt: skip
+def test_more_ways_a_thing_ends(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.5) is expected
