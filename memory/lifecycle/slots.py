@@ -37,19 +37,15 @@ from memory.lifecycle.lexicon import (
     SYNONYMS,
 )
 from memory.lifecycle.places import (
-    CITIES,
-    COUNTIES,
-    COUNTRIES,
-    DISTRICTS,
     PLACE_ALIASES,
     REGIONS,
-    US_STATES,
     is_place,
 )
 from memory.lifecycle.routine_patterns import DISTANCES, ROUTINE_PATTERNS, best_time
 from memory.lifecycle.slot_patterns import PATTERNS as _PATTERNS
 from memory.lifecycle.slot_patterns import SlotPattern
-from memory.lifecycle.spelling import sets_match, typos_apart, words_match
+from memory.lifecycle.slot_values import COUNTED, PLACE_KEYS, equal_values, values_agree
+from memory.lifecycle.spelling import sets_match
 from memory.lifecycle.zone_patterns import ZONE_PATTERNS, zone_offset
 
 
@@ -96,7 +92,7 @@ def find_slots(body: str) -> tuple[Slot, ...]:
             continue  # a language learnt beside whatever else they study
         if key not in found and value:
             end = match.end()
-            tail = _REGION_TAIL.match(body, end) if key in _PLACE_KEYS else None
+            tail = _REGION_TAIL.match(body, end) if key in PLACE_KEYS else None
             if tail is not None and _within_place(_alias(tail.group(1), _PLACE_ALIAS)):
                 value, end = f"{value} {_alias(tail.group(1), _PLACE_ALIAS)}", tail.end()
             found[key] = Slot(key, value, match.start(), end)
@@ -129,14 +125,14 @@ def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
     shared = mine.keys() & theirs.keys()
     if _out_of_work(mine, theirs) or _out_of_work(theirs, mine):
         return Verdict.CONFLICT  # "is unemployed" / "started a job at the warehouse"
-    if _partner_left(mine, theirs) or _partner_left(theirs, mine):
+    if _clash(mine, theirs) or _clash(theirs, mine):
         return Verdict.CONFLICT  # "lives with her partner" / "split up, on her own"
     if not shared:
         return Verdict.NONE
     if any(not values_agree(key, mine[key], theirs[key]) for key in shared):
         return Verdict.CONFLICT
     same = mine.keys() == theirs.keys() and all(
-        _equal(key, mine[key], theirs[key]) for key in shared
+        equal_values(key, mine[key], theirs[key]) for key in shared
     )
     return Verdict.AGREE if same else Verdict.PARTIAL
 
@@ -149,25 +145,17 @@ def _out_of_work(slots: dict[str, str], other: dict[str, str]) -> bool:
     )  # fmt: skip
 
 
-def _recounted(key: str, first: str, second: str) -> bool:
-    """Two counts of the same children or siblings ("has 2 kids" / "3 kids now"; not "has a
-    son" / "has a daughter", other ones, nor "has 2 sons" / "her eldest son", one of them;
-    pets come and go one at a time)."""
-    mine, theirs = first.split(" ", 1), second.split(" ", 1)
-    if key == "pets" or len(mine) != 2 or len(theirs) != 2 or mine[1] != theirs[1]:
-        return False
-    if not (mine[0].isdigit() and theirs[0].isdigit()):
-        return False
-    counts = int(mine[0]), int(theirs[0])
-    return min(counts) > 1 and counts[0] != counts[1]
+def _clash(slots: dict[str, str], other: dict[str, str]) -> bool:
+    """Two slots that cannot both hold (``_CLASHES``)."""
+    return any(
+        slots.get(key) in values and other.get(other_key) in other_values
+        for key, values, other_key, other_values in _CLASHES
+    )
 
 
-def _partner_left(slots: dict[str, str], other: dict[str, str]) -> bool:
-    """Living with a partner on one side, single again on the other."""
-    return slots.get("household") == "partner" and other.get("status") in _UNPARTNERED
-
-
-_UNPARTNERED = frozenset({"single", "divorced", "widowed"})
+_CLASHES = (("household", {"partner"}, "status", {"single", "divorced", "widowed"}),)
+"""Values of two slots that cannot both hold: living with a partner, single again ("lives
+with her partner" / "split up, on her own")."""
 
 
 def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
@@ -198,97 +186,6 @@ def _one_more_word(thing: str, theirs: str) -> bool:
     return len(long) == len(short) + 1 and bool(short) and long[1:] == short
 
 
-def values_agree(key: str, first: str, second: str) -> bool:
-    """Two values of one slot can both hold: equal, or one a part of the other ("Boston" /
-    "Boston, Massachusetts"), or a place cut short ("melb" / "melbourne"); a relationship
-    status also by its partner's name; a home or origin when one is a country, US state or
-    large region and the other is not (a city there, as far as the words tell: "Texas" /
-    "Houston"; not "Perth, Australia" / "the UK"); a value written apart or by its initials
-    ("fulstack" / "ful stack", "sre" / "site reliability engineer", "nyc" / "new york city");
-    an engineer and a developer; an android phone and a phone of its makers."""
-    if first == second:
-        return True
-    if key == "status":
-        return _statuses_agree(first, second)
-    if key in _COUNTED:
-        return (first == "none") == (second == "none") and not _recounted(key, first, second)
-    if key == "phone":  # an android is any phone but an iphone
-        return "android" in (first, second) and "apple" not in (first, second)
-    mine, theirs = first.split(), second.split()
-    if _within(mine, theirs) or _within(theirs, mine):
-        return True
-    if _written_alike(mine, theirs):
-        return True
-    if key == "job" and {first, second} == _SOFTWARE_JOBS:
-        return True  # "a software engineer" (a developer) / "works as an engineer"
-    if key not in _PLACE_KEYS:
-        return False
-    if DISTRICTS.get(first) == second or DISTRICTS.get(second) == first:
-        return True
-    short, long = sorted((first, second), key=len)
-    if len(short) >= 4 and " " not in short and long.startswith(short):
-        return True  # a place cut short: "melb" / "melbourne, aus"
-    if len(short) >= 4 and typos_apart(first, second) <= (2 if len(short) >= 8 else 1):
-        return True  # a name mistyped: "izmir" / "izmr", "wellingotn" / "welington"
-    if {first, second} & COUNTIES and {first, second} & {"england", "united kingdom"}:
-        return True  # "norfolk" / "england"
-    if (first in REGIONS) == (second in REGIONS):
-        return False
-    region, city = (first, second) if first in REGIONS else (second, first)
-    named = _country_named(city)
-    if region in COUNTRIES and named not in ("", region) and _NATIONS.get(named) != region:
-        return False  # "perth australia" / "united kingdom": the city's country is named
-    known = CITIES.get(city)  # a well-known city lies in known places, and no others
-    return known is None or region in known or region not in _STATES_AND_COUNTRIES
-
-
-def _country_named(place: str) -> str:
-    """The country a place's last words name ("perth australia": "australia"), else ""."""
-    words = place.split()
-    for size in (2, 1):
-        tail = " ".join(words[-size:])
-        if len(words) > size and tail in COUNTRIES:
-            return tail
-    return ""
-
-
-def _equal(key: str, first: str, second: str) -> bool:
-    """The same value, typos aside ("seatle" / "seattle"); a place also with its region
-    named ("boston" / "boston massachusetts")."""
-    if key == "status" or first == second:
-        return first == second
-    mine, theirs = first.split(), second.split()
-    if _written_alike(mine, theirs):
-        return True
-    if len(mine) == len(theirs):
-        return _within(mine, theirs) and _within(theirs, mine)
-    if key not in _PLACE_KEYS:
-        return False
-    short, long = (mine, theirs) if len(mine) < len(theirs) else (theirs, mine)
-    if not _within(short, long):
-        return False  # "Boston" / "Boston Massachusetts": the rest names the region
-    rest = " ".join(word for word in long if not any(words_match(word, s) for s in short))
-    return rest in REGIONS
-
-
-_SOFTWARE_JOBS = frozenset({"engineer", "developer"})
-
-
-def _written_alike(mine: list[str], theirs: list[str]) -> bool:
-    """One value written apart or by its initials: "fulstack" / "ful stack", "pm" / "product
-    manager"."""
-    return "".join(mine) == "".join(theirs) or _initials(mine, theirs) or _initials(theirs, mine)
-
-
-def _initials(short: list[str], words: list[str]) -> bool:
-    """``short`` is one word, the initials of ``words`` ("sre", "nyc")."""
-    return len(short) == 1 and len(words) > 1 and short[0] == "".join(w[0] for w in words)
-
-
-def _within(part: list[str], whole: list[str]) -> bool:
-    return all(any(words_match(word, other) for other in whole) for word in part)
-
-
 def residual(body: str, slots: Iterable[Slot]) -> str:
     """``body`` without the spans of its slots (what the fact says besides them)."""
     kept = body
@@ -316,7 +213,7 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     words += (groups.get("partner") or "").split()  # "ana and jo are engaged": "engaged jo"
     value = " ".join(word for word in words if word not in _DROPPED)
     slot = pattern.key  # the slot itself: ``key`` may name its thing ("rank:valorant")
-    if slot in _PLACE_KEYS:
+    if slot in PLACE_KEYS:
         value = _alias(value, _PLACE_ALIAS)
     elif slot == "job":
         value = _alias(value, _JOB_ALIAS)
@@ -339,7 +236,7 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = "left" if value.startswith("left") else "right"
     elif slot == "rank":  # "plat iv" / "platinum 4"
         value = " ".join(_TIERS.get(word, word) for word in value.split())
-    elif slot in _COUNTED:
+    elif slot in COUNTED:
         value = f"{groups.get('count') or 1} {_KINDS.get(value, value)}"  # "2 brother"
     return key, value
 
@@ -349,7 +246,6 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(re.escape(name) for name in names) + r")\b")
 
 
-_PLACE_KEYS = frozenset({"home", "origin"})
 _PHONE_MAKERS = {"iphone": "apple", "galaxy": "samsung", "pixel": "google"}
 """A phone by its maker ("galaxy s21": samsung); "android" is any of them but apple."""
 _SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "lates": "evening",
@@ -369,16 +265,11 @@ _TIERS = {
     "iv": "4",
     "v": "5",
 }
-_COUNTED = frozenset({"siblings", "children", "pets"})
-"""Slots whose values are "none" or a kind: every kind can hold beside the others."""
 _KINDS = {"kid": "child", "kids": "child", "brothers": "brother", "sisters": "sister",
           "siblings": "sibling", "sons": "son", "daughters": "daughter", "babies": "baby",
           **PETS}  # fmt: skip
 """One name for each kind a counted slot holds, after ``SYNONYMS`` ("children" is "kid"
 there, "bro" is "brother"): "kids" / "children", "pony" / "horse"."""
-_STATES_AND_COUNTRIES = US_STATES | COUNTRIES
-_NATIONS = dict.fromkeys(("england", "scotland", "wales", "northern ireland"), "united kingdom")
-"""Countries within a country."""
 _PLACE_ALIAS = (_alias_pattern(PLACE_ALIASES), PLACE_ALIASES)
 _JOB_ALIAS = (_alias_pattern(JOB_ALIASES), JOB_ALIASES)
 _STUDY_ALIAS = (_alias_pattern(STUDY_ALIASES), STUDY_ALIASES)
@@ -388,11 +279,3 @@ def _alias(value: str, aliases: tuple[re.Pattern[str], dict[str, str]]) -> str:
     """``value`` with its abbreviations and synonyms written one way ("nyc" → "new york")."""
     pattern, names = aliases
     return pattern.sub(lambda match: names[match.group(0)], value)
-
-
-def _statuses_agree(first: str, second: str) -> bool:
-    status_a, _, partner_a = first.partition(" ")
-    status_b, _, partner_b = second.partition(" ")
-    if partner_a and partner_b and partner_a != partner_b:
-        return False
-    return status_a == status_b

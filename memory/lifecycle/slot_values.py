@@ -1,0 +1,136 @@
+"""Whether two values of one attribute slot can both hold, or are one value.
+
+    values_agree("home", "texas", "houston") → True
+    values_agree("job", "nurse", "teacher") → False
+    equal_values("home", "boston", "boston massachusetts") → True
+
+:func:`values_agree` decides a conflict of :func:`memory.lifecycle.slots.compare_slots`;
+:func:`equal_values` whether two facts' shared slots say the same. Values are as
+:func:`memory.lifecycle.slots.find_slots` writes them: lowercase, abbreviations written out,
+counted kinds as "2 brother", "none".
+"""
+
+from __future__ import annotations
+
+from memory.lifecycle.places import CITIES, COUNTIES, COUNTRIES, DISTRICTS, REGIONS, US_STATES
+from memory.lifecycle.spelling import typos_apart, words_match
+
+PLACE_KEYS = frozenset({"home", "origin"})
+"""Slots whose values are places."""
+COUNTED = frozenset({"siblings", "children", "pets"})
+"""Slots whose values are "none" or a kind: every kind can hold beside the others."""
+_STATES_AND_COUNTRIES = US_STATES | COUNTRIES
+_NATIONS = dict.fromkeys(("england", "scotland", "wales", "northern ireland"), "united kingdom")
+"""Countries within a country."""
+
+
+def values_agree(key: str, first: str, second: str) -> bool:
+    """Two values of one slot can both hold: equal, or one a part of the other ("Boston" /
+    "Boston, Massachusetts"), or a place cut short ("melb" / "melbourne"); a relationship
+    status also by its partner's name; a home or origin when one is a country, US state or
+    large region and the other is not (a city there, as far as the words tell: "Texas" /
+    "Houston"; not "Perth, Australia" / "the UK"); a value written apart or by its initials
+    ("fulstack" / "ful stack", "sre" / "site reliability engineer", "nyc" / "new york city");
+    an engineer and a developer; an android phone and a phone of its makers."""
+    if first == second:
+        return True
+    if key == "status":
+        return _statuses_agree(first, second)
+    if key in COUNTED:
+        return (first == "none") == (second == "none") and not _recounted(key, first, second)
+    if key == "phone":  # an android is any phone but an iphone
+        return "android" in (first, second) and "apple" not in (first, second)
+    mine, theirs = first.split(), second.split()
+    if _within(mine, theirs) or _within(theirs, mine):
+        return True
+    if _written_alike(mine, theirs):
+        return True
+    if key == "job" and {first, second} == _SOFTWARE_JOBS:
+        return True  # "a software engineer" (a developer) / "works as an engineer"
+    if key not in PLACE_KEYS:
+        return False
+    if DISTRICTS.get(first) == second or DISTRICTS.get(second) == first:
+        return True
+    short, long = sorted((first, second), key=len)
+    if len(short) >= 4 and " " not in short and long.startswith(short):
+        return True  # a place cut short: "melb" / "melbourne, aus"
+    if len(short) >= 4 and typos_apart(first, second) <= (2 if len(short) >= 8 else 1):
+        return True  # a name mistyped: "izmir" / "izmr", "wellingotn" / "welington"
+    if {first, second} & COUNTIES and {first, second} & {"england", "united kingdom"}:
+        return True  # "norfolk" / "england"
+    if (first in REGIONS) == (second in REGIONS):
+        return False
+    region, city = (first, second) if first in REGIONS else (second, first)
+    named = _country_named(city)
+    if region in COUNTRIES and named not in ("", region) and _NATIONS.get(named) != region:
+        return False  # "perth australia" / "united kingdom": the city's country is named
+    known = CITIES.get(city)  # a well-known city lies in known places, and no others
+    return known is None or region in known or region not in _STATES_AND_COUNTRIES
+
+
+def _country_named(place: str) -> str:
+    """The country a place's last words name ("perth australia": "australia"), else ""."""
+    words = place.split()
+    for size in (2, 1):
+        tail = " ".join(words[-size:])
+        if len(words) > size and tail in COUNTRIES:
+            return tail
+    return ""
+
+
+def equal_values(key: str, first: str, second: str) -> bool:
+    """The same value, typos aside ("seatle" / "seattle"); a place also with its region
+    named ("boston" / "boston massachusetts")."""
+    if key == "status" or first == second:
+        return first == second
+    mine, theirs = first.split(), second.split()
+    if _written_alike(mine, theirs):
+        return True
+    if len(mine) == len(theirs):
+        return _within(mine, theirs) and _within(theirs, mine)
+    if key not in PLACE_KEYS:
+        return False
+    short, long = (mine, theirs) if len(mine) < len(theirs) else (theirs, mine)
+    if not _within(short, long):
+        return False  # "Boston" / "Boston Massachusetts": the rest names the region
+    rest = " ".join(word for word in long if not any(words_match(word, s) for s in short))
+    return rest in REGIONS
+
+
+_SOFTWARE_JOBS = frozenset({"engineer", "developer"})
+
+
+def _written_alike(mine: list[str], theirs: list[str]) -> bool:
+    """One value written apart or by its initials: "fulstack" / "ful stack", "pm" / "product
+    manager"."""
+    return "".join(mine) == "".join(theirs) or _initials(mine, theirs) or _initials(theirs, mine)
+
+
+def _initials(short: list[str], words: list[str]) -> bool:
+    """``short`` is one word, the initials of ``words`` ("sre", "nyc")."""
+    return len(short) == 1 and len(words) > 1 and short[0] == "".join(w[0] for w in words)
+
+
+def _within(part: list[str], whole: list[str]) -> bool:
+    return all(any(words_match(word, other) for other in whole) for word in part)
+
+
+def _recounted(key: str, first: str, second: str) -> bool:
+    """Two counts of the same children or siblings ("has 2 kids" / "3 kids now"; not "has a
+    son" / "has a daughter", other ones, nor "has 2 sons" / "her eldest son", one of them;
+    pets come and go one at a time)."""
+    mine, theirs = first.split(" ", 1), second.split(" ", 1)
+    if key == "pets" or len(mine) != 2 or len(theirs) != 2 or mine[1] != theirs[1]:
+        return False
+    if not (mine[0].isdigit() and theirs[0].isdigit()):
+        return False
+    counts = int(mine[0]), int(theirs[0])
+    return min(counts) > 1 and counts[0] != counts[1]
+
+
+def _statuses_agree(first: str, second: str) -> bool:
+    status_a, _, partner_a = first.partition(" ")
+    status_b, _, partner_b = second.partition(" ")
+    if partner_a and partner_b and partner_a != partner_b:
+        return False
+    return status_a == status_b
