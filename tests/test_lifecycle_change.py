@@ -334,3 +334,28 @@ def test_no_longer_about_another_thing_ends_nothing(old: str, new: str) -> None:
 )  # fmt: skip
 def test_more_ways_a_thing_ends(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.5) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # a thing ended told after it, in a fragment or a passive
+        ("suki plays roblox", "suki - roblox deleted, homework first", CONTRADICTS),
+        ("omar is on hinge", "omar's hinge account got deleted", CONTRADICTS),
+        ("bea drives a corsa", "bea had the corsa written off in the crash", CONTRADICTS),
+        ("suki plays roblox", "suki deleted her old homework files", UNRELATED),
+        # a kind of the thing had: "a car" is the skoda
+        ("tam drives a skoda", "tam has no car anymore", CONTRADICTS),
+        ("tam drives a skoda", "tam sold the car to his cousin", CONTRADICTS),
+        ("tam drives a skoda", "tam has no bike anymore", UNRELATED),
+        # another time of day or day of the week, told as a move
+        ("ines swims at 7am", "ines moved her swims to evenings", CONTRADICTS),
+        ("ines swims at 7am", "ines swims at 7am and 6pm on fridays now", UNRELATED),
+        ("gus streams on sundays", "gus - sunday streams moved. fridays now", CONTRADICTS),
+        ("gus streams on sundays", "gus streams on sundays and fridays now", UNRELATED),
+        # "as of" a weekday dates what is said
+        ("mia. 31", "mia - 32 as of fri", CONTRADICTS),
+    ],
+)  # fmt: skip
+def test_a_thing_ended_a_time_moved_a_kind_no_more(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.5) is expected

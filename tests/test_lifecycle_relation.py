@@ -1014,6 +1014,10 @@ def test_a_shift_told_as_a_rota_says_it(old: str, new: str, expected: Relation) 
         ("ivy is a night owl", "ivy never sleeps before 3am", SAME),
         ("Bo goes to bed at 10 p.m.", "Bo wakes up at 6 a.m.", UNRELATED),
         ("kip stays up late gaming", "kip is up at 11 pm gaming", UNRELATED),
+        # a night owl, then an early riser: one cannot be both
+        ("wes is a night owl", "wes turned early riser , up at 5 most days", CONTRADICTS),
+        ("wes goes to bed at 3am", "wes is a morning person now", CONTRADICTS),
+        ("Lou gets up at 5 a.m.", "Lou gets out of bed at five every day.", SAME),  # no bedtime
     ],
 )
 def test_when_a_member_goes_to_bed_or_gets_up(old: str, new: str, expected: Relation) -> None:

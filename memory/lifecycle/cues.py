@@ -77,7 +77,7 @@ _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off
             ("kick", "out"): "leave", ("pull", "out"): "quit", ("sell", "up"): "move",
             ("come", "off"): "quit", ("tear", "down"): "shutdown", ("dip", "from"): "leave",
             ("jump", "ship"): "leave", ("step", "away"): "leave",
-            ("part", "ways"): "split"}  # fmt: skip
+            ("part", "ways"): "split", ("write", "off"): "gone"}  # fmt: skip
 _SIDES = frozenset({"foot", "feet", "hand", "handed", "leg", "arm", "knee", "ankle", "eye", "ear",
                    "shoulder", "hip", "wrist", "side", "wing", "lane", "turn", "back"})  # fmt: skip
 """After "left", what makes it a side, not a leaving ("his left foot")."""
@@ -128,6 +128,8 @@ def find_cues(body: str) -> tuple[tuple[str, int], ...]:
             continue  # "sells her scarfs on etsy", "drops novellas on kdp": a trade, not a loss
         if base == "sell" and index and (words[index - 1] in _PASSIVE or sold_before):
             base = "sold"  # "the 2060 got sold": what was sold comes before
+        elif base in _DONE_TO and word != base and _told_after(words, index, following):
+            base = "gone"  # "apex deleted", "the astra got scrapped": the thing comes before
         elif base == "do" and word == "done" and words[index - 1] in ("is", "'s", "are"):
             if following not in ENDS:
                 continue  # "is done with it" is read as "stopped" (phrases)
@@ -196,6 +198,17 @@ def _left_off(words: list[str], index: int) -> bool:
     return (
         index == 1 or words[index - 1] in _GOING_OFF or taken_off
     ) and following not in _OFF_A_WHILE | ENDS
+
+
+_DONE_TO = frozenset({"delete", "scrap", "ditch", "dump", "cancel", "wipe", "nuke", "uninstall"})
+"""Cues of a thing ended that may follow it, in a passive or a fragment ("apex deleted",
+"the astra got scrapped", "tiktok uninstalled, more sleep")."""
+
+
+def _told_after(words: list[str], index: int, following: str) -> bool:
+    """The cue at ``index`` follows the thing it ends: after "got", "was" ("got scrapped"), or
+    at the end of its clause ("apex deleted")."""
+    return (index > 1 and words[index - 1] in _PASSIVE) or (index > 1 and following in ENDS)
 
 
 _TAKEN = frozenset({"him", "her", "them", "me"})

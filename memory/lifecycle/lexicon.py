@@ -254,6 +254,11 @@ KINDS = {
     "gluten": _words("bread pasta pizza noodle bagel croissant wheat toast sandwich"),
     "dairy": _words("milk cheese butter yogurt yoghurt cream"),
     "console": _words("ps5 ps4 playstation xbox switch"),
+    "car": _words(
+        "toyota honda ford vauxhall fiat volkswagen vw bmw audi mercedes tesla kia hyundai "
+        "nissan peugeot renault skoda mazda subaru volvo jeep citroen dacia lexus porsche suzuki "
+        "chevy chevrolet corolla prius yaris astra corsa qashqai octavia"
+    ),
     "game": _words(
         "fortnite minecraft valorant apex overwatch roblox genshin zelda mario pokemon cod "
         "warzone cs2 csgo dota fifa tetris osu halo destiny gta league lol rust terraria "

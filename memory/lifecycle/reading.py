@@ -119,7 +119,9 @@ _NOT_NAMING = (
 )
 """After a day of the week, words that leave it a date; any other names something by the day
 ("the server's wednesday drawing circle"), no date."""
-_STAMP = re.compile(rf"\b(?:as of|by) (?:{_CALENDAR}|{_RELATIVE}|now)\b")
+_STAMP = re.compile(
+    rf"\b(?:as of|by) (?:{_CALENDAR}|{_RELATIVE}|now)\b|\bas of (?:mon|tue|wed|thu|fri|sat|sun)\b"
+)
 _EVENT_DATE = re.compile(
     rf"\b(?:(?:on|in|during|since|from|until|the (?:week|weekend|month) of) )?"
     rf"(?P<date>(?:{_COUNT} {_UNIT} (?:before|after) )?"

@@ -326,17 +326,36 @@ def _diet_restated(dieter: Reading, said: frozenset[str], other: Reading) -> boo
 _MOVED = frozenset({"move", "moved", "switch", "switched", "change", "changed", "shift",
                     "shifted", "reschedule", "rescheduled", "now", "instead"})  # fmt: skip
 """What tells a day changed, not one more: "moved the streams to sundays", "sundays now"."""
+_MOVED_TO = _MOVED - {"now", "instead"}
+"""What tells a time moved, not one more ("practice moved to evenings")."""
+_CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)? ?([ap]m)\b|\b(morning|afternoon|evening|night)s?\b")
+
+
+def _times(body: str) -> frozenset[str]:
+    """The hours ("6am", "8 pm") and parts of the day ("evenings") a fact names."""
+    return frozenset(
+        f"{int(match[1])}{match[2]}" if match[1] else match[3] for match in _CLOCK.finditer(body)
+    )
 
 
 def _rescheduled(first: Reading, second: Reading, core_a: frozenset[str],
                  core_b: frozenset[str]) -> bool:  # fmt: skip
-    """The same thing done on other days, told as a change ("streams every friday" /
-    "moved her streams to sunday afternoons", "saturday runs moved . sundays now")."""
-    if not (first.days and second.days) or first.days & second.days:
+    """The same thing done on other days or at another time, told as a change ("streams
+    every friday" / "moved her streams to sunday afternoons", "saturday runs moved . sundays
+    now", "practice 6am" / "practice moved to evenings")."""
+    words = second.body.split()
+    if _MOVED.isdisjoint(words) or first.negated or second.negated:
         return False
-    if _MOVED.isdisjoint(second.body.split()) or first.negated or second.negated:
+    if not (core_a & core_b) - _NO_THING:
         return False
-    return bool((core_a & core_b) - _NO_THING)
+    if first.days and second.days and not first.days & second.days:
+        return True
+    if _MOVED_TO.isdisjoint(words):
+        return False
+    if first.days and second.days - first.days:
+        return True  # "saturday runs moved . sundays now": the day it moved from named too
+    times_a, times_b = _times(first.body), _times(second.body)
+    return bool(times_a) and bool(times_b) and not times_a & times_b
 
 
 _NO_THING = frozenset({"move", "switch", "change", "shift", "play", "go", "do", "have", "make",

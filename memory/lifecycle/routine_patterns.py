@@ -26,7 +26,7 @@ _TO_WORK = r"(?:work|the office|(?:his|her|their) (?:job|office|work)|school|uni
 _MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
 _TO_BED = (
     r"(?:goes to bed|go to bed|going to bed|gets to bed|in bed|falls asleep|fall asleep|asleep"
-    r"|sleeps|sleep|crashes|passes out|bed)"
+    r"|sleeps|sleep|crashes|passes out|(?<!out of )bed)"  # "gets out of bed at 5": up
 )
 _GETS_UP = r"(?:wakes up|wake up|woke up|wakes|gets up|get up|up|awake|out of bed|rises)"
 _AT = r"(?:at|by|before|around|about|like|after|past)"

@@ -153,9 +153,12 @@ def _clash(slots: dict[str, str], other: dict[str, str]) -> bool:
     )
 
 
-_CLASHES = (("household", {"partner"}, "status", {"single", "divorced", "widowed"}),)
+_CLASHES = (
+    ("household", {"partner"}, "status", {"single", "divorced", "widowed"}),
+    ("bedtime", {"late"}, "waketime", {"early"}),
+)
 """Values of two slots that cannot both hold: living with a partner, single again ("lives
-with her partner" / "split up, on her own")."""
+with her partner" / "split up, on her own"); a night owl, an early riser ("up at 6 now")."""
 
 
 def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
