@@ -17,8 +17,10 @@ def test_a_slot_word_with_one_typo_is_repaired(typo: str, word: str) -> None:
     assert repaired(typo) == word
 
 
-@pytest.mark.parametrize("word", ["movies", "rating", "sister", "karen", "lives", "nurses", "ok"])
-def test_real_words_names_and_short_words_stay(word: str) -> None:
+@pytest.mark.parametrize(
+    "word", ["movies", "rating", "sister", "karen", "lives", "nurses", "ok", "pupper", "doggo"]
+)
+def test_real_words_names_short_words_and_our_synonyms_stay(word: str) -> None:
     assert repaired(word) == word
 
 

@@ -349,3 +349,37 @@ def test_a_present_trade_is_no_loss() -> None:
 @pytest.mark.parametrize("text", ["ivo runs 5 km every day", "ivo runs a 5k every day"])
 def test_a_distance_run_is_no_device_had(text: str) -> None:
     assert "run" in read(text).core
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # a medicine one is on is one taken
+        ("dot takes metformin", "dot is on metformin", SAME),
+        ("vi - on sertraline", "vi takes sertraline daily", SAME),
+        ("dot takes metformin", "dot is on the rota", UNRELATED),
+        # shifts done at a place are work there
+        ("kez works at the co-op", "kez does shifts at the co-op", SAME),
+        # a software engineer somewhere is an engineer there
+        ("Ida is a software engineer at Canva.", "Ida works at Canva as an engineer.", SAME),
+        # what a condition is called besides its name
+        ("ros is a diabetic", "ros has diabetes", SAME),
+        ("ros has crohn's", "ros has crohn's disease", SAME),
+        # a word for what the slot is of, beside it
+        ("Ty owns a corgi.", "Ty has a corgi pupper.", SAME),
+        ("Ty has a dog.", "Ty has a dog and a cat.", UNRELATED),
+        ("Mo has a boyfriend.", "Mo is in a relationship with her bf.", SAME),
+        ("lu is from dundee", "lu grew up in dundee , her hometown", SAME),
+        # places: said another way, or mistyped
+        ("fi lives in leeds", "fi stays in leeds rn", SAME),
+        ("fi stays in a hostel", "fi lives in leeds", UNRELATED),
+        ("gaz lives in australia", "gaz lives down under", SAME),
+        ("Noa lives in Izmir.", "Noa lives in Izmr.", SAME),
+        ("Noa lives in Graz.", "Noa is based in Graz, Austira.", SAME),
+        ("ana lives in york", "ana lives in cork", CONTRADICTS),  # two words, no typo
+        # chat's spellings and words we read are not typos
+        ("jem hates tea", "jem realy dislikes tea", SAME),
+    ],
+)  # fmt: skip
+def test_more_wordings_of_one_fact(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -40,7 +40,8 @@ CHAT_WORDS = {
     "finna": "going to", "ppl": "people", "smth": "something", "sth": "something",
     "tmr": "tomorrow", "tmrw": "tomorrow", "nite": "night", "tonite": "tonight",
     "everyday": "every day", "w": "with", "hes": "he is", "shes": "she is",
-    "theyre": "they are", "rly": "really", "rlly": "really", "sais": "says", "sayz": "says",
+    "theyre": "they are", "rly": "really", "rlly": "really", "realy": "really", "sais": "says",
+    "sayz": "says",
     "sez": "says", "brokeup": "broke up", "js": "javascript", "k8s": "kubernetes", "nvim": "neovim",
     "deffo": "definitely", "defo": "definitely",
     # content

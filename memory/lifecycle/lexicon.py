@@ -48,7 +48,9 @@ NAMING_WORDS = _words("named called name")
 """How a name is given ("a cat named Sushi", "her cat is called Sushi"): no content of its
 own once the name is there (the pre-check still reads them as slot cues)."""
 
-GENERIC_WORDS = _words("music food stuff thing things person people activity activities life")
+GENERIC_WORDS = _words(
+    "music food stuff thing things person people activity activities life disease disorder"
+)
 """Head nouns that add nothing to the word before them ("jazz music", "spicy stuff"): left
 out when two facts are compared for a merge."""
 

@@ -1,6 +1,6 @@
 """The parts the wordings of :mod:`memory.lifecycle.phrases` are built from: how an extractor
 frames a fact, time zones and peoples by name, who plays an instrument, kinds of tool, what
-is said of a thing disliked, a year of school, and counts of children and siblings.
+is said of a thing disliked, medicines, a year of school, and counts of children and siblings.
 """
 
 from __future__ import annotations
@@ -18,6 +18,15 @@ FRAME = (  # how an LLM extractor reports a fact: "Ana mentioned that she ..."
     rf"(?:{'|'.join(SAYING[:-1])}|told (?:the \w+|everyone|us|me|them|\w+))"
     r"(?: to (?:the \w+|everyone|us|me|them))?(?: that)? "
 )
+MEDICINES = (
+    "warfarin|metformin|insulin|aspirin|statins?|atorvastatin|simvastatin|sertraline|citalopram"
+    "|escitalopram|fluoxetine|prozac|zoloft|lexapro|venlafaxine|mirtazapine|amitriptyline"
+    "|lisinopril|ramipril|amlodipine|bisoprolol|metoprolol|propranolol|levothyroxine|thyroxine"
+    "|omeprazole|lansoprazole|methotrexate|prednisolone|prednisone|adderall|ritalin|concerta"
+    "|methylphenidate|lithium|gabapentin|pregabalin|tramadol|codeine|morphine|ozempic|wegovy"
+    "|hrt|antidepressants|antibiotics|steroids|blood thinners|beta blockers|the pill"
+)
+"""Medicines one is "on" ("is on warfarin": takes warfarin)."""
 ZONE_NAME = (
     r"\b(" + "|".join(sorted(ZONE_NAMES, key=len, reverse=True)) + r") (?:standard )?time"
     r"(?: ?zone)?\b"

@@ -19,6 +19,7 @@ from memory.lifecycle.phrase_parts import (
     BAD,
     DEMONYM,
     FRAME,
+    MEDICINES,
     NO_THING,
     PLAYER,
     PLAYERS,
@@ -132,6 +133,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"(?:[.:,-] )?)over (?!the moon|there|here|it\b|that\b|\d)", r"\1 not likes "),
     (("done w",), r"\b(?:is )?done (?:with|w)\b", "stopped"),
     (("used to",), r"\bused to\b", "not"),
+    (("on",), rf"^(\S+) (?:[.:,-] )?(?:is |'s |has been |been )?(?:still |now )?on "
+     rf"(?:the |her |his |their )?({MEDICINES})\b", r"\1 takes \2"),  # "nell is on warfarin"
     (("diet",), r"\b(?:follows|eats|keeps|has|is on) (?:a |an )?(vegan|vegetarian|plant-based"
      r"|plant based) diet\b", r"is \1"),
     (("plant",), r"\bplant[- ]based\b", "vegan"),

@@ -29,7 +29,7 @@ In order:
    then a first one got ("no pets" / "got a kitten"), an ailment then well again ("knee
    pain" / "knee all good now"), and one thing
    done only beside another of its kind ("only speaks english at home" / "speaks italian
-   at home");
+   at home") (those turns: :mod:`memory.lifecycle.turns`);
 6. the same fact: "doesn't eat meat" restates "is vegetarian"; else the same polarity,
    the same dates (a dated event and an undated fact are not merged), the same content
    words (lemmas, synonyms, one typo per word), or the same slots with the same values
@@ -63,6 +63,7 @@ from memory.lifecycle.reading import (
 )
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
 from memory.lifecycle.spelling import kin, sets_match, words_match
+from memory.lifecycle.turns import first_one, recovered, rescheduled, resumed
 
 log = logging.getLogger(__name__)
 
@@ -114,11 +115,11 @@ def relation(
         return Relation.CONTRADICTS
     if (first.negated or second.negated) and _clause_denies(first, second, names):
         return Relation.CONTRADICTS
-    if _swapped(first, second) or _resumed(first, second, core_a, core_b):
+    if _swapped(first, second) or resumed(first, second, core_a, core_b):
         return Relation.CONTRADICTS
-    if _rescheduled(first, second, core_a, core_b) or _first_one(first, second, core_a):
+    if rescheduled(first, second, core_a, core_b) or first_one(first, second, core_a):
         return Relation.CONTRADICTS
-    if _recovered(first, second, core_a, core_b):
+    if recovered(first, second, core_a, core_b):
         return Relation.CONTRADICTS
     if _only_other(first, second, core_a, core_b) or _only_other(second, first, core_b, core_a):
         return Relation.CONTRADICTS
@@ -238,72 +239,6 @@ def _adds(text: str) -> bool:
     return _ADDED.search(text.lower().strip()) is not None
 
 
-def _resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
-    """A habit stopped, then taken up again: "quit smoking" / "smoking again, a pack a day"."""
-    return (
-        old.stopped
-        and not new.negated
-        and not new.stopped
-        and "again" in new.body.split()
-        and not new.wished  # "wants to smoke again" is no smoking
-        and bool(core_a & core_b)
-    )
-
-
-_AILMENTS = frozenset({"injure", "injured", "injury", "break", "broken", "tear", "torn",
-                       "sprain", "fracture", "pain", "hurt", "sore", "sick", "ill", "flu",
-                       "covid", "recover", "surgery", "strain", "tendonitis", "splint",
-                       "concussion", "cast"})  # fmt: skip
-_BODY = frozenset({"knee", "ankle", "wrist", "calf", "shin", "shoulder", "hip", "hamstring",
-                   "foot", "hand", "arm", "leg", "elbow", "neck", "achilles", "acl", "toe",
-                   "finger", "rib", "head", "groin", "quad", "thumb"})  # fmt: skip
-_WELL_AGAIN = re.compile(
-    r"\b(?:healed|recovered|all good|is fine|fine now|fully fit|cleared|cast off|pain free"
-    r"|good as new|(?:back|switched) (?:to |at |on |in )?(?:training|running|work|gigging"
-    r"|playing|the gym|school))\b"
-)
-"""An ailment's end: "fully healed", "knee all good now", "back training"."""
-
-
-def _recovered(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
-    """An injury or an illness, then well again: "has a broken wrist" / "got the cast off, the
-    wrist is fine", "knee pain" / "knee all good now" (not another part of the body)."""
-    if not core_a & _AILMENTS or core_b & _AILMENTS - {"cast"} or new.negated:
-        return False  # "broken arm, cast off in 3 weeks" is broken still
-    if _WELL_AGAIN.search(new.body) is None:
-        return False
-    whose_old, whose_new = _owned(old), _owned(new)  # "uma 's son ...": "son"
-    own_body = not whose_old and whose_new in _BODY
-    return core_b & _BODY <= core_a and (whose_old == whose_new or own_body)
-
-
-def _owned(reading: Reading) -> str:
-    """What of the subject's a possessive fact is about ("uma 's son": "son"), else ""."""
-    words = reading.body.split()
-    return words[2] if reading.possessive and len(words) > 2 else ""
-
-
-_GETTING = frozenset({"get", "adopt", "rescue", "buy", "have", "birth", "welcome", "bring"})
-_GOT = frozenset({"got", "get", "gets", "getting"})
-_FIRST_ONES = {
-    "pets": frozenset(PETS.values()) | {"pet"},
-    "children": frozenset({"kid", "baby", "son", "daughter", "twin", "boy", "girl"}),
-}
-"""What a member with none of a kind gets first: a pet, a child."""
-
-
-def _first_one(old: Reading, new: Reading, core_a: frozenset[str]) -> bool:
-    """None had, then one got: "no pets" / "got a kitten", "has no kids" / "gave birth to a
-    baby boy", "has never owned a pet" / "adopted a rescue cat"."""
-    getting = new.core & _GETTING or _GOT.intersection(new.body.split())  # "got" is read as no word
-    if new.negated or new.wished or new.possessive != old.possessive or not getting:
-        return False
-    nones = {slot.key for slot in find_slots(old.body) if slot.value == "none"}
-    if old.negated and core_a - _GETTING in ({"pet"}, {"kid"}):
-        nones.add("pets" if "pet" in core_a else "children")
-    return any(new.core & _FIRST_ONES[key] for key in nones if key in _FIRST_ONES)
-
-
 def _near(first: frozenset[str], second: frozenset[str]) -> bool:
     """Some word of one is a typo of a word of the other ("barista" / "barrista"), or made
     from it ("baker" / "bake")."""
@@ -321,46 +256,6 @@ def _diet_restated(dieter: Reading, said: frozenset[str], other: Reading) -> boo
         and "meat" in said
         and said <= _EAT_MEAT | _NOT_MEAT  # "no meat", "does not eat meat or fish"
     )
-
-
-_MOVED = frozenset({"move", "moved", "switch", "switched", "change", "changed", "shift",
-                    "shifted", "reschedule", "rescheduled", "now", "instead"})  # fmt: skip
-"""What tells a day changed, not one more: "moved the streams to sundays", "sundays now"."""
-_MOVED_TO = _MOVED - {"now", "instead"}
-"""What tells a time moved, not one more ("practice moved to evenings")."""
-_CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)? ?([ap]m)\b|\b(morning|afternoon|evening|night)s?\b")
-
-
-def _times(body: str) -> frozenset[str]:
-    """The hours ("6am", "8 pm") and parts of the day ("evenings") a fact names."""
-    return frozenset(
-        f"{int(match[1])}{match[2]}" if match[1] else match[3] for match in _CLOCK.finditer(body)
-    )
-
-
-def _rescheduled(first: Reading, second: Reading, core_a: frozenset[str],
-                 core_b: frozenset[str]) -> bool:  # fmt: skip
-    """The same thing done on other days or at another time, told as a change ("streams
-    every friday" / "moved her streams to sunday afternoons", "saturday runs moved . sundays
-    now", "practice 6am" / "practice moved to evenings")."""
-    words = second.body.split()
-    if _MOVED.isdisjoint(words) or first.negated or second.negated:
-        return False
-    if not (core_a & core_b) - _NO_THING:
-        return False
-    if first.days and second.days and not first.days & second.days:
-        return True
-    if _MOVED_TO.isdisjoint(words):
-        return False
-    if first.days and second.days - first.days:
-        return True  # "saturday runs moved . sundays now": the day it moved from named too
-    times_a, times_b = _times(first.body), _times(second.body)
-    return bool(times_a) and bool(times_b) and not times_a & times_b
-
-
-_NO_THING = frozenset({"move", "switch", "change", "shift", "play", "go", "do", "have", "make",
-                       "take", "get", "work"})  # fmt: skip
-"""Words two facts share that name no one thing done ("plays football" / "plays tennis")."""
 
 
 def _same_occasions(first: Reading, second: Reading) -> bool:
@@ -395,4 +290,22 @@ def _rest(reading: Reading, names: set[str]) -> tuple[frozenset[str], bool]:
     slots = find_slots(reading.body)
     kept = residual(reading.body, slots)
     words, negations = content(kept.split(), reading.subject)
-    return words - names - {slot.value for slot in slots}, bool(negations % 2)
+    said = {slot.value for slot in slots} | {
+        word for word in words for slot in slots if _names_slot(word, slot.key, slot.value)
+    }
+    return words - names - said, bool(negations % 2)
+
+
+def _names_slot(word: str, key: str, value: str) -> bool:
+    """``word`` names only what the slot is of, said beside it ("a tabby cat", "a corgi
+    pupper", "in a relationship with his gf"): no more than the slot says."""
+    if key == "pets":
+        return PETS.get(word, word) == value.split()[-1]
+    return word in _KIND_WORDS.get(key, ())
+
+
+_KIND_WORDS = {
+    "status": frozenset({"girlfriend", "boyfriend", "partner", "wife", "relationship"}),
+    "origin": frozenset({"hometown", "home", "town", "city", "native"}),
+    "home": frozenset({"home", "town", "city", "resident", "local"}),
+}

@@ -59,7 +59,8 @@ _FRAGMENT_END = (
 bday yesterday")."""
 _JOB_VERBS = (
     r"(?:works|is (?:now |currently |still )?(?:working|employed)|has worked|has been working"
-    r"|worked|started working|(?:got|has|found|took|landed|has taken|started|accepted) "
+    r"|worked|started working|does (?:\w+ )?shifts|(?:got|has|found|took|landed|has taken"
+    r"|started|accepted) "
     r"(?:a |a new )?(?:job|role|position)|has been employed|(?:got|was|has been) hired)"
 )
 _FORMER_JOB = (

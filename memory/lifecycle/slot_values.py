@@ -12,8 +12,16 @@ counted kinds as "2 brother", "none".
 
 from __future__ import annotations
 
-from memory.lifecycle.places import CITIES, COUNTIES, COUNTRIES, DISTRICTS, REGIONS, US_STATES
-from memory.lifecycle.spelling import typos_apart, words_match
+from memory.lifecycle.places import (
+    CITIES,
+    COUNTIES,
+    COUNTRIES,
+    DISTRICTS,
+    REGIONS,
+    US_STATES,
+    is_place,
+)
+from memory.lifecycle.spelling import MIN_COUNT, dictionary, typos_apart, words_match
 
 PLACE_KEYS = frozenset({"home", "origin"})
 """Slots whose values are places."""
@@ -54,7 +62,7 @@ def values_agree(key: str, first: str, second: str) -> bool:
     short, long = sorted((first, second), key=len)
     if len(short) >= 4 and " " not in short and long.startswith(short):
         return True  # a place cut short: "melb" / "melbourne, aus"
-    if len(short) >= 4 and typos_apart(first, second) <= (2 if len(short) >= 8 else 1):
+    if _mistyped(first, second):
         return True  # a name mistyped: "izmir" / "izmr", "wellingotn" / "welington"
     if {first, second} & COUNTIES and {first, second} & {"england", "united kingdom"}:
         return True  # "norfolk" / "england"
@@ -84,8 +92,10 @@ def equal_values(key: str, first: str, second: str) -> bool:
     if key == "status" or first == second:
         return first == second
     mine, theirs = first.split(), second.split()
-    if _written_alike(mine, theirs):
-        return True
+    if _written_alike(mine, theirs) or (key == "job" and {first, second} == _SOFTWARE_JOBS):
+        return True  # "a software engineer" (a developer) / "works there as an engineer"
+    if key in PLACE_KEYS and len(mine) == len(theirs) == 1:
+        return _mistyped(first, second)  # "izmir" / "izmr"; not "york" / "cork"
     if len(mine) == len(theirs):
         return _within(mine, theirs) and _within(theirs, mine)
     if key not in PLACE_KEYS:
@@ -94,7 +104,9 @@ def equal_values(key: str, first: str, second: str) -> bool:
     if not _within(short, long):
         return False  # "Boston" / "Boston Massachusetts": the rest names the region
     rest = " ".join(word for word in long if not any(words_match(word, s) for s in short))
-    return rest in REGIONS
+    return rest in REGIONS or (
+        len(rest) >= 5 and any(typos_apart(rest, region) <= 1 for region in REGIONS)
+    )  # "vienna austira"
 
 
 _SOFTWARE_JOBS = frozenset({"engineer", "developer"})
@@ -134,3 +146,14 @@ def _statuses_agree(first: str, second: str) -> bool:
     if partner_a and partner_b and partner_a != partner_b:
         return False
     return status_a == status_b
+
+
+def _mistyped(first: str, second: str) -> bool:
+    """One place's name, mistyped: "izmir" / "izmr" (a typo from 4 letters, two from 8)."""
+    short = min(len(first), len(second))
+    known = is_place(first), is_place(second)
+    if all(known):
+        return False  # two towns we know
+    if not any(known) and min(dictionary().uses([first, second])) >= MIN_COUNT:
+        return False  # two words in use, neither a town we know: "york" / "cork"
+    return short >= 4 and typos_apart(first, second) <= (2 if short >= 8 else 1)

@@ -43,7 +43,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle import places
-from memory.lifecycle.lexicon import NAME_CUES, NUMBER_WORDS, OCCUPATIONS, SLOT_CUES, STOPWORDS
+from memory.lifecycle.lexicon import (
+    NAME_CUES,
+    NUMBER_WORDS,
+    OCCUPATIONS,
+    SLOT_CUES,
+    STOPWORDS,
+    SYNONYMS,
+)
 from memory.search.embeddings import WORDLLAMA_CONFIG
 
 if TYPE_CHECKING:
@@ -240,8 +247,8 @@ def repaired(word: str) -> str:
     if len(word) < MIN_LENGTH or not word.isalpha() or word in STOPWORDS:
         return word
     vocabulary, near = _index()
-    if word in vocabulary or verb(word) is not None or word in known_words():
-        return word
+    if word in vocabulary or verb(word) is not None or word in known_words() or word in SYNONYMS:
+        return word  # a word we read, as it is: "pupper" (a dog) is no "pupped"
     if places.is_place_word(word) or dictionary().uses([word])[0] >= MIN_COUNT:
         return word  # a town or a word in use, not a typo: "stafford", "steak" ("speak")
     if word.endswith(("es", "z")) and word not in dictionary():
