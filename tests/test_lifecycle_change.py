@@ -355,6 +355,11 @@ def test_more_ways_a_thing_ends(old: str, new: str, expected: Relation) -> None:
         ("gus streams on sundays", "gus streams on sundays and fridays now", UNRELATED),
         # "as of" a weekday dates what is said
         ("mia. 31", "mia - 32 as of fri", CONTRADICTS),
+        # a thing ended by a pronoun, named before it; a couple "over"
+        ("rafa . loves padel", "rafa - padel? done with it, too hot", CONTRADICTS),
+        ("rafa drinks red bull", "rafa - red bull gives him the shakes now , quit it", CONTRADICTS),
+        ("rafa plays padel", "rafa loves padel and would never quit it", UNRELATED),
+        ("kim is dating ross", "kim - her and ross? over", CONTRADICTS),
     ],
 )  # fmt: skip
 def test_a_thing_ended_a_time_moved_a_kind_no_more(old: str, new: str, expected: Relation) -> None:

@@ -63,6 +63,7 @@ from memory.lifecycle.cues import (
     AFTER_CUES,
     BEFORE_CUES,
     DIET,
+    ENDED_IT,
     ENDING_CUES,
     HOME,
     LOVE,
@@ -312,7 +313,9 @@ def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
     near = []
     if cue in AFTER_CUES:
         near += words[index + 1 : index + 1 + WINDOW]
-    if cue in BEFORE_CUES:  # both ways for a few: "returned the 4070", "the mac got returned"
+    if cue == ENDED_IT:  # "bingo ? stopped it": whatever the fact named before
+        near += words[1:index]
+    elif cue in BEFORE_CUES:  # both ways for a few: "returned the 4070", "the mac got returned"
         near += words[max(0, index - WINDOW) : index]
     olds = old.core - {old.subject}
     return any(

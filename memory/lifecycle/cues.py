@@ -63,9 +63,12 @@ _SERVICES = frozenset({"lesson", "lessons", "class", "classes", "talk", "talks",
                        "tour", "tours", "help", "shoutout", "update", "updates", "massage",
                        "hug", "hugs", "chance", "hand"})  # fmt: skip
 """What is given without being given away ("gives piano lessons to kids")."""
+ENDED_IT = "ended it"
+"""A cue that ends a thing named before it in the fact, by a pronoun ("bingo? stopped it",
+"monster makes her sick now, done w it", "no car anymore, sold it")."""
 BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead",
                           "done", "return", "remove", "closed", "uninstalled",
-                          "ended", "steal", "dethrone"})  # fmt: skip
+                          "ended", "steal", "dethrone", ENDED_IT})  # fmt: skip
 """Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
 1660 is gone", "the xbox got sold", "had her bike stolen", "sfah got dethroned")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
@@ -130,6 +133,8 @@ def find_cues(body: str) -> tuple[tuple[str, int], ...]:
             base = "sold"  # "the 2060 got sold": what was sold comes before
         elif base in _DONE_TO and word != base and _told_after(words, index, following):
             base = "gone"  # "apex deleted", "the astra got scrapped": the thing comes before
+        elif base in AFTER_CUES and following in _PRONOUNS and index > 2:
+            base = ENDED_IT  # "bingo ? stopped it"
         elif base == "do" and word == "done" and words[index - 1] in ("is", "'s", "are"):
             if following not in ENDS:
                 continue  # "is done with it" is read as "stopped" (phrases)
@@ -200,7 +205,9 @@ def _left_off(words: list[str], index: int) -> bool:
     ) and following not in _OFF_A_WHILE | ENDS
 
 
-_DONE_TO = frozenset({"delete", "scrap", "ditch", "dump", "cancel", "wipe", "nuke", "uninstall"})
+_PRONOUNS = frozenset({"it", "them", "that"})
+_DONE_TO = frozenset({"delete", "scrap", "ditch", "dump", "cancel", "wipe", "nuke", "uninstall",
+                      "abandon"})  # fmt: skip
 """Cues of a thing ended that may follow it, in a passive or a fragment ("apex deleted",
 "the astra got scrapped", "tiktok uninstalled, more sleep")."""
 

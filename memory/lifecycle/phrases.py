@@ -38,6 +38,12 @@ from memory.lifecycle.phrase_parts import (
 from memory.lifecycle.places import DEMONYMS
 
 _LINGUAL = {"bi": 2, "tri": 3, "quadri": 4}
+_COUPLE_OVER = (
+    r"(?:and|n|&) ([\w-]+)(?: \?)? (?:are |r )?(?:done|over|finished)"
+    r"(?=$| [.,;:!?]| (?:now|lol|fr|for good|tbh|ngl)\b)"
+)
+"""A couple said to be over: "(him) and jay ? over", "(kim) and ross are done" (not "over
+the moon", "done with the shop")."""
 _KEEN = r"(?:big |huge |proper |real |total |true )?"
 """How keen a "person" or "lover" of a thing may be said to be: "a proper night owl"."""
 PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
@@ -114,6 +120,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("girls", "boys"), r"\bhas (\d+) (?:little |young )?(girls|boys)\b", has_children),
     (("quits",), r"\b(?:called|call|calls|calling) it quits\b", "broke up"),
     (("relationship",), r"\bended (?:their|the|his|her) relationship\b", "broke up"),
+    (("done", "over", "finished"), rf"\b(?:him|her|them|he|she|they) {_COUPLE_OVER}",
+     r"and \1 broke up"),  # "him and jay ? over"
+    (("done", "over", "finished"), rf"^(\S+) {_COUPLE_OVER}", r"\1 and \2 broke up"),
     (("wagon",), r"\b(?:fell|falls|has fallen) off the ([\w-]+) wagon\b", r"stopped \1"),
     (("era", "szn", "phase"), r"\b([\w-]+) (?:era|szn|phase) (?:is )?(?:over|done|ended)\b",
      r"stopped \1"),  # "bulk szn over", "steak era over"
