@@ -364,3 +364,27 @@ def test_more_ways_a_thing_ends(old: str, new: str, expected: Relation) -> None:
 )  # fmt: skip
 def test_a_thing_ended_a_time_moved_a_kind_no_more(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.5) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("lea goes climbing twice a week", "lea fell off climbing , no sessions since may",
+         CONTRADICTS),
+        ("lea loves oat lattes", "lea has gone off oat lattes", CONTRADICTS),
+        ("lea loves true crime", "lea says true crime got tired , over it", CONTRADICTS),
+        ("max sings in a choir", "max - the choir split up in june", CONTRADICTS),
+        ("max sings in a choir", "max's choir got a new conductor", UNRELATED),
+        ("max works at the depot", "max handed his notice in at the depot , starts at asda monday",
+         CONTRADICTS),
+        ("max works at greggs", "max yeeted the greggs job lol", CONTRADICTS),
+        ("max drives a fiesta", "max wrote off the fiesta on the a1", CONTRADICTS),
+        ("kit is doing a phd in history", "kit discontinued the phd", CONTRADICTS),
+        ("kit watches every f1 race", "kit refuses to watch f1 now", CONTRADICTS),
+        ("kit is a big swiftie", "kit is done being a swiftie", CONTRADICTS),
+    ],
+)  # fmt: skip
+def test_fell_off_gone_off_over_it_split_up_notice_handed_in(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.5) is expected

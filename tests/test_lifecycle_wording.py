@@ -383,3 +383,23 @@ def test_a_distance_run_is_no_device_had(text: str) -> None:
 )  # fmt: skip
 def test_more_wordings_of_one_fact(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("dev graduated in 2019", "dev passed out of college in 2019"),
+        ("jo is single", "jo - not dating anyone rn"),
+        ("jo doesnt drink", "jo is a teetotaller"),
+        ("pat is learning welsh", "pat is trying to learn welsh"),
+        ("liz is broke", "liz is skint"),
+        ("al is from coventry", "al . coventry born and bred"),
+        ("al - from coventry", "al was brought up in coventry"),
+        ("al lives in manchester", "al is based in manc"),
+        ("cal is a utd fan", "cal is a united fan"),
+        ("ola is a nurse", "ola works as a registered nurse"),
+        ("bea lives in Glasgwo", "bea is based in Galsgow"),
+    ],
+)
+def test_other_englishes_and_chat_merge(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is SAME

@@ -55,7 +55,8 @@ CHAT_WORDS = {
     "wk": "week", "wks": "weeks", "hr": "hour", "hrs": "hours", "yday": "yesterday",
     # employers by their ticker or nickname
     "msft": "microsoft", "sbux": "starbucks", "amzn": "amazon", "jpm": "jpmorgan",
-    "mcd": "mcdonalds", "mcds": "mcdonalds", "goog": "google",
+    "mcd": "mcdonalds", "mcds": "mcdonalds", "goog": "google", "maccies": "mcdonalds",
+    "maccas": "mcdonalds", "utd": "united",
     # football clubs by their fans' names for them
     "gooner": "arsenal fan", "gooners": "arsenal fans", "gunners": "arsenal", "toon": "newcastle",
     "magpies": "newcastle", "spurs": "tottenham", "coys": "tottenham", "toffees": "everton",

@@ -49,7 +49,8 @@ AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop"
                          "giveup", "stepdown", "handoff", "shutdown", "trade", "scrap",
                          "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
                          "hand", "dump", "rip", "flog", "nuke", "return", "remove",
-                         "closed", "withdraw", "over-take", "resign"})  # fmt: skip
+                         "closed", "withdraw", "over-take", "resign", "yeet", "yeeted",
+                         "discontinue", "writeoff"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "withdrew from
 her degree", "gave ziggy to her cousin")."""
@@ -68,7 +69,8 @@ ENDED_IT = "ended it"
 "monster makes her sick now, done w it", "no car anymore, sold it")."""
 BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead",
                           "done", "return", "remove", "closed", "uninstalled",
-                          "ended", "steal", "dethrone", ENDED_IT})  # fmt: skip
+                          "ended", "steal", "dethrone", ENDED_IT, "writeoff",
+                          "disband"})  # fmt: skip
 """Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
 1660 is gone", "the xbox got sold", "had her bike stolen", "sfah got dethroned")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
@@ -80,15 +82,19 @@ _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off
             ("kick", "out"): "leave", ("pull", "out"): "quit", ("sell", "up"): "move",
             ("come", "off"): "quit", ("tear", "down"): "shutdown", ("dip", "from"): "leave",
             ("jump", "ship"): "leave", ("step", "away"): "leave",
-            ("part", "ways"): "split", ("write", "off"): "gone"}  # fmt: skip
+            ("part", "ways"): "split", ("write", "off"): "writeoff"}  # fmt: skip
 _SIDES = frozenset({"foot", "feet", "hand", "handed", "leg", "arm", "knee", "ankle", "eye", "ear",
                    "shoulder", "hip", "wrist", "side", "wing", "lane", "turn", "back"})  # fmt: skip
 """After "left", what makes it a side, not a leaving ("his left foot")."""
+_AT_END = ([], *([word] for word in (",", ".", ";", "!", "?", "now", "lol", "lmao", "and", "for")))
+"""After "fell off", what makes it the thing that fell off ("the bear fell off for her")."""
+_GROUPS = frozenset({"band", "team", "group", "crew", "club", "duo", "squad", "choir", "clan"})
+"""What splits up without being a couple ("the band split up", "his team broke up")."""
 _PASSIVE = frozenset({"got", "get", "was", "were", "been", "is", "are"})
 """Before "sold", what makes the thing sold the word before ("the 2060 got sold")."""
 ENDS = frozenset({"", ",", ".", ";", "!", "?", "now", "lol", "lmao", "and", "but"})
 """After a word, the end of its clause ("xbox sold, pc now")."""
-_GOING_OFF = frozenset({"is", "was", "went", "go", "goes", "been", "got", "now", "fully",
+_GOING_OFF = frozenset({"is", "was", "went", "go", "goes", "gone", "been", "got", "now", "fully",
                         "completely", "totally", "officially"})  # fmt: skip
 """Before "off", what makes it a habit left ("juno off keto", "went off mushrooms")."""
 _OFF_A_WHILE = frozenset({"work", "duty", "today", "tomorrow", "tonight", "school", "shift",
@@ -124,6 +130,10 @@ def find_cues(body: str) -> tuple[tuple[str, int], ...]:
         base = _PHRASES.get((base, following), _PHRASES.get((word, following), base))
         if base == "pass" and following != "away":
             continue
+        if base == "gone" and following == "off" and words[index + 2 : index + 3] not in _AT_END:
+            base = "quit"  # "fell off the gym", "fell off keto hard"; not "the handle fell off"
+        if base in ("split", "breakup") and index and words[index - 1] in _GROUPS:
+            base = "gone"  # "the band split up": the band ended, no couple
         if base == "return" and following in _GOING_BACK:
             continue  # "returned to PUC-Rio": back, not giving it back
         sold_before = word == "sold" and following in ENDS  # "xbox sold, pc now"

@@ -64,6 +64,11 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("home", rf"{_S}{_ADVERBS}{_DWELL} (?:[\w'-]+ ){{0,4}}?{_DWELLING} in {_IN_THE}"
                rf"{_VALUE}", place=True),  # "got his own place in sheffield"
     _p("home", rf"{_S}{_ADVERBS}lives (?!{_NOT_PLACE}\b)(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
-    _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in|was born"
-                 rf"(?: and raised)? in|spent (?:his|her|their) childhood in) {_IN_THE}{_VALUE}"),
+    _p("origin", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE} born (?:and|n|&) (?:raised|bred)\b",
+       place=True),  # "omar . leicester born and raised"
+    _p("origin", rf"{_S}(?:[.:,-] )?(?:originally )?from {_IN_THE}{_PLACE}{_PLACE_END}",
+       place=True),  # "omar - from leicester"
+    _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in"
+                 rf"|was brought up in|was born(?: and raised)? in"
+                 rf"|spent (?:his|her|their) childhood in) {_IN_THE}{_VALUE}"),
 )  # fmt: skip

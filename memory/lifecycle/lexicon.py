@@ -114,7 +114,8 @@ SYNONYMS = {
     "cigarette": "smoke", "ciggie": "smoke", "ciggy": "smoke", "graft": "work",
     "retirement": "retire", "flog": "sell", "coriander": "cilantro", "sax": "saxophone",
     "childs": "kid", "insomniac": "insomnia", "flunk": "fail", "synth": "synthesizer",
-    "produce": "make", "tab": "tablet",
+    "produce": "make", "tab": "tablet", "footie": "football", "footy": "football",
+    "skint": "break",  # "broke" is read as its lemma
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas)."""
 

@@ -162,7 +162,17 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("ex-",), r"(?<![\w-])ex-(?=smoker|vegan|vegetarian|drinker|gamer|player|fan)", "not "),
     (("alcohol", "booze"), r"\b(drinks?|drinking) (?:alcohol|booze)\b", r"\1"),
     (("teetotal", "sober", "straight edge", "straight-edge"),
-     r"\b(?:is )?(?:teetotal|a teetotaler|sober|straight[- ]edge)\b", "does not drink"),
+     r"\b(?:is )?(?:teetotal|a teetotall?er|sober|straight[- ]edge)\b", "does not drink"),
+    (("refuse",), r"\brefus(?:es|ed|e|ing) to\b", "does not"),  # "refuses to watch it now"
+    (("notice",), r"\b(?:handed|hands|hand|handing|gave|given|put) (?:in )?(?:his|her|their|my) "
+     r"notice(?: in)?(?: at)?\b", "quit"),  # "handed his notice in at the call centre"
+    (("done being",), r"\b(?:is |'s )?done being\b", "stopped being"),
+    (("passed out",), r"\bpassed out (?:of|from) (?:the )?(?:college|university|uni|school)\b",
+     "graduated"),  # Indian English: "passed out of college in 2022"
+    (("trying to learn",), r"\b(?:is )?trying to learn\b", "is learning"),
+    (("from home",), r"\bworks? from home\b", "works remotely"),
+    (("over it", "over them", "over that"), r"\b(?:is |'s |are |am )?(?:so |totally |completely )?"
+     r"over (?:it|them|that)(?=$| [.,;:!?]| (?:now|lol|tbh|ngl|fr)\b)", "stopped it"),
     (("smoke-free", "smoke free"), r"\b(?:is|has been|stayed) (?:\w+ )?smoke[- ]free\b",
      "quit smoking"),
     (tuple(PLAYERS), PLAYER, plays),
@@ -182,6 +192,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("clock",), r"\b(\d{1,2}) (?:o'clock|oclock|o clock)\b", r"\1"),  # "at 6 o'clock": at 6
     (("remarried",), r"\b(?:has )?remarried\b", "got married"),
     (("main",), r"^(\S+) (?:[.:,-] )?([\w-]+) main(?=$| [.,;:!?])", r"\1 mains \2"),
+    (("main",), r"^(\S+) (?:is|'s) an? ([\w-]+) main\b", r"\1 mains \2"),  # "is a rein main"
     (("other",), r"\b(?:likes|loves|prefers|enjoys) ([\w ]+?) (?:more than|over|above) (?:any|all)"
      r" (?:the )?other (\w+?)s?\b", r"favorite \2 is \1"),
     (("early bird", "early riser"), r"\b(?:an )?early (?:bird|riser)\b", "a morning person"),

@@ -22,7 +22,7 @@ PLACE_ALIASES = {
     "uk": "united kingdom", "britain": "united kingdom",
     "great britain": "united kingdom", "holland": "netherlands", "nz": "new zealand",
     "uae": "united arab emirates", "aus": "australia", "cali": "california", "ldn": "london",
-    "down under": "australia",
+    "down under": "australia", "manc": "manchester",
     # names of a place in its own language, or its old name
     "wien": "vienna", "munchen": "munich", "koln": "cologne", "praha": "prague", "roma": "rome",
     "firenze": "florence", "napoli": "naples", "lisboa": "lisbon", "warszawa": "warsaw",

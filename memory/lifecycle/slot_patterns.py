@@ -216,6 +216,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}taken{_FRAGMENT_END}", "dating"),  # "lux - taken"
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?not (?:dating|seeing) anyone\b", "single"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?P<value>single|married|engaged|divorced|widowed)"
                  rf"{_FRAGMENT_END}"),
     _p("status", rf"{_S}(?:[.:,-] )?(?:bf|gf|boyfriend|girlfriend|partner) (?:now |is |: )?"

@@ -154,6 +154,8 @@ def _mistyped(first: str, second: str) -> bool:
     known = is_place(first), is_place(second)
     if all(known):
         return False  # two towns we know
-    if not any(known) and min(dictionary().uses([first, second])) >= MIN_COUNT:
+    uses = dictionary().uses([first, second])
+    if not any(known) and min(uses) >= MIN_COUNT:
         return False  # two words in use, neither a town we know: "york" / "cork"
-    return short >= 4 and typos_apart(first, second) <= (2 if short >= 8 else 1)
+    unknown = not any(known) and max(uses) < MIN_COUNT  # "pertth" / "perht": two typos of one
+    return short >= 4 and typos_apart(first, second) <= (2 if short >= 8 or unknown else 1)

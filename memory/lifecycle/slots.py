@@ -218,8 +218,10 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     slot = pattern.key  # the slot itself: ``key`` may name its thing ("rank:valorant")
     if slot in PLACE_KEYS:
         value = _alias(value, _PLACE_ALIAS)
-    elif slot == "job":
-        value = _alias(value, _JOB_ALIAS)
+    elif slot == "job":  # "a licensed pharmacist" is a pharmacist
+        value = _alias(
+            " ".join(w for w in value.split() if w not in _QUALIFIED) or value, _JOB_ALIAS
+        )
     elif slot == "studies":
         value = _alias(value, _STUDY_ALIAS)
     elif slot == "timezone":  # "cet" / "gmt 1", "edt" / "utc minus 5"
@@ -249,6 +251,9 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(re.escape(name) for name in names) + r")\b")
 
 
+_QUALIFIED = frozenset({"licensed", "qualified", "certified", "registered", "trained",
+                        "professional", "fully"})  # fmt: skip
+"""Words before a job that say it is held by the book, no other job."""
 _PHONE_MAKERS = {"iphone": "apple", "galaxy": "samsung", "pixel": "google"}
 """A phone by its maker ("galaxy s21": samsung); "android" is any of them but apple."""
 _SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "lates": "evening",
