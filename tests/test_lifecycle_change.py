@@ -382,6 +382,11 @@ def test_a_thing_ended_a_time_moved_a_kind_no_more(old: str, new: str, expected:
         ("kit is doing a phd in history", "kit discontinued the phd", CONTRADICTS),
         ("kit watches every f1 race", "kit refuses to watch f1 now", CONTRADICTS),
         ("kit is a big swiftie", "kit is done being a swiftie", CONTRADICTS),
+        ("kit does crossfit", "kit - crossfit arc finished", CONTRADICTS),
+        ("kit loves tequila", "kit . tequila = never again", CONTRADICTS),
+        # who one lives with, told another way
+        ("sol lives alone", "sol shares a flat with 2 friends now", CONTRADICTS),
+        ("sol lives alone", "sol has her girlfriend living with her now", CONTRADICTS),
     ],
 )  # fmt: skip
 def test_fell_off_gone_off_over_it_split_up_notice_handed_in(

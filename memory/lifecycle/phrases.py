@@ -167,6 +167,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("notice",), r"\b(?:handed|hands|hand|handing|gave|given|put) (?:in )?(?:his|her|their|my) "
      r"notice(?: in)?(?: at)?\b", "quit"),  # "handed his notice in at the call centre"
     (("done being",), r"\b(?:is |'s )?done being\b", "stopped being"),
+    (("arc", "era", "phase"), r"\b([\w-]+) (?:arc|era|phase) (?:is |'s )?(?:over|done|ended"
+     r"|finished)\b", r"stopped \1"),  # "gym arc is over"
+    (("never again",), r"\b([\w-]+) (?:= )?never again(?=$| [.,;:!?])", r"stopped \1"),
     (("passed out",), r"\bpassed out (?:of|from) (?:the )?(?:college|university|uni|school)\b",
      "graduated"),  # Indian English: "passed out of college in 2022"
     (("trying to learn",), r"\b(?:is )?trying to learn\b", "is learning"),

@@ -248,12 +248,15 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("household", rf"{_s_if(' alone| solo')}(?:\S+ ){{0,8}}?(?:[.,] (?:lives |living )?alone"
                     rf"|solo living|living solo)\b", "alone"),  # "sister moved out . alone now"
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
-                    rf"(?:\w+ )?(?:roommates|flatmates|housemates|roomies)\b", "roommates"),
+                    rf"(?:\w+ )?(?:roommates|flatmates|housemates|roomies|coworkers|colleagues"
+                    rf"|friends|mates|strangers)\b", "roommates"),  # "shares a flat with 2 mates"
     _p("household", rf"{_S}(?:[.:,-] )?(?:{_ADVERBS}has )?(?:a |an |\d+ )?(?:roommate"
                     rf"|flatmate|housemate|roomie)s?\b", "roommates"),  # "mei - flatmates x3"
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
                     rf"(?:(?:his|her|their) )?(?:partner|boyfriend|girlfriend|bf|gf|wife|husband"
                     rf"|fiance|fiancee)\b", "partner"),
+    _p("household", rf"{_S}{_ADVERBS}has (?:his|her|their) (?:partner|boyfriend|girlfriend|bf|gf"
+                    rf"|fiance|fiancee) living with\b", "partner"),  # "has her bf living with her"
     _p("household", rf"{_S}'s (?:partner|boyfriend|girlfriend|bf|gf|fiance|fiancee) "
                     rf"(?:\w+ ){{0,2}}?moved in\b", "partner"),
     # age
