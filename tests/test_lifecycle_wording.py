@@ -368,6 +368,7 @@ def test_a_distance_run_is_no_device_had(text: str) -> None:
         # a word for what the slot is of, beside it
         ("Ty owns a corgi.", "Ty has a corgi pupper.", SAME),
         ("Ty has a dog.", "Ty has a dog and a cat.", UNRELATED),
+        ("Ty has a dog.", "Ty has a dog, a husky.", UNRELATED),  # a breed tells more
         ("Mo has a boyfriend.", "Mo is in a relationship with her bf.", SAME),
         ("lu is from dundee", "lu grew up in dundee , her hometown", SAME),
         # places: said another way, or mistyped

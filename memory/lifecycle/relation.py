@@ -55,7 +55,7 @@ from functools import lru_cache
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended, replaced
-from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, PETS
+from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, SYNONYMS
 from memory.lifecycle.polarity import opposed
 from memory.lifecycle.reading import PUNCTUATION, Reading, content, keys, read
 from memory.lifecycle.reading import (
@@ -299,8 +299,8 @@ def _rest(reading: Reading, names: set[str]) -> tuple[frozenset[str], bool]:
 def _names_slot(word: str, key: str, value: str) -> bool:
     """``word`` names only what the slot is of, said beside it ("a tabby cat", "a corgi
     pupper", "in a relationship with his gf"): no more than the slot says."""
-    if key == "pets":
-        return PETS.get(word, word) == value.split()[-1]
+    if key == "pets":  # the kind itself or a word for it, not a breed ("dog is a husky")
+        return value.split()[-1] in (word, SYNONYMS.get(word))
     return word in _KIND_WORDS.get(key, ())
 
 
