@@ -38,7 +38,8 @@ TRAINING_SETS = ("dev.jsonl", "holdout.jsonl", "holdout3.jsonl", "train_a.jsonl"
                  "train_g.jsonl", "train_h.jsonl", "train_i.jsonl", "train_j.jsonl",
                  "train_k.jsonl", "train_l.jsonl", "train_m.jsonl", "train_n.jsonl",
                  "train_o.jsonl", "train_p.jsonl", "train_q.jsonl", "train_r.jsonl",
-                 "train_s.jsonl", "train_t.jsonl")  # fmt: skip
+                 "train_s.jsonl", "train_t.jsonl", "train_u.jsonl", "train_v.jsonl",
+                 "train_w.jsonl")  # fmt: skip
 """The sets opened for tuning; holdout2 and 4 to 13 stay blind."""
 STRENGTHS = (0.001, 0.003, 0.01, 0.03, 0.1)
 """Inverse regularisation strengths tried (scikit-learn's ``C``)."""
