@@ -40,6 +40,9 @@ async def open_events(browser: Browser, api: Api, token: str = ADMIN) -> Watched
     await use_token(page, token)
     await expect(page.locator(f'#guild option[value="{GUILD_A}"]')).to_have_count(1)
     await page.select_option("#guild", GUILD_A)
+    # the guild's MEMORY.md loads first and reports in the same status line: wait for it,
+    # or its report may land after the events' own
+    await expect(page.locator("#status")).to_contain_text("MEMORY.md of")
     await expect(page.locator("#events-note")).to_contain_text("Load events")
     await page.click("#events-load")
     return watched
