@@ -86,7 +86,7 @@ _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off
 _SIDES = frozenset({"foot", "feet", "hand", "handed", "leg", "arm", "knee", "ankle", "eye", "ear",
                    "shoulder", "hip", "wrist", "side", "wing", "lane", "turn", "back"})  # fmt: skip
 """After "left", what makes it a side, not a leaving ("his left foot")."""
-_AT_END = ([], *([word] for word in (",", ".", ";", "!", "?", "now", "lol", "lmao", "and", "for")))
+_AT_END = frozenset({"", ",", ".", ";", "!", "?", "now", "lol", "lmao", "and", "for"})
 """After "fell off", what makes it the thing that fell off ("the bear fell off for her")."""
 _GROUPS = frozenset({"band", "team", "group", "crew", "club", "duo", "squad", "choir", "clan"})
 """What splits up without being a couple ("the band split up", "his team broke up")."""
@@ -130,8 +130,10 @@ def find_cues(body: str) -> tuple[tuple[str, int], ...]:
         base = _PHRASES.get((base, following), _PHRASES.get((word, following), base))
         if base == "pass" and following != "away":
             continue
-        if base == "gone" and following == "off" and words[index + 2 : index + 3] not in _AT_END:
-            base = "quit"  # "fell off the gym", "fell off keto hard"; not "the handle fell off"
+        if base == "gone" and following == "off":
+            after_off = words[index + 2] if index + 2 < len(words) else ""
+            if after_off not in _AT_END:  # "fell off the gym"; not "the handle fell off"
+                base = "quit"
         if base in ("split", "breakup") and index and words[index - 1] in _GROUPS:
             base = "gone"  # "the band split up": the band ended, no couple
         if base == "return" and following in _GOING_BACK:
@@ -225,7 +227,7 @@ _DONE_TO = frozenset({"delete", "scrap", "ditch", "dump", "cancel", "wipe", "nuk
 def _told_after(words: list[str], index: int, following: str) -> bool:
     """The cue at ``index`` follows the thing it ends: after "got", "was" ("got scrapped"), or
     at the end of its clause ("apex deleted")."""
-    return (index > 1 and words[index - 1] in _PASSIVE) or (index > 1 and following in ENDS)
+    return index > 1 and (words[index - 1] in _PASSIVE or following in ENDS)
 
 
 _TAKEN = frozenset({"him", "her", "them", "me"})

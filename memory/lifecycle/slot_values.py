@@ -149,13 +149,16 @@ def _statuses_agree(first: str, second: str) -> bool:
 
 
 def _mistyped(first: str, second: str) -> bool:
-    """One place's name, mistyped: "izmir" / "izmr" (a typo from 4 letters, two from 8)."""
+    """One place's name, mistyped: "izmir" / "izmr" (a typo from 4 letters, two from 8, or
+    two when neither is a word in use nor a town we know: "pertth" / "perht")."""
     short = min(len(first), len(second))
+    if short < 4:
+        return False
     known = is_place(first), is_place(second)
     if all(known):
         return False  # two towns we know
     uses = dictionary().uses([first, second])
     if not any(known) and min(uses) >= MIN_COUNT:
         return False  # two words in use, neither a town we know: "york" / "cork"
-    unknown = not any(known) and max(uses) < MIN_COUNT  # "pertth" / "perht": two typos of one
-    return short >= 4 and typos_apart(first, second) <= (2 if short >= 8 or unknown else 1)
+    unknown = not any(known) and max(uses) < MIN_COUNT
+    return typos_apart(first, second) <= (2 if short >= 8 or unknown else 1)
