@@ -42,7 +42,9 @@ a windows laptop" / "uses a chromebook instead of his windows laptop").
 
 Not a change: a topic cue of someone else's ("Mike's brother is divorced"), a negated cue
 ("hasn't moved"), a plan or wish ("wants to move", "is moving", "thinking of quitting"; what
-"had to" be done or was "decided" is done), a part of a thing or a new edition of it
+"had to" be done or was "decided" is done) and what follows it ("hopes to work in a hospital
+once she graduates"), a death told of whoever a relative clause names ("married to a keen
+fisherman who died" ends no "keen walker"), a part of a thing or a new edition of it
 switched ("upgraded the RAM in his laptop", "upgraded to the producer edition"), a
 change of an old fact that is a dated event ("went on a date with Tom on 4 June") or a wish
 ("wants to be a pilot"), an old fact that told the same change already ("broke up" /
@@ -111,6 +113,8 @@ def ended(old: Reading, new: Reading) -> bool:
     if old.negated or old.empty or new.empty or old.dates:
         return False  # a dated event stays true: "went on a date with Tom on 4 June"
     cues = find_cues(new.body)
+    if new.wished:  # "hopes to work in child protection once she has graduated": not yet
+        cues = tuple((cue, index) for cue, index in cues if index < new.wish_at)
     if not cues or (old.wished and PLAN_ENDERS.isdisjoint(cue for cue, _ in cues)):
         return False  # "wants to be a teacher" is no state a change can end, but "cancelled"
     old_cues = find_cues(old.body)
@@ -307,6 +311,9 @@ def _left(body: str, value: str) -> bool:
                for word in ("from", "left", "quit", "leaving", "out of", "out"))  # fmt: skip
 
 
+_RELATIVES = frozenset({"who", "which", "that"})
+
+
 def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
     """A content word of both facts next to the cue, on the side the cue ends."""
     words = new.body.split()
@@ -315,6 +322,8 @@ def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
         near += words[index + 1 : index + 1 + WINDOW]
     if cue == ENDED_IT:  # "bingo ? stopped it": whatever the fact named before
         near += words[1:index]
+    elif cue in BEFORE_CUES and index > 1 and words[index - 1] in _RELATIVES:
+        near.append(words[index - 2])  # "a fisherman who died": him only, not "keen"
     elif cue in BEFORE_CUES:  # both ways for a few: "returned the 4070", "the mac got returned"
         near += words[max(0, index - WINDOW) : index]
     olds = old.core - {old.subject}

@@ -9,6 +9,8 @@ that "kai . in love" or "mo . reading now" tell none.
 
 from __future__ import annotations
 
+import re
+
 from memory.lifecycle.slot_patterns import _ADVERBS, _DET, _FRAGMENT_END, _VALUE, SlotPattern
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import slot_pattern as _p
@@ -43,6 +45,14 @@ _DWELL = (
 )
 """Verbs of a home lived in ("got his own place in sheffield"), not of one left ("sold") nor
 of one owned ("bought a flat in dublin" tells more than where they live)."""
+
+VISIT = re.compile(
+    r"\b(?:visiting|on (?:a )?(?:holiday|vacation|hols|trip|work trip|business trip|tour)"
+    r"|for (?:a|the) (?:visit|trip|holiday|holidays|conference))\b"
+)
+"""A stay told as a visit ("kat . in iloilo this week , visiting fam"): no home, unless a verb
+of living tells one (:data:`LIVING`)."""
+LIVING = re.compile(r"\b(?:lives|living|live|moved|relocated|emigrated|based|settled|resides)\b")
 
 HOME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "

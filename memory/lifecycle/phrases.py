@@ -280,8 +280,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("go live", "goes live", "went live", "going live"), r"\b(?:goes|go|going|went) live\b",
      "streams"),
     (("big time",), r"\bbig time\b", " "),
-    (("back to", "back on"), r"\b(?:went|goes|going|gone|switched|is|has gone) back (?:to|on)\b",
-     "switched to"),  # "went back to windows": a switch
+    (("back to", "back on"), r"\b(?:went|goes|going|gone|switched|is|has gone) back (?:to|on)\b"
+     r"(?![\w' ]* (?:(?:at|on|for) (?:the )?weekends?|every|each|most)\b)",
+     "switched to"),  # "went back to windows": a switch, not "goes back to his mum's at weekends"
     (("time",), ZONE_NAME, zone),  # "pacific time" / "pst"
     (tuple(DEMONYMS), DEMONYM, is_from),
     (("meat free", "meat-free"), r"\b(?:(?:follows|eats|has|is on|keeps|goes) )?(?:a )?"

@@ -153,9 +153,12 @@ def _stopped_liking(core_a: frozenset[str], core_b: frozenset[str]) -> bool:
 
 _ONE_OFF = re.compile(
     r"\b(?:accidentally|by accident|by mistake|without knowing|unknowingly|to be polite"
-    r"|out of politeness|(?:1|a|one) bite|a taste)\b"
+    r"|out of politeness|(?:1|a|one) bite|a taste|(?:1|one)[- ]off|just once|as a (?:teenager|teen"
+    r"|kid|child)|growing up|at (?:(?:a|the|his|her|their) )?(?:\w+ 's )?(?:wedding|party|bbq"
+    r"|barbecue|funeral|christening|buffet))\b"
 )
-"""A slip, not a change of diet: "accidentally ate a dumpling with pork in it"."""
+"""A slip, a one-off or a time before, not a change of diet: "accidentally ate a dumpling with
+pork in it", "ate fish at her cousin's wedding", "ate meat as a teenager"."""
 
 
 def _eats_what_diet_excludes(dieter: Reading, eater: Reading, eaten: frozenset[str]) -> bool:

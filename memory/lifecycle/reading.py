@@ -74,9 +74,8 @@ _CONTRACTION = re.compile(
     + r")(?![\w'])"
 )
 _NT = re.compile(r"(\w)n't\b")
-_SUFFIXES = [(re.compile(r"'m\b"), " am"), (re.compile(r"'re\b"), " are"),
-             (re.compile(r"'ve\b"), " have"), (re.compile(r"'ll\b"), " will"),
-             (re.compile(r"'d\b"), " would")]  # fmt: skip
+_SUFFIXES = {"m": "am", "re": "are", "ve": "have", "ll": "will", "d": "would"}
+_SUFFIX = re.compile(r"'(m|re|ve|ll|d)\b")
 _UNITS = "|".join(word for word, value in NUMBER_WORDS.items() if value < 10)
 _TENS = "|".join(word for word, value in NUMBER_WORDS.items() if value >= 20)
 _NUMBER = re.compile(
@@ -179,14 +178,16 @@ class Reading:
     """The days of the week it names, dates and frequencies included ("on fridays": fri)."""
 
     @property
-    def wished(self) -> bool:
-        """A wish or a plan ("wants to quit smoking"): no state, no event; not a plan denied
-        ("does not plan to"), nor a department ("works in planning")."""
+    def wish_at(self) -> int:
+        """Where in the words a wish or a plan is told ("wants to quit": no state, no event, nor
+        what follows), else -1; not a plan denied ("not planning to"), nor "works in planning"."""
         words = self.body.split()
-        return any(
-            word in WISHES and (index == 0 or (words[index - 1], word) not in _NO_PLAN)
-            for index, word in enumerate(words)
-        )
+        return next((index for index, word in enumerate(words) if word in WISHES
+                     and (index == 0 or (words[index - 1], word) not in _NO_PLAN)), -1)  # fmt: skip
+
+    @property
+    def wished(self) -> bool:
+        return self.wish_at >= 0
 
     @property
     def empty(self) -> bool:
@@ -275,8 +276,7 @@ def normalise(text: str) -> str:
     text = unconcorded(handle_joined(text))
     text = respelled(_CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text))
     text = _NT.sub(r"\1 not", text)
-    for pattern, replacement in _SUFFIXES:
-        text = pattern.sub(replacement, text)
+    text = _SUFFIX.sub(lambda match: " " + _SUFFIXES[match.group(1)], text)
     if "birthday" in text:
         text = _ORDINAL_BIRTHDAY.sub(_ordinal_value, text)
     if _NUMBER_HINTS.search(text):  # most facts hold no number word: skip the big pattern

@@ -64,10 +64,11 @@ _JOB_VERBS = (
     r"(?:a |a new )?(?:job|role|position)|has been employed|(?:got|was|has been) hired)"
 )
 _FORMER_JOB = (
-    r"(?:\S+ ){0,3}?worked as (?:\S+ ){1,4}?(?:during|while|when|back in|in (?:college|uni"
-    r"|university|high school)|years ago)\b"
+    r"(?:\S+ ){0,3}?worked (?:as|at|for) (?:\S+ ){1,4}?(?:during|while|when|back in|before"
+    r"|in (?:college|uni|university|high school)|years ago)\b"
 )
-"""A job told as one held for a while in the past: "worked as a waitress during university"."""
+"""A job told as one held for a while in the past: "worked as a waitress during university",
+"worked at the paper mill before it closed"."""
 _FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still )?"
 _YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b| ,| \.|$))"
 _AGE_END = (
@@ -177,7 +178,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"{_VALUE}"),
     _p("employer", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
        "none"),  # from wherever they worked
-    _p("employer", rf"{_S}{_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
+    _p("employer", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
                    rf"(?!home\b|night|weekend|the weekend|a distance\b){_VALUE}"),
     _p("employer", rf"{_s_if(' works ')}(?!'s )(?:\S+ ){{1,8}}?, (?:now )?works (?:at|for) "
                    rf"(?!home\b|night|weekend){_VALUE}"),  # "quit tesco , works at lidl now"

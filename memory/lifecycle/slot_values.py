@@ -38,8 +38,10 @@ def values_agree(key: str, first: str, second: str) -> bool:
     status also by its partner's name; a home or origin when one is a country, US state or
     large region and the other is not (a city there, as far as the words tell: "Texas" /
     "Houston"; not "Perth, Australia" / "the UK"); a value written apart or by its initials
-    ("fulstack" / "ful stack", "sre" / "site reliability engineer", "nyc" / "new york city");
-    an engineer and a developer; an android phone and a phone of its makers."""
+    ("fulstack" / "ful stack", "start-up" / "startup", "sre" / "site reliability engineer",
+    "nyc" / "new york city") or cut short ("vet nurse" / "veterinary nurse", "physio" /
+    "physiotherapy"); an engineer and a developer; an android phone and a phone of its
+    makers."""
     if first == second:
         return True
     if key == "status":
@@ -48,7 +50,7 @@ def values_agree(key: str, first: str, second: str) -> bool:
         return (first == "none") == (second == "none") and not _recounted(key, first, second)
     if key == "phone":  # an android is any phone but an iphone
         return "android" in (first, second) and "apple" not in (first, second)
-    mine, theirs = first.split(), second.split()
+    mine, theirs = first.replace("-", "").split(), second.replace("-", "").split()
     if _within(mine, theirs) or _within(theirs, mine):
         return True
     if _written_alike(mine, theirs):
@@ -115,7 +117,26 @@ _SOFTWARE_JOBS = frozenset({"engineer", "developer"})
 def _written_alike(mine: list[str], theirs: list[str]) -> bool:
     """One value written apart or by its initials: "fulstack" / "ful stack", "pm" / "product
     manager"."""
-    return "".join(mine) == "".join(theirs) or _initials(mine, theirs) or _initials(theirs, mine)
+    if "".join(mine) == "".join(theirs) or _initials(mine, theirs) or _initials(theirs, mine):
+        return True
+    return len(mine) == len(theirs) and _shortened(mine, theirs)
+
+
+def _shortened(mine: list[str], theirs: list[str]) -> bool:
+    """Word for word the same, some words cut short by three letters or more: "vet nurse" /
+    "veterinary nurse", "physio" / "physiotherapy" (a cut of three letters only beside a word
+    written whole: "car" is no "carpenter")."""
+    pairs = [sorted((first, second), key=len) for first, second in zip(mine, theirs, strict=True)]
+    cut = [(short, long) for short, long in pairs if short != long]
+    if not cut or not all(
+        len(short) >= 3
+        and len(long) >= len(short) + 3
+        and long.startswith(short)
+        and long.isalpha()
+        for short, long in cut
+    ):
+        return False
+    return len(cut) < len(pairs) or all(len(short) > 3 for short, _ in cut)
 
 
 def _initials(short: list[str], words: list[str]) -> bool:
@@ -140,11 +161,17 @@ def _recounted(key: str, first: str, second: str) -> bool:
     return min(counts) > 1 and counts[0] != counts[1]
 
 
+_ONCE_MARRIED = frozenset({"divorced", "widowed", "separated"})
+_COURTING = frozenset({"dating", "engaged"})
+
+
 def _statuses_agree(first: str, second: str) -> bool:
     status_a, _, partner_a = first.partition(" ")
     status_b, _, partner_b = second.partition(" ")
     if partner_a and partner_b and partner_a != partner_b:
         return False
+    if status_a in _ONCE_MARRIED and status_b in _COURTING and not (partner_a and partner_b):
+        return True  # "is divorced" / "is dating someone new": both hold (not the other way)
     return status_a == status_b
 
 

@@ -25,7 +25,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.home_patterns import HOME_PATTERNS
+from memory.lifecycle.home_patterns import HOME_PATTERNS, LIVING, VISIT
 from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS
 from memory.lifecycle.lexicon import (
     FILLERS,
@@ -90,6 +90,8 @@ def find_slots(body: str) -> tuple[Slot, ...]:
             continue
         if key == "studies" and LANGUAGES.intersection(value.split()):
             continue  # a language learnt beside whatever else they study
+        if key == "home" and VISIT.search(body) and not LIVING.search(match.group(0)):
+            continue  # "kat in iloilo this week , visiting fam"
         if key not in found and value:
             end = match.end()
             tail = _REGION_TAIL.match(body, end) if key in PLACE_KEYS else None

@@ -48,8 +48,8 @@ _WELL_AGAIN = re.compile(
 def recovered(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
     """An injury or an illness, then well again: "has a broken wrist" / "got the cast off, the
     wrist is fine", "knee pain" / "knee all good now" (not another part of the body)."""
-    if not core_a & _AILMENTS or core_b & _AILMENTS - {"cast"} or new.negated:
-        return False  # "broken arm, cast off in 3 weeks" is broken still
+    if not core_a & _AILMENTS or core_b & _AILMENTS - {"cast"} or new.negated or old.dates:
+        return False  # "broken arm, cast off in 3 weeks" is broken still; "broke wrist 2022" was
     if _WELL_AGAIN.search(new.body) is None:
         return False
     whose_old, whose_new = _owned(old), _owned(new)  # "uma 's son ...": "son"
