@@ -74,6 +74,14 @@ def test_a_change_is_never_merged_with_a_state(similarity: FactSimilarity) -> No
                         model=always)  # two changes may be one  # fmt: skip
 
 
+def test_two_denials_of_different_things_are_never_merged(similarity: FactSimilarity) -> None:
+    always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
+    assert not learned_same("ren doesn't drink alcohol", "ren doesn't like cats", similarity,
+                            floor=0.0, model=always)  # fmt: skip
+    assert learned_same("ren doesn't drink alcohol", "ren never touches alcoholic drinks",
+                        similarity, floor=0.0, model=always)  # a word in common  # fmt: skip
+
+
 def test_facts_of_different_dates_are_never_merged_by_the_model(
     similarity: FactSimilarity,
 ) -> None:

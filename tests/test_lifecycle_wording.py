@@ -404,3 +404,25 @@ def test_more_wordings_of_one_fact(old: str, new: str, expected: Relation) -> No
 )
 def test_other_englishes_and_chat_merge(old: str, new: str) -> None:
     assert relation(old, new, 0.6) is SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("ollie is bad at cooking", "ollie can't cook", SAME),
+        ("ollie is good at cooking", "ollie is terrible at cooking", CONTRADICTS),
+        ("mo is not a dog person", "mo doesn't like dogs", SAME),
+        ("mo is a cat person", "mo hates cats", CONTRADICTS),
+        # a sentence started again after a hesitation, in a voice transcript
+        ("aoife doesn't like um she doesn't like cats", "aoife doesn't like cats", SAME),
+    ],
+)
+def test_bad_at_a_cat_person_and_a_restart(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.7) is expected
+
+
+def test_a_job_told_by_its_duties_is_no_other_job() -> None:
+    assert relation("gia works as a waitress", "gia's job is serving tables", 0.7) is not (
+        CONTRADICTS
+    )
+    assert relation("gia's job is counselling", "gia's job is social work", 0.7) is CONTRADICTS

@@ -160,6 +160,17 @@ def _ends_span(token: str) -> bool:
     return token in STOPWORDS or token in FILLERS or not token[0].isalnum()
 
 
+def _restarted(tokens: list[str]) -> list[str]:
+    """The tokens with a sentence started again said once: a pronoun for the subject, then
+    the words said before it again ("aoife does not like um she does not like cats", its
+    hesitation gone already: "aoife does not like cats")."""
+    for index in range(2, min(len(tokens), 6)):
+        said = tokens[1:index]
+        if tokens[index] in _SUBJECT_PRONOUNS and tokens[index + 1 : 2 * index] == said:
+            return [tokens[0], *tokens[index + 1 :]]
+    return tokens
+
+
 def _self_repaired(tokens: list[str]) -> list[str]:
     """The tokens with a slip of the tongue left out: as many words before "no sorry", "no
     wait", "i mean" or "sorry" as follow it ("is 62 no sorry 63": "is 63"; "lives in halifax
@@ -205,7 +216,7 @@ def unspoken(tokens: list[str]) -> list[str]:
     own ("ulises his home is": "ulises 's home is"); a word or two said twice in a row,
     said once ("works as a as a midwife"); a slip of the tongue left out ("62 no sorry
     63")."""
-    tokens = _self_repaired(_said_once(tokens))
+    tokens = _restarted(_self_repaired(_said_once(tokens)))
     rest = 1
     while rest < len(tokens) - 2:
         if tuple(tokens[rest : rest + 2]) in _SPOKEN_PAIRS:

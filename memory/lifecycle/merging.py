@@ -39,6 +39,7 @@ from memory.lifecycle.lexicon import FILLERS, LANGUAGES, PETS, STOPWORDS, SYNONY
 from memory.lifecycle.reading import PUNCTUATION, Reading, keys, lemma, read
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
+from memory.lifecycle.spelling import kin, words_match
 
 if TYPE_CHECKING:
     import numpy as np
@@ -144,6 +145,7 @@ class _View(NamedTuple):
     english: bool
     """Latin letters, and a word of English past the subject: a stopword or a verb form the
     verb lexicon knows, of two letters or more (French "à" reads "a")."""
+    negated: bool
     latin: bool
     wished: bool
     someone: str
@@ -215,7 +217,8 @@ def _view(text: str) -> _View:
         len(word) > 1 and (word in STOPWORDS or verb(word) is not None) for word in body.split()[1:]
     )
     return _View(
-        english, body.isascii(), reading.wished, _someone(reading), tells_change(reading),
+        english, reading.negated, body.isascii(), reading.wished, _someone(reading),
+        tells_change(reading),
         frozenset(date for date in reading.dates if date not in _WEEKDAYS), reading.days,
         " ".join(_plain(body)),
         frozenset(slot.key for slot in find_slots(body)),
@@ -237,7 +240,8 @@ def may_merge(old: str, new: str) -> bool:
     never names them, nor facts of different dates or days (a dated event and an undated
     fact), not two attributes the rules read, not a fact and the same fact with more said
     after it ("plays clarinet" / "plays clarinet in a band": a merge keeps one wording and
-    would lose the rest), nor the same words in another order."""
+    would lose the rest), nor two denials with no word in common, nor the same words in
+    another order."""
     first, second = _view(old), _view(new)
     if not (first.latin and second.latin and (first.english or second.english)):
         return False
@@ -255,10 +259,19 @@ def may_merge(old: str, new: str) -> bool:
         return False  # two attributes: "is from London" / "is based in London"
     if _kinds(first.words - second.words) & _kinds(second.words - first.words):
         return False  # two things of one kind: "has a younger sister" / "... brother"
+    if first.negated and second.negated and not _akin(first.words, second.words):
+        return False  # two things denied look alike: "doesn't drink" / "doesn't like cats"
     short, long = sorted((first.body, second.body), key=len)
     if long.startswith(short + " "):
         return False  # the same fact with more said: the rules judge it
     return first.words != second.words  # only an order differs: the vectors cannot see it
+
+
+def _akin(first: frozenset[str], second: frozenset[str]) -> bool:
+    """A content word of one fact is one of the other's, mistyped or made from it."""
+    return any(
+        kin(mine, theirs) or words_match(mine, theirs) for mine in first for theirs in second
+    )
 
 
 def learned_same(

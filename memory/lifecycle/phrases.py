@@ -194,6 +194,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("number 1", "# 1", "no . 1"), r"\b(?:number|#|no \.) 1 (?=\w)", "favorite "),
     (("clock",), r"\b(\d{1,2}) (?:o'clock|oclock|o clock)\b", r"\1"),  # "at 6 o'clock": at 6
     (("remarried",), r"\b(?:has )?remarried\b", "got married"),
+    (("bad at", "terrible at", "awful at", "rubbish at", "useless at", "hopeless at", "crap at"),
+     r"\b(?:is|'s) (?:(?:really|so|pretty|very|quite|super|kinda|just) )?(?:bad|terrible|awful"
+     r"|rubbish|useless|hopeless|crap) at\b", "can not"),  # "is bad at cooking": can't cook
     (("main",), r"^(\S+) (?:[.:,-] )?([\w-]+) main(?=$| [.,;:!?])", r"\1 mains \2"),
     (("main",), r"^(\S+) (?:is|'s) an? ([\w-]+) main\b", r"\1 mains \2"),  # "is a rein main"
     (("other",), r"\b(?:likes|loves|prefers|enjoys) ([\w ]+?) (?:more than|over|above) (?:any|all)"

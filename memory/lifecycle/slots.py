@@ -31,6 +31,7 @@ from memory.lifecycle.lexicon import (
     FILLERS,
     JOB_ALIASES,
     LANGUAGES,
+    OCCUPATIONS,
     PETS,
     STOPWORDS,
     STUDY_ALIASES,
@@ -92,6 +93,8 @@ def find_slots(body: str) -> tuple[Slot, ...]:
             continue  # a language learnt beside whatever else they study
         if key == "home" and VISIT.search(body) and not LIVING.search(match.group(0)):
             continue  # "kat in iloilo this week , visiting fam"
+        if key == "job" and _duties(value):
+            continue  # "her job is serving tables": what she does, no job's name
         if key not in found and value:
             end = match.end()
             tail = _REGION_TAIL.match(body, end) if key in PLACE_KEYS else None
@@ -102,6 +105,13 @@ def find_slots(body: str) -> tuple[Slot, ...]:
         if slot.key.startswith("pet:") and "pets" not in found:  # a pet named is a pet had
             found["pets"] = Slot("pets", f"1 {slot.key[4:]}", slot.start, slot.end)
     return tuple(found.values())
+
+
+def _duties(value: str) -> bool:
+    """A job told by what is done in it ("serving tables", "doing the accounts"), no name of
+    a job in it ("counselling", "training manager" name one)."""
+    words = value.split()
+    return len(words) > 1 and words[0].endswith("ing") and OCCUPATIONS.isdisjoint(words)
 
 
 _REGION_TAIL = re.compile(r" , (?:in )?([a-z]+(?: [a-z]+){0,2}?)(?=$| [.,;:!?]| now\b)")
