@@ -111,7 +111,7 @@ SYNONYMS = {
     "stan": "like", "fluent": "speak", "fluently": "speak", "asthmatic": "asthma",
     "diabetic": "diabetes", "epileptic": "epilepsy", "natively": "native", "eldest": "oldest",
     "remotely": "remote", "grind": "play", "pupper": "dog", "cig": "smoke",
-    "cigarette": "smoke", "ciggie": "smoke", "ciggy": "smoke", "graft": "work",
+    "cigarette": "smoke", "ciggie": "smoke", "ciggy": "smoke", "fag": "smoke", "graft": "work",
     "retirement": "retire", "flog": "sell", "coriander": "cilantro", "sax": "saxophone",
     "childs": "kid", "insomniac": "insomnia", "flunk": "fail", "synth": "synthesizer",
     "produce": "make", "tab": "tablet", "footie": "football", "footy": "football",

@@ -91,12 +91,13 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("living",), r"\bfor a living\b", " "),
     (("hooked", "addicted", "enough of"), r"\b(?:is )?(?:hooked on|addicted to"
      r"|can not get enough of)\b", "likes"),
-    (("sick of", "tired of", "fed up"),
+    (("sick of", "tired of", "fed up", "out on"),
      r"\b(?:is |(?:has )?(?:grown|become|gotten) |grew |became |got )?"
-     r"(?:sick of|tired of|fed up with)\b",
+     r"(?:sick of|tired of|fed up with|(?:totally |completely |so )?(?:burnt|burned) out on)\b",
      "not likes"),
-    (("into",), r"\b(?:is |(?=not ))(not )?(?:(?:really|so|super|very|lowkey|kinda) )*into\b",
-     r"\1likes"),
+    (("into",), r"(?:\bis |(?=not )|^(\S+) (?:[.:,-] )?)(not )?(?:(?:really|so|super|very|lowkey"
+     r"|kinda|actually|highkey|well) )*into\b(?! (?:a |an |the |his |her |their )?(?:uni|college"
+     r"|school|university)\b)", r"\1 \2likes"),  # "luz . actually into swimming now"
     (("obsessed", "passionate", "keen", "crazy", "mad about", "fond"),
      r"(?:\bis |\b(?:has )?(?:become|became|gotten|got) |^(\S+ ))(not )?"
      r"(?:(?:really|so|super|very|lowkey|kinda) )*(?:obsessed"
@@ -108,7 +109,12 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     ((" mid", "overrated", " trash"), r"^(\S+) (?:thinks|says|finds|reckons) (?:that )?"
      r"((?:\S+ ){1,4}?)(?:is|are) (?:so |kinda |lowkey |totally )?(?:mid|overrated|trash)"
      r"(?=$| [.,;:!?]| (?:tbh|fr|ngl|lol)\b)", r"\1 dislikes \2"),  # "thinks k-pop is mid"
-    ((" up",), r"\b(?:gave|give|gives|giving|has given) up\b", "stopped"),
+    ((" up",), r"\b(?:gave|give|gives|giving|has given) up(?: on)?\b", "stopped"),
+    (("down to",), r"^(\S+) (?:[.:,-] )?(?:is )?(?:now )?down to (?=\d+ )", r"\1 has "),
+    (("packed",), r"\b(?:has )?packed (?:it )?in\b", "quit"),  # "packed in the fags": quit
+    (("jumped ship", "jumps ship"), r"\b(?:has )?(?:jumped|jumps) ship to\b", "switched to"),
+    (("went from", "gone from", "going from"), r"\b(?:has )?(?:went|gone|going) from (?=[\w' -]+"
+     r" to )", "switched from "),  # "went from oat milk to regular milk"
     (("hung up", "hang up", "hangs up"), r"\b(?:has )?(?:hung|hangs|hang) up (?:his|her|their|the) "
      r"(?!(?:phone|call|washing|laundry|coat|jacket|clothes|picture)\b)", "quit "),  # his boots
     (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
@@ -139,7 +145,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r" good)\b", r"stopped \1"),  # "has put apex legends down completely"
     (("cut",), r"\b(?:has )?cut (\w+) out\b", r"stopped \1"),  # "cut sugar out of her tea"
     (("over",), r"(?:\b(?:is|are|'s) (?:so |totally |completely |officially )?|^(\S+) "
-     r"(?:[.:,-] )?)over (?!the moon|there|here|it\b|that\b|\d)", r"\1 not likes "),
+     r"(?:[.:,-] )?(?:(?:lowkey|so|totally|completely|kinda|officially) )?)"
+     r"over (?!the moon|there|here|it\b|that\b|\d)", r"\1 not likes "),
     (("done w",), r"\b(?:is )?done (?:with|w)\b", "stopped"),
     (("used to",), r"\bused to\b", "not"),
     (("on",), rf"^(\S+) (?:[.:,-] )?(?:is |'s |has been |been )?(?:still |now )?on "

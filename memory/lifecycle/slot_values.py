@@ -47,7 +47,7 @@ def values_agree(key: str, first: str, second: str) -> bool:
     if key == "status":
         return _statuses_agree(first, second)
     if key in COUNTED:
-        return (first == "none") == (second == "none") and not _recounted(key, first, second)
+        return (first == "none") == (second == "none") and not _recounted(first, second)
     if key == "phone":  # an android is any phone but an iphone
         return "android" in (first, second) and "apple" not in (first, second)
     mine, theirs = first.replace("-", "").split(), second.replace("-", "").split()
@@ -148,12 +148,13 @@ def _within(part: list[str], whole: list[str]) -> bool:
     return all(any(words_match(word, other) for other in whole) for word in part)
 
 
-def _recounted(key: str, first: str, second: str) -> bool:
-    """Two counts of the same children or siblings ("has 2 kids" / "3 kids now"; not "has a
-    son" / "has a daughter", other ones, nor "has 2 sons" / "her eldest son", one of them;
-    pets come and go one at a time)."""
+def _recounted(first: str, second: str) -> bool:
+    """Two counts, both over one, of the same children, siblings or pets ("has 2 kids" / "3
+    kids now", "3 cats" / "down to 2 cats"; not "has a son" / "has a daughter", other ones,
+    nor "has 2 sons" / "her eldest son", one of them, nor "has a cat" / "has 2 cats", which
+    may tell the first one still had)."""
     mine, theirs = first.split(" ", 1), second.split(" ", 1)
-    if key == "pets" or len(mine) != 2 or len(theirs) != 2 or mine[1] != theirs[1]:
+    if len(mine) != 2 or len(theirs) != 2 or mine[1] != theirs[1]:
         return False
     if not (mine[0].isdigit() and theirs[0].isdigit()):
         return False

@@ -43,13 +43,18 @@ _WELL_AGAIN = re.compile(
     r"|playing|the gym|school))\b"
 )
 """An ailment's end: "fully healed", "knee all good now", "back training"."""
+_RECOVERED_FROM = re.compile(r"\b(?:recovered|healed) from\b")
+"""An ailment named as what is over: "has recovered from her hamstring injury"."""
 
 
 def recovered(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
     """An injury or an illness, then well again: "has a broken wrist" / "got the cast off, the
     wrist is fine", "knee pain" / "knee all good now" (not another part of the body)."""
-    if not core_a & _AILMENTS or core_b & _AILMENTS - {"cast"} or new.negated or old.dates:
-        return False  # "broken arm, cast off in 3 weeks" is broken still; "broke wrist 2022" was
+    told_over = _RECOVERED_FROM.search(new.body) is not None
+    if not core_a & _AILMENTS or (core_b & _AILMENTS - {"cast"} and not told_over):
+        return False  # "broken arm, cast off in 3 weeks" is broken still
+    if new.negated or old.dates:
+        return False  # "broke his wrist in 2022" stays true
     if _WELL_AGAIN.search(new.body) is None:
         return False
     whose_old, whose_new = _owned(old), _owned(new)  # "uma 's son ...": "son"

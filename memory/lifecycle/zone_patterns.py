@@ -24,8 +24,8 @@ _ZONE = (
 )
 """A time zone by its abbreviation (see the module's docstring)."""
 _ZONE_END = (
-    r"(?: (?:time ?zone|tz|time))?(?=$| [.,;:!?()]| (?:now|since|because|cuz|lol|tbh|fr|ngl"
-    r"|rn|as)\b)"
+    r"(?: (?:time ?zone|tz|time))?(?: gang)?(?=$| [.,;:!?()]| (?:now|since|because|cuz|lol|tbh"
+    r"|fr|ngl|rn|as|after|following|while)\b)"
 )
 _ZONE_WORD = r"(?:local )?(?:time ?zone|tz|time)"
 """What names a zone: "timezone", "tz", "local time"."""
@@ -37,7 +37,8 @@ ZONE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("timezone", rf"{_S}'s {_ZONE_WORD} (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_S}(?:[.:,-] )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_s_if(' on ')}(?:\S+ ){{1,8}}?on (?:the )?{_ZONE}{_ZONE_END}"),
-    _p("timezone", rf"{_s_if(' now$')}(?:\S+ ){{1,6}}?{_ZONE}(?= now$)"),  # "relocated , gmt now"
+    _p("timezone", rf"{_s_if(' now$')}(?:\S+ ){{1,6}}?{_ZONE}(?: gang)?(?= now$)"),
+    # "relocated , gmt now", "est gang now"
     _p("timezone", rf"{_s_if(' (?:time ?zone|tz|time) ')}(?:\S+ ){{0,6}}?{_OWNER} {_ZONE_WORD}"
                    rf" (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
     # "is in the timezone cet", "uses cet as her timezone", "in vancouver now so pacific time"

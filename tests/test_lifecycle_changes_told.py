@@ -1,0 +1,53 @@
+"""Changes told in chat's own words end the older fact (memory.lifecycle), through the
+public ``relation``: a liking turned ("into it" / "over it", "burnt out on"), a habit packed
+in or given up on, a switch ("jumped ship to", "went from ... to"), an injury recovered from,
+how many pets now, a time zone or a rank that moved."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle import Relation, relation
+from memory.lifecycle.reading import read
+
+CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("sam into metal rn", "sam over metal now, only lofi"),
+        ("kai hates cooking", "kai . actually into cooking now lol"),
+        ("bo loves fifa", "bo is totally burnt out on fifa, cant stand it"),
+        ("ana obsessed w chess", "ana lowkey over chess now"),
+        ("jo - gym 5am daily", "jo - gym? gave up on it"),
+        ("pat smokes", "pat packed in the fags last month"),
+        ("pat - smoker", "pat quit the fags, 2 weeks clean"),
+        ("lee uses chrome", "lee jumped ship to firefox"),
+        ("rin drinks cow milk", "rin went from cow milk to oat milk"),
+        ("ivy has a sprained ankle", "ivy has recovered from her sprained ankle"),
+        ("nell - 4 dogs", "nell down to 3 dogs, one went to her sister"),
+        ("ike is on CET", "ike is on EST after moving to boston"),
+        ("ike on gmt", "ike moved to nyc, est gang now"),
+        ("ren . plat 2 in rl", "ren finally hit champ 1"),
+        ("ren . diamond in apex", "ren back to plat, deranked hard"),
+    ],
+)
+def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("nell has a dog", "nell has 2 dogs now"),  # the first one may be had still
+        ("ivy has a sprained ankle", "ivy has a sprained wrist too"),
+    ],
+)
+def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+def test_into_a_school_is_no_liking() -> None:
+    assert "likes" not in read("kai . into uni now").body.split()
+    assert "likes" in read("kai . into rugby now").body.split()
