@@ -1,7 +1,8 @@
 """Changes told in chat's own words end the older fact (memory.lifecycle), through the
 public ``relation``: a liking turned ("into it" / "over it", "burnt out on"), a habit packed
-in or given up on, a switch ("jumped ship to", "went from ... to"), an injury recovered from,
-how many pets now, a time zone or a rank that moved."""
+in or given up on, a switch ("jumped ship to", "went from ... to", "transferred from ... to",
+"instead of"), an injury recovered from, how many pets now, a time zone, a rank, an age or a
+favourite that moved, a place moved out of, a league dropped out of, a diet followed."""
 
 from __future__ import annotations
 
@@ -31,6 +32,17 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("ike on gmt", "ike moved to nyc, est gang now"),
         ("ren . plat 2 in rl", "ren finally hit champ 1"),
         ("ren . diamond in apex", "ren back to plat, deranked hard"),
+        ("kit still lives with her parents", "kit finally moved out of her parents place"),
+        ("ada lives in york", "ada moved out of york and rents in leeds now"),
+        ("fi plays in the monday netball league", "fi dropped out of the monday netball league"),
+        ("gus has a dog named pip", "gus buried his dog pip"),
+        ("cy uses windows", "cy runs linux instead of windows now"),
+        ("eli is 40", "eli has just turned 41"),
+        ("eli is 40", "eli celebrated turning 41 with a party"),
+        ("tam . fav film : alien", "tam fav film : heat"),
+        ("jen is on the billing team", "jen transferred from billing to the sales team"),
+        ("ben has been following a strict vegan diet", "ben started eating meat again"),
+        ("ben follows a ketogenic diet", "ben abandoned keto, eats bread again"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
@@ -42,6 +54,8 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
     [
         ("nell has a dog", "nell has 2 dogs now"),  # the first one may be had still
         ("ivy has a sprained ankle", "ivy has a sprained wrist too"),
+        ("nat is from manila", "nat moved from manila to toronto as a kid"),  # from there still
+        ("ada lives in york", "ada moved to another part of york"),
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:

@@ -80,7 +80,15 @@ from memory.lifecycle.cues import (
     WORK,
     find_cues,
 )
-from memory.lifecycle.lexicon import KINDS, MEATS, MEMBER_OF, OCCUPATIONS, PETS, SYNONYMS
+from memory.lifecycle.lexicon import (
+    KINDS,
+    MEATS,
+    MEMBER_OF,
+    OCCUPATIONS,
+    PETS,
+    STOPWORDS,
+    SYNONYMS,
+)
 from memory.lifecycle.reading import PUNCTUATION, Reading, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
 from memory.lifecycle.spelling import kin, words_match
@@ -143,9 +151,14 @@ _REPLACED = re.compile(
     r"|\bmoved (?:\S+ ){1,3}?from\b"  # "moved her streams from twitch": not "moved from leeds"
 )
 _INSTEAD = re.compile(r"\binstead\b")
+_FROM_TO = re.compile(
+    r"\b(?:switched|swapped|moved|transferred|changed|went|shifted|converted|upgraded"
+    r"|downgraded) (?:\S+ ){0,3}?from ((?:\S+ ){1,3}?)to\b"
+)
+"""A switch told by what was left and what was taken ("moved from support to sales")."""
 _SWITCHES = frozenset({"switched", "swapped"})
 _BEFORE_THINGS = frozenset({"on", "from", "at", "in", "a", "an", "the", "her", "his", "their",
-                            "my", "its"})  # fmt: skip
+                            "my", "its", "uses", "use", "using", "of"})  # fmt: skip
 
 
 def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
@@ -154,6 +167,8 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     if old.possessive != new.possessive or old.wished or new.wished or old.dates or new.dates:
         return False
     things_a, things_b = _things(core_a, old.body), _things(core_b, new.body)
+    if _left_for_another(old, new):
+        return True  # "aroha transferred from support to the qa team"
     shared = things_a & things_b
     if not shared or shared <= _switched_to(new.body):
         return False  # "plays valorant" / "switched to playing valorant on pc": still it
@@ -162,6 +177,16 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     if not _INSTEAD.search(new.body):
         return False
     return bool(things_a - things_b) or bool(shared & _after_instead_of(new.body))
+
+
+def _left_for_another(old: Reading, new: Reading) -> bool:
+    """``new`` tells a switch from a word of ``old`` to something else ("is on the support
+    team" / "moved from support to sales"; not "is from manila" / "moved from manila to
+    toronto as a kid": where one is from stays so)."""
+    left = _FROM_TO.search(new.body)
+    if left is None or any(slot.key == "origin" for slot in find_slots(old.body)):
+        return False
+    return bool((set(left.group(1).split()) - STOPWORDS) & set(old.body.split()))
 
 
 def _things(core: frozenset[str], body: str) -> frozenset[str]:
@@ -239,7 +264,7 @@ def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
         return False  # the same value told again, or one within the other
     body = f" {new.body} "
     said = (old.core - {old.subject}) - _WORD_TOPICS.keys()
-    if any(_left(body, word) for word in said):
+    if any(_left(body, word) for word in said | {slot.value for slot in olds}):
         return True  # "resigned from latam, a flight attendant with azul now"
     if cue in ENDING_CUES:
         return True  # the value it names is the one ended: "jo and him broke up"
@@ -306,9 +331,10 @@ def _own_choice(reading: Reading) -> bool:
 
 def _left(body: str, value: str) -> bool:
     """The new fact names the old value as what was left ("graduated from Uppsala", "moved out
-    of Leeds"; not "moved to another part of Leeds")."""
-    return any(f" {word} {value} " in body or f" {word} the {value} " in body
-               for word in ("from", "left", "quit", "leaving", "out of", "out"))  # fmt: skip
+    of Leeds", "out of his parents' place"; not "moved to another part of Leeds")."""
+    return any(f" {word} {owner}{value} " in body
+               for word in ("from", "left", "quit", "leaving", "out of", "out")
+               for owner in ("", "the ", "his ", "her ", "their "))  # fmt: skip
 
 
 _RELATIVES = frozenset({"who", "which", "that"})

@@ -50,10 +50,11 @@ AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop"
                          "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
                          "hand", "dump", "rip", "flog", "nuke", "return", "remove",
                          "closed", "withdraw", "over-take", "resign", "yeet", "yeeted",
-                         "discontinue", "writeoff"})  # fmt: skip
+                         "discontinue", "writeoff", "dropout", "bury"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "withdrew from
-her degree", "gave ziggy to her cousin")."""
+her degree", "gave ziggy to her cousin", "dropped out of the thursday league", "buried his
+cat")."""
 _GIVEN = frozenset({"give", "hand"})
 """Cues that end a thing only when it goes to someone ("gave bubu to her niece", "gave the
 cat away"; not "gave a talk")."""

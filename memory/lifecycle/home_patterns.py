@@ -57,7 +57,8 @@ LIVING = re.compile(r"\b(?:lives|living|live|moved|relocated|emigrated|based|set
 HOME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVE} (?:(?:with|w) {_DET} \w+ )?in "
                rf"(?:{_DET} \w+(?: \w+)? in )?{_IN_THE}(?!{_DET} ){_VALUE}"),
-    _p("home", rf"{_S}{_ADVERBS}{_MOVE} (?:from [\w ]+? )?to {_IN_THE}(?!{_DET} ){_VALUE}"),
+    _p("home", rf"{_S}{_ADVERBS}{_MOVE} (?:from [\w ]+? )?to {_IN_THE}(?:(?:another|a different"
+               rf"|the other) (?:part|side|end|area) of )?(?!{_DET} ){_VALUE}"),
     _p("home", rf"{_S}'s (?:current |new |present )?(?:home|residence|city of residence) "
                rf"(?:is|:) (?:now )?(?:in )?{_IN_THE}{_VALUE}"),
     _p("home", rf"{_S}'s (?:current |new |present )?(?:place|flat|apartment|house) "

@@ -110,7 +110,7 @@ SYNONYMS = {
     "econ": "economics", "math": "maths", "alcohol": "drink", "booze": "drink",
     "stan": "like", "fluent": "speak", "fluently": "speak", "asthmatic": "asthma",
     "diabetic": "diabetes", "epileptic": "epilepsy", "natively": "native", "eldest": "oldest",
-    "remotely": "remote", "grind": "play", "pupper": "dog", "cig": "smoke",
+    "remotely": "remote", "grind": "play", "pupper": "dog", "cig": "smoke", "ketogenic": "keto",
     "cigarette": "smoke", "ciggie": "smoke", "ciggy": "smoke", "fag": "smoke", "graft": "work",
     "retirement": "retire", "flog": "sell", "coriander": "cilantro", "sax": "saxophone",
     "childs": "kid", "insomniac": "insomnia", "flunk": "fail", "synth": "synthesizer",

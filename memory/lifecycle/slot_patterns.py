@@ -73,7 +73,7 @@ _FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still 
 _YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b| ,| \.|$))"
 _AGE_END = (
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
-    r"|on|after|since|so|but)\b)"
+    r"|on|after|since|so|but|with)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?"
 _SOME = r"(?:(?:a|an|one|1) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
@@ -261,7 +261,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("household", rf"{_S}'s (?:partner|boyfriend|girlfriend|bf|gf|fiance|fiancee) "
                     rf"(?:\w+ ){{0,2}}?moved in\b", "partner"),
     # age
-    _p("age", rf"{_S}{_ADVERBS}(?:is|turned|has turned|turns|just turned|hit) {_ADVERBS}(?:aged )?"
+    _p("age", rf"{_S}{_ADVERBS}(?:is|(?:has )?(?:just )?turned|turns|hit|celebrated turning) "
+              rf"{_ADVERBS}(?:aged )?"
               rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?{_AGE_END}"),
     _p("age", rf"{_S}{_SAYS}(?:he is|she is|they are|hes|shes) (?:now )?(?P<value>\d{{1,3}})"
               rf"{_YEARS_OLD}?{_AGE_END}"),
@@ -338,9 +339,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:now )?(?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     # favourites
-    _p("favorite", rf"{_S}(?:'s )?(?:new )?{_FAVOURITE} (?P<thing>[\w-]+(?: [\w-]+){{0,2}}?) "
-                   rf"(?:now |still )?{_FAV_IS}"
-                   rf"{_VALUE}"),
+    _p("favorite", rf"{_S}(?:'s |[.:,-] )?(?:new )?{_FAVOURITE} "
+                   rf"(?P<thing>[\w-]+(?: [\w-]+){{0,2}}?) (?:now |still )?{_FAV_IS}{_VALUE}"),
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
     _p("favorite", rf"{_s_if(_FAVOURITE)}(?:\S+ ){{1,10}}?(?:,|\.|and|but) (?:that )?"
                    rf"(?P<value>\w+(?: \w+)?) (?:is|are) (?:now |still )?(?:his|her|their) "
