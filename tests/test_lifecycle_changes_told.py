@@ -43,6 +43,14 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("jen is on the billing team", "jen transferred from billing to the sales team"),
         ("ben has been following a strict vegan diet", "ben started eating meat again"),
         ("ben follows a ketogenic diet", "ben abandoned keto, eats bread again"),
+        ("mo works at tesco", "mo got let go from tesco last week"),
+        ("mo is studying law", "mo finished her degree and works at a firm now"),
+        ("mo has a budgie named sky", "mo's budgie sky flew away"),
+        ("mo loves cycling", "mo has come to dread cycling"),
+        ("mo - yoga daily", "mo - yoga? stopped doing it"),
+        ("mo has a moustache", "mo shaved his moustache off"),
+        ("mo hates jazz", "mo says jazz is goated now"),
+        ("mo is in gold", "mo deranked to silver this season"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
@@ -56,10 +64,15 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("ivy has a sprained ankle", "ivy has a sprained wrist too"),
         ("nat is from manila", "nat moved from manila to toronto as a kid"),  # from there still
         ("ada lives in york", "ada moved to another part of york"),
+        ("mo works at tesco", "mo finally let go of the tesco drama"),
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+def test_only_a_thing_is_goated() -> None:
+    assert "likes" not in read("mo thinks he is goated").body.split()
 
 
 def test_into_a_school_is_no_liking() -> None:

@@ -66,7 +66,7 @@ NEGATORS = frozenset({"not", "never", "no", "nor", "neither", "nobody", "nothing
 """Words that deny what their clause says (chat spellings of "never" included; "avoids
 pork" denies eating it as "never eats pork" does)."""
 
-NEGATIVE_VERBS = {"hate": "like", "dislike": "like", "detest": "like", "loathe": "like"}
+NEGATIVE_VERBS = dict.fromkeys(("hate", "dislike", "detest", "loathe", "dread"), "like")
 """Verbs that say "not like": each counts as one negation and reads as ``like``."""
 
 WISHES = frozenset({"want", "wants", "wanted", "wish", "wishes", "hope", "hopes", "hoping",

@@ -94,6 +94,8 @@ BAD = (
     "unbearable",
 )
 """What is said of a thing disliked ("X is cringe now", "finds X boring", "X = soap")."""
+GOOD = ("goated", "peak", "elite", "a banger", "bussin", "the goat")
+"""What is said of a thing liked ("pineapple pizza is goated now")."""
 NO_THING = r"(?:is|are|was|'s|it|this|that|he|she|they|his|her|their|a|an|not)\b"
 """What a thing disliked does not start with ("is the worst at aim" dislikes nothing)."""
 

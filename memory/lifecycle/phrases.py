@@ -19,6 +19,7 @@ from memory.lifecycle.phrase_parts import (
     BAD,
     DEMONYM,
     FRAME,
+    GOOD,
     MEDICINES,
     NO_THING,
     PLAYER,
@@ -83,6 +84,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      rf"|honestly|really|too|the|a) )*(?:{'|'.join(BAD)})\b[^.,;:!?]*?(?=$| [.,;:!?])",
      r"\1 hates \2"),
     # "says hyperpop is cringe now", "finds spin classes boring", "cilantro = soap"
+    (GOOD, rf"^(\S+) (?:[.:,-] )?(?:\w+ , )?(?:(?:says|thinks|reckons) (?:that )?)?"
+     rf"((?:(?!{NO_THING}|says|thinks|reckons)[\w'-]+ ?){{1,4}}?) (?:is|are|=) "
+     rf"(?:(?:now|so|lowkey|actually|kinda|literally|honestly) )*"
+     rf"(?:{'|'.join(GOOD)})(?=$| [.,;:!?]| now\b)", r"\1 likes \2"),  # "x is goated now"
     (("hobb", "pastime", "passion"), r"(?:\b1 of )?(?:'s|\b(?:his|her|their|my)) (?:favorite )?"
      r"(?:hobbies|hobby|pastimes|pastime|passions|passion) (?:is|are|include|includes)\b",
      "likes"),
@@ -111,6 +116,15 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"(?=$| [.,;:!?]| (?:tbh|fr|ngl|lol)\b)", r"\1 dislikes \2"),  # "thinks k-pop is mid"
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up(?: on)?\b", "stopped"),
     (("down to",), r"^(\S+) (?:[.:,-] )?(?:is )?(?:now )?down to (?=\d+ )", r"\1 has "),
+    (("let go",), r"\b(?:got|was|has been|been|just got) let go(?! of)\b", "got fired"),
+    (("finished",), r"\bfinished (?:his|her|their) (?:studies|degree|course|masters|phd)\b",
+     "graduated"),  # "finished his studys and works as engineer now"
+    (("away", "missing", "off"), r"\b(?:flew|ran|has flown|has run) (?:away|off)\b"
+     r"|\b(?:went|has gone|is) missing\b", "is gone"),  # "the parrot flew away"
+    (("come to", "grown to", "came to", "grew to"), r"\b(?:has |have )?(?:come|came|grown|grew) to "
+     r"(?=(?:hate|dread|dislike|detest|love|like|enjoy|appreciate)\b)", ""),  # "has come to dread"
+    (("doing it",), r"\bstopped doing (?:it|that|them)\b", "stopped it"),
+    (("shaved",), r"\bshaved (?:off )?(?:his|her|their) (\w+)(?: off)?\b", r"removed \1"),
     (("packed",), r"\b(?:has )?packed (?:it )?in\b", "quit"),  # "packed in the fags": quit
     (("jumped ship", "jumps ship"), r"\b(?:has )?(?:jumped|jumps) ship to\b", "switched to"),
     (("went from", "gone from", "going from"), r"\b(?:has )?(?:went|gone|going) from (?=[\w' -]+"
