@@ -51,6 +51,9 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("mo has a moustache", "mo shaved his moustache off"),
         ("mo hates jazz", "mo says jazz is goated now"),
         ("mo is in gold", "mo deranked to silver this season"),
+        ("vi on linux btw", "vi back on windows for the anticheat"),
+        ("vi has a rabbit called bun", "vi's rabbit bun went to live with her cousin"),
+        ("vi . diamond in apex", "vi - back to plat"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
@@ -69,6 +72,11 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+def test_a_fragment_on_a_system_uses_it() -> None:
+    assert read("vi on linux btw").body == "vi uses linux"
+    assert read("vi on the bus").body == "vi on the bus"
 
 
 def test_only_a_thing_is_goated() -> None:

@@ -45,6 +45,12 @@ _COUPLE_OVER = (
 )
 """A couple said to be over: "(him) and jay ? over", "(kim) and ross are done" (not "over
 the moon", "done with the shop")."""
+_SYSTEMS = r"(?:arch|fedora|ubuntu|debian|mint|manjaro|gentoo|nixos|windows|linux|macos|mac)\b"
+_ROUTINE_AHEAD = r"(?![\w' ]* (?:(?:at|on|for) (?:the )?weekends?|every|each|most)\b)"
+"""After "went back to" (a switch back: "went back to windows", "tank . back on windows"),
+what makes it a routine, no switch: "goes back to his mum's at weekends"."""
+
+
 _KEEN = r"(?:big |huge |proper |real |total |true )?"
 """How keen a "person" or "lover" of a thing may be said to be: "a proper night owl"."""
 PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
@@ -94,8 +100,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("free time", "spare time"), r"\b(?:in|during) (?:his|her|their|my) (?:free|spare) time\b",
      " "),
     (("living",), r"\bfor a living\b", " "),
-    (("hooked", "addicted", "enough of"), r"\b(?:is )?(?:hooked on|addicted to"
-     r"|can not get enough of)\b", "likes"),
+    (("hooked", "addicted", "enough of", "in love with"), r"\b(?:is |has become |became "
+     r"|got )?(?:hooked on|addicted to|can not get enough of|(?:has )?(?:fallen|fell) in love with)"
+     r"\b", "likes"),
     (("sick of", "tired of", "fed up", "out on"),
      r"\b(?:is |(?:has )?(?:grown|become|gotten) |grew |became |got )?"
      r"(?:sick of|tired of|fed up with|(?:totally |completely |so )?(?:burnt|burned) out on)\b",
@@ -123,6 +130,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"|\b(?:went|has gone|is) missing\b", "is gone"),  # "the parrot flew away"
     (("come to", "grown to", "came to", "grew to"), r"\b(?:has |have )?(?:come|came|grown|grew) to "
      r"(?=(?:hate|dread|dislike|detest|love|like|enjoy|appreciate)\b)", ""),  # "has come to dread"
+    (("to live with",), r"\b(?:went|has gone|moved|has moved) to live with\b",
+     "is gone to live with"),  # "george the tortoise went to live with her nephew"
     (("doing it",), r"\bstopped doing (?:it|that|them)\b", "stopped it"),
     (("shaved",), r"\bshaved (?:off )?(?:his|her|their) (\w+)(?: off)?\b", r"removed \1"),
     (("packed",), r"\b(?:has )?packed (?:it )?in\b", "quit"),  # "packed in the fags": quit
@@ -287,8 +296,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("rig", "build", "setup"), r"\bin (?:his|her|their|my) (?:rig|build|setup)\b", " "),
     (("card", "gpu"), r"(?<=\d) (?:graphics card|graphcs card|gpu|card)\b", ""),
     (("linux",), r"\b(arch|fedora|ubuntu|debian|manjaro|gentoo|nixos) linux\b", r"\1"),
-    (("runs", "is on", "running"), r"\b(?:runs|is on|is running) (?=(?:arch|fedora|ubuntu|debian"
-     r"|mint|manjaro|gentoo|nixos|windows|linux|macos)\b)", "uses "),
+    (("runs", "is on", "running"), rf"\b(?:runs|is on|is running) (?={_SYSTEMS})", "uses "),
+    ((" on ",), rf"^(\S+) (?:[.:,-] )?on (?={_SYSTEMS})", r"\1 uses "),  # "tank on linux btw"
     (("lol",), r"\b(plays?|playing|played) lol\b", r"\1 league"),  # the game, not a laugh
     (("main",), r"^(\S+) 's main in ([\w ]+?) is (?:a |an )?([\w ]+)$", r"\1 mains \3 in \2"),
     (("main",), r"\b(?:is|'s) (?:a|an) ([\w-]+) main\b", r"mains \1"),  # "a raiden main"
@@ -304,9 +313,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("go live", "goes live", "went live", "going live"), r"\b(?:goes|go|going|went) live\b",
      "streams"),
     (("big time",), r"\bbig time\b", " "),
-    (("back to", "back on"), r"\b(?:went|goes|going|gone|switched|is|has gone) back (?:to|on)\b"
-     r"(?![\w' ]* (?:(?:at|on|for) (?:the )?weekends?|every|each|most)\b)",
-     "switched to"),  # "went back to windows": a switch, not "goes back to his mum's at weekends"
+    (("back to", "back on"), rf"(?:\b(?:went|goes|going|gone|switched|is|has gone)|^(\S+)"
+     rf"(?: [.:,-])?) back (?:to|on)\b{_ROUTINE_AHEAD}", r"\1 switched to"),
     (("time",), ZONE_NAME, zone),  # "pacific time" / "pst"
     (tuple(DEMONYMS), DEMONYM, is_from),
     (("meat free", "meat-free"), r"\b(?:(?:follows|eats|has|is on|keeps|goes) )?(?:a )?"

@@ -376,7 +376,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("rank", _RANK),
     _p("rank", rf"{_S}(?:[.:,-] )?(?:finally |just |already )?(?:hit|hits|reached|ranked up to"
                rf"|ranked down to|deranked to|derankd to|dropped to|climbed to|made it to|is now"
-               rf"|(?:is )?back (?:down |up )?to|(?:has )?fallen to|fell to|is in"
+               rf"|(?:is )?back (?:down |up )?to|switched to|(?:has )?fallen to|fell to|is in"
                rf"|is|now)? ?"
                rf"{_TIER_VALUE}(?: rank| ranked)?(?: (?:in |on )?(?!(?:now|this|lets|rn)\b)"
                rf"(?P<thing>[a-z][a-z0-9]{{1,3}}))?(?=$| [.,;:!?]| now\b| this\b| lets\b)"),
