@@ -337,7 +337,7 @@ def _left(body: str, value: str) -> bool:
                for owner in ("", "the ", "his ", "her ", "their "))  # fmt: skip
 
 
-_RELATIVES = frozenset({"who", "which", "that"})
+_RELATIVE_PRONOUNS = frozenset({"who", "which", "that"})
 
 
 def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
@@ -348,7 +348,7 @@ def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
         near += words[index + 1 : index + 1 + WINDOW]
     if cue == ENDED_IT:  # "bingo ? stopped it": whatever the fact named before
         near += words[1:index]
-    elif cue in BEFORE_CUES and index > 1 and words[index - 1] in _RELATIVES:
+    elif cue in BEFORE_CUES and index > 1 and words[index - 1] in _RELATIVE_PRONOUNS:
         near.append(words[index - 2])  # "a fisherman who died": him only, not "keen"
     elif cue in BEFORE_CUES:  # both ways for a few: "returned the 4070", "the mac got returned"
         near += words[max(0, index - WINDOW) : index]
