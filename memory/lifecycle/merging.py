@@ -37,9 +37,9 @@ from memory.extraction.offline.verbs import verb
 from memory.lifecycle.change import tells_change
 from memory.lifecycle.lexicon import FILLERS, LANGUAGES, PETS, STOPWORDS, SYNONYMS, WEEKDAYS
 from memory.lifecycle.reading import PUNCTUATION, Reading, keys, lemma, read
+from memory.lifecycle.relation import akin
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
-from memory.lifecycle.spelling import kin, words_match
 
 if TYPE_CHECKING:
     import numpy as np
@@ -259,19 +259,12 @@ def may_merge(old: str, new: str) -> bool:
         return False  # two attributes: "is from London" / "is based in London"
     if _kinds(first.words - second.words) & _kinds(second.words - first.words):
         return False  # two things of one kind: "has a younger sister" / "... brother"
-    if first.negated and second.negated and not _akin(first.words, second.words):
+    if first.negated and second.negated and not akin(first.words, second.words):
         return False  # two things denied look alike: "doesn't drink" / "doesn't like cats"
     short, long = sorted((first.body, second.body), key=len)
     if long.startswith(short + " "):
         return False  # the same fact with more said: the rules judge it
     return first.words != second.words  # only an order differs: the vectors cannot see it
-
-
-def _akin(first: frozenset[str], second: frozenset[str]) -> bool:
-    """A content word of one fact is one of the other's, mistyped or made from it."""
-    return any(
-        kin(mine, theirs) or words_match(mine, theirs) for mine in first for theirs in second
-    )
 
 
 def learned_same(

@@ -94,7 +94,7 @@ def relation(
         not keys_a.words & keys_b.words
         and not (keys_a.cued and keys_b.cued)
         and not keys_a.kinds & keys_b.kinds
-        and not _near(keys_a.words, keys_b.words)
+        and not akin(keys_a.words, keys_b.words)
     ):
         return Relation.UNRELATED  # the pre-check: nothing in common to compare
     first, second = read(old), read(new)
@@ -239,7 +239,7 @@ def _adds(text: str) -> bool:
     return _ADDED.search(text.lower().strip()) is not None
 
 
-def _near(first: frozenset[str], second: frozenset[str]) -> bool:
+def akin(first: frozenset[str], second: frozenset[str]) -> bool:
     """Some word of one is a typo of a word of the other ("barista" / "barrista"), or made
     from it ("baker" / "bake")."""
     return any(
