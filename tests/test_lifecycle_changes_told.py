@@ -54,6 +54,16 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("vi on linux btw", "vi back on windows for the anticheat"),
         ("vi has a rabbit called bun", "vi's rabbit bun went to live with her cousin"),
         ("vi . diamond in apex", "vi - back to plat"),
+        ("lu rents her flat", "lu bought the flat off her landlord, she owns it now"),
+        ("lu is expecting her first baby", "lu's baby boy arrived last night"),
+        ("lu is pregnant", "lu had the baby, a girl"),
+        ("lu wfh full time", "lu got rto'd, in office 4 days a week now"),
+        ("lu plays squash every friday", "lu packed squash in after her knee op"),
+        ("lu - going out w/ sam", "lu. sam dumped her"),
+        ("lu - single", "lu. got a girlfriend, the one from the bakery"),
+        ("lu . vegetarian", "lu - back on meat"),
+        ("lu has no kids", "lu gave birth to a baby boy"),  # a first child, as before
+        ("lu rents a studio flat in leith", "lu has moved out of her leith studio to stockbridge"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
@@ -68,6 +78,7 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("nat is from manila", "nat moved from manila to toronto as a kid"),  # from there still
         ("ada lives in york", "ada moved to another part of york"),
         ("mo works at tesco", "mo finally let go of the tesco drama"),
+        ("lu rents a flat in york", "lu lives in a rented apartment in york"),
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:

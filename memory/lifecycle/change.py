@@ -94,7 +94,8 @@ from memory.lifecycle.slots import Verdict, compare_slots, find_slots
 from memory.lifecycle.spelling import kin, words_match
 
 _SLOT_TOPICS = {"home": HOME, "job": WORK, "employer": WORK, "status": LOVE,
-                "studies": STUDIES, "school": STUDIES, "pets": PET, "household": HOME}  # fmt: skip
+                "studies": STUDIES, "school": STUDIES, "pets": PET, "household": HOME,
+                "tenure": HOME}  # fmt: skip
 _TOPIC_WORDS = {
     HOME: "live flat apartment house city town neighbourhood neighborhood reside",
     WORK: "work job employ employer career boss office shift retail company firm role "

@@ -75,6 +75,12 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("home", rf"{_S}{_ADVERBS}{_DWELL} (?:[\w'-]+ ){{0,4}}?{_DWELLING} in {_IN_THE}"
                rf"{_VALUE}", place=True),  # "got his own place in sheffield"
     _p("home", rf"{_S}{_ADVERBS}lives (?!{_NOT_PLACE}\b)(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
+    # whether they rent their home or own it
+    _p("tenure", rf"{_S}{_ADVERBS}(?:rents|is renting|has been renting|rented) (?:{_DET} )?"
+                 rf"(?:[\w'-]+ )?{_DWELLING}\b", "rent"),
+    _p("tenure", rf"{_S}{_ADVERBS}{_DWELL} (?:in )?(?:a |an |the )?rented {_DWELLING}\b", "rent"),
+    _p("tenure", rf"{_S}{_ADVERBS}(?:owns|has bought|bought|has finally bought|finally bought) "
+                 rf"(?:{_DET} )?(?:[\w'-]+ )?{_DWELLING}\b", "own"),  # "bought the flat off him"
     _p("origin", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE} born (?:and|n|&) (?:raised|bred)\b",
        place=True),  # "omar . leicester born and raised"
     _p("origin", rf"{_S}(?:[.:,-] )?(?:originally )?from {_IN_THE}{_PLACE}{_PLACE_END}",

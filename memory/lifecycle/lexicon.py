@@ -372,12 +372,11 @@ ZONE_NAMES = {
 """Time zones named before "time" ("pacific time", "central european time"), and their
 abbreviation: the one name a zone is read as."""
 
-CHANGE_CUES = _words(
-    "leave sell lose ditch delete cancel abandon trade scrap rehome die flog rip nuke return remove"
-)
+CHANGE_CUES = _words("leave sell lose ditch delete cancel abandon trade scrap rehome die flog rip "
+                     "nuke return remove pregnant baby birth")  # fmt: skip
 """Lemmas of a change that may end a fact with no word in common ("left h&m, at uniqlo
-now"): cues of the pre-check, as the slot cues are, but no word a typo is repaired to
-("leage" is no "leave")."""
+now", "pregnant" / "the baby arrived"): cues of the pre-check, as the slot cues are, but no
+word a typo is repaired to ("leage" is no "leave")."""
 
 JOB_ALIASES = {
     "physician": "doctor", "gp": "doctor", "medic": "doctor", "attorney": "lawyer",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from memory.lifecycle.event_phrases import EVENT_PHRASES
 from memory.lifecycle.lexicon import LANGUAGES
 from memory.lifecycle.phrase_parts import (
     BAD,
@@ -122,22 +123,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"((?:\S+ ){1,4}?)(?:is|are) (?:so |kinda |lowkey |totally )?(?:mid|overrated|trash)"
      r"(?=$| [.,;:!?]| (?:tbh|fr|ngl|lol)\b)", r"\1 dislikes \2"),  # "thinks k-pop is mid"
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up(?: on)?\b", "stopped"),
-    (("down to",), r"^(\S+) (?:[.:,-] )?(?:is )?(?:now )?down to (?=\d+ )", r"\1 has "),
-    (("let go",), r"\b(?:got|was|has been|been|just got) let go(?! of)\b", "got fired"),
-    (("finished",), r"\bfinished (?:his|her|their) (?:studies|degree|course|masters|phd)\b",
-     "graduated"),  # "finished his studys and works as engineer now"
-    (("away", "missing", "off"), r"\b(?:flew|ran|has flown|has run) (?:away|off)\b"
-     r"|\b(?:went|has gone|is) missing\b", "is gone"),  # "the parrot flew away"
-    (("come to", "grown to", "came to", "grew to"), r"\b(?:has |have )?(?:come|came|grown|grew) to "
-     r"(?=(?:hate|dread|dislike|detest|love|like|enjoy|appreciate)\b)", ""),  # "has come to dread"
-    (("to live with",), r"\b(?:went|has gone|moved|has moved) to live with\b",
-     "is gone to live with"),  # "george the tortoise went to live with her nephew"
-    (("doing it",), r"\bstopped doing (?:it|that|them)\b", "stopped it"),
-    (("shaved",), r"\bshaved (?:off )?(?:his|her|their) (\w+)(?: off)?\b", r"removed \1"),
-    (("packed",), r"\b(?:has )?packed (?:it )?in\b", "quit"),  # "packed in the fags": quit
-    (("jumped ship", "jumps ship"), r"\b(?:has )?(?:jumped|jumps) ship to\b", "switched to"),
-    (("went from", "gone from", "going from"), r"\b(?:has )?(?:went|gone|going) from (?=[\w' -]+"
-     r" to )", "switched from "),  # "went from oat milk to regular milk"
+    *EVENT_PHRASES,
     (("hung up", "hang up", "hangs up"), r"\b(?:has )?(?:hung|hangs|hang) up (?:his|her|their|the) "
      r"(?!(?:phone|call|washing|laundry|coat|jacket|clothes|picture)\b)", "quit "),  # his boots
     (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
@@ -315,13 +301,15 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("big time",), r"\bbig time\b", " "),
     (("back to", "back on"), rf"(?:\b(?:went|goes|going|gone|switched|is|has gone)|^(\S+)"
      rf"(?: [.:,-])?) back (?:to|on)\b{_ROUTINE_AHEAD}", r"\1 switched to"),
+    (("meat", "fish"), r"\bswitched to (meat|fish|chicken|pork|beef|seafood)\b", r"eats \1 again"),
     (("time",), ZONE_NAME, zone),  # "pacific time" / "pst"
     (tuple(DEMONYMS), DEMONYM, is_from),
     (("meat free", "meat-free"), r"\b(?:(?:follows|eats|has|is on|keeps|goes) )?(?:a )?"
      r"meat[- ]free(?: diet)?\b", "does not eat meat"),
     (("digest",), r"\bcan not (?:digest|process) (lactose|gluten|dairy)(?: properly)?\b",
      r"is \1 intolerant"),
-    (("expecting",), r"\bis expecting(?: a baby| a child| their first| her first)?\b",
+    (("expecting",), r"\bis expecting(?: (?:a|her|their|his)(?: first| second| third)?(?: baby"
+     r"| child| kid)?)?\b",
      "is pregnant"),
     (("bilingual", "talk in"), r"\b(?:is )?bilingual in\b|\bcan (?:talk|speak) in\b", "speaks"),
     (("lingual",), r"\b(?:is )?(?:a )?(bi|tri|quadri)lingual\b(?! in)",

@@ -63,7 +63,7 @@ from memory.lifecycle.reading import (
 )
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
 from memory.lifecycle.spelling import kin, sets_match, words_match
-from memory.lifecycle.turns import first_one, recovered, rescheduled, resumed
+from memory.lifecycle.turns import born, first_one, recovered, rescheduled, resumed
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ def relation(
         return Relation.CONTRADICTS
     if rescheduled(first, second, core_a, core_b) or first_one(first, second, core_a):
         return Relation.CONTRADICTS
-    if recovered(first, second, core_a, core_b):
+    if recovered(first, second, core_a, core_b) or born(first, second):
         return Relation.CONTRADICTS
     if _only_other(first, second, core_a, core_b) or _only_other(second, first, core_b, core_a):
         return Relation.CONTRADICTS

@@ -195,7 +195,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:(?:is|got) engaged to {_PARTNER}|has (?:a|an) fiancee?\b)",
        "engaged"),
-    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing) {_PARTNER}",
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing|going out with)"
+                 rf" {_PARTNER}",
        "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:is|has been) in a relationship(?: with {_PARTNER})?",
        "dating"),
@@ -222,8 +223,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"{_FRAGMENT_END}"),
     _p("status", rf"{_S}(?:[.:,-] )?(?:bf|gf|boyfriend|girlfriend|partner) (?:now |is |: )?"
                  rf"(?!material|goals|vibes|energy)(?P<partner>\w+){_FRAGMENT_END}", "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:has|got|has got|found) (?:(?:a|an) )?(?:new )?(?:boyfriend"
-                 rf"|girlfriend|partner|bf|gf)(?: (?:named|called) (?P<partner>\w+))?\b", "dating"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:has|got|has got|found) (?:(?:a|an) )?(?:new )?"
+                 rf"(?:boyfriend|girlfriend|partner|bf|gf)(?: (?:named|called) "
+                 rf"(?P<partner>\w+))?\b", "dating"),
     _p("status", rf"{_S}{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing) "
                  rf"(?:someone|somebody|some|a|an)\b", "dating"),
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife) (?:named|called) "

@@ -77,6 +77,17 @@ _FIRST_ONES = {
 """What a member with none of a kind gets first: a pet, a child."""
 
 
+_BORN = re.compile(
+    r"\b(?:gave birth|has given birth|had (?:the|her|their) baby|baby (?:\w+ )?(?:arrived|was born)"
+    r"|(?:was|were) born)\b"
+)
+
+
+def born(old: Reading, new: Reading) -> bool:
+    """Pregnant, then the baby born: "is expecting her first" / "her baby girl arrived"."""
+    return "pregnant" in old.core and not old.negated and _BORN.search(new.body) is not None
+
+
 def first_one(old: Reading, new: Reading, core_a: frozenset[str]) -> bool:
     """None had, then one got: "no pets" / "got a kitten", "has no kids" / "gave birth to a
     baby boy", "has never owned a pet" / "adopted a rescue cat"."""

@@ -1,0 +1,48 @@
+"""Changes told as events in chat's own words, rewritten to the words the change cues of
+:mod:`memory.lifecycle.cues` read ("got let go" → "got fired", "packed in the fags" → "quit
+the fags", "the parrot flew away" → "is gone"): a part of :data:`memory.lifecycle.phrases.PHRASES`,
+run in its place there.
+"""
+
+from __future__ import annotations
+
+EVENT_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
+    # (words one of which must be in the text, pattern, replacement)
+    (("down to",), r"^(\S+) (?:[.:,-] )?(?:is )?(?:now )?down to (?=\d+ )", r"\1 has "),
+    (("let go",), r"\b(?:got|was|has been|been|just got) let go(?! of)\b", "got fired"),
+    (
+        ("finished",),
+        r"\bfinished (?:his|her|their) (?:studies|degree|course|masters|phd)\b",
+        "graduated",
+    ),  # "finished his studys and works as engineer now"
+    (
+        ("away", "missing", "off"),
+        r"\b(?:flew|ran|has flown|has run) (?:away|off)\b"
+        r"|\b(?:went|has gone|is) missing\b",
+        "is gone",
+    ),  # "the parrot flew away"
+    (
+        ("come to", "grown to", "came to", "grew to"),
+        r"\b(?:has |have )?(?:come|came|grown|grew) to "
+        r"(?=(?:hate|dread|dislike|detest|love|like|enjoy|appreciate)\b)",
+        "",
+    ),  # "has come to dread"
+    (
+        ("to live with",),
+        r"\b(?:went|has gone|moved|has moved) to live with\b",
+        "is gone to live with",
+    ),  # "george the tortoise went to live with her nephew"
+    (("doing it",), r"\bstopped doing (?:it|that|them)\b", "stopped it"),
+    (("shaved",), r"\bshaved (?:off )?(?:his|her|their) (\w+)(?: off)?\b", r"removed \1"),
+    (("packed",), r"\b(?:has )?packed (?:it )?in\b", "quit"),  # "packed in the fags": quit
+    (("packed",), r"\b(?:has )?packed (\w+(?: \w+)?) in\b", r"quit \1"),  # "packed tennis in"
+    (("dumped",), r"^(\S+) (?:[.:,-] )?(\w+) dumped (?:him|her|them)\b", r"\1 and \2 broke up"),
+    (("rto",), r"\b(?:got |was |has been )?rto(?: would|d)?\b", "is back in the office"),  # "rto'd"
+    (("jumped ship", "jumps ship"), r"\b(?:has )?(?:jumped|jumps) ship to\b", "switched to"),
+    (
+        ("went from", "gone from", "going from"),
+        r"\b(?:has )?(?:went|gone|going) from (?=[\w' -]+"
+        r" to )",
+        "switched from ",
+    ),  # "went from oat milk to regular milk"
+]
