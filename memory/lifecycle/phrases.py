@@ -50,8 +50,6 @@ _SYSTEMS = r"(?:arch|fedora|ubuntu|debian|mint|manjaro|gentoo|nixos|windows|linu
 _ROUTINE_AHEAD = r"(?![\w' ]* (?:(?:at|on|for) (?:the )?weekends?|every|each|most)\b)"
 """After "went back to" (a switch back: "went back to windows", "tank . back on windows"),
 what makes it a routine, no switch: "goes back to his mum's at weekends"."""
-
-
 _KEEN = r"(?:big |huge |proper |real |total |true )?"
 """How keen a "person" or "lover" of a thing may be said to be: "a proper night owl"."""
 PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
