@@ -25,7 +25,7 @@ from bot.cli_base import (
 from bot.cli_migrate import migrate
 from bot.cli_moderation import events, forget, optout
 from bot.cli_read import search, slice_cmd, stats
-from memory.errors import ConfigError, MemorybotError
+from memory.errors import ConfigError, MemorybotError, UnrecoverableError
 from memory.settings import load_settings
 from memory.storage.damage import DamageLogFilter
 from memory.storage.permissions import PRIVATE_UMASK
@@ -332,7 +332,7 @@ def main(argv: list[str] | None = None) -> None:
 
         if debug or not (is_damage(exc) or isinstance(exc, MemorybotError | OSError)):
             raise
-        if is_damage(exc):
+        if is_damage(exc) and not isinstance(exc, UnrecoverableError):
             click.echo(f"error: {damage_line(db_path_of(argv), exc)}", err=True)
             sys.exit(1)
         prefix = "configuration error" if isinstance(exc, ConfigError) else "error"

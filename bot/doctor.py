@@ -89,6 +89,9 @@ def _data_dir_check(settings: Settings) -> dict[str, Any]:
 
 
 PACKAGES = ("discord.py", "aiohttp", "openai")
+#: What SQLite says of a file whose first page (header and start of the schema) is gone.
+NOT_A_DATABASE = "file is not a database"
+NOTHING_READABLE = "its first page cannot be read: restore a backup"
 POSTGRES_PACKAGES = ("asyncpg", *PACKAGES)
 
 
@@ -101,9 +104,8 @@ async def _database_checks(settings: Settings) -> list[dict[str, Any]]:
         shown = f"quick_check: {first[0] if first else problems[0]}"
         if len(problems) > 1 or len(first) > 1:
             shown += " …"
-        return [
-            _check("database", False, f"{settings.db_path} is damaged ({shown}): {REPAIR_HINT}")
-        ]
+        way_out = NOTHING_READABLE if problems == [NOT_A_DATABASE] else REPAIR_HINT
+        return [_check("database", False, f"{settings.db_path} is damaged ({shown}): {way_out}")]
     try:
         async with await Store.open(settings.db_path) as store:
             versions = await store.versions()

@@ -20,6 +20,11 @@ class StoreError(MemorybotError):
     """The database cannot be opened or used."""
 
 
+class UnrecoverableError(StoreError):
+    """Nothing of a damaged database can be read (its first page is gone): only a backup
+    helps."""
+
+
 class DiskFullError(StoreError):
     """The disk holding the database or the journals is full (SQLite's SQLITE_FULL, or
     ENOSPC): what was stored is kept; once space is freed, the same command finishes."""

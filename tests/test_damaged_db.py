@@ -5,6 +5,7 @@ Real files, real damage, the CLI in subprocesses."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -14,18 +15,31 @@ from tests.helpers import GUILD_A, MIKE, SARAH, export_message, run_cli, sql, wr
 MESSAGES = 600
 
 
-def _damage(db: Path) -> None:
-    """Overwrite the pages from 30% to 70% of the file."""
-    page = 4096
-    pages = db.stat().st_size // page
+PAGE = 4096
+
+
+def _overwrite(db: Path, pages: Iterable[int]) -> None:
+    """Overwrite the given pages (numbered from 1, as SQLite does) with garbage."""
     with open(db, "r+b") as handle:
-        for number in range(pages * 3 // 10, pages * 7 // 10):
-            handle.seek(number * page)
-            handle.write(b"\x5a" * page)
+        for number in pages:
+            handle.seek((number - 1) * PAGE)
+            handle.write(b"\x5a" * PAGE)
+
+
+def _middle(db: Path) -> range:
+    """The pages from 30% to 70% of the file."""
+    pages = db.stat().st_size // PAGE
+    return range(pages * 3 // 10, pages * 7 // 10)
+
+
+def _schema_pages(db: Path) -> list[int]:
+    """The pages holding ``sqlite_schema`` (the table of tables), from SQLite's dbstat."""
+    rows = sql(db, "SELECT pageno FROM dbstat WHERE name = 'sqlite_schema' ORDER BY pageno")
+    return [row[0] for row in rows]
 
 
 @pytest.fixture
-def damaged(tmp_path: Path) -> Path:
+def imported(tmp_path: Path) -> Path:
     data_dir = tmp_path / "data"
     messages = [
         export_message(n, f"I play chess with my friend number {n} every evening", author=who)
@@ -33,8 +47,17 @@ def damaged(tmp_path: Path) -> Path:
     ]
     export = write_export(tmp_path / "export.json", messages)
     assert run_cli(data_dir, "import", str(export)).returncode == 0
-    _damage(data_dir / "memory.db")
     return data_dir
+
+
+@pytest.fixture
+def damaged(imported: Path) -> Path:
+    """Pages in the middle overwritten, the schema's own pages spared (their damage is
+    its own case below)."""
+    db = imported / "memory.db"
+    schema = set(_schema_pages(db))
+    _overwrite(db, [n for n in _middle(db) if n not in schema])
+    return imported
 
 
 def _one_clear_line(result: object, data_dir: Path) -> None:
@@ -102,3 +125,42 @@ def test_repair_leaves_a_sound_database_alone(tmp_path: Path) -> None:
         f"{data_dir / 'memory.db'} passes quick_check: nothing to repair"
     )
     assert list(data_dir.glob("memory.db.damaged-*")) == []
+
+
+def test_repair_saves_the_tables_whose_schema_survived_a_damaged_schema_page(
+    imported: Path,
+) -> None:
+    db = imported / "memory.db"
+    first, *later = _schema_pages(db)
+    assert first == 1 and later, "the schema spans more than one page"
+    _overwrite(db, [later[-1], *_middle(db)])
+
+    repaired = run_cli(imported, "doctor", "--repair")
+
+    assert repaired.returncode == 0, repaired.stderr
+    assert "the schema of " in repaired.stdout
+    assert "could not be read, so none of their rows were: " in repaired.stdout
+    assert run_cli(imported, "doctor").returncode == 0
+    saved = sql(db, "SELECT count(*) FROM messages")[0][0]
+    assert 0 < saved <= MESSAGES
+
+
+def test_repair_of_a_file_with_nothing_readable_says_restore_a_backup_and_keeps_it(
+    imported: Path,
+) -> None:
+    db = imported / "memory.db"
+    _overwrite(db, [1])
+    before = db.read_bytes()
+
+    result = run_cli(imported, "doctor", "--repair")
+
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        f"error: nothing can be read from {db} (file is not a database): restore a backup"
+    )
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in imported.glob("memory.db*")) == ["memory.db"]
+    doctor = run_cli(imported, "doctor")
+    (line,) = [line for line in doctor.stdout.splitlines() if "database" in line]
+    assert line.endswith("its first page cannot be read: restore a backup")

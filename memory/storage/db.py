@@ -47,7 +47,7 @@ def _sqlite_vec_path() -> str:
     return str(Path(spec.origin).parent / "vec0")
 
 
-def _raw_connect(path: str) -> Any:
+def raw_connect(path: str) -> Any:
     """A DB-API connection able to load extensions: stdlib sqlite3 where it can, else sqlean."""
     if _stdlib_can_load_extensions():
         conn: Any = sqlite3.connect(
@@ -72,7 +72,7 @@ def _raw_connect(path: str) -> Any:
 
 def connect_sync(path: Path | str) -> Any:
     """A configured synchronous connection (used by tools and tests that need no event loop)."""
-    conn = _raw_connect(str(path))
+    conn = raw_connect(str(path))
     _configure(conn)
     return conn
 
@@ -104,7 +104,7 @@ class OutsideCommits:
     microseconds and no thread hop, so it runs on the caller's thread."""
 
     def __init__(self, path: Path | str) -> None:
-        self._conn = _raw_connect(str(path))  # the library the store uses (one set of locks)
+        self._conn = raw_connect(str(path))  # the library the store uses (one set of locks)
         self._seen = self._version()
 
     def _version(self) -> int:
@@ -131,7 +131,7 @@ async def open_connection(path: Path | str) -> aiosqlite.Connection:
             create_private_file(target)
         except OSError as exc:
             raise StoreError(f"cannot create data directory {target.parent}: {exc}") from exc
-    factory: Callable[[], Any] = lambda: _raw_connect(str(path))  # noqa: E731
+    factory: Callable[[], Any] = lambda: raw_connect(str(path))  # noqa: E731
     db = aiosqlite.Connection(factory, iter_chunk_size=64)
     try:
         await db

@@ -3,7 +3,8 @@
 
 ``repair`` makes a new database with the current schema beside the damaged one, copies into
 it every row of every table that can still be read — walking each table by rowid and
-stepping over the stretches whose pages are unreadable — rebuilds the full-text indexes,
+stepping over the stretches whose pages are unreadable; where the schema's own pages are
+damaged, the tables whose schema could be read — rebuilds the full-text indexes,
 then puts the new file in place and keeps the damaged one aside as
 ``memory.db.damaged-<time>`` (with its WAL). Fact vectors are not carried over (their tables
 are SQLite extensions' own pages): ``memorybot backfill --embeddings`` makes them again,
@@ -21,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory.errors import StoreError
+from memory.errors import UnrecoverableError
 from memory.storage.damage import is_damage, reason
-from memory.storage.db import connect_sync, open_connection
+from memory.storage.db import connect_sync, open_connection, raw_connect
 
 log = logging.getLogger(__name__)
 
@@ -60,14 +61,21 @@ class RepairReport:
     saved: dict[str, int] = field(default_factory=dict)
     stretches: int = 0
     kept_as: str = ""
+    lost_tables: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
         shown = ", ".join(
             f"{self.saved.get(t, 0):,} {t}" for t in ("messages", "memory_facts", "members")
         )
+        lost = (
+            f"; the schema of {len(self.lost_tables)} table(s) could not be read, so none of "
+            f"their rows were: {', '.join(self.lost_tables)}"
+            if self.lost_tables
+            else ""
+        )
         return (
             f"saved {shown} (and {sum(self.saved.values()):,} rows in all) into a new database; "
-            f"stepped over {self.stretches} unreadable stretch(es); the damaged file is kept "
+            f"stepped over {self.stretches} unreadable stretch(es){lost}; the damaged file is kept "
             f"as {self.kept_as}. Next: `memorybot backfill --embeddings` (fact vectors are "
             "made again) and `memorybot refresh-journals`"
         )
@@ -75,8 +83,8 @@ class RepairReport:
 
 async def repair(path: Path) -> RepairReport:
     """Save what can be read of the damaged database at ``path`` into a new one that takes
-    its place (the caller holds the data directory's lock). ``StoreError`` when nothing can
-    be read (then only a backup helps)."""
+    its place (the caller holds the data directory's lock). ``UnrecoverableError`` when
+    nothing can be read (then only a backup helps)."""
     fresh = path.with_name(path.name + ".repairing")
     await asyncio.to_thread(_remove_with_wal, fresh)
     db = await open_connection(fresh)  # the current schema, every migration applied
@@ -105,11 +113,15 @@ def _salvage(path: Path, fresh: Path) -> RepairReport:
 
 def _copy_all(damaged: Path, fresh: Path) -> RepairReport:
     report = RepairReport()
+    src = raw_connect(str(damaged))
     try:
-        src = connect_sync(damaged)
+        schema_read = _read_schema(src, damaged)
         src_tables = _columns_by_table(src)
     except Exception as exc:
-        raise StoreError(
+        src.close()
+        if not is_damage(exc):
+            raise
+        raise UnrecoverableError(
             f"nothing can be read from {damaged} ({reason(exc)}): restore a backup"
         ) from None
     dst = connect_sync(fresh)
@@ -117,8 +129,14 @@ def _copy_all(damaged: Path, fresh: Path) -> RepairReport:
         dst.execute("PRAGMA foreign_keys = OFF")
         dst.execute("BEGIN IMMEDIATE")
         for table, columns in _columns_by_table(dst).items():
-            shared = [c for c in columns if c in src_tables.get(table, ())]
-            if table in NOT_COPIED or not shared:
+            if table in NOT_COPIED:
+                continue
+            if table not in src_tables:  # a table newer than the file, or its schema lost
+                if not schema_read:
+                    report.lost_tables.append(table)
+                continue
+            shared = [c for c in columns if c in src_tables[table]]
+            if not shared:
                 continue
             saved, stretches = _copy_table(src, dst, table, shared)
             report.saved[table] = saved
@@ -132,16 +150,32 @@ def _copy_all(damaged: Path, fresh: Path) -> RepairReport:
     return report
 
 
+def _read_schema(conn: Any, path: Path) -> bool:
+    """Have ``conn`` (to the damaged file, read only) load as much of the schema as can be
+    read; whether all of it could. With ``writable_schema`` on, SQLite keeps the schema rows
+    it read before a damaged page of ``sqlite_master`` instead of refusing every statement:
+    the first statement meets the error, the ones after it use what was read."""
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute("PRAGMA query_only = ON")
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except Exception as exc:
+        if not is_damage(exc):
+            raise
+        log.info("repair: the schema of %s is damaged; reading what of it can be read", path)
+        return False
+    return True
+
+
 def _columns_by_table(conn: Any) -> dict[str, list[str]]:
-    """Ordinary tables (not virtual tables nor their shadow tables) and their columns."""
-    rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
-    virtual = [name for name, sql in rows if str(sql or "").upper().startswith("CREATE VIRTUAL")]
-    tables: dict[str, list[str]] = {}
-    for name, _ in rows:
-        if name in virtual or any(name.startswith(f"{v}_") for v in virtual):
-            continue
-        tables[name] = [str(r[1]) for r in conn.execute(f'PRAGMA table_info("{name}")')]
-    return tables
+    """Ordinary tables (not virtual tables, their shadow tables nor SQLite's own) of the
+    schema the connection has read, and their columns."""
+    rows = conn.execute("PRAGMA main.table_list").fetchall()
+    names = [str(r[1]) for r in rows if r[2] == "table" and not str(r[1]).startswith("sqlite_")]
+    return {
+        name: [str(r[1]) for r in conn.execute(f'PRAGMA table_info("{name}")')]
+        for name in sorted(names)
+    }
 
 
 def _copy_table(src: Any, dst: Any, table: str, columns: Iterable[str]) -> tuple[int, int]:
@@ -150,10 +184,10 @@ def _copy_table(src: Any, dst: Any, table: str, columns: Iterable[str]) -> tuple
     width = len(cols.split(", "))
     insert = f'INSERT OR REPLACE INTO "{table}" ({cols}) VALUES ({", ".join("?" * width)})'
     errors = _errors(src)
-    has_rowid = src.execute(
-        "SELECT sql NOT LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE name = ?", (table,)
-    ).fetchone()[0]
-    if not has_rowid:
+    (without_rowid,) = src.execute(
+        "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", (table,)
+    ).fetchone()
+    if without_rowid:
         return _copy_rows(src.execute(f'SELECT {cols} FROM "{table}"'), dst, insert, errors)
     saved = stretches = 0
     last = -(1 << 63)
