@@ -16,7 +16,8 @@ CLOSE = 0.9
     ("token", "words"),
     [("b4", "before"), ("tryna", "trying to"), ("wfh", "work from home"), ("valo", "valorant"),
      ("yr", "year"), ("hrs", "hours"), ("doin", "doing"), ("playin", "playing"),
-     ("livin", "living")],
+     ("livin", "living"), ("swe", "software engineer"), ("ldn", "london"),
+     ("fulltime", "full time"), ("mins", "minutes")],
 )  # fmt: skip
 def test_a_chat_spelling_reads_as_what_it_stands_for(token: str, words: str) -> None:
     assert spelled(token) == words
@@ -46,6 +47,9 @@ def test_words_that_only_look_like_chat_spellings_stay(token: str) -> None:
         ("Ruth is vegetarian.", "ruth. veggie"),
         ("Kofi is learning German.", "kofi is studying deutsch"),  # a language's own name
         ("Ana speaks French at home.", "ana speaks francais at home"),
+        ("Soph is pregnant.", "soph is preggo"),
+        ("Noor works as a healthcare assistant.", "noor works as a hca"),
+        ("Sam watches a lot of TV.", "sam watches a lot of telly"),
     ],
 )
 def test_a_fact_typed_the_chat_way_is_the_same_fact(old: str, new: str) -> None:

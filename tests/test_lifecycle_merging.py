@@ -183,6 +183,10 @@ def test_the_model_reads_each_fact_as_the_rules_do() -> None:
     assert meaning("Nadia explained that she is studying audio engineering.") == (
         "nadia is studying audio engineering"
     )
+    # Its days read out of it, a fact is not left hanging on "and".
+    assert meaning("soraya is on the tennis courts every saturday and sunday") == (
+        "soraya is on the tennis courts"
+    )
     judge = FactJudge(FactSimilarity(embed))
     judge.pair(old, new)
     assert meaning(old) in asked and meaning(new) in asked

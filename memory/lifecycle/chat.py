@@ -53,6 +53,11 @@ CHAT_WORDS = {
     "grader": "grade", "comms": "commissions", "comm": "commission", "dnb": "drum and bass",
     "minis": "miniatures", "nihongo": "japanese",
     "wk": "week", "wks": "weeks", "hr": "hour", "hrs": "hours", "yday": "yesterday",
+    "mins": "minutes", "hols": "holidays", "fulltime": "full time", "parttime": "part time",
+    "preggo": "pregnant", "preggers": "pregnant", "hca": "healthcare assistant",
+    "swe": "software engineer", "mgr": "manager", "govt": "government", "dept": "department",
+    "appt": "appointment", "vids": "videos", "telly": "tv", "brekkie": "breakfast",
+    "cuppa": "cup of tea", "ldn": "london",
     # employers by their ticker or nickname
     "msft": "microsoft", "sbux": "starbucks", "amzn": "amazon", "jpm": "jpmorgan",
     "mcd": "mcdonalds", "mcds": "mcdonalds", "goog": "google", "maccies": "mcdonalds",

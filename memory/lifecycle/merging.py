@@ -202,9 +202,14 @@ def _someone(reading: Reading) -> str:
     return SYNONYMS.get(base, base)  # as the content words: "mum" is "mother", "kids" "kid"
 
 
+_LEFT_HANGING = frozenset(("and", "or", "but", "&", "+"))
+"""Words a fact may end on once its dates are read out of it ("on the courts every saturday
+and sunday": "on the courts and")."""
+
+
 def _plain(body: str) -> list[str]:
     words = [word for word in body.split() if word not in FILLERS]
-    while words and words[-1] in PUNCTUATION:
+    while words and (words[-1] in PUNCTUATION or words[-1] in _LEFT_HANGING):
         words.pop()
     return words
 
