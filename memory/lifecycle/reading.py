@@ -103,7 +103,7 @@ _YEAR = r"(?:19|20)\d\d"
 _MONTH = rf"(?:{MONTHS})"
 _CALENDAR = (
     rf"(?:{_DAY} (?:of )?{_MONTH}(?: {_YEAR})?|{_MONTH} {_DAY}(?: {_YEAR})?"
-    rf"|{_MONTH} {_YEAR}|{_YEAR})"
+    rf"|{_MONTH} {_YEAR}|(?<!\ba )(?<!\ban ){_YEAR})"  # "a 2060" is a thing, no year
 )
 _COUNT = r"(?:\d+|a|a few|few|a couple of|couple of|several)"
 _UNIT = r"(?:days?|nights?|weeks?|weekends?|months?|years?)"

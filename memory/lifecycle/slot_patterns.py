@@ -1,9 +1,9 @@
 """The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`): who a member
-is (work, relationship, household, age, studies, pets, family, favourites, rank, phone,
-first language); where they live and come from is read by
-:mod:`memory.lifecycle.home_patterns`, their routine by
-:mod:`memory.lifecycle.routine_patterns`, their time zone by
-:mod:`memory.lifecycle.zone_patterns`.
+is (work, relationship, household, age, studies, pets, family, favourites, rank, first
+language); where they live and come from is read by :mod:`memory.lifecycle.home_patterns`,
+their routine by :mod:`memory.lifecycle.routine_patterns`, their time zone by
+:mod:`memory.lifecycle.zone_patterns`, what they use (phone, graphics card) by
+:mod:`memory.lifecycle.gear_patterns`.
 
 Each pattern reads a fact's normalised body and is anchored on its subject (the first word);
 its ``value`` group, or its fixed value, fills its slot's key (with the partner it names, if
@@ -139,10 +139,6 @@ _PARTNER = (
 )
 """A partner, by name: "married to Jun", "married to a man named Jun"."""
 _CALLED = r"(?:called |named )?"
-_PHONES = "iphone|pixel|galaxy|samsung|oneplus|xiaomi|motorola|huawei|nokia|android"
-_NOT_MAKER = r"(?<!for )(?<!at )(?<!of )(?<!by )(?<!joined )(?<!from )(?<!named )(?<!called )"
-"""What makes a phone's maker an employer ("works for samsung"), or a name ("a cat named
-pixel")."""
 PATTERNS: tuple[SlotPattern, ...] = (
     # work
     _p("job", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for|on) [\w'-]+"
@@ -363,12 +359,6 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("favorite:team", rf"{_S}{_ADVERBS}(?:supports|is supporting|has supported|reps|is a "
                         rf"(?:\w+ )?supporter of) (?!(?:his|her|their|my|our|a|an|local)\b)"
                         rf"(?:the )?{_VALUE}"),
-    # the phone they use, the last one named
-    _p("phone", rf"{_s_if(_PHONES + '|apple')}(?!.*\b(?:wants?|wish|wishes|planning|thinking"
-                rf"|saving|considering|hates|not|never|no)\b)(?!'s (?!phone\b))(?:\S+ ){{0,8}}?"
-                rf"{_NOT_MAKER}"
-                rf"(?P<value>{_PHONES}|apple(?= (?:loyalist|user|fan|gang|phone|person)\b))\b"
-                rf"(?!.*\b(?:{_PHONES})\b)"),
     # the hand they write with
     _p("hand", rf"{_S}{_ADVERBS}(?:is )?(?:a )?(?P<value>(?:left|right|rigth)[- ]handed|lefty"
                rf"|righty){_FRAGMENT_END}"),

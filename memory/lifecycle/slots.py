@@ -25,6 +25,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.gear_patterns import GEAR_PATTERNS, INPUTS
 from memory.lifecycle.home_patterns import HOME_PATTERNS, LIVING, VISIT
 from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS
 from memory.lifecycle.lexicon import (
@@ -73,7 +74,10 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 """Words a slot's value and thing are read without ("diamond in apex rn": "apex")."""
 
 
-PATTERNS = (*HOME_PATTERNS, *_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS, *IDENTITY_PATTERNS)
+PATTERNS = (
+    *HOME_PATTERNS, *_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS, *IDENTITY_PATTERNS,
+    *GEAR_PATTERNS,
+)  # fmt: skip
 """Every slot pattern: where the member lives, who they are, then their routine, time zone and
 pronouns (keys of their own)."""
 
@@ -244,6 +248,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = PRONOUNS.get(value, value)
     elif slot == "phone":  # one phone at a time, by its maker: "iphone" / "apple"
         value = _PHONE_MAKERS.get(value, value)
+    elif slot == "input":  # "kbm" / "mouse and keyboard"
+        value = INPUTS.get(value, value)
     elif slot == "shift":  # "nights", "night shift", "overnights": "night" ("days" is a filler)
         value = groups["value"] if groups["value"] in _SHIFTS else groups["value"].rstrip("s")
         value = _SHIFTS.get(value, value)

@@ -1,0 +1,64 @@
+"""What a member uses (memory.lifecycle.gear_patterns): a graphics card, a monitor's refresh
+rate, what they play with. One of each at a time: another one told is a change."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle import Relation, relation
+from memory.lifecycle.reading import read
+from memory.lifecycle.slots import find_slots
+
+NEAR = 0.7
+
+
+def _slots(text: str) -> dict[str, str]:
+    return {slot.key: slot.value for slot in find_slots(read(text).body)}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Dmitri has an RTX 3070.", "Dmitri upgraded to an RX 7900 XTX."),
+        ("tao plays on a 1080 ti", "tao upgraded to a 4070"),
+        ("gh0st rocking a 3060", "gh0st upgraded to a 4080, 3060 went to his bro"),
+        ("mox - 3060", "mox. gpu's a 4080 now"),
+        ("pixelpanda's running a 2060 rn", "pixelpanda copped a 4070 super, the 2060 got sold"),
+        ("kenzo still on a 60hz monitor lmao", "kenzo copped a 240hz monitor"),
+        ("dex on mnk", "dex went controller, mnk is retired"),
+        ("malik plays on controller", "malik switched to mouse and keyboard"),
+    ],
+)
+def test_another_card_monitor_or_way_to_play_is_a_change(old: str, new: str) -> None:
+    assert relation(old, new, NEAR) is Relation.CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("kim has a 4070", "kim has a 4070 super"),  # one told short
+        ("kim has a 3060", "kim wants a 4090"),
+        ("kim has a 3060", "kim's brother has a 4090"),
+        ("kim has a 60hz monitor", "kim wants a 240hz monitor"),
+        ("kim plays on controller", "kim can't play on mouse and keyboard"),
+    ],
+)
+def test_the_same_card_told_short_a_wish_or_someone_else_s_is_no_change(
+    old: str, new: str
+) -> None:
+    assert relation(old, new, NEAR) is not Relation.CONTRADICTS
+
+
+def test_what_is_read_and_what_is_not() -> None:
+    assert _slots("gh0st upgraded to a 4080, 3060 went to his bro") == {"gpu": "4080"}
+    assert _slots("Dmitri has an RTX 3070.") == {"gpu": "3070"}
+    assert _slots("kim is a kbm player") == {"input": "mnk"}
+    assert _slots("kim plays on m&k") == {"input": "mnk"}
+    assert "gpu" not in _slots("aroha - 1080p monitor")
+    assert "gpu" not in _slots("kim ran 1080 km last year")
+    assert _slots("moth copped a 165hz panel, the 60hz is in the trash") == {"refresh": "165"}
+
+
+def test_a_card_after_a_or_an_is_no_year() -> None:
+    assert not read("pixelpanda's running a 2060 rn").dates
+    assert read("kim moved to leeds in 2019").dates == {"2019"}
