@@ -64,6 +64,11 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("lu . vegetarian", "lu - back on meat"),
         ("lu has no kids", "lu gave birth to a baby boy"),  # a first child, as before
         ("lu rents a studio flat in leith", "lu has moved out of her leith studio to stockbridge"),
+        ("lu hits the gym daily no skips", "lu hasnt been to the gym in months lol"),
+        ("lu drinks four energy drinks a shift", "lu hasnt touched an energy drink since june"),
+        ("lu has a marathon PB of 3:45", "lu smashed her PB in Leeds, ran 3:31"),
+        ("lu has a 10k PB of 48:30", "lu smashed her 10k pb on sunday, ran 46:50"),
+        ("lu has a marathon best of 3:12", "lu lowered her marathon best to 3:04"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
@@ -79,10 +84,18 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("ada lives in york", "ada moved to another part of york"),
         ("mo works at tesco", "mo finally let go of the tesco drama"),
         ("lu rents a flat in york", "lu lives in a rented apartment in york"),
+        ("lu has a marathon PB of 3:45", "lu ran 3:31 in a half marathon"),
+        ("lu has a 10k PB of 48:30", "lu has a marathon best of 3:50"),  # another distance
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+def test_keen_words_deny_nothing() -> None:
+    assert not read("lu hits the gym daily no skips").negated
+    assert not read("lu goes 6x a week no days off").negated
+    assert read("lu hasnt been to the gym in months").stopped
 
 
 def test_a_fragment_on_a_system_uses_it() -> None:

@@ -45,4 +45,11 @@ EVENT_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
         r" to )",
         "switched from ",
     ),  # "went from oat milk to regular milk"
+    (
+        ("not touched", "not been to", "not been near"),
+        r"\bhas not (?:touched|been to|been near) (?:a |an |the |any |his |her |their )?"
+        r"([\w -]{1,25}?) (?:(?:in|for) (?:(?:\d+|a|a few|a couple of|several|many|over a) )?"
+        r"(?:days?|weeks?|months?|years?|ages|a while|forever)|since \w+)\b",
+        r"stopped \1",
+    ),  # "hasnt touched the gym in months": a habit left, no denial of a visit
 ]

@@ -61,6 +61,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("according",), r"^according to [^,]+ , ", ""),
     (("never miss",), r"\bnever miss(?:es|ed)?(?: (?:a|an|1) (?:day|week|session|game))?\b", " "),
     (("no cap",), r"\bno cap\b", " "),  # slang for "no lie", no denial
+    (("no ",), r"\bno (?:skips?|days? off|excuses?|rest days?|exceptions?|matter what)\b", " "),
+    # how keen a habit is, no denial: "hits the gym daily no skips", "6x a week no days off"
     (("like",), r"(?<=\w )(?<!would )(?<!'d )(?<!feels )(?<!looks )(?<!seems )"
      r"like (?=(?:really|so|super|totally|literally|actually|very|kinda"
      r"|lowkey|honestly|basically)\b)", ""),  # "allergic to peanuts like really badly"

@@ -49,6 +49,8 @@ _TIME = (
     r"(?: (?:minutes?|mins?|m))?|\d{1,3} ?(?:minutes?|mins?|seconds?|secs?))\b"
 )
 """A time: "45 : 02" (as ``reading.normalise`` spaces it), "3 hours 20 minutes", "52 min"."""
+_TIME_AFTER = r"(?:ran|did|clocked|to|of|down to|is|now|:)"
+"""What comes between a best and its time: "lowered his marathon best to 3 : 04"."""
 
 
 def diet_kept(group: str, *, taken_up: bool = False) -> str:
@@ -73,6 +75,10 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                rf"{_DISTANCE}(?: ,)? (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
     _p("best", rf"{_s_if(' new ' + _BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked|set) {_TIME} "
                rf"(?:at|in|for) (?:the |a )?{_DISTANCE}(?: \S+){{0,4}}? ,? new {_BEST}\b"),
+    _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,4}}?{_DISTANCE} {_BEST} (?:\S+ ){{0,4}}?"
+               rf"{_TIME_AFTER} {_TIME}"),  # "smashed her 10k pb , ran 46 : 50"
+    _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?(?:his |her |their |a |new )*{_BEST} "
+               rf"(?:\S+ ){{0,4}}?(?:ran|clocked|did) {_TIME}"),  # its distance the other's
     # the shift they work, and where they work from
     _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?<!not )(?P<value>night|day|morning|evening"
                 rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),

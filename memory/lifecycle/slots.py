@@ -108,6 +108,8 @@ def find_slots(body: str) -> tuple[Slot, ...]:
     for slot in list(found.values()):
         if slot.key.startswith("pet:") and "pets" not in found:  # a pet named is a pet had
             found["pets"] = Slot("pets", f"1 {slot.key[4:]}", slot.start, slot.end)
+    if "best:" in found and sum(key.startswith("best:") for key in found) > 1:
+        del found["best:"]  # its distance told after all: "smashed her 10k pb , ran 46 : 50"
     return tuple(found.values())
 
 
@@ -178,12 +180,13 @@ with her partner" / "split up, on her own"); a night owl, an early riser ("up at
 
 
 def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
-    """A favourite or a rank told without its thing ("fave is the finals now", "finally hit
-    plat") as one of the one thing the other fact names ("kenta's fave game is apex", "gold
+    """A favourite, a rank or a best told without its thing ("fave is the finals now",
+    "finally hit plat", "smashed her pb , ran 3 : 31") as one of the one thing the other fact
+    names ("kenta's fave game is apex", "gold
     in league"); a thing told with a typo ("valorent") or a word less ("show" / "tv show") as
     the other fact's."""
     told = dict(slots)
-    for kind in ("favorite:", "rank:"):
+    for kind in ("favorite:", "rank:", "best:"):
         mine = [key for key in told if key.startswith(kind)]
         things = [key for key in other if key.startswith(kind)]
         if len(mine) != 1 or len(things) != 1 or mine[0] == things[0]:
@@ -220,6 +223,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         key = f"pet:{PETS[groups['pet']]}"
     elif key in ("age", "rating", "best") and groups.get("thing"):  # "age:son", "best:10k"
         key = f"{key}:{DISTANCES.get(groups['thing'], groups['thing'])}"
+    elif key == "best":  # a best told without its distance: the other fact's (``_thing_told``)
+        key = "best:"
     elif key in ("favorite", "rank"):  # a favourite or a rank of some thing
         thing = groups.get("thing") or ""
         key = f"{key}:" + " ".join(
