@@ -69,6 +69,10 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("lu has a marathon PB of 3:45", "lu smashed her PB in Leeds, ran 3:31"),
         ("lu has a 10k PB of 48:30", "lu smashed her 10k pb on sunday, ran 46:50"),
         ("lu has a marathon best of 3:12", "lu lowered her marathon best to 3:04"),
+        ("lu has a parrot called mango", "lu says the parrots name is actually kiwi not mango"),
+        ("lu has one dog, named rex", "lu corrected that her only dog is named bo"),
+        ("lu. dog: bean", "lu - dog's name is actually bun"),
+        ("lu is a cat person", "lu says shes a dog person not a cat person"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
@@ -86,6 +90,8 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("lu rents a flat in york", "lu lives in a rented apartment in york"),
         ("lu has a marathon PB of 3:45", "lu ran 3:31 in a half marathon"),
         ("lu has a 10k PB of 48:30", "lu has a marathon best of 3:50"),  # another distance
+        ("lu. dog: bean", "lu - has a dog named bean"),
+        ("lu is a dog person", "lu says shes a dog person not a cat person"),
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:

@@ -219,12 +219,13 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r" (?:the )?other (\w+?)s?\b", r"favorite \2 is \1"),
     (("early bird", "early riser"), r"\b(?:an )?early (?:bird|riser)\b", "a morning person"),
     (("night owl",), r"\bnight owl\b", "night person"),
+    (("person not",), r"(?<=person) not (?=(?:a |an )?\w+ person\b)", " , not "),  # two clauses
     (("person", "lover"),
      r"\b(?:is |(?=not ))(?:(?:really|just|totally|so|definitely) )?(not )?(?:a |an )?"
      rf"{_KEEN}(\w+) (?:person|lover)\b",
      r"\1likes \2"),
     (("person", "lover"), rf"^(\S+) (?:[.:,-] )?(?:a )?{_KEEN}(\w+) (?:person|lover)"
-     r"(?=$| [.,;:!?])", r"\1 likes \2"),  # "ana - big dog person", "bo . a morning person"
+     r"(?=$| [.,;:!?]| now\b)", r"\1 likes \2"),  # "ana - big dog person", "bo . a morning person"
     (tuple(PLAYERS), rf"^(\S+) (?:[.:,-] )?(?:a |an )?({'|'.join(PLAYERS)})(?=$| [.,;:!?])",
      lambda m: f"{m.group(1)} plays {PLAYERS[m.group(2)]}"),  # "tam . drummer"
     (("instrument",), r"^(\S+) 's (?:main |first )?instrument (?:is|=|:) (?:the |a |an )?",

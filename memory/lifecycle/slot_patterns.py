@@ -308,9 +308,12 @@ PATTERNS: tuple[SlotPattern, ...] = (
     # pets
     _p("pet", rf"{_S}'s (?:only )?(?:[\w-]+ )?{_PET} (?:is )?(?:(?:now|still|actually|really) )?"
               rf"(?:called|named) {_NAME}"),
-    _p("pet", rf"{_S}(?:\S+ ){{0,4}}?{_PET}(?: 's| \.)? name (?:is |: )?{_NAME}"),  # "dog name: x"
+    _p("pet", rf"{_S}(?:\S+ ){{0,4}}?{_PET}s?(?: 's| \.)? name (?:is |: )?(?:actually |really )?"
+              rf"(?P<value>[\w'-]+)(?:{_STOP}|(?= not\b))"),  # "dog name: x", "name is actually x"
     _p("pet", rf"{_S}'s {_PET} 's name is {_NAME}"),
-    _p("pet", rf"{_S}{_ADVERBS}(?:has|owns) (?:a|an) (?:[\w-]+ )?{_PET} (?:called|named) {_NAME}"),
+    _p("pet", rf"{_S}{_ADVERBS}(?:has|owns) (?:a|an|1) (?:[\w-]+ )?{_PET}(?: ,)? (?:called|named) "
+              rf"{_NAME}"),
+    _p("pet", rf"{_S}[.:,-] {_PET} : {_NAME}"),  # "jia . dog : bean"
     _p("pet", rf"{_S}{_ADVERBS}(?:named|renamed|has renamed|called|calls) {_DET} {_PET} "
               rf"(?:to )?{_NAME}"),
     _p("pet", rf"^(?P<value>\w+) is \S+ 's {_PET}$"),
