@@ -56,6 +56,14 @@ def test_a_fact_typed_the_chat_way_is_the_same_fact(old: str, new: str) -> None:
     assert relation(old, new, CLOSE) is Relation.SAME
 
 
+def test_a_chat_spelling_with_a_possessive_and_a_job_no_typo() -> None:
+    assert read("zee quit mcd's").body == "zee quit mcdonalds 's"
+    assert read("darragh is a barback").body == "darragh is a barback"  # no "bareback"
+    assert relation("zee works at mcdonalds lol", "zee quit mcd's, doing doordash now", CLOSE) is (
+        Relation.CONTRADICTS
+    )
+
+
 def test_rocket_league_is_not_league_of_legends() -> None:
     assert relation("Lev plays League of Legends.", "lev plays rocket league", CLOSE) is not (
         Relation.SAME

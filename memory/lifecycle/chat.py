@@ -100,7 +100,7 @@ def spelled(token: str) -> str:
 _SPELLINGS = re.compile(
     r"(?<![\w'])(?:"
     + "|".join(re.escape(word) for word in sorted(CHAT_WORDS, key=len, reverse=True))
-    + r"|[a-z]{2,}in)(?![\w'])"
+    + r"|[a-z]{2,}in)(?=(?:'s)?(?![\w']))"  # a possessive too: "quit mcd's"
 )
 
 

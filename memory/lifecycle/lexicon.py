@@ -188,7 +188,8 @@ OCCUPATIONS = _words(
     "scientist secretary singer soldier surgeon tailor teacher technician therapist "
     "translator tutor vet veterinarian waiter waitress welder writer tech intern recruiter "
     "caregiver dev solicitor coder medic cop physio tester animator streamer trader "
-    "optician surveyor sailor stylist tattooist dispatcher paralegal swe sde sre"
+    "optician surveyor sailor stylist tattooist dispatcher paralegal swe sde sre barback "
+    "childminder"
 )
 """Heads of an occupation: "is a nurse" names a job, "is a cat person" does not."""
 
