@@ -782,6 +782,14 @@ def test_living_so_is_no_home() -> None:
         ("Ivy is Gold 1 in Valorent.", "Ivy deranked to Silver 2 in Valorant.", CONTRADICTS),
         ("ivy stuck in silver in apex", "ivy finally hit gold this season", CONTRADICTS),
         ("ivy is plat 2 in league", "ivy tryna hit diamond this split", UNRELATED),  # a wish
+        # the game by its initials, or named after the rank; stuck, climbed all the way
+        ("hugo. gold 2 in rocket league", "hugo - champ 1 in RL now", CONTRADICTS),
+        ("kuro - plat 4 league", "kuro. emerald 2 now", CONTRADICTS),
+        ("rara hardstuck legend in ml", "rara finally hit mythic in ml", CONTRADICTS),
+        ("ivy is gold in ranked", "ivy climbed all the way to diamond this season", CONTRADICTS),
+        ("ivy hardstuck gold", "ivy finally hit plat", CONTRADICTS),
+        ("fern plat 3 in rocket league", "fern is platinum III in RL", SAME),
+        ("hugo. gold 2 in rocket league", "hugo - champ 1 in ml now", UNRELATED),  # another game
     ],
 )
 def test_a_rank_is_one_per_game(old: str, new: str, expected: Relation) -> None:

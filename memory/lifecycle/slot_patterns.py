@@ -109,7 +109,7 @@ _TIER_VALUE = rf"(?P<value>{_TIER}(?: (?:[1-5]|i{{1,3}}|iv|v))?)"
 _RANK = (
     rf"{_S}(?:[.:,-] )?(?:[\w']+ ){{0,7}}?(?:a |an |the )?{_TIER_VALUE}"
     rf"(?: rank| ranked)? (?:in|on) (?!(?:the|a|an|his|her|their|my) )"
-    rf"(?P<thing>\w+(?: \w+)?){_STOP}"
+    rf"(?P<thing>\w+(?: \w+)??){_STOP}"
 )
 
 
@@ -370,11 +370,12 @@ PATTERNS: tuple[SlotPattern, ...] = (
     # a game's rank
     _p("rank", _RANK),
     _p("rank", rf"{_S}(?:[.:,-] )?(?:finally |just |already )?(?:hit|hits|reached|ranked up to"
-               rf"|ranked down to|deranked to|derankd to|dropped to|climbed to|made it to|is now"
+               rf"|ranked down to|deranked to|derankd to|dropped to|climbed (?:all the way )?to"
+               rf"|made it to|is now|(?:is )?(?:hard ?)?stuck (?:in |at )?"
                rf"|(?:is )?back (?:down |up )?to|switched to|(?:has )?fallen to|fell to|is in"
                rf"|is|now)? ?"
                rf"{_TIER_VALUE}(?: rank| ranked)?(?: (?:in |on )?(?!(?:now|this|lets|rn)\b)"
-               rf"(?P<thing>[a-z][a-z0-9]{{1,3}}))?(?=$| [.,;:!?]| now\b| this\b| lets\b)"),
+               rf"(?P<thing>[a-z][a-z0-9]{{1,6}}))?(?=$| [.,;:!?]| now\b| this\b| lets\b)"),
     # the language they grew up speaking
     _p("native", rf"{_S}'s (?:native|first|mother) (?:language|tongue|lang) {_FAV_IS}"
                  rf"(?:actually )?{_VALUE}"),

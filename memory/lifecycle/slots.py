@@ -196,9 +196,18 @@ def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
             (not thing and kind not in other)
             or (thing and sets_match(frozenset(thing.split()), frozenset(theirs.split())))
             or _one_more_word(thing, theirs)
+            or _initials(thing, theirs)
         ):
             told[things[0]] = told.pop(mine[0])
     return told
+
+
+def _initials(thing: str, theirs: str) -> bool:
+    """One thing is the other by its initials ("rl" / "rocket league", "ml" / "mobile
+    legends")."""
+    short, long = sorted((thing, theirs), key=len)
+    words = long.split()
+    return " " not in short and len(words) > 1 and short == "".join(w[0] for w in words)
 
 
 def _one_more_word(thing: str, theirs: str) -> bool:
