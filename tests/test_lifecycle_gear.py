@@ -1,5 +1,6 @@
 """What a member uses (memory.lifecycle.gear_patterns): a graphics card, a monitor's refresh
-rate, what they play with. One of each at a time: another one told is a change."""
+rate, what they play with; and whom they play as (memory.lifecycle.game_patterns): their
+main. One of each at a time: another one told is a change."""
 
 from __future__ import annotations
 
@@ -62,3 +63,23 @@ def test_what_is_read_and_what_is_not() -> None:
 def test_a_card_after_a_or_an_is_no_year() -> None:
     assert not read("pixelpanda's running a 2060 rn").dates
     assert read("kim moved to leeds in 2019").dates == {"2019"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("elio. main: reyna", "elio - neon main now", Relation.CONTRADICTS),
+        ("skye mains support in ow2", "skye went tank main in ow2, no more supp",
+         Relation.CONTRADICTS),
+        ("zuri mains reinhardt in ow", "zuri is a rein main", Relation.SAME),
+        ("kai mains kazuha", "kai's main is kazuha, ofc", Relation.SAME),
+        ("yun mains kirby in smash", "yun is a kirby main in ssbu", Relation.SAME),
+        # a role and a character, two mains, two games: all may hold
+        ("kim mains support in overwatch", "kim mains mercy in overwatch", Relation.UNRELATED),
+        ("kim mains mercy and ana", "kim mains ana", Relation.UNRELATED),
+        ("kim mains jett in valorant", "kim mains mercy in overwatch", Relation.UNRELATED),
+    ],
+)  # fmt: skip
+def test_a_main_is_one_per_game_and_role(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, NEAR) is expected
+    assert "main" not in _slots("kim mains mercy and ana")

@@ -31,7 +31,7 @@ STOPWORDS = _words(
 
 INTERJECTIONS = _words(
     "lol lmao lmfao rofl haha hahaha omg tbh ngl fr af btw smh ong deadass istg bruh tbf imo "
-    "imho idk ayy ayyy yay woo woohoo yass xd"
+    "imho idk ayy ayyy yay woo woohoo yass xd ofc"
 )
 """Laughs and asides chat ends a fact with ("turned 18 ayy"): not its value."""
 FILLERS = INTERJECTIONS | _words(

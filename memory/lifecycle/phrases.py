@@ -213,7 +213,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("bad at", "terrible at", "awful at", "rubbish at", "useless at", "hopeless at", "crap at"),
      r"\b(?:is|'s) (?:(?:really|so|pretty|very|quite|super|kinda|just) )?(?:bad|terrible|awful"
      r"|rubbish|useless|hopeless|crap) at\b", "can not"),  # "is bad at cooking": can't cook
-    (("main",), r"^(\S+) (?:[.:,-] )?([\w-]+) main(?=$| [.,;:!?])", r"\1 mains \2"),
+    (("main",), r"^(\S+) (?:[.:,-] )?([\w-]+) main(?=$| [.,;:!?]| now\b)", r"\1 mains \2"),
+    (("main",), r"^(\S+) (?:[.:,-] )?(?:(?:went|switched to|is now|now) (?:a |an )?([\w-]+) main"
+     r"|(?:main :|'s main (?:is|:)) ([\w-]+))\b",
+     lambda m: f"{m.group(1)} mains {m.group(2) or m.group(3)}"),  # "kai's main is kazuha"
     (("main",), r"^(\S+) (?:is|'s) an? ([\w-]+) main\b", r"\1 mains \2"),  # "is a rein main"
     (("other",), r"\b(?:likes|loves|prefers|enjoys) ([\w ]+?) (?:more than|over|above) (?:any|all)"
      r" (?:the )?other (\w+?)s?\b", r"favorite \2 is \1"),

@@ -25,6 +25,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.game_patterns import GAME_PATTERNS
 from memory.lifecycle.gear_patterns import GEAR_PATTERNS, INPUTS
 from memory.lifecycle.home_patterns import HOME_PATTERNS, LIVING, VISIT
 from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS
@@ -76,7 +77,7 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 
 PATTERNS = (
     *HOME_PATTERNS, *_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS, *IDENTITY_PATTERNS,
-    *GEAR_PATTERNS,
+    *GEAR_PATTERNS, *GAME_PATTERNS,
 )  # fmt: skip
 """Every slot pattern: where the member lives, who they are, then their routine, time zone and
 pronouns (keys of their own)."""
@@ -186,7 +187,7 @@ def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
     in league"); a thing told with a typo ("valorent") or a word less ("show" / "tv show") as
     the other fact's."""
     told = dict(slots)
-    for kind in ("favorite:", "rank:", "best:"):
+    for kind in ("favorite:", "rank:", "best:", "main:", "main_role:"):
         mine = [key for key in told if key.startswith(kind)]
         things = [key for key in other if key.startswith(kind)]
         if len(mine) != 1 or len(things) != 1 or mine[0] == things[0]:
@@ -197,7 +198,8 @@ def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
             or (thing and sets_match(frozenset(thing.split()), frozenset(theirs.split())))
             or _one_more_word(thing, theirs)
             or _initials(thing, theirs)
-        ):
+            or (kind.startswith("main") and told[mine[0]] == other[things[0]])
+        ):  # one character is one game's: "kirby in smash" / "kirby in ssbu"
             told[things[0]] = told.pop(mine[0])
     return told
 
@@ -234,7 +236,7 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         key = f"{key}:{DISTANCES.get(groups['thing'], groups['thing'])}"
     elif key == "best":  # a best told without its distance: the other fact's (``_thing_told``)
         key = "best:"
-    elif key in ("favorite", "rank"):  # a favourite or a rank of some thing
+    elif key in ("favorite", "rank", "main", "main_role"):  # a favourite, rank, main of a thing
         thing = groups.get("thing") or ""
         key = f"{key}:" + " ".join(
             SYNONYMS.get(word, word) for word in thing.split() if word not in _DROPPED
@@ -242,6 +244,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     if pattern.value is not None:
         partner = groups.get("partner") or ""
         return key, f"{pattern.value} {partner}".strip()
+    if pattern.key in ("main", "main_role"):  # a name: "support" is no liking
+        return key, groups["value"]
     words = [SYNONYMS.get(word, word) for word in groups["value"].split()]
     words += (groups.get("partner") or "").split()  # "ana and jo are engaged": "engaged jo"
     value = " ".join(word for word in words if word not in _DROPPED)
