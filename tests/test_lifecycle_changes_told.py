@@ -73,6 +73,9 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("lu has one dog, named rex", "lu corrected that her only dog is named bo"),
         ("lu. dog: bean", "lu - dog's name is actually bun"),
         ("lu is a cat person", "lu says shes a dog person not a cat person"),
+        ("lu - single", "lu. seeing someone now"),
+        ("lu is single af", "lu bagged herself a bf lol, taken now"),
+        ("lu - bf named liam", "lu single again lol he ghosted"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
@@ -92,6 +95,7 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("lu has a 10k PB of 48:30", "lu has a marathon best of 3:50"),  # another distance
         ("lu. dog: bean", "lu - has a dog named bean"),
         ("lu is a dog person", "lu says shes a dog person not a cat person"),
+        ("lu is single", "lu's sister is seeing someone"),
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:

@@ -214,10 +214,14 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}taken{_FRAGMENT_END}", "dating"),  # "lux - taken"
+    _p("status", rf"{_s_if(' taken| seeing someone')}(?!'s )(?:\S+ ){{0,8}}?(?:, (?:now )?taken"
+                 rf"{_FRAGMENT_END}|(?<!not )(?:is )?seeing someone\b)", "dating"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?single again\b", "single"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?not (?:dating|seeing) anyone\b", "single"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?P<value>single|married|engaged|divorced|widowed)"
                  rf"{_FRAGMENT_END}"),
-    _p("status", rf"{_S}(?:[.:,-] )?(?:bf|gf|boyfriend|girlfriend|partner) (?:now |is |: )?"
+    _p("status", rf"{_S}(?:[.:,-] )?(?:bf|gf|boyfriend|girlfriend|partner) (?:now |is |: "
+                 rf"|named |called )?"
                  rf"(?!material|goals|vibes|energy)(?P<partner>\w+){_FRAGMENT_END}", "dating"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:has|got|has got|found) (?:(?:a|an) )?(?:new )?"
                  rf"(?:boyfriend|girlfriend|partner|bf|gf)(?: (?:named|called) "
