@@ -166,6 +166,9 @@ def test_two_attributes_are_never_merged_by_the_model(similarity: FactSimilarity
     workplace, job = "Sarah works at the hospital.", "Sarah works as a nurse at the hospital."
     assert judge.pair(workplace, job) == "unrelated"
     assert judge.pair("ty works at gamestop rn", "ty's job is at gamestop") == "same"
+    # a pet had, and its age: two attributes, not one fact said twice
+    had, age = "Seb said he has a golden retriever.", "Seb mentioned his golden retriever turned 5."
+    assert judge.pair(had, age) == "unrelated"
 
 
 def test_the_model_reads_each_fact_as_the_rules_do() -> None:
