@@ -76,6 +76,8 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("lu - single", "lu. seeing someone now"),
         ("lu is single af", "lu bagged herself a bf lol, taken now"),
         ("lu - bf named liam", "lu single again lol he ghosted"),
+        ("lu. UTC+9", "lu - in London now, UTC+0"),
+        ("lu in leeds now", "lu in york"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
@@ -96,6 +98,7 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("lu. dog: bean", "lu - has a dog named bean"),
         ("lu is a dog person", "lu says shes a dog person not a cat person"),
         ("lu is single", "lu's sister is seeing someone"),
+        ("lu in eu timezone", "lu lives in berlin"),  # a zone, no home
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:

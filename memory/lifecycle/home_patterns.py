@@ -66,7 +66,8 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("origin", rf"{_S}'s (?:home town|hometown) (?:is|:) {_IN_THE}{_VALUE}"),
     _p("home", rf"{_S}{_ADVERBS}(?:calls|now calls) (?P<value>[\w'-]+(?: [\w'-]+){{0,2}}?) "
                rf"home\b"),
-    _p("home", rf"^\S+ (?:now |still )?in (?!{_NOT_HOME})(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
+    _p("home", rf"^\S+ (?:now |still )?in (?!{_NOT_HOME})(?P<value>\w+(?: \w+)??)(?<!\btime)"
+               rf"(?<!timezone)(?<!\btz)(?! (?:time ?zone|tz|time)\b){_FRAGMENT_END}"),
     _p("home", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE}{_PLACE_END}", place=True),  # "ana . oslo"
     _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |'s )?{_ADVERBS}(?:back |living )?in "
                rf"{_IN_THE}{_PLACE}{_PLACE_END}", place=True),  # "cyrus . back in tehran"

@@ -47,6 +47,8 @@ ZONE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("timezone", rf"{_s_if(' as ')}(?:\S+ ){{0,3}}?uses (?:the )?{_ZONE}(?: \S+)? as "
                    rf"{_OWNER} {_ZONE_WORD}\b"),
     _p("timezone", rf"{_s_if(' so ')}(?:\S+ ){{1,8}}?so (?:on |in )?(?:the )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_s_if(' , ')}(?!'s )(?:\S+ ){{1,6}}?, (?:now )?{_ZONE}{_ZONE_END}"),
+    # "in london now , utc 0"
 )  # fmt: skip
 """What fills the time-zone slot (its ``value`` group)."""
 
