@@ -44,9 +44,7 @@ def test_another_card_monitor_or_way_to_play_is_a_change(old: str, new: str) -> 
         ("kim plays on controller", "kim can't play on mouse and keyboard"),
     ],
 )
-def test_the_same_card_told_short_a_wish_or_someone_else_s_is_no_change(
-    old: str, new: str
-) -> None:
+def test_the_same_card_told_short_a_wish_or_someone_else_s_is_no_change(old: str, new: str) -> None:
     assert relation(old, new, NEAR) is not Relation.CONTRADICTS
 
 
