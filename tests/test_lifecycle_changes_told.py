@@ -78,6 +78,8 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("lu - bf named liam", "lu single again lol he ghosted"),
         ("lu. UTC+9", "lu - in London now, UTC+0"),
         ("lu in leeds now", "lu in york"),
+        ("lu studies economics", "lu switched programmes, she's in data science now"),
+        ("lu - vegan", "lu. back on dairy and eggs lol"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
@@ -99,6 +101,7 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("lu is a dog person", "lu says shes a dog person not a cat person"),
         ("lu is single", "lu's sister is seeing someone"),
         ("lu in eu timezone", "lu lives in berlin"),  # a zone, no home
+        ("lu is vegetarian", "lu is back on cheese"),  # which a vegetarian eats
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:

@@ -103,7 +103,7 @@ _TOPIC_WORDS = {
     LOVE: "boyfriend girlfriend partner wife married engaged fiance fiancee dating date "
     "relationship single wedding",
     STUDIES: "student studying studies major degree university college school course phd masters "
-    "semester class " + " ".join(KINDS["subject"]),
+    "semester class programme program " + " ".join(KINDS["subject"]),
     PET: "pet named",
     DIET: "vegan vegetarian pescatarian meat diet plant-based keto",
     ROLE: "moderator administrator helper captain organiser organizer host committee",

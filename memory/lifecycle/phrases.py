@@ -305,7 +305,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("big time",), r"\bbig time\b", " "),
     (("back to", "back on"), rf"(?:\b(?:went|goes|going|gone|switched|is|has gone)|^(\S+)"
      rf"(?: [.:,-])?) back (?:to|on)\b{_ROUTINE_AHEAD}", r"\1 switched to"),
-    (("meat", "fish"), r"\bswitched to (meat|fish|chicken|pork|beef|seafood)\b", r"eats \1 again"),
+    (("meat", "fish", "dairy", "egg", "cheese"), r"\bswitched to (meat|fish|chicken|pork|beef"
+     r"|seafood|dairy|eggs?|cheese)\b", r"eats \1 again"),  # "back on dairy and eggs"
     (("time",), ZONE_NAME, zone),  # "pacific time" / "pst"
     (tuple(DEMONYMS), DEMONYM, is_from),
     (("meat free", "meat-free"), r"\b(?:(?:follows|eats|has|is on|keeps|goes) )?(?:a )?"
