@@ -80,6 +80,7 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("lu in leeds now", "lu in york"),
         ("lu studies economics", "lu switched programmes, she's in data science now"),
         ("lu - vegan", "lu. back on dairy and eggs lol"),
+        ("lu on windows 11", "lu nuked windows, full linux user now btw"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:

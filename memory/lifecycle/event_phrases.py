@@ -33,6 +33,7 @@ EVENT_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
         "is gone to live with",
     ),  # "george the tortoise went to live with her nephew"
     (("doing it",), r"\bstopped doing (?:it|that|them)\b", "stopped it"),
+    (("nuked",), r"\b(?:has )?nuked\b", "uninstalled"),  # "nuked windows, full linux now"
     (("shaved",), r"\bshaved (?:off )?(?:his|her|their) (\w+)(?: off)?\b", r"removed \1"),
     (("packed",), r"\b(?:has )?packed (?:it )?in\b", "quit"),  # "packed in the fags": quit
     (("packed",), r"\b(?:has )?packed (\w+(?: \w+)?) in\b", r"quit \1"),  # "packed tennis in"
