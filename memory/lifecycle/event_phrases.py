@@ -10,6 +10,7 @@ EVENT_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     # (words one of which must be in the text, pattern, replacement)
     (("down to",), r"^(\S+) (?:[.:,-] )?(?:is )?(?:now )?down to (?=\d+ )", r"\1 has "),
     (("let go",), r"\b(?:got|was|has been|been|just got) let go(?! of)\b", "got fired"),
+    (("laid of ",), r"\b(got|was|has been|been|just got) laid of\b", r"\1 laid off"),  # a typo
     (
         ("finished",),
         r"\bfinished (?:his|her|their) (?:studies|degree|course|masters|phd)\b",
