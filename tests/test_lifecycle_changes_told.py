@@ -82,6 +82,7 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("lu - vegan", "lu. back on dairy and eggs lol"),
         ("lu on windows 11", "lu nuked windows, full linux user now btw"),
         ("lu works for ubisoft", "lu got laid of from ubisoft, shes at EA now"),  # "off" mistyped
+        ("lu hates anime", "lu binged all of jjk and is a full weeb now"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:

@@ -57,7 +57,7 @@ CHAT_WORDS = {
     "preggo": "pregnant", "preggers": "pregnant", "hca": "healthcare assistant",
     "swe": "software engineer", "mgr": "manager", "govt": "government", "dept": "department",
     "appt": "appointment", "vids": "videos", "telly": "tv", "brekkie": "breakfast",
-    "cuppa": "cup of tea", "ldn": "london",
+    "cuppa": "cup of tea", "ldn": "london", "weeb": "anime fan",
     # employers by their ticker or nickname
     "msft": "microsoft", "sbux": "starbucks", "amzn": "amazon", "jpm": "jpmorgan",
     "mcd": "mcdonalds", "mcds": "mcdonalds", "goog": "google", "maccies": "mcdonalds",

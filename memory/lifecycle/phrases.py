@@ -79,7 +79,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\1likes"),
     (("fan", "stan"),
      r"\bis (not )?(?:a |an )?(?:(?:big|huge|massive|great|die-hard|diehard|passionate|avid"
-     r"|lifelong|loyal|devoted|hardcore|true|proper|real|total) )?"
+     r"|lifelong|loyal|devoted|hardcore|true|proper|real|total|full|certified|complete) )?"
      r"(?!big |huge |massive |great )([\w-]+) (?:fan|stan)\b", r"\1likes \2"),
     (("fan",), r"^(\S+) (?:[.:,-] )?(?:a )?(?:big |huge |massive )?((?:[\w-]+ ){0,2}[\w-]+) fan"
      r"(?=$| [.,;:!?])", r"\1 likes \2"),  # "musa . chelsea fan", "sol . hollow knight fan"
