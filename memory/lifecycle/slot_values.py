@@ -117,7 +117,7 @@ _SOFTWARE_JOBS = frozenset({"engineer", "developer"})
 def _written_alike(mine: list[str], theirs: list[str]) -> bool:
     """One value written apart or by its initials: "fulstack" / "ful stack", "pm" / "product
     manager"."""
-    if "".join(mine) == "".join(theirs) or _initials(mine, theirs) or _initials(theirs, mine):
+    if "".join(mine) == "".join(theirs) or initials(mine, theirs) or initials(theirs, mine):
         return True
     return len(mine) == len(theirs) and _shortened(mine, theirs)
 
@@ -139,7 +139,7 @@ def _shortened(mine: list[str], theirs: list[str]) -> bool:
     return len(cut) < len(pairs) or all(len(short) > 3 for short, _ in cut)
 
 
-def _initials(short: list[str], words: list[str]) -> bool:
+def initials(short: list[str], words: list[str]) -> bool:
     """``short`` is one word, the initials of ``words`` ("sre", "nyc")."""
     return len(short) == 1 and len(words) > 1 and short[0] == "".join(w[0] for w in words)
 

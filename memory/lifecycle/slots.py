@@ -47,7 +47,13 @@ from memory.lifecycle.places import (
 from memory.lifecycle.routine_patterns import DISTANCES, ROUTINE_PATTERNS, best_time
 from memory.lifecycle.slot_patterns import PATTERNS as _PATTERNS
 from memory.lifecycle.slot_patterns import SlotPattern
-from memory.lifecycle.slot_values import COUNTED, PLACE_KEYS, equal_values, values_agree
+from memory.lifecycle.slot_values import (
+    COUNTED,
+    PLACE_KEYS,
+    equal_values,
+    initials,
+    values_agree,
+)
 from memory.lifecycle.spelling import sets_match
 from memory.lifecycle.zone_patterns import ZONE_PATTERNS, zone_offset
 
@@ -197,19 +203,12 @@ def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
             (not thing and kind not in other)
             or (thing and sets_match(frozenset(thing.split()), frozenset(theirs.split())))
             or _one_more_word(thing, theirs)
-            or _initials(thing, theirs)
+            or initials(thing.split(), theirs.split())  # "rl" / "rocket league"
+            or initials(theirs.split(), thing.split())
             or (kind.startswith("main") and told[mine[0]] == other[things[0]])
         ):  # one character is one game's: "kirby in smash" / "kirby in ssbu"
             told[things[0]] = told.pop(mine[0])
     return told
-
-
-def _initials(thing: str, theirs: str) -> bool:
-    """One thing is the other by its initials ("rl" / "rocket league", "ml" / "mobile
-    legends")."""
-    short, long = sorted((thing, theirs), key=len)
-    words = long.split()
-    return " " not in short and len(words) > 1 and short == "".join(w[0] for w in words)
 
 
 def _one_more_word(thing: str, theirs: str) -> bool:
