@@ -29,7 +29,7 @@ from memory.storage.db import connect_sync, open_connection, raw_connect
 log = logging.getLogger(__name__)
 
 #: Tables a repair leaves empty: the registry of vector tables (their vectors are made again).
-NOT_COPIED = frozenset({"sqlite_sequence", "_migrations", "memory_vector_tables"})
+NOT_COPIED = frozenset({"_migrations", "memory_vector_tables"})
 FTS_TABLES = ("messages_fts", "memory_facts_fts")
 _LAST_ROWID = 1 << 62  # a probe past this gives up on the rest of a table
 
