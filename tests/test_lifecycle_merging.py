@@ -181,8 +181,9 @@ def test_the_model_reads_each_fact_as_the_rules_do() -> None:
         asked.extend(texts)
         return embedder.embed_sync(texts)
 
-    old, new = "Lucas supports Boca Jnuiors.", "Lucas is a Boca Junoirs fan."
-    assert meaning(new) == "lucas is a boca juniors fan"
+    old, new = "Lucas sings in a choir.", "Lucas is a membr of a chior."
+    assert meaning(new) == "lucas is a member of a choir"
+    assert meaning("Lucas is a Boca Junoirs fan.") == "lucas likes boca juniors"
     assert meaning("Nadia explained that she is studying audio engineering.") == (
         "nadia is studying audio engineering"
     )
@@ -193,7 +194,7 @@ def test_the_model_reads_each_fact_as_the_rules_do() -> None:
     judge = FactJudge(FactSimilarity(embed))
     judge.pair(old, new)
     assert meaning(old) in asked and meaning(new) in asked
-    assert "Lucas is a Boca Junoirs fan." not in asked  # read, never as written
+    assert new not in asked  # read, never as written
 
 
 def test_a_fact_about_someone_of_theirs_is_never_merged_with_one_about_them(
@@ -255,9 +256,9 @@ def test_days_of_the_week_are_compared_as_days_however_they_are_said(
     """A habit "every tuesday" and one "on tuesdays" (which may read as a date) are the same
     days for the model to judge; other days never are."""
     always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
-    assert learned_same("yuki goes swimming every tuesday and thursday",
-                        "yuki swims on tuesdays and on thursdays", similarity, floor=0.0,
-                        model=always)  # fmt: skip
+    judge = FactJudge(similarity)  # the rules read these days alike already
+    assert judge.pair("yuki goes swimming every tuesday and thursday",
+                      "yuki swims on tuesdays and on thursdays") == "same"  # fmt: skip
     assert learned_same("Rafael streams every Saturday evening on Twitch.",
                         "On Saturday evenings, Rafael goes live on Twitch each week.",
                         similarity, floor=0.0, model=always)  # fmt: skip

@@ -79,8 +79,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\1likes"),
     (("fan", "stan"),
      r"\bis (not )?(?:a |an )?(?:(?:big|huge|massive|great|die-hard|diehard|passionate|avid"
-     r"|lifelong|loyal|devoted|hardcore|true|proper|real|total|full|certified|complete) )?"
-     r"(?!big |huge |massive |great )([\w-]+) (?:fan|stan)\b", r"\1likes \2"),
+     r"|lifelong|loyal|devoted|hardcore|true|proper|total|full|certified|complete) )?"
+     r"(?!big |huge |massive |great )((?:[\w-]+ )?[\w-]+) (?:fan|stan)\b", r"\1likes \2"),
     (("fan",), r"^(\S+) (?:[.:,-] )?(?:a )?(?:big |huge |massive )?((?:[\w-]+ ){0,2}[\w-]+) fan"
      r"(?=$| [.,;:!?])", r"\1 likes \2"),  # "musa . chelsea fan", "sol . hollow knight fan"
     (("nope", "gross", "disgusting", "yuck"), r"^(\S+) (?:[.:,-] )?([\w ]+?) (?:nope|gross"
@@ -101,9 +101,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("free time", "spare time"), r"\b(?:in|during) (?:his|her|their|my) (?:free|spare) time\b",
      " "),
     (("living",), r"\bfor a living\b", " "),
-    (("hooked", "addicted", "enough of", "in love with"), r"\b(?:is |has become |became "
-     r"|got )?(?:hooked on|addicted to|can not get enough of|(?:has )?(?:fallen|fell) in love with)"
-     r"\b", "likes"),
+    (("hooked", "addicted", "enough of", "in love with", "stop"), r"\b(?:is |has become |became "
+     r"|got )?(?:hooked on|addicted to|can not get enough of|(?:has )?(?:fallen|fell) in love with"
+     r"|can not stop (?:playing|watching|listening to|reading))\b", "likes"),
     (("sick of", "tired of", "fed up", "out on"),
      r"\b(?:is |(?:has )?(?:grown|become|gotten) |grew |became |got )?"
      r"(?:sick of|tired of|fed up with|(?:totally |completely |so )?(?:burnt|burned) out on)\b",
@@ -356,8 +356,11 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("allerg", "alerg"),
      r"\bhas (?:a |an )?(?:(?:severe|bad|mild|serious) )?(?:(\w+) allergy|allergy to)\b",
      r"is allergic to \1"),
-    (("allerg", "alerg"), r"\bcan not eat (\w+(?: \w+)?) (?:because of|bc of|bc|cuz of|due to"
-     r"|from) (?:an? |her |his |their )?allerg(?:y|ies)\b", r"is allergic to \1"),
+    (("allerg", "alerg"), r"\bcan not (?:eat|have|take) (\w+(?: \w+)?) (?:because of|bc of|bc"
+     r"|cuz of|cos of|cos|due to|from) (?:an? |her |his |their )?allerg(?:y|ies)\b",
+     r"is allergic to \1"),
+    (("allerg", "alerg"), r"\bcan not (?:eat|have|take) (\w+(?: \w+)?) , (?:she|he|they) (?:is|are)"
+     r" allergic\b", r"is allergic to \1"),  # "cant take penicillin, she is allergic"
     (("football club", "fc"), r"\b(?:football club|f\.? ?c)\b", " "),
     (("goated", "cracked"), r"\b(?:is )?(?:goated|cracked) (?:at|in)\b", "is good at"),
     (("scared", "terrified", "afraid", "frightened", "phobia", "fear of"),

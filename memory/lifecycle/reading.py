@@ -14,7 +14,8 @@
 * ``not_eaten``: what the subject's diet rules out ("is vegetarian": meat, fish...);
 * ``dates``: the dates of an event ("on 7 May 2023", "last week"), which tell two
   occurrences of the same kind of event apart; stamps of a state ("as of 3 May 2023",
-  "by 3 May 2023") and frequencies ("every morning") are dropped, not kept.
+  "by 3 May 2023") and frequencies ("every morning") are dropped, not kept
+  (:mod:`memory.lifecycle.when`); ``days``: the days of the week it names.
 
 Text of every script is read: accents and marks folded ("Kraków", "живёт" → "krakow",
 "живет"), each run of Chinese, Japanese or Korean as its character bigrams, the words search
@@ -42,7 +43,6 @@ from memory.lifecycle.lexicon import (
     KINDS,
     LIGHT_VERBS,
     MEMBER_OF,
-    MONTHS,
     NAMING_WORDS,
     NEGATIVE_VERBS,
     NEGATORS,
@@ -54,13 +54,13 @@ from memory.lifecycle.lexicon import (
     STOPPING_VERBS,
     STOPWORDS,
     SYNONYMS,
-    WEEKDAYS,
     WISHES,
 )
 from memory.lifecycle.phrases import rewritten
 from memory.lifecycle.places import CITIES, REGIONS
 from memory.lifecycle.routine_patterns import diet_kept
 from memory.lifecycle.spelling import repaired
+from memory.lifecycle.when import FREQUENCY_WORDS, days_named, spelled_days, split_dates
 from memory.search.scripts import spaced, unaccented
 
 READ_CACHE_SIZE = 8192
@@ -95,54 +95,15 @@ PUNCTUATION = frozenset(".,;:!?()")
 """The punctuation a body keeps as tokens of their own."""
 _NO_CONTENT = STOPWORDS | FILLERS | NAMING_WORDS | PUNCTUATION
 """Words :func:`content` passes over."""
-_NO_KEY = STOPWORDS | FILLERS | DATE_WORDS | NEGATORS
+_NO_KEY = STOPWORDS | FILLERS | DATE_WORDS | NEGATORS | FREQUENCY_WORDS
 """Words :func:`keys` passes over."""
 
-_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-_YEAR = r"(?:19|20)\d\d"
-_MONTH = rf"(?:{MONTHS})"
-_CALENDAR = (
-    rf"(?:{_DAY} (?:of )?{_MONTH}(?: {_YEAR})?|{_MONTH} {_DAY}(?: {_YEAR})?"
-    rf"|{_MONTH} {_YEAR}|(?<!\ba )(?<!\ban ){_YEAR})"  # "a 2060" is a thing, no year
-)
-_COUNT = r"(?:\d+|a|a few|few|a couple of|couple of|several)"
-_UNIT = r"(?:days?|nights?|weeks?|weekends?|months?|years?)"
-_RELATIVE = (
-    rf"(?:yesterday|today|tonight|tomorrow|tmrw|last night"
-    rf"|(?:this|last|next) (?:morning|afternoon|evening|night|week|weekend|month|year"
-    rf"|{WEEKDAYS})|{_COUNT} {_UNIT} ago)"
-)
-_NOT_NAMING = (
-    r"(?:mornings?|afternoons?|evenings?|nights?|at|and|or|to|for|with|in|on|the|after|before|when"
-    r"|while|so|but|because|lol|now|too|again|last|this|next|he|she|they|i)\b"
-)
-"""After a day of the week, words that leave it a date; any other names something by the day
-("the server's wednesday drawing circle"), no date."""
-_STAMP = re.compile(
-    rf"\b(?:as of|by) (?:{_CALENDAR}|{_RELATIVE}|now)\b|\bas of (?:mon|tue|wed|thu|fri|sat|sun)\b"
-)
-_EVENT_DATE = re.compile(
-    rf"\b(?:(?:on|in|during|since|from|until|the (?:week|weekend|month) of) )?"
-    rf"(?P<date>(?:{_COUNT} {_UNIT} (?:before|after) )?"
-    rf"(?:{_CALENDAR}|{_RELATIVE}|(?:{WEEKDAYS})(?!s? (?!{_NOT_NAMING})\w)|(?<=in ){_MONTH}))\b"
-)
-_FREQUENCY = re.compile(
-    rf"\b(?:(?:every|evry|evrey|each) (?:other |single )?(?:day|morning|night|evening|afternoon"
-    rf"|week|weekend|month|year|summer|winter|spring|autumn|fall|{WEEKDAYS})s?"
-    rf"|most (?:days|nights|mornings|evenings|weekends)"
-    rf"|(?:once|twice|\d+ times) a (?:day|week|month|year)|(?:on|at) weekends"
-    rf"|in the (?:mornings?|evenings?|afternoons?)|at night|(?:a|per) (?:day|night|week|month"
-    rf"|shift)"
-    rf"|daily|nightly|weekly|(?:on )?(?:{WEEKDAYS})s"  # and how long a habit has been left:
-    rf"|in (?:(?:\d+|several|a few|many) )?(?:months|weeks|years|ages|a while|forever|days)"
-    rf"|since (?:(?:the|his|her|their|my) )?(?:[a-z]+ ){{0,3}}?[a-z]+(?= [,.;:!?]|$))\b"
-)
 _SPACES = re.compile(r"\s+")
+_EVERY = frozenset(("every", "evry", "evrey", "each"))
+_TIMES = re.compile(r"\d+x")
+"""How often, as chat writes it: "3x" (a week)."""
 CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
 """What ends a clause of a fact (its negations are counted per clause)."""
-_DAYS = {**{form: (day[:3],) for day in WEEKDAYS.split("|") for form in (day, day + "s")},
-         "weekend": ("sat", "sun"), "weekends": ("sat", "sun")}  # fmt: skip
-_INSTEAD = re.compile(r"\binstead of (?:\w+ )?\w+")  # "on wednesdays now instead of sundays"
 _NO_PLAN = frozenset({("not", "plan"), ("not", "plans"), ("not", "planning"), ("in", "planning")})
 _WORD = re.compile(r"[^\W_]+")
 _DIET = re.compile(rf"^\S+ {diet_kept('diet')}")  # the verb may be left out: "mo vegan now"
@@ -152,11 +113,6 @@ _CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "nights", "noon"
 """Words that cue a slot though :func:`keys` passes over them (as does a place named alone,
 "farah . toronto"): a home ("from"), numbers, words of a bedtime, a waking time or a shift
 ("likes morning", "days only now"), a status its lemma hides ("taken"), and pronouns."""
-_DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
-                            "evry", "evrey", "daily", "nightly", "weekly", "night",
-                            "weekends", "days", "weeks", "months", "years", "nights",
-                            "since", "ages", "while", "forever"}  # fmt: skip
-"""A text holding none of these (and no number) has no date or frequency to take out."""
 
 
 @dataclass(frozen=True)
@@ -206,8 +162,7 @@ def read(text: str) -> Reading:
     diet = _DIET.search(body)
     not_eaten = DIETS[diet.group("diet")] if diet else frozenset()
     stopped = any(lemma(word) in STOPPING_VERBS for word in words)
-    rest = _INSTEAD.sub("", normalised) if "instead" in normalised else normalised
-    days = frozenset(day for word in rest.split() for day in _DAYS.get(word, ()))
+    days = days_named(normalised)
     return Reading(
         body, subject, possessive, core, bool(negations % 2), stopped, dates, not_eaten, days
     )
@@ -233,11 +188,13 @@ def keys(text: str) -> Keys:
     words: set[str] = set()
     tokens = _WORD.findall(normalise(text[:MAX_CHARS]))
     cued = len(tokens) > 2 and tokens[1] == "in"  # a verb-less home: "jay in boston"
-    for token in tokens[1:]:
+    for index, token in enumerate(tokens[1:], 1):
         if token in _CUE_WORDS or token in CITIES or token in REGIONS or token[0].isdigit():
             cued = True
-        if token in _NO_KEY or len(token) < 2:
+        if token in _NO_KEY or len(token) < 2 or _TIMES.fullmatch(token):
             continue
+        if token in _EVERY and tokens[index + 1 : index + 2] and tokens[index + 1] in DATE_WORDS:
+            continue  # how often: "every thursday", not "every game"
         base = lemma(token)  # repaired already, by normalise
         base = SYNONYMS.get(base, NEGATIVE_VERBS.get(base, base))
         if base in SLOT_CUES or base in OCCUPATIONS or base in CHANGE_CUES:
@@ -301,20 +258,7 @@ def normalise(text: str) -> str:
     while tokens and tokens[-1] in PUNCTUATION:
         tokens.pop()
     joined = " ".join(token for token in tokens if token)
-    return _SPACES.sub(" ", rewritten(joined)).strip()
-
-
-def split_dates(normalised: str) -> tuple[str, frozenset[str]]:
-    """The text without its dates and frequencies, and the dates of events it names."""
-    words = normalised.split()
-    if not any(word in _DATE_HINTS or word[0].isdigit() for word in words):
-        return normalised, frozenset()  # no date, no frequency: skip the patterns
-    text = _STAMP.sub(" ", normalised)
-    text = _FREQUENCY.sub(" ", text)
-    dates = frozenset(match.group("date") for match in _EVENT_DATE.finditer(text))
-    if dates:
-        text = _EVENT_DATE.sub(" ", text)
-    return _SPACES.sub(" ", text).strip(" ,"), dates
+    return _SPACES.sub(" ", rewritten(spelled_days(joined))).strip()
 
 
 def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:

@@ -113,6 +113,11 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:takes|gets|catches|rides) (?:the |a )?"
                   rf"(?P<value>{_MODES}) "
                   rf"(?:\S+ ){{0,2}}?(?:to|into) {_TO_WORK}"),
+    _p("commute", rf"{_s_if('commut')}(?:\S+ ){{0,3}}?commutes (?:\S+ ){{0,2}}?(?:by|on|via) "
+                  rf"(?:(?:the|a|his|her|their) )?(?P<value>{_MODES}|rail)\b"),
+    _p("commute", rf"{_s_if('commute')}(?:\S+ ){{0,3}}?commute (?:[:=-] |is (?:by |on )?)"
+                  rf"(?:(?:the|a) )?(?P<value>{_MODES}|rail|cycles|bikes|walks|drives)\b"),
+    _p("commute", rf"{_S}(?:[.:,-] )?(?:(?:the|a) )?(?P<value>{_MODES}) (?:to|into) {_TO_WORK}"),
     # when they go to bed and get up: late or early
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?{_TO_BED} (?:\S+ ){{0,2}}?{_AT}"
                   rf"(?: like| about| around| at)? {_SMALL_HOURS}", "late"),

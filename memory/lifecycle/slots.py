@@ -296,7 +296,7 @@ _SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "lates
 """One name per shift: overnight and graveyard shifts are nights, late ones evenings."""
 _COMMUTES = {"cycles": "bike", "cycle": "bike", "bikes": "bike", "bicycle": "bike", "walks": "foot",
              "drives": "car", "runs": "foot", "tube": "train", "subway": "train",
-             "metro": "train", "tram": "train"}  # fmt: skip
+             "metro": "train", "tram": "train", "rail": "train"}  # fmt: skip
 """One name per way to work: "cycles to work" / "goes to work by bike"."""
 _TIERS = {
     "plat": "platinum",

@@ -1,0 +1,114 @@
+"""When a fact holds (memory.lifecycle.when): how often, told as chat tells it, is no content
+("3x a week", "4x/wk", "tue + thu", "weekends"); short days are days only where they are days;
+and facts of days apart do not conflict. Also the wordings read alike in the same round: a
+commute told without "to work", an allergy told by what cannot be had, a game one cannot stop
+playing, a two-word thing one is a fan of."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle import Relation, relation
+from memory.lifecycle.reading import keys, read
+from memory.lifecycle.slots import find_slots
+from memory.lifecycle.when import spelled_days
+
+NEAR = 0.7
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nia climbs 3x a week",
+        "nia climbs 3x weekly",
+        "nia climbs 3x/wk",
+        "nia climbs three days a week",
+        "nia climbs 3 times per week",
+        "nia climbs twice weekly",
+        "nia climbs tue + thu",
+        "nia climbs tuesdays n thursdays",
+        "nia climbs every sat and sun",
+        "nia climbs weekends",
+        "nia climbs mon-fri",
+    ],
+)
+def test_how_often_is_no_content(text: str) -> None:
+    assert read(text).body == "nia climbs"
+    assert read(text).dates == frozenset()
+    assert keys(text).words == {"climb"}
+
+
+def test_the_days_a_routine_names_are_read() -> None:
+    assert read("nia climbs tue + thu").days == {"tue", "thu"}
+    assert read("nia climbs weekends").days == {"sat", "sun"}
+    assert read("nia climbs mon-fri").days == {"mon", "tue", "wed", "thu", "fri"}
+    assert read("nia climbs on wednesdays now instead of sundays").days == {"wed"}
+
+
+@pytest.mark.parametrize(
+    ("text", "spelled"),
+    [
+        ("climbs every sat", "climbs every saturday"),
+        ("climbs sat and sun", "climbs saturday and sunday"),
+        ("streams on fri", "streams on friday"),
+        ("office mon-wed", "office monday tuesday wednesday"),
+        ("he sat on the sofa", "he sat on the sofa"),  # a verb
+        ("loves the sun and sand", "loves the sun and sand"),  # a word
+        ("they wed in june", "they wed in june"),
+    ],
+)
+def test_short_days_are_days_only_where_they_are_days(text: str, spelled: str) -> None:
+    assert spelled_days(text) == spelled
+
+
+def test_an_event_day_stays_a_date() -> None:
+    assert read("kofi moved on monday").dates == {"monday"}
+    assert read("kofi owns every pokemon game").body == "kofi owns every pokemon game"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("juno goes to the gym 4x a week", "juno hits the gym four days a week"),
+        ("wren streams tues + thurs", "wren goes live tuesdays n thursdays"),
+        ("oli plays chess weds + fri", "oli plays chess on wednesdays and fridays"),
+        ("bea. pilates every sat", "bea does pilates saturdays"),
+        ("pax - swims weekends", "pax swims every sat and sun"),
+        ("Ines commutes by train.", "Ines takes the train to work."),
+        ("tam - commute: bikes", "tam cycles to work"),
+        ("rafa. train to work every day", "rafa commutes by rail"),
+        ("lena is allergic to shellfish", "lena cant have shellfish cos of an allergy"),
+        ("omid is allergic to aspirin", "omid cant take aspirin, he is allergic"),
+        ("suki is hooked on hollow knight", "suki cant stop playing hollow knight lol"),
+        ("Bram is a huge Daft Punk fan.", "Bram absolutely loves Daft Punk."),
+    ],
+)
+def test_the_same_told_another_way_merges(old: str, new: str) -> None:
+    assert relation(old, new, NEAR) is Relation.SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("lexi wfh mon/fri", "lexi goes into the office tues-thurs"),  # days apart
+        ("ines works at a bubble tea shop", "ines works weekends at the boba shop fr"),
+        ("aki speaks jp natively", "aki is a native japanese speaker"),
+    ],
+)
+def test_days_apart_and_chat_names_are_no_change(old: str, new: str) -> None:
+    assert relation(old, new, NEAR) is not Relation.CONTRADICTS
+
+
+def test_a_routine_moved_to_other_days_is_a_change() -> None:
+    assert relation("tae streams mon-fri", "tae only streams weekends now", NEAR) is (
+        Relation.CONTRADICTS
+    )
+
+
+def test_a_commute_is_read_without_to_work() -> None:
+    assert {slot.value for slot in find_slots(read("ari commutes by tram").body)} == {"train"}
+    assert {slot.value for slot in find_slots(read("ari . commute: walks").body)} == {"foot"}
+
+
+def test_a_fan_of_a_club_named_real_keeps_its_name() -> None:
+    assert read("kai is a real madrid fan").body == "kai likes real madrid"
