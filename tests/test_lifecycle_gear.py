@@ -81,3 +81,30 @@ def test_a_card_after_a_or_an_is_no_year() -> None:
 def test_a_main_is_one_per_game_and_role(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, NEAR) is expected
     assert "main" not in _slots("kim mains mercy and ana")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("nils uses an iphone 12", "nils sold his iphone, uses a redmi note now"),
+        ("ama uses a redmi", "ama upgraded to a poco x6 and gave the redmi to her sister"),
+        ("kojo has an android phone", "kojo got an iphone and ditched android"),
+        ("rue plays on euw", "rue moved to na servers since the move to ohio"),
+        ("zed on oce servers", "zed only plays eu servers now"),
+        ("lux mains support in ow2", "lux went tank main in ow now"),
+    ],
+)
+def test_a_phone_passed_on_a_server_region_or_a_main_of_a_game_by_another_number(
+    old: str, new: str
+) -> None:
+    assert relation(old, new, NEAR) is Relation.CONTRADICTS
+
+
+def test_the_phone_passed_on_is_not_the_one_used() -> None:
+    assert _slots("nils sold his iphone, uses a redmi note now") == {"phone": "xiaomi"}
+    assert _slots("kojo got an iphone and ditched android") == {"phone": "apple"}
+
+
+def test_a_server_region_is_one_name_however_told() -> None:
+    assert _slots("rue plays on euw") == _slots("rue is on eu servers") == {"server": "eu"}
+    assert _slots("rue does not play on na servers") == {}

@@ -112,3 +112,15 @@ def test_a_commute_is_read_without_to_work() -> None:
 
 def test_a_fan_of_a_club_named_real_keeps_its_name() -> None:
     assert read("kai is a real madrid fan").body == "kai likes real madrid"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("pim. office mon+wed", "pim - fully remote now"),  # where they work, told as a fragment
+        ("ada is in a situationship", "ada ended the situationship"),
+        ("ada in a situationship w/ theo", "ada and theo are done, she's single now"),
+    ],
+)
+def test_a_workplace_fragment_and_a_situationship_ended_are_changes(old: str, new: str) -> None:
+    assert relation(old, new, NEAR) is Relation.CONTRADICTS

@@ -1,7 +1,8 @@
 """The patterns of whom a member plays as in a game (:mod:`memory.lifecycle.slots`): their
 main, a character ("mains reyna") or a role ("mains support"), one of each per game at a
-time. Built as the patterns of :mod:`memory.lifecycle.slot_patterns` are; a main told
-without its game is the other fact's (``slots._thing_told``).
+time; and the region whose servers they play on ("plays on euw", "na servers now"). Built as
+the patterns of :mod:`memory.lifecycle.slot_patterns` are; a main told without its game is the
+other fact's (``slots._thing_told``).
 
 The wordings of a main ("is a rein main", "neon main now", "went tank main", "main : ana")
 are read "mains X" by :mod:`memory.lifecycle.phrases` first. A role and a character are two
@@ -19,13 +20,20 @@ ROLES = (
     r"|sentinel|initiator|flex|carry|offlane|hard support)"
 )
 """The roles of team games, each of which many characters play."""
-_GAME = r"(?: (?:in|on) (?P<thing>\w+(?: \d)?))?"
-"""The game a main is of ("in overwatch 2"), when it is named."""
+_GAME = r"(?: (?:in|on) (?P<thing>\w+)(?: \d)?)?"
+"""The game a main is of ("in overwatch 2": overwatch, whatever its number), when named."""
 _AFTER = r"(?:now|rn|lol|fr|tbh|ofc|these days|but|since|btw|not|no)\b"
 _END = rf"(?=$| [.;:!?()]|(?: ,)? {_AFTER})"
 """What may follow a main: not another one ("mains mercy and ana", "mercy , ana": two)."""
+_REGION = r"(?P<value>eu|euw|eune|eu west|na|na east|na west|oce|sea|asia|kr|br|lan|las|japanese)"
+SERVERS = {"euw": "eu", "eune": "eu", "eu west": "eu", "na east": "na", "na west": "na",
+           "japanese": "jp"}  # fmt: skip
+"""One name for each region of servers."""
 GAME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("main_role", rf"{_S}(?:\w+ )?mains (?P<value>{ROLES}){_GAME}{_END}"),
     _p("main", rf"{_S}(?:\w+ )?mains (?!{ROLES}\b)(?P<value>[\w-]+){_GAME}{_END}"),
+    _p("server", rf"{_S}(?!.*\b(?:not|never|no|wants?)\b)(?:\S+ ){{0,4}}?(?:plays on|on|to) "
+                 rf"(?:the )?{_REGION}(?: servers?)?{_END}"),
+    _p("server", rf"{_S}(?!.*\b(?:not|never|no|wants?)\b)(?:\S+ ){{0,4}}?{_REGION} servers?\b"),
 )  # fmt: skip
 """What fills the main slots (``value`` group; ``thing``: the game)."""

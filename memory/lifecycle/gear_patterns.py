@@ -18,10 +18,16 @@ from memory.lifecycle.slot_patterns import SlotPattern
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 from memory.lifecycle.slot_patterns import subject_if as _s_if
 
-_PHONES = "iphone|pixel|galaxy|samsung|oneplus|xiaomi|motorola|huawei|nokia|android"
+_PHONES = (
+    "iphone|pixel|galaxy|samsung|oneplus|xiaomi|redmi|poco|motorola|huawei|nokia|oppo"
+    "|vivo|realme|android"
+)
 _NOT_MAKER = r"(?<!for )(?<!at )(?<!of )(?<!by )(?<!joined )(?<!from )(?<!named )(?<!called )"
 """What makes a phone's maker an employer ("works for samsung"), or a name ("a cat named
 pixel")."""
+_GIVEN = "".join(rf"(?<!{verb} {whose})" for verb in ("gave", "sold", "ditched")
+                 for whose in ("", "the ", "his ", "her ", "their ", "my "))  # fmt: skip
+"""What makes a phone one passed on ("sold his iphone and uses a redmi now")."""
 _CARD = (
     r"(?:(?:nvidia|amd|geforce|radeon) )?(?:(?:rtx|gtx|rx) )?"
     r"(?P<value>(?:(?<=rx )[1-9]\d{2,3}|9[5-8]0|10[5-8]0|16[56]0|20[5-8]0|30[5-9]0|40[6-9]0"
@@ -47,12 +53,12 @@ INPUTS = {"gamepad": "controller", "pad": "controller", "kbm": "mnk", "m k": "mn
           "mouse and keyboard": "mnk", "keyboard and mouse": "mnk"}  # fmt: skip
 """One name for each way to play."""
 GEAR_PATTERNS: tuple[SlotPattern, ...] = (
-    # the phone they use, the last one named
+    # the phone they use, the last one named that is not passed on
     _p("phone", rf"{_s_if(_PHONES + '|apple')}(?!.*\b(?:wants?|wish|wishes|planning|thinking"
                 rf"|saving|considering|hates|not|never|no)\b)(?!'s (?!phone\b))(?:\S+ ){{0,8}}?"
-                rf"{_NOT_MAKER}"
+                rf"{_NOT_MAKER}{_GIVEN}"
                 rf"(?P<value>{_PHONES}|apple(?= (?:loyalist|user|fan|gang|phone|person)\b))\b"
-                rf"(?!.*\b(?:{_PHONES})\b)"),
+                rf"(?!.*\b{_GIVEN}(?:{_PHONES})\b)"),
     # their graphics card: after a word that makes it theirs, or named alone
     _p("gpu", rf"{_S}(?:[.:,-] )?(?!'s (?!gpu|card|graphics)\w)(?:(?!not|never|no)[\w']+ )"
               rf"{{0,2}}?{_OWNS} (?:(?:a|an|the|his|her|their|my|new|brand new|shiny) )*{_CARD}"),

@@ -109,10 +109,11 @@ _WORD = re.compile(r"[^\W_]+")
 _DIET = re.compile(rf"^\S+ {diet_kept('diet')}")  # the verb may be left out: "mo vegan now"
 _CUE_WORDS = frozenset({"from", "morning", "mornings", "night", "nights", "noon", "day", "days",
                         "afternoons", "evenings", "taken", "by", "them", "him", "pronouns",
-                        *NUMBER_WORDS})  # fmt: skip
+                        "euw", "eune", "na", "oce", "servers", *NUMBER_WORDS})  # fmt: skip
 """Words that cue a slot though :func:`keys` passes over them (as does a place named alone,
 "farah . toronto"): a home ("from"), numbers, words of a bedtime, a waking time or a shift
-("likes morning", "days only now"), a status its lemma hides ("taken"), and pronouns."""
+("likes morning", "days only now"), a status its lemma hides ("taken"), pronouns, and the
+regions of game servers ("euw")."""
 
 
 @dataclass(frozen=True)

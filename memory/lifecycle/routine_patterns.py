@@ -100,6 +100,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
        "remote"),  # "works from home", "is fully remote", "reza - remote"
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
+    _p("workplace", rf"{_S}[.:,-] (?:in (?:the )?)?office(?=$| [.,;:!?]| (?:now|full|every)\b)",
+       "office"),  # "pia . office tue+thu"
     _p("diet", rf"{_S}{diet_kept('value', taken_up=True)}"),
     # a rating: "1500 rapid on chess com", "plays on 400 dpi"
     _p("rating", rf"{_s_if(_RATINGS)}(?:\S+ ){{0,8}}?(?P<value>\d{{2,5}}) (?P<thing>{_RATINGS})\b"),

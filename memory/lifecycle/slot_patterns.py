@@ -194,8 +194,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing|going out with)"
                  rf" {_PARTNER}",
        "dating"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|has been) in a relationship(?: with {_PARTNER})?",
-       "dating"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?in a (?:relation|situation)ship"
+                 rf"(?: (?:with|w) {_PARTNER})?", "dating"),
+    _p("status", rf"{_S}{_ADVERBS}ended (?:the|her|his|their) (?:relationship|situationship)\b",
+       "single"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:broke up|split up|split)(?: (?:with|w) "
                  rf"(?P<partner>\w+))?\b", "single"),
     _p("status", rf"{_S}(?:and \w+ )?{_ADVERBS}called (?:off {_DET} (?:engagement|wedding)\b"
@@ -341,7 +343,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("pets", rf"{_S}(?:[.:,-] )?no pets{_FRAGMENT_END}", "none"),
     _p("pets", rf"{_S}{_ADVERBS}(?:has|got|adopted|owns|has adopted) {_SOME}{_ANY_PET}\b"),
     _p("pets", rf"{_S}(?:[.:,-] )?(?:(?:now|still|only|just) )?(?P<count>\d+) {_ANY_PET}"
-               rf"{_FRAGMENT_END}"),  # "bella . 2 cats", "bella - 1 cat now"
+               rf"(?: left)?{_FRAGMENT_END}"),  # "bella . 2 cats", "bella - 1 cat (left) now"
     _p("only_pet", rf"{_S}(?:'s |[.:,-] )?(?:only|1 and only) pet (?:now )?(?:is |: |= )?"
                    rf"(?:now )?(?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),

@@ -25,7 +25,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.game_patterns import GAME_PATTERNS
+from memory.lifecycle.game_patterns import GAME_PATTERNS, SERVERS
 from memory.lifecycle.gear_patterns import GEAR_PATTERNS, INPUTS
 from memory.lifecycle.home_patterns import HOME_PATTERNS, LIVING, VISIT
 from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS
@@ -267,6 +267,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _PHONE_MAKERS.get(value, value)
     elif slot == "input":  # "kbm" / "mouse and keyboard"
         value = INPUTS.get(value, value)
+    elif slot == "server":  # "euw" / "eu"
+        value = SERVERS.get(value, value)
     elif slot == "shift":  # "nights", "night shift", "overnights": "night" ("days" is a filler)
         value = groups["value"] if groups["value"] in _SHIFTS else groups["value"].rstrip("s")
         value = _SHIFTS.get(value, value)
@@ -289,7 +291,7 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 _QUALIFIED = frozenset({"licensed", "qualified", "certified", "registered", "trained",
                         "professional", "fully"})  # fmt: skip
 """Words before a job that say it is held by the book, no other job."""
-_PHONE_MAKERS = {"iphone": "apple", "galaxy": "samsung", "pixel": "google"}
+_PHONE_MAKERS = {"iphone": "apple", "galaxy": "samsung", "pixel": "google", "redmi": "xiaomi"}
 """A phone by its maker ("galaxy s21": samsung); "android" is any of them but apple."""
 _SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "lates": "evening",
            "early": "morning", "earlies": "morning", "earlys": "morning"}  # fmt: skip
