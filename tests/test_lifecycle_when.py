@@ -124,3 +124,26 @@ def test_a_fan_of_a_club_named_real_keeps_its_name() -> None:
 )
 def test_a_workplace_fragment_and_a_situationship_ended_are_changes(old: str, new: str) -> None:
     assert relation(old, new, NEAR) is Relation.CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("cleo plays minecraft loads", "cleo plays minecraft"),  # how much, no content
+        ("cleo plays minecraft 24/7", "cleo plays minecraft all the time"),
+        ("jun is a wine girlie", "jun loves wine"),  # who likes a thing, as chat names them
+        ("jun is a huge coffee addict", "jun loves coffee"),
+        ("jun is a tiling wm enjoyer", "jun likes tiling wm"),
+        ("jun is a prem nerd", "jun loves the premier league"),
+        ("jun loves her vino", "jun loves wine"),
+        ("ezra basically lives in the gym", "ezra is always at the gym"),
+        ("mo only plays kiriko", "mo mains kiriko"),  # a main told another way
+        ("mo onetricks kiriko", "mo plays kiriko pretty much exclusively"),
+    ],
+)
+def test_chat_wordings_of_keenness_and_mains_merge(old: str, new: str) -> None:
+    assert relation(old, new, NEAR) is Relation.SAME
+
+
+def test_only_playing_somewhere_is_no_main() -> None:
+    assert read("mo only plays on weekends").body == "mo only plays"

@@ -52,6 +52,9 @@ _ROUTINE_AHEAD = r"(?![\w' ]* (?:(?:at|on|for) (?:the )?weekends?|every|each|mos
 what makes it a routine, no switch: "goes back to his mum's at weekends"."""
 _KEEN = r"(?:big |huge |proper |real |total |true )?"
 """How keen a "person" or "lover" of a thing may be said to be: "a proper night owl"."""
+_FANS = ("person", "lover", "enjoyer", "girlie", "addict", "nerd", "fiend", "junkie")
+_FAN = rf"(?:{'|'.join(_FANS)})"
+"""Who likes a thing, as chat names them: "a dog person", "a wine girlie", "a prem nerd"."""
 PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
     # (words one of which must be in the text, pattern, replacement)
     (SAYING, FRAME + r"(?:she|he|they|i) 's ", r"\1 is "),  # "says she's sick of it"
@@ -223,11 +226,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("early bird", "early riser"), r"\b(?:an )?early (?:bird|riser)\b", "a morning person"),
     (("night owl",), r"\bnight owl\b", "night person"),
     (("person not",), r"(?<=person) not (?=(?:a |an )?\w+ person\b)", " , not "),  # two clauses
-    (("person", "lover"),
-     r"\b(?:is |(?=not ))(?:(?:really|just|totally|so|definitely) )?(not )?(?:a |an )?"
-     rf"{_KEEN}(\w+) (?:person|lover)\b",
+    (_FANS, r"\b(?:is |(?=not ))(?:(?:really|just|totally|so|definitely) )?(not )?(?:a |an )?"
+     rf"{_KEEN}((?:\w+ )?\w+) {_FAN}\b",
      r"\1likes \2"),
-    (("person", "lover"), rf"^(\S+) (?:[.:,-] )?(?:a )?{_KEEN}(\w+) (?:person|lover)"
+    (_FANS, rf"^(\S+) (?:[.:,-] )?(?:a )?{_KEEN}(\w+) {_FAN}"
      r"(?=$| [.,;:!?]| now\b)", r"\1 likes \2"),  # "ana - big dog person", "bo . a morning person"
     (tuple(PLAYERS), rf"^(\S+) (?:[.:,-] )?(?:a |an )?({'|'.join(PLAYERS)})(?=$| [.,;:!?])",
      lambda m: f"{m.group(1)} plays {PLAYERS[m.group(2)]}"),  # "tam . drummer"
@@ -247,8 +249,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("home",), r"^(\S+) (?:(?:says|said) (?:that )?)?(\w+(?: \w+)?) (?:has been|is) "
      r"(?:his|her|their) home\b",
      r"\1 lives in \2"),  # "amsterdam has been her home for years"
-    (("hits the gym", "hit the gym", "hitting the gym"), r"\b(?:hits|hit|hitting) the gym\b",
-     "goes to the gym"),
     (("final year",), r"\b(?:is )?in (?:his |her |their |the )?final year (?:of|at|in) high "
      r"school\b", "in grade 12"),
     (("pair of",), r"\ba pair of\b", "2"),
@@ -274,8 +274,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("grand theft auto",), r"\bgrand theft auto\b", "gta"),
     (("counter",), r"\bcounter[- ]strike\b", "counterstrike"),
     (("gym",), r"\b(?:hits|hit|hitting) the gym\b", "goes to the gym"),
-    (("gym rat", "at the gym"), r"\b(?:(?:is )?(?:a )?(?:total |huge |big )?gym rat"
-     r"|(?:basically )?lives at the gym)\b", "goes to the gym"),
+    (("gym rat", "the gym"), r"\b(?:(?:is )?(?:a )?(?:total |huge |big )?gym rat"
+     r"|(?:basically )?lives (?:at|in) the gym|is (?:always|basically always) at the gym)\b",
+     "goes to the gym"),
     (("playstation",), r"\bplaystation ?([1-5])\b", r"ps\1"),
     # what a member uses, told by its model number or name: "rocks a 3070", "on arch"
     (("uses", "rocks", "runs", "running", "using", "rocking"),
@@ -293,7 +294,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("main",), r"\b(?:is|'s) (?:a|an) ([\w-]+) main\b", r"mains \1"),  # "a raiden main"
     (("main",), r"^(\S+) main (?!(?:camera|character|account|job|reason|thing|goal|game)\b)",
      r"\1 mains "),  # "taro main support in ow"
-    (("most",), r"\bplays (\w+) (?:most of the time|mostly)\b", r"mains \1"),
+    (("most", "exclusive", "only plays", "onetrick", "one-trick"), r"\b(?:plays (\w+) (?:most of"
+     r" the time|mostly|(?:pretty much |almost )?exclusively)|only plays (\w+)(?= [,.;:!?]|$)"
+     r"|one-?tricks (\w+))\b", lambda m: f"mains {m.group(1) or m.group(2) or m.group(3)}"),
     (("percent",), r"\b(\d+) percent\b", r"\1"),  # "60%" reads "60"
     (("streams",), r"^(\S+) 's streams (?:are|is) ", r"\1 streams "),
     (("gaming on", "games on"), r"^(\S+) (?:[.:,-] )?(?:is )?(?:games|gaming) on\b",

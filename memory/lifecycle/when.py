@@ -58,6 +58,8 @@ _FREQUENCY = re.compile(
     rf"|shift)"
     rf"|daily|nightly|weekly|(?:on )?{_DAY_LIST}+|(?:on )?(?:{WEEKDAYS})s"
     # and how long a habit has been left:
+    rf"|(?:a lot|loads|nonstop|non-stop|24 7|all the time|constantly|religiously)"
+    rf"(?= [,.;:!?]|$)"  # how much, at a clause's end: "plays fifa loads"
     rf"|in (?:(?:\d+|several|a few|many) )?(?:months|weeks|years|ages|a while|forever|days)"
     rf"|since (?:(?:the|his|her|their|my) )?(?:[a-z]+ ){{0,3}}?[a-z]+(?= [,.;:!?]|$))\b"
 )
@@ -70,7 +72,8 @@ _INSTEAD = re.compile(r"\binstead of (?:\w+ )?\w+")  # "on wednesdays now instea
 _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "once", "twice",
                             "evry", "evrey", "daily", "nightly", "weekly", "night",
                             "weekends", "weekdays", "days", "weeks", "months", "years", "nights",
-                            "since", "ages", "while", "forever"}  # fmt: skip
+                            "since", "ages", "while", "forever", "lot", "loads", "nonstop",
+                            "non-stop", "time", "constantly", "religiously"}  # fmt: skip
 """A text holding none of these (and no number) has no date or frequency to take out."""
 
 FREQUENCY_WORDS = frozenset(("per", "times", "once", "twice", "daily", "nightly", "weekly",
