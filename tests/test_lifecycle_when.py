@@ -147,3 +147,24 @@ def test_chat_wordings_of_keenness_and_mains_merge(old: str, new: str) -> None:
 
 def test_only_playing_somewhere_is_no_main() -> None:
     assert read("mo only plays on weekends").body == "mo only plays"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("noor: lives lisbon", "noor. based in lisbon"),  # a home told without "in"
+        ("rei. overwatch main", "rei - mostly plays overwatch"),
+    ],
+)
+def test_fragments_of_a_home_or_a_main_merge(old: str, new: str) -> None:
+    assert relation(old, new, NEAR) is Relation.SAME
+
+
+def test_a_venue_named_two_ways_is_one_employer() -> None:
+    old, new = "suri works at a ramen shop", "suri has a job at a ramen place"
+    assert relation(old, new, NEAR) is not Relation.CONTRADICTS
+
+
+def test_a_job_gone_away_from_is_left() -> None:
+    old, new = "Lotte works at the bank ABN as analyst.", "Lotte go away from ABN, now at ING."
+    assert relation(old, new, NEAR) is Relation.CONTRADICTS

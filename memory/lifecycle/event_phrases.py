@@ -41,6 +41,7 @@ EVENT_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     (("dumped",), r"^(\S+) (?:[.:,-] )?(\w+) dumped (?:him|her|them)\b", r"\1 and \2 broke up"),
     (("rto",), r"\b(?:got |was |has been )?rto(?: would|d)?\b", "is back in the office"),  # "rto'd"
     (("jumped ship", "jumps ship"), r"\b(?:has )?(?:jumped|jumps) ship to\b", "switched to"),
+    (("away from",), r"\b(?:has |is )?(?:go|goes|went|gone) away from\b", "left"),  # a job left
     (
         ("went from", "gone from", "going from"),
         r"\b(?:has )?(?:went|gone|going) from (?=[\w' -]+"

@@ -75,7 +75,8 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
        place=True),  # "rio stays in london rn" (of a town: "stays in a hostel" is no home)
     _p("home", rf"{_S}{_ADVERBS}{_DWELL} (?:[\w'-]+ ){{0,4}}?{_DWELLING} in {_IN_THE}"
                rf"{_VALUE}", place=True),  # "got his own place in sheffield"
-    _p("home", rf"{_S}{_ADVERBS}lives (?!{_NOT_PLACE}\b)(?P<value>\w+(?: \w+)?){_FRAGMENT_END}"),
+    _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}lives (?!{_NOT_PLACE}\b)(?P<value>\w+(?: \w+)?)"
+               rf"{_FRAGMENT_END}"),
     # whether they rent their home or own it
     _p("tenure", rf"{_S}{_ADVERBS}(?:rents|is renting|has been renting|rented) (?:{_DET} )?"
                  rf"(?:[\w'-]+ )?{_DWELLING}\b", "rent"),

@@ -296,7 +296,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\1 mains "),  # "taro main support in ow"
     (("most", "exclusive", "only plays", "onetrick", "one-trick"), r"\b(?:plays (\w+) (?:most of"
      r" the time|mostly|(?:pretty much |almost )?exclusively)|only plays (\w+)(?= [,.;:!?]|$)"
-     r"|one-?tricks (\w+))\b", lambda m: f"mains {m.group(1) or m.group(2) or m.group(3)}"),
+     r"|(?:one-?tricks|mostly plays) (\w+))\b",
+     lambda m: f"mains {next(filter(None, m.groups()))}"),
     (("percent",), r"\b(\d+) percent\b", r"\1"),  # "60%" reads "60"
     (("streams",), r"^(\S+) 's streams (?:are|is) ", r"\1 streams "),
     (("gaming on", "games on"), r"^(\S+) (?:[.:,-] )?(?:is )?(?:games|gaming) on\b",

@@ -51,6 +51,8 @@ def values_agree(key: str, first: str, second: str) -> bool:
     if key == "phone":  # an android is any phone but an iphone
         return "android" in (first, second) and "apple" not in (first, second)
     mine, theirs = first.replace("-", "").split(), second.replace("-", "").split()
+    if key not in PLACE_KEYS:  # "a bubble tea shop" / "a bubble tea place": one employer
+        mine, theirs = _unplaced(mine), _unplaced(theirs)
     if _within(mine, theirs) or _within(theirs, mine):
         return True
     if _written_alike(mine, theirs):
@@ -142,6 +144,15 @@ def _shortened(mine: list[str], theirs: list[str]) -> bool:
 def initials(short: list[str], words: list[str]) -> bool:
     """``short`` is one word, the initials of ``words`` ("sre", "nyc")."""
     return len(short) == 1 and len(words) > 1 and short[0] == "".join(w[0] for w in words)
+
+
+_VENUES = frozenset(("shop", "place", "spot", "joint", "store"))
+"""Words naming no one venue of its kind: "works at the bubble tea place"."""
+
+
+def _unplaced(words: list[str]) -> list[str]:
+    rest = [word for word in words if word not in _VENUES]
+    return rest or words
 
 
 def _within(part: list[str], whole: list[str]) -> bool:
