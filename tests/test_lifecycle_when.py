@@ -168,3 +168,17 @@ def test_a_venue_named_two_ways_is_one_employer() -> None:
 def test_a_job_gone_away_from_is_left() -> None:
     old, new = "Lotte works at the bank ABN as analyst.", "Lotte go away from ABN, now at ING."
     assert relation(old, new, NEAR) is Relation.CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("kit. loves horror movies", "kit - no more horror movies. too scary now"),  # a fragment
+        ("wes on discord til 4am every night", "wes sleeping at like 10 now, new job"),
+        ("mila lives in leeds", "mila is out in glasgow for good"),
+    ],
+)
+def test_a_liking_denied_in_a_fragment_a_bedtime_and_a_home_told_in_chat(
+    old: str, new: str
+) -> None:
+    assert relation(old, new, NEAR) is Relation.CONTRADICTS

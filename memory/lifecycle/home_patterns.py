@@ -71,6 +71,8 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("home", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE}{_PLACE_END}", place=True),  # "ana . oslo"
     _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |'s )?{_ADVERBS}(?:back |living )?in "
                rf"{_IN_THE}{_PLACE}{_PLACE_END}", place=True),  # "cyrus . back in tehran"
+    _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?out in {_IN_THE}{_PLACE}{_PLACE_END}",
+       place=True),  # "sani is out in vancouver for good"
     _p("home", rf"{_S}{_ADVERBS}(?:stays|is staying) in {_IN_THE}{_PLACE}{_PLACE_END}",
        place=True),  # "rio stays in london rn" (of a town: "stays in a hostel" is no home)
     _p("home", rf"{_S}{_ADVERBS}{_DWELL} (?:[\w'-]+ ){{0,4}}?{_DWELLING} in {_IN_THE}"

@@ -108,7 +108,8 @@ def _liking_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str
     return bool(denied & _LIKE) and bool(denied - _LIKE) and denied < affirmed
 
 
-_NO_LONGER = re.compile(r"\b(?:anymore|any more|no longer)\b")
+_NO_LONGER = re.compile(r"\b(?:anymore|any more|no longer)\b|^\S+ (?:[.:,-] )?not (?!\w+ing\b)")
+"""What ends a liking, or a fragment denying its thing: "nico - no more horror" ("not")."""
 
 
 def _liking_ended(

@@ -26,7 +26,7 @@ _TO_WORK = r"(?:work|the office|(?:his|her|their) (?:job|office|work)|school|uni
 _MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
 _TO_BED = (
     r"(?:goes to bed|go to bed|going to bed|gets to bed|in bed|falls asleep|fall asleep|asleep"
-    r"|sleeps|sleep|crashes|passes out|(?<!out of )bed)"  # "gets out of bed at 5": up
+    r"|sleeps|sleeping|sleep|crashes|passes out|(?<!out of )bed)"  # "gets out of bed at 5": up
 )
 _GETS_UP = r"(?:wakes up|wake up|woke up|wakes|gets up|get up|up|awake|out of bed|rises)"
 _AT = r"(?:at|by|before|around|about|like|after|past)"
@@ -123,8 +123,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     # when they go to bed and get up: late or early
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?{_TO_BED} (?:\S+ ){{0,2}}?{_AT}"
                   rf"(?: like| about| around| at)? {_SMALL_HOURS}", "late"),
-    _p("bedtime", rf"{_s_if(' up ')}(?:\S+ ){{0,8}}?(?:stays|stay|staying|is) up (?:\S+ ){{0,2}}?"
-                  rf"(?:until|till|til|past) {_SMALL_HOURS}", "late"),
+    _p("bedtime", rf"{_S}(?:\S+ ){{0,8}}?(?:(?:stays|stay|staying|is) up|online|on discord)"
+                  rf" (?:\S+ ){{0,2}}?(?:until|till|til|past) {_SMALL_HOURS}", "late"),
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?(?<!never )(?<!not ){_TO_BED} (?:\S+ ){{0,2}}?"
                   rf"{_AT}(?: like| about| around)? {_EVENING}", "early"),
     _p("bedtime", rf"{_s_if('likes night')}(?:\S+ ){{0,8}}?(?<!not )likes night\b", "late"),
