@@ -105,3 +105,15 @@ def test_a_place_mistyped_is_the_same_place() -> None:
 def test_the_same_words_once_read_merge_however_far_apart_the_typos_put_the_vectors() -> None:
     assert relation("Bao plays the gutiar", "Bao is a guitarrist", 0.45) is Relation.SAME
     assert relation("Bao plays the guitar", "Bao plays the drums", 0.45) is not Relation.SAME
+
+
+def test_british_spellings_are_words_and_their_typos_are_repaired() -> None:
+    """The word list is American: "neighbour" is no typo of "neighbors", and "favourit" is
+    one of "favourite" (read as "favorite", as "favourite" is)."""
+    assert [repaired(word) for word in ("neighbour", "flavour", "harbour")] == [
+        "neighbour", "flavour", "harbour"
+    ]  # fmt: skip
+    assert repaired("favourit") == "favourite"
+    assert relation("Ines's favourit band is Blur", "Blur is Ines's favorite band", 0.6) is (
+        Relation.SAME
+    )

@@ -32,6 +32,7 @@ import importlib.resources
 import importlib.util
 import json
 import logging
+import re
 import unicodedata
 from array import array
 from collections.abc import Sequence
@@ -87,10 +88,8 @@ MIN_COUNT = 100
 """How often a dictionary word must be used to be what a typo is repaired to: rarer words
 ("vamping", "quinol", "bessie") are likelier a newer word's neighbour than its meaning."""
 
-
 WORD_LIST = ("spellchecker", "resources/en.json.gz")
-"""pyspellchecker's English word list, in its package: a JSON object of word: count, one a
-line (about 160,000 words)."""
+"""pyspellchecker's English word list: a JSON object of word: count (160,000 words)."""
 
 
 class Dictionary(NamedTuple):
@@ -154,14 +153,15 @@ def dictionary_word(word: str) -> str:
     else a letter left out ("horor": "horror", not "honor"), else a letter typed twice
     ("cheff"), else, in a word of ``MIN_MISTYPED`` letters or more, one mistyped
     ("doughter"; shorter words are too near others: "esports" is no "escorts") or one too many
-    ("enagaged"); the most used when several are as near. The first letter stays (but for a
-    swap). A word of fewer than ``MIN_LENGTH`` letters, with a digit, in the dictionary, or a
-    dictionary word with an ending stays as it is."""
+    ("enagaged"); the most used when several are as near, a British spelling by its American
+    one ("favourit": "favourite"). The first letter stays (but for a swap). A word under
+    ``MIN_LENGTH`` letters, with a digit, in the dictionary (or British) or a dictionary word
+    with an ending stays as it is."""
     known = dictionary()
     if len(word) < MIN_LENGTH or not word.isalpha() or not len(known) or word in known:
         return word
-    if places.is_place_word(word) or _inflected(word, known):
-        return word
+    if places.is_place_word(word) or _inflected(word, known) or _BRITISH.sub("or", word) in known:
+        return word  # a place, an ending on a word, a British spelling ("neighbour")
     ends = range(1, len(word) + 1)
     for candidates in (
         (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)),
@@ -175,12 +175,13 @@ def dictionary_word(word: str) -> str:
         (word[:i] + word[i + 1 :] for i in (ends if len(word) >= MIN_MISTYPED else ())),
     ):
         unique = sorted(set(candidates))
-        counts = known.uses(unique)
+        counts = known.uses(unique).clip(known.uses([_BRITISH.sub("or", w) for w in unique]))
         if counts.max(initial=0) >= MIN_COUNT:
             return unique[int(counts.argmax())]  # the first of the most used
     return word
 
 
+_BRITISH = re.compile(r"(?<=\w{3})our(?=\w|$)")  # "favourite": the dictionary spells "or"
 _ENDINGS = ("s", "es", "d", "ed", "ing")
 _INFLECTIONS = (*_ENDINGS, "ly", "er", "ers")
 
