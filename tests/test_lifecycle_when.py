@@ -182,3 +182,20 @@ def test_a_liking_denied_in_a_fragment_a_bedtime_and_a_home_told_in_chat(
     old: str, new: str
 ) -> None:
     assert relation(old, new, NEAR) is Relation.CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("ines - has a budgie", "ines. budgie given to her nan"),
+        ("ines has a hamster", "ines's hamster was given away"),
+    ],
+)
+def test_a_pet_given_to_someone_is_gone(old: str, new: str) -> None:
+    assert relation(old, new, NEAR) is Relation.CONTRADICTS
+
+
+def test_being_given_a_thing_ends_nothing() -> None:
+    assert relation("mo has a laptop", "mo was given a new laptop by work", NEAR) is not (
+        Relation.CONTRADICTS
+    )

@@ -144,6 +144,8 @@ def find_cues(body: str) -> tuple[tuple[str, int], ...]:
             continue  # "sells her scarfs on etsy", "drops novellas on kdp": a trade, not a loss
         if base == "sell" and index and (words[index - 1] in _PASSIVE or sold_before):
             base = "sold"  # "the 2060 got sold": what was sold comes before
+        elif word == "given" and following in ("to", "away"):
+            base = "gone"  # "the parrot given to his brother", "was given away"
         elif base in _DONE_TO and word != base and _told_after(words, index, following):
             base = "gone"  # "apex deleted", "the astra got scrapped": the thing comes before
         elif base in AFTER_CUES and following in _PRONOUNS and index > 2:
