@@ -199,3 +199,18 @@ def test_being_given_a_thing_ends_nothing() -> None:
     assert relation("mo has a laptop", "mo was given a new laptop by work", NEAR) is not (
         Relation.CONTRADICTS
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("rosa. two dogs", "rosa - one dog now, the old one passed"),
+        ("rosa - 3 cats", "rosa - just 1 cat left"),
+    ],
+)
+def test_a_count_falling_to_one_is_a_change(old: str, new: str) -> None:
+    assert relation(old, new, NEAR) is Relation.CONTRADICTS
+
+
+def test_a_pet_told_is_no_count() -> None:
+    assert relation("rosa has a dog", "rosa has 2 dogs", NEAR) is not Relation.CONTRADICTS

@@ -160,17 +160,17 @@ def _within(part: list[str], whole: list[str]) -> bool:
 
 
 def _recounted(first: str, second: str) -> bool:
-    """Two counts, both over one, of the same children, siblings or pets ("has 2 kids" / "3
-    kids now", "3 cats" / "down to 2 cats"; not "has a son" / "has a daughter", other ones,
-    nor "has 2 sons" / "her eldest son", one of them, nor "has a cat" / "has 2 cats", which
-    may tell the first one still had)."""
+    """Two counts, told in numbers, of the same children, siblings or pets ("has 2 kids" / "3
+    kids now", "3 cats" / "down to 2 cats", "2 cats" / "1 cat left"); not "has a son" / "has
+    a daughter", other ones, nor "has 2 sons" / "her eldest son", one of them, nor "has a cat"
+    / "has 2 cats": "a cat" is no count, and may tell the first one still had."""
     mine, theirs = first.split(" ", 1), second.split(" ", 1)
     if len(mine) != 2 or len(theirs) != 2 or mine[1] != theirs[1]:
         return False
     if not (mine[0].isdigit() and theirs[0].isdigit()):
         return False
     counts = int(mine[0]), int(theirs[0])
-    return min(counts) > 1 and counts[0] != counts[1]
+    return counts[0] != counts[1]
 
 
 _ONCE_MARRIED = frozenset({"divorced", "widowed", "separated"})

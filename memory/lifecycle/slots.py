@@ -114,7 +114,7 @@ def find_slots(body: str) -> tuple[Slot, ...]:
             found[key] = Slot(key, value, match.start(), end)
     for slot in list(found.values()):
         if slot.key.startswith("pet:") and "pets" not in found:  # a pet named is a pet had
-            found["pets"] = Slot("pets", f"1 {slot.key[4:]}", slot.start, slot.end)
+            found["pets"] = Slot("pets", f"a {slot.key[4:]}", slot.start, slot.end)
     if "best:" in found and sum(key.startswith("best:") for key in found) > 1:
         del found["best:"]  # its distance told after all: "smashed her 10k pb , ran 46 : 50"
     return tuple(found.values())
@@ -279,7 +279,7 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     elif slot == "rank":  # "plat iv" / "platinum 4"
         value = " ".join(_TIERS.get(word, word) for word in value.split())
     elif slot in COUNTED:
-        value = f"{groups.get('count') or 1} {_KINDS.get(value, value)}"  # "2 brother"
+        value = f"{groups.get('count') or 'a'} {_KINDS.get(value, value)}"  # "2 brother"
     return key, value
 
 
