@@ -67,8 +67,6 @@ def opposed(
             return True
         if _liking_ended(first, second, core_a, core_b):
             return True
-        if _job_ended(first, second, core_a, core_b):
-            return True
     return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
         second, first, core_a
     )
@@ -126,19 +124,6 @@ def _liking_ended(
         return False
     rest = denied - _CONSUMING - _LIKE
     return bool(rest) and rest <= liked - _LIKE
-
-
-def _job_ended(
-    first: Reading, second: Reading, core_a: frozenset[str], core_b: frozenset[str]
-) -> bool:
-    """A job, then its work no longer done: "guitar teacher" / "not teaching anymore"."""
-    (_, held), (denier, denied) = sorted(
-        ((first, core_a), (second, core_b)), key=lambda side: side[0].negated
-    )
-    if _NO_LONGER.search(denier.body) is None:
-        return False
-    agents = {word + end for word in denied if verb(word) is not None for end in ("er", "r")}
-    return bool(agents & held & OCCUPATIONS)
 
 
 def _kind_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
