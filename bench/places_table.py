@@ -44,7 +44,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from memory.lifecycle import lexicon, places  # noqa: E402
-from memory.lifecycle.spelling import dictionary  # noqa: E402
+from memory.lifecycle.word_list import dictionary  # noqa: E402
 
 TABLE = REPO / "memory" / "lifecycle" / "cities.tsv"
 MIN_POPULATION = 50_000

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from memory.lifecycle.relation import Relation, relation
-from memory.lifecycle.spelling import dictionary, repaired
+from memory.lifecycle.spelling import repaired
+from memory.lifecycle.word_list import dictionary
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,8 @@ from memory.lifecycle.places import (
     US_STATES,
     is_place,
 )
-from memory.lifecycle.spelling import MIN_COUNT, dictionary, typos_apart, words_match
+from memory.lifecycle.spelling import MIN_COUNT, typos_apart, words_match
+from memory.lifecycle.word_list import dictionary
 
 PLACE_KEYS = frozenset({"home", "origin"})
 """Slots whose values are places."""

@@ -15,9 +15,10 @@ Any other word that is in no English dictionary is repaired to the dictionary wo
 away (:func:`dictionary_word`: "playnig" → "playing", "brocoli" → "broccoli", "frineds" →
 "friends"), so that two typos of one word, or a typo of a verb form and its lemma, still
 match. The dictionary is pyspellchecker's English word list with how often each word is
-used (:func:`dictionary`): it holds common names and places ("izmir", "tomas"), which are
-left alone, as are the names of places our own tables hold ("munchen") and an ending on a
-dictionary word ("vaping", "goated", "natively": newer words than the list).
+used (:mod:`memory.lifecycle.word_list`): it holds common names and places ("izmir",
+"tomas"), which are left alone, as are the names of places our own tables hold ("munchen")
+and an ending on a dictionary word ("vaping", "goated", "natively": newer words than the
+list).
 
 Shorter words are repaired only to a verb form, a small word or a number: two letters after
 the first swapped ("gaev" → "gave"), a letter of an ending left out ("livs" → "lives").
@@ -27,20 +28,15 @@ Two facts' words are compared the same forgiving way (:func:`words_match`, :func
 
 from __future__ import annotations
 
-import gzip
-import importlib.resources
 import importlib.util
 import json
 import logging
 import re
-import unicodedata
-from array import array
-from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
 from string import ascii_lowercase
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle import places
@@ -52,6 +48,7 @@ from memory.lifecycle.lexicon import (
     STOPWORDS,
     SYNONYMS,
 )
+from memory.lifecycle.word_list import Dictionary, dictionary
 from memory.search.embeddings import WORDLLAMA_CONFIG
 
 if TYPE_CHECKING:
@@ -88,64 +85,6 @@ MIN_COUNT = 100
 """How often a dictionary word must be used to be what a typo is repaired to: rarer words
 ("vamping", "quinol", "bessie") are likelier a newer word's neighbour than its meaning."""
 
-WORD_LIST = ("spellchecker", "resources/en.json.gz")
-"""pyspellchecker's English word list: a JSON object of word: count (160,000 words)."""
-
-
-class Dictionary(NamedTuple):
-    """The word list, kept small (1.9 MB, where a dict of it takes 14): each word's hash,
-    sorted, and how often the word is used."""
-
-    hashes: NDArray[np.int64]
-    counts: NDArray[np.int32]
-
-    def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and bool(self.uses([word])[0])
-
-    def __len__(self) -> int:
-        return len(self.hashes)
-
-    def uses(self, words: Sequence[str]) -> NDArray[np.int32]:
-        """How often each of ``words`` is used; 0 for a word not in the list."""
-        import numpy as np
-
-        wanted = np.fromiter((hash(word) for word in words), dtype=np.int64, count=len(words))
-        index = np.minimum(np.searchsorted(self.hashes, wanted), len(self.hashes) - 1)
-        found = self.hashes[index] == wanted
-        return np.where(found, self.counts[index], 0).astype(np.int32)
-
-
-@lru_cache(maxsize=1)
-def dictionary() -> Dictionary:
-    """English words, lowercase and without accents ("fiance"), and how often each is used;
-    empty, with one warning, when the word list cannot be read (numpy is imported here, as
-    where vectors are made: a command that reads no fact starts without it)."""
-    import numpy as np
-
-    hashes, counts = array("q"), array("i")
-    package, name = WORD_LIST
-    try:
-        with (
-            importlib.resources.files(package).joinpath(name).open("rb") as packed,
-            gzip.open(packed, "rt", encoding="utf-8") as lines,
-        ):
-            for line in lines:
-                key, colon, count = line.strip().rstrip(",").rpartition(":")
-                if not colon:
-                    continue
-                word = json.loads(key) if "\\" in key else key[1:-1]
-                if not word.isascii():
-                    word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
-                hashes.append(hash(word))
-                counts.append(min(int(count), 2**31 - 1))
-    except (ImportError, OSError, ValueError) as exc:
-        log.warning("typo repair has no dictionary: cannot read pyspellchecker's (%s)", exc)
-    order = np.argsort(np.frombuffer(hashes, dtype=np.int64), kind="stable")
-    return Dictionary(
-        np.frombuffer(hashes, dtype=np.int64)[order].copy(),
-        np.frombuffer(counts, dtype=np.int32)[order].copy(),
-    )
-
 
 @lru_cache(maxsize=65536)
 def dictionary_word(word: str) -> str:
@@ -175,13 +114,25 @@ def dictionary_word(word: str) -> str:
         (word[:i] + word[i + 1 :] for i in (ends if len(word) >= MIN_MISTYPED else ())),
     ):
         unique = sorted(set(candidates))
-        counts = known.uses(unique).clip(known.uses([_BRITISH.sub("or", w) for w in unique]))
+        counts = _uses(known, unique)
         if counts.max(initial=0) >= MIN_COUNT:
             return unique[int(counts.argmax())]  # the first of the most used
     return word
 
 
 _BRITISH = re.compile(r"(?<=\w{3})our(?=\w|$)")  # "favourite": the dictionary spells "or"
+
+
+def _uses(known: Dictionary, words: list[str]) -> NDArray[np.int32]:
+    """How often each word is used, a British spelling as its American one ("favourite")."""
+    counts = known.uses(words)
+    british = [index for index, word in enumerate(words) if "our" in word]
+    if british:
+        american = known.uses([_BRITISH.sub("or", words[index]) for index in british])
+        counts[british] = counts[british].clip(american)
+    return counts
+
+
 _ENDINGS = ("s", "es", "d", "ed", "ing")
 _INFLECTIONS = (*_ENDINGS, "ly", "er", "ers")
 
