@@ -60,7 +60,7 @@ from memory.lifecycle.phrases import rewritten
 from memory.lifecycle.places import CITIES, REGIONS
 from memory.lifecycle.routine_patterns import diet_kept
 from memory.lifecycle.spelling import repaired
-from memory.lifecycle.when import FREQUENCY_WORDS, days_named, spelled_days, split_dates
+from memory.lifecycle.when import days_named, spelled_days, split_dates, tells_how_often
 from memory.search.scripts import spaced, unaccented
 
 READ_CACHE_SIZE = 8192
@@ -95,13 +95,10 @@ PUNCTUATION = frozenset(".,;:!?()")
 """The punctuation a body keeps as tokens of their own."""
 _NO_CONTENT = STOPWORDS | FILLERS | NAMING_WORDS | PUNCTUATION
 """Words :func:`content` passes over."""
-_NO_KEY = STOPWORDS | FILLERS | DATE_WORDS | NEGATORS | FREQUENCY_WORDS
+_NO_KEY = STOPWORDS | FILLERS | DATE_WORDS | NEGATORS
 """Words :func:`keys` passes over."""
 
 _SPACES = re.compile(r"\s+")
-_EVERY = frozenset(("every", "evry", "evrey", "each"))
-_TIMES = re.compile(r"\d+x")
-"""How often, as chat writes it: "3x" (a week)."""
 CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
 """What ends a clause of a fact (its negations are counted per clause)."""
 _NO_PLAN = frozenset({("not", "plan"), ("not", "plans"), ("not", "planning"), ("in", "planning")})
@@ -192,10 +189,8 @@ def keys(text: str) -> Keys:
     for index, token in enumerate(tokens[1:], 1):
         if token in _CUE_WORDS or token in CITIES or token in REGIONS or token[0].isdigit():
             cued = True
-        if token in _NO_KEY or len(token) < 2 or _TIMES.fullmatch(token):
+        if token in _NO_KEY or len(token) < 2 or tells_how_often(tokens, index):
             continue
-        if token in _EVERY and tokens[index + 1 : index + 2] and tokens[index + 1] in DATE_WORDS:
-            continue  # how often: "every thursday", not "every game"
         base = lemma(token)  # repaired already, by normalise
         base = SYNONYMS.get(base, NEGATIVE_VERBS.get(base, base))
         if base in SLOT_CUES or base in OCCUPATIONS or base in CHANGE_CUES:

@@ -64,6 +64,7 @@ from memory.lifecycle.reading import (
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
 from memory.lifecycle.spelling import kin, sets_match, words_match
 from memory.lifecycle.turns import born, first_one, recovered, rescheduled, resumed
+from memory.lifecycle.when import days_apart
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,7 @@ def relation(
     names = {first.subject, second.subject} - {""}
     core_a, core_b = first.core - names, second.core - names
     verdict = compare_slots(find_slots(first.body), find_slots(second.body))
-    if verdict is Verdict.CONFLICT and (_adds(new) or _other_days(first, second)):
+    if verdict is Verdict.CONFLICT and (_adds(new) or days_apart(first.days, second.days)):
         verdict = Verdict.PARTIAL  # "is a doctor" / "also teaches at the medical school"
     if verdict is Verdict.CONFLICT:
         return Relation.CONTRADICTS
@@ -256,11 +257,6 @@ def _diet_restated(dieter: Reading, said: frozenset[str], other: Reading) -> boo
         and "meat" in said
         and said <= _EAT_MEAT | _NOT_MEAT  # "no meat", "does not eat meat or fish"
     )
-
-
-def _other_days(first: Reading, second: Reading) -> bool:
-    """Whether the two facts hold on days apart ("wfh mon/fri" / "in the office tue-thu")."""
-    return bool(first.days) and bool(second.days) and not first.days & second.days
 
 
 def _same_occasions(first: Reading, second: Reading) -> bool:

@@ -16,6 +16,7 @@ import re
 from memory.lifecycle.lexicon import PETS
 from memory.lifecycle.reading import Reading
 from memory.lifecycle.slots import find_slots
+from memory.lifecycle.when import days_apart
 
 
 def resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
@@ -125,7 +126,7 @@ def rescheduled(first: Reading, second: Reading, core_a: frozenset[str],
         return False
     if not (core_a & core_b) - _NO_THING:
         return False
-    if first.days and second.days and not first.days & second.days:
+    if days_apart(first.days, second.days):
         return True
     if _MOVED_TO.isdisjoint(words):
         return False

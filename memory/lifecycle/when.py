@@ -4,7 +4,9 @@
 dates ("on 7 May 2023", "last week", "on tuesday") are returned, as they tell two occurrences
 of one kind of event apart; stamps of a state ("as of 3 May 2023") and frequencies ("every
 morning", "3x a week", "four days a week", "tuesday and thursday", "weekends") are dropped.
-:func:`days_named` reads the days of the week a fact names, dates and frequencies included.
+:func:`days_named` reads the days of the week a fact names, dates and frequencies included,
+and :func:`days_apart` whether two facts hold on other days; :func:`tells_how_often` finds the
+words of how often among a fact's words ("3x", "weekly").
 :func:`spelled_days` writes chat's short days out where they are days ("every sat", "sat and
 sun", "mon-fri"), not where they are words ("sat on the sofa", "the sun").
 """
@@ -12,6 +14,7 @@ sun", "mon-fri"), not where they are words ("sat on the sofa", "the sun").
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memory.lifecycle.lexicon import DATE_WORDS, MONTHS, WEEKDAYS
 
@@ -76,9 +79,12 @@ _DATE_HINTS = DATE_WORDS | {"last", "this", "next", "every", "each", "most", "on
                             "non-stop", "time", "constantly", "religiously"}  # fmt: skip
 """A text holding none of these (and no number) has no date or frequency to take out."""
 
-FREQUENCY_WORDS = frozenset(("per", "times", "once", "twice", "daily", "nightly", "weekly",
-                             "monthly", "weekends", "weekdays"))  # fmt: skip
+_FREQUENCY_WORDS = frozenset(("per", "times", "once", "twice", "daily", "nightly", "weekly",
+                              "monthly", "weekends", "weekdays"))  # fmt: skip
 """Words of how often, which name no content of a fact ("every" may: "owns every game")."""
+_EVERY = frozenset(("every", "evry", "evrey", "each"))
+_TIMES_TOLD = re.compile(r"\d+x")
+"""How often, as chat writes it: "3x" (a week)."""
 
 _SHORT = {day[:3]: day for day in _FULL_DAYS}
 _SHORT_DAY = re.compile(r"(?<![\w'-])(mon|tue|wed|thu|fri|sat|sun)(s?)(?![\w'])")
@@ -124,6 +130,15 @@ def spelled_days(normalised: str) -> str:
     return _SHORT_DAY.sub(_spelled_day, normalised)
 
 
+def tells_how_often(tokens: Sequence[str], index: int) -> bool:
+    """Whether ``tokens[index]`` says how often, no content of the fact: "weekly", "3x",
+    "every" before a day or another date word ("every thursday"; not "every game")."""
+    token = tokens[index]
+    if token in _FREQUENCY_WORDS or _TIMES_TOLD.fullmatch(token):
+        return True
+    return token in _EVERY and index + 1 < len(tokens) and tokens[index + 1] in DATE_WORDS
+
+
 def split_dates(normalised: str) -> tuple[str, frozenset[str]]:
     """The text without its dates and frequencies, and the dates of events it names."""
     words = normalised.split()
@@ -135,6 +150,12 @@ def split_dates(normalised: str) -> tuple[str, frozenset[str]]:
     if dates:
         text = _EVENT_DATE.sub(" ", text)
     return _SPACES.sub(" ", text).strip(" ,"), dates
+
+
+def days_apart(first: frozenset[str], second: frozenset[str]) -> bool:
+    """Whether two facts' days (:func:`days_named`) are named on both sides, none in common:
+    "wfh mon/fri" / "in the office tue-thu", "streams every friday" / "moved to sundays"."""
+    return bool(first) and bool(second) and not first & second
 
 
 def days_named(normalised: str) -> frozenset[str]:
