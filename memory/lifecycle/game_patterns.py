@@ -14,6 +14,7 @@ from __future__ import annotations
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import SlotPattern
 from memory.lifecycle.slot_patterns import slot_pattern as _p
+from memory.lifecycle.slot_patterns import subject_if as _s_if
 
 ROLES = (
     r"(?:tank|dps|damage|support|supp|healer|heals|jungle|jg|mid|top|adc|bot|duelist|controller"
@@ -25,6 +26,8 @@ _GAME = r"(?: (?:in|on) (?P<thing>\w+)(?: \d)?)?"
 _AFTER = r"(?:now|rn|lol|fr|tbh|ofc|these days|but|since|btw|not|no)\b"
 _END = rf"(?=$| [.;:!?()]|(?: ,)? {_AFTER})"
 """What may follow a main: not another one ("mains mercy and ana", "mercy , ana": two)."""
+_REGIONS = r" (?:eu|euw|eune|na|oce|sea|asia|kr|br|lan|las|japanese)\b"
+"""A region named (a cheap test before the patterns of one)."""
 _REGION = r"(?P<value>eu|euw|eune|eu west|na|na east|na west|oce|sea|asia|kr|br|lan|las|japanese)"
 SERVERS = {"euw": "eu", "eune": "eu", "eu west": "eu", "na east": "na", "na west": "na",
            "japanese": "jp"}  # fmt: skip
@@ -32,8 +35,9 @@ SERVERS = {"euw": "eu", "eune": "eu", "eu west": "eu", "na east": "na", "na west
 GAME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("main_role", rf"{_S}(?:\w+ )?mains (?P<value>{ROLES}){_GAME}{_END}"),
     _p("main", rf"{_S}(?:\w+ )?mains (?!{ROLES}\b)(?P<value>[\w-]+){_GAME}{_END}"),
-    _p("server", rf"{_S}(?!.*\b(?:not|never|no|wants?)\b)(?:\S+ ){{0,4}}?(?:plays on|on|to) "
-                 rf"(?:the )?{_REGION}(?: servers?)?{_END}"),
-    _p("server", rf"{_S}(?!.*\b(?:not|never|no|wants?)\b)(?:\S+ ){{0,4}}?{_REGION} servers?\b"),
+    _p("server", rf"{_s_if(_REGIONS)}(?!.*\b(?:not|never|no|wants?)\b)(?:\S+ ){{0,4}}?"
+                 rf"(?:plays on|on|to) (?:the )?{_REGION}(?: servers?)?{_END}"),
+    _p("server", rf"{_s_if(_REGIONS)}(?!.*\b(?:not|never|no|wants?)\b)(?:\S+ ){{0,4}}?{_REGION}"
+                 rf" servers?\b"),
 )  # fmt: skip
 """What fills the main slots (``value`` group; ``thing``: the game)."""

@@ -123,7 +123,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     # when they go to bed and get up: late or early
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?{_TO_BED} (?:\S+ ){{0,2}}?{_AT}"
                   rf"(?: like| about| around| at)? {_SMALL_HOURS}", "late"),
-    _p("bedtime", rf"{_S}(?:\S+ ){{0,8}}?(?:(?:stays|stay|staying|is) up|online|on discord)"
+    _p("bedtime", rf"{_s_if(' up | online | on discord ')}(?:\S+ ){{0,8}}?(?:(?:stays|stay"
+                  rf"|staying|is) up|online|on discord)"
                   rf" (?:\S+ ){{0,2}}?(?:until|till|til|past) {_SMALL_HOURS}", "late"),
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?(?<!never )(?<!not ){_TO_BED} (?:\S+ ){{0,2}}?"
                   rf"{_AT}(?: like| about| around)? {_EVENING}", "early"),
