@@ -5,9 +5,10 @@ whether the new one is the same fact (merge), contradicts it (supersede) or neit
 A member can hold 80 active facts, and every new fact meets all of them, so the judge first
 picks the pairs worth judging: those sharing a word that is rare among the member's facts
 (paraphrases, and likes turned dislikes, share their object), those filling the same
-attribute slot ("lives in Boston" / "moved to Denver", "is 29" / "is 30"), and a diet beside
-anything that may be eaten. Two facts that share only words the member uses all the time
-("Sarah prefers tea over coffee" / "Sarah prefers trains over planes") are not compared
+attribute slot ("lives in Boston" / "moved to Denver", "is 29" / "is 30"), a word and the
+words in a row it may be the initials of ("is a PM" / "is a product manager"), and a diet
+beside anything that may be eaten. Two facts that share only words the member uses all the
+time ("Sarah prefers tea over coffee" / "Sarah prefers trains over planes") are not compared
 further.
 
 Only a merge depends on the embeddings, so a pair is judged as if the two were identical and
@@ -31,6 +32,7 @@ from memory.lifecycle.change import changed_topics, tells_change, topics
 from memory.lifecycle.merging import embedded, learned_same, may_merge
 from memory.lifecycle.reading import keys, read
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY, Relation, relation
+from memory.lifecycle.shorthand import initials, shorthand
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
 
@@ -61,6 +63,11 @@ class _Profile(NamedTuple):
     """The kinds it denies whole ("does not play any instrument"): judged beside members."""
     members: frozenset[str]
     """The kinds it names a member of ("plays the piano": instrument)."""
+    initials: frozenset[str]
+    """What its words in a row are shortened to ("product manager": "pm")..."""
+    shorthand: frozenset[str]
+    """... and its words that may be such initials ("is in hr": "hr"), to meet each other
+    (:mod:`memory.lifecycle.shorthand`)."""
 
 
 @lru_cache(maxsize=8192)
@@ -72,7 +79,7 @@ def _profile(text: str) -> _Profile:
     return _Profile(
         found.words, slots, bool(reading.not_eaten), found.cued, marked, topics(reading),
         changed_topics(reading), found.kinds & found.words if reading.negated else frozenset(),
-        found.members,
+        found.members, initials(text), shorthand(text),
     )  # fmt: skip
 
 
@@ -89,6 +96,8 @@ class SubjectFacts:
         self._by_topic: dict[str, set[str]] = {}
         self._by_denied: dict[str, set[str]] = {}
         self._by_member: dict[str, set[str]] = {}
+        self._by_initials: dict[str, set[str]] = {}
+        self._by_shorthand: dict[str, set[str]] = {}
         self._diet: set[str] = set()
         self._cued: set[str] = set()
         self._lowered: dict[str, set[str]] = {}
@@ -119,6 +128,10 @@ class SubjectFacts:
                 picked |= holders
         if not mine.marked:
             picked = {text for text in picked if self._comparable(mine, self._profiles[text])}
+        for word in mine.shorthand:  # "is a pm" beside "works as a product manager"
+            picked |= self._by_initials.get(word, set())
+        for short in mine.initials:  # and the other way round
+            picked |= self._by_shorthand.get(short, set())
         for slot in mine.slots:
             picked |= self._by_slot.get(slot, set())
         for topic in mine.changes:
@@ -172,6 +185,8 @@ class SubjectFacts:
             (self._by_topic, profile.topics),
             (self._by_denied, profile.denies),
             (self._by_member, profile.members),
+            (self._by_initials, profile.initials),
+            (self._by_shorthand, profile.shorthand),
             (self._lowered, (text.strip().lower(),)),
         )
 
