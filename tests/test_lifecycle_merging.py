@@ -82,6 +82,17 @@ def test_two_denials_of_different_things_are_never_merged(similarity: FactSimila
                         similarity, floor=0.0, model=always)  # a word in common  # fmt: skip
 
 
+def test_a_liking_whose_object_is_not_read_is_never_merged_by_the_model(
+    similarity: FactSimilarity,
+) -> None:
+    always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
+    # "a morning person" is read "likes morning", and a time of day is no key word
+    assert not learned_same("jay doesnt like olives", "jay is not a morning person at all",
+                            similarity, floor=0.0, model=always)  # fmt: skip
+    assert learned_same("jay doesnt like olives", "jay thinks olives are gross", similarity,
+                        floor=0.0, model=always)  # fmt: skip
+
+
 def test_facts_of_different_dates_are_never_merged_by_the_model(
     similarity: FactSimilarity,
 ) -> None:

@@ -485,6 +485,8 @@ def test_informal_negations_contradict(old: str, new: str) -> None:
         ("Tevita is vegan.", "Tevita follows a plant-based diet."),
         ("Tevita has a ute.", "Tevita owns a ute."),
         ("Tevita is a plumber.", "Tevita is a plumbr."),
+        ("tevita - plumber", "tevita. does plumbing"),  # who does it and what they do
+        ("Tevita is a gardener.", "Tevita does gardening for a living."),
         ("tevita doesnt eat meat", "Tevita is vegetarian."),
         ("Tevita lives in Christchurch, New Zealand.", "Tevita lives in Christchurch."),
     ],

@@ -206,6 +206,10 @@ def _someone(reading: Reading) -> str:
     return SYNONYMS.get(base, base)  # as the content words: "mum" is "mother", "kids" "kid"
 
 
+_LIKING = frozenset(("like",))
+"""The words of a liking whose object the reading leaves out ("is not a morning person",
+read "not likes morning": a time of day is no key word): the model would see no object."""
+
 _LEFT_HANGING = frozenset(("and", "or", "but", "&", "+"))
 """Words a fact may end on once its dates are read out of it ("on the courts every saturday
 and sunday": "on the courts and")."""
@@ -270,6 +274,8 @@ def may_merge(old: str, new: str) -> bool:
         return False  # two attributes: "is from London" / "is based in London"
     if _kinds(first.words - second.words) & _kinds(second.words - first.words):
         return False  # two things of one kind: "has a younger sister" / "... brother"
+    if _LIKING in (first.words, second.words):
+        return False  # a liking of nothing read ("hates mornings": a time is no key word)
     if first.negated and second.negated and not akin(first.words, second.words):
         return False  # two things denied look alike: "doesn't drink" / "doesn't like cats"
     short, long = sorted((first.body, second.body), key=len)

@@ -323,7 +323,8 @@ def kin(first: str, second: str) -> bool:
 
 def sets_match(first: frozenset[str], second: frozenset[str]) -> bool:
     """Every word of each set has a match in the other (``words_match``); or the words
-    left over are one word written apart ("shellfish" / "shell fish"). Words both sets hold
+    left over are one word written apart ("shellfish" / "shell fish"), or one word and one
+    made from it (:func:`kin`: "plumber" / "plumb"). Words both sets hold
     match at once; only the rest are compared (a word left over on one side only has
     nothing to match)."""
     if first == second:
@@ -331,6 +332,8 @@ def sets_match(first: frozenset[str], second: frozenset[str]) -> bool:
     only_first, only_second = first - second, second - first
     if not only_first or not only_second:
         return False
+    if len(only_first) == len(only_second) == 1 and kin(min(only_first), min(only_second)):
+        return True  # who does it and what they do: "is a plumber" / "does plumbing"
     if len(only_first) > 1 and len(only_second) > 1:  # no one word on either side: typos only
         return all(any(words_match(w, o) for o in only_second) for w in only_first) and all(
             any(words_match(w, o) for o in only_first) for w in only_second
