@@ -50,10 +50,17 @@ def test_words_that_only_look_like_chat_spellings_stay(token: str) -> None:
         ("Soph is pregnant.", "soph is preggo"),
         ("Noor works as a healthcare assistant.", "noor works as a hca"),
         ("Sam watches a lot of TV.", "sam watches a lot of telly"),
+        ("Kai sleeps 8 hours a night.", "kai gets 8hrs of sleep a night"),  # number and unit
+        ("Vix deadlifts 200 kilos.", "vix deadlifts 200kg"),
     ],
 )
 def test_a_fact_typed_the_chat_way_is_the_same_fact(old: str, new: str) -> None:
     assert relation(old, new, CLOSE) is Relation.SAME
+
+
+def test_a_number_and_its_unit_written_as_one_are_still_compared_by_number() -> None:
+    assert relation("vix deadlifts 200kg", "vix deadlifts 180kg", CLOSE) is not Relation.SAME
+    assert relation("kai sleeps 8hrs", "kai sleeps 5 hours", CLOSE) is not Relation.SAME
 
 
 def test_a_chat_spelling_with_a_possessive_and_a_job_no_typo() -> None:

@@ -114,10 +114,10 @@ SYNONYMS = {
     "cigarette": "smoke", "ciggie": "smoke", "ciggy": "smoke", "fag": "smoke", "graft": "work",
     "retirement": "retire", "flog": "sell", "coriander": "cilantro", "sax": "saxophone",
     "childs": "kid", "insomniac": "insomnia", "flunk": "fail", "synth": "synthesizer",
-    "produce": "make", "tab": "tablet", "footie": "football", "footy": "football",
-    "skint": "break",  # "broke" is read as its lemma
+    "produce": "make", "tab": "tablet", "footie": "football", "footy": "football", "lb": "pound",
+    "skint": "break", "kilo": "kg", "kilogram": "kg", "kilometre": "km", "kilometer": "km",
 }  # fmt: skip
-"""Whole-word synonyms mapped to one canonical word (after lemmas)."""
+"""Whole-word synonyms mapped to one canonical word (after lemmas: "skint" is "break")."""
 
 NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
