@@ -34,11 +34,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.aligned import aligned
 from memory.lifecycle.change import tells_change
 from memory.lifecycle.lexicon import FILLERS, LANGUAGES, PETS, STOPWORDS, SYNONYMS, WEEKDAYS
 from memory.lifecycle.reading import PUNCTUATION, Reading, keys, lemma, read
 from memory.lifecycle.relation import akin
-from memory.lifecycle.shorthand import unfold
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
 
@@ -60,7 +60,7 @@ HAND_FEATURES = (
 def residues(old: str, new: str) -> tuple[str, str]:
     """The content words each fact says that the other does not, as texts to embed ("Lakers
     supporter" / "supports the Lakers": "supporter", "support"; "" when a fact has none)."""
-    old, new = unfold(old, new)
+    old, new = aligned(old, new)
     words_a, words_b = keys(old).words, keys(new).words
     return " ".join(sorted(words_a - words_b)), " ".join(sorted(words_b - words_a))
 
@@ -68,7 +68,7 @@ def residues(old: str, new: str) -> tuple[str, str]:
 def embedded(old: str, new: str) -> list[str]:
     """The texts :func:`features` embeds for a pair: both facts' :func:`meaning`, and their
     :func:`residues` when each fact has one."""
-    old, new = unfold(old, new)
+    old, new = aligned(old, new)
     rest = residues(old, new)
     return [meaning(old), meaning(new), *(rest if all(rest) else ())]
 
@@ -80,7 +80,7 @@ def features(old: str, new: str, similarity: FactSimilarity) -> NDArray[np.float
     thing of one kind ("tennis" / "chess") where the words in common are the same."""
     import numpy as np
 
-    old, new = unfold(old, new)
+    old, new = aligned(old, new)
     first, second, *rest = similarity.vectors(embedded(old, new))
     a, b = read(old), read(new)
     keys_a, keys_b = keys(old), keys(new)
@@ -256,7 +256,7 @@ def may_merge(old: str, new: str) -> bool:
     would lose the rest), nor two denials with no word in common, nor the same words in
     another order. Each fact's shorthand is read as the other spells it
     (:func:`memory.lifecycle.shorthand.unfold`)."""
-    old, new = unfold(old, new)
+    old, new = aligned(old, new)
     first, second = _view(old), _view(new)
     if not (first.latin and second.latin and (first.english or second.english)):
         return False
@@ -290,7 +290,7 @@ def learned_same(
 ) -> bool:  # fmt: skip
     """Whether the model takes two facts the rules call unrelated for the same fact (never
     when their embeddings are less similar than ``floor``)."""
-    old, new = unfold(old, new)
+    old, new = aligned(old, new)
     if not may_merge(old, new):
         return False
     first, second = similarity.vectors([meaning(old), meaning(new)])

@@ -53,6 +53,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.aligned import aligned
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended, replaced
 from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, SYNONYMS
@@ -61,7 +62,6 @@ from memory.lifecycle.reading import PUNCTUATION, Reading, content, keys, read
 from memory.lifecycle.reading import (
     clear_cache as clear_readings,
 )
-from memory.lifecycle.shorthand import unfold
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
 from memory.lifecycle.spelling import kin, sets_match, words_match
 from memory.lifecycle.turns import born, first_one, recovered, rescheduled, resumed
@@ -91,7 +91,7 @@ def relation(
     cosine similarity of their embeddings (``same_min_similarity``: see the constant)."""
     if old.strip().lower() == new.strip().lower():
         return Relation.SAME if old.strip() else Relation.UNRELATED
-    old, new = unfold(old, new)  # "is a PM" / "is a product manager"
+    old, new = aligned(old, new)  # "is a PM" / "is a product manager"
     keys_a, keys_b = keys(old), keys(new)
     if (
         not keys_a.words & keys_b.words

@@ -179,7 +179,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("employer", rf"{_s_if(' works ')}(?!'s )(?:\S+ ){{1,8}}?, (?:now )?works (?:at|for) "
                    rf"(?!home\b|night|weekend){_VALUE}"),  # "quit tesco , works at lidl now"
     # relationship status (the patterns naming a partner first)
-    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|got) )?married to {_PARTNER}", "married"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|got) )?married "
+                 rf"(?:to|with(?! (?:\d|kids|children|twins|no)\b)) {_PARTNER}", "married"),
     _p("status", rf"{_S}and (?P<partner>[\w-]+) are (?:now )?(?P<value>married|engaged)\b"),
     _p("status", rf"{_S}and (?P<partner>[\w-]+) are (?:now )?(?:dating|a couple|together|an item)"
                  rf"\b", "dating"),
