@@ -255,7 +255,7 @@ def may_merge(old: str, new: str) -> bool:
     after it ("plays clarinet" / "plays clarinet in a band": a merge keeps one wording and
     would lose the rest), nor two denials with no word in common, nor the same words in
     another order. Each fact's shorthand is read as the other spells it
-    (:func:`memory.lifecycle.shorthand.unfold`)."""
+    (:func:`memory.lifecycle.aligned.aligned`)."""
     old, new = aligned(old, new)
     first, second = _view(old), _view(new)
     if not (first.latin and second.latin and (first.english or second.english)):
