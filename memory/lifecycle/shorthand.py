@@ -49,30 +49,30 @@ def _common(word: str) -> bool:
     return bool(dictionary().uses([word])[0] >= COMMON_USES)
 
 
-def _spelled(word: str, theirs: list[str], subject: str) -> list[str] | None:
-    """The words in a row of ``theirs`` whose first letters (and number) ``word`` is."""
+def _spelled(word: str, theirs: list[str], firsts: str, subject: str) -> list[str] | None:
+    """The words in a row of ``theirs`` whose first letters (``firsts``, one a word) and
+    number ``word`` is."""
     found = _INITIALS.fullmatch(word)
     if found is None or len(found["letters"]) + bool(found["number"]) < 2:
         return None
     letters, number = found["letters"], found["number"]
     size = len(letters)
-    for start in range(len(theirs) - size + 1):
+    start = firsts.find(letters)
+    while start >= 0:
         run = theirs[start : start + size]
-        if "".join(part[0] for part in run) != letters:
-            continue
-        if any(not part.isalpha() or part in STOPWORDS or part == subject for part in run):
-            continue
-        if not number:
-            return run
-        if theirs[start + size : start + size + 1] == [number]:
-            return [*run, number]
+        if all(part.isalpha() and part not in STOPWORDS and part != subject for part in run):
+            if not number:
+                return run
+            if theirs[start + size : start + size + 1] == [number]:
+                return [*run, number]
+        start = firsts.find(letters, start + 1)
     return None
 
 
 def _clipped(word: str, theirs: list[str]) -> str | None:
     """The word of ``theirs`` that ``word`` is the start of ("melb": "melbourne")."""
-    if len(word) < 4 or not word.isalpha() or word in CHAT_WORDS or _common(word):
-        return None  # a word, or chat's own shorthand ("prem": "premier league")
+    if len(word) < 4 or not word.isalpha() or word in CHAT_WORDS:
+        return None  # chat's own shorthand is read already ("prem": "premier league")
     for other in theirs:
         if (
             len(other) >= len(word) + 2 and other.startswith(word) and other.isalpha()
@@ -80,7 +80,7 @@ def _clipped(word: str, theirs: list[str]) -> str | None:
         ):  # fmt: skip
             told = verb(other)
             if told is None or told[0] == other:  # "support" may be "supp"; "administers" no
-                return other
+                return None if _common(word) else other  # "photo" is no "photoshop"
     return None
 
 
@@ -89,13 +89,16 @@ def _unfolded(text: str, other: str) -> str:
     if len(mine) < 2:
         return text
     subject, held = mine[0], set(theirs)
+    firsts = "".join(part[0] for part in theirs)
     found: dict[str, str] = {}
     for before, word in pairwise(mine):
         if word in held or word in found or word in STOPWORDS or word in FILLERS:
             continue
         if before.isdigit():
             continue  # "at 9 pm", "5k"
-        run = None if len(word) > 2 and _common(word) else _spelled(word, theirs, subject)
+        run = _spelled(word, theirs, firsts, subject)
+        if run and len(word) > 2 and _common(word):
+            run = None  # a word English uses often: "gym", "art"
         spelled = " ".join(run) if run else _clipped(word, theirs)
         if spelled:
             found[word] = spelled
