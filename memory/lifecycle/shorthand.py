@@ -20,7 +20,6 @@ read already ("prem" is "premier league"). A word both facts hold is never rewri
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from itertools import pairwise
 
 from memory.extraction.offline.verbs import verb
@@ -107,7 +106,6 @@ def _unfolded(text: str, other: str) -> str:
     return text
 
 
-@lru_cache(maxsize=8192)
 def unfold(old: str, new: str) -> tuple[str, str]:
     """``old`` and ``new``, each with its shorthand spelt as the other fact spells it
     (see the module); unchanged when neither holds any."""
@@ -116,12 +114,16 @@ def unfold(old: str, new: str) -> tuple[str, str]:
 
 def shorthand(text: str) -> frozenset[str]:
     """The words of ``text`` that may be initials (its subject aside): what :func:`unfold`
-    may spell out in it ("kofi is in hr": "hr")."""
+    may spell out in it ("kofi is in hr": "hr"; not "works", a word English uses often)."""
     words = _tokens(text)
-    return frozenset(
+    found = [
         word
         for before, word in pairwise(words)
         if _INITIALS.fullmatch(word) and not before.isdigit() and word not in STOPWORDS
+    ]
+    uses = dictionary().uses(found) if found else ()
+    return frozenset(
+        word for word, used in zip(found, uses, strict=True) if len(word) < 3 or used < COMMON_USES
     )
 
 
