@@ -58,6 +58,11 @@ def test_a_fact_typed_the_chat_way_is_the_same_fact(old: str, new: str) -> None:
     assert relation(old, new, CLOSE) is Relation.SAME
 
 
+def test_a_time_written_with_dots_reads_as_chat_writes_it() -> None:
+    assert read("Kirra's bedtime is about 1 a.m.").body == "kirra 's bedtime is about 1 am"
+    assert read("kim gets up at 9 p.m. daily").body.startswith("kim gets up at 9 pm")
+
+
 def test_a_number_and_its_unit_written_as_one_are_still_compared_by_number() -> None:
     assert relation("vix deadlifts 200kg", "vix deadlifts 180kg", CLOSE) is not Relation.SAME
     assert relation("kai sleeps 8hrs", "kai sleeps 5 hours", CLOSE) is not Relation.SAME

@@ -82,6 +82,13 @@ def test_two_denials_of_different_things_are_never_merged(similarity: FactSimila
                         similarity, floor=0.0, model=always)  # a word in common  # fmt: skip
 
 
+def test_facts_counting_one_thing_differently_are_never_merged_by_the_model() -> None:
+    assert not merging.may_merge("shota sleeps like 9 hrs every nite",
+                                 "shota running on 4 hrs sleep a night these days")  # fmt: skip
+    assert not merging.may_merge("kim has 2 cats", "kim has 3 cats")
+    assert merging.may_merge("kim sleeps 9 hours a night", "kim gets 9 hrs of sleep")
+
+
 def test_a_liking_whose_object_is_not_read_is_never_merged_by_the_model(
     similarity: FactSimilarity,
 ) -> None:

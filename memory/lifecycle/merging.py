@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -165,8 +166,11 @@ class _View(NamedTuple):
     slots: frozenset[str]
     words: frozenset[str]
     """Content words, numbers left out (ids, counts)."""
+    counts: dict[str, str]
+    """Each number's thing, and the number ("sleeps 9 hours": hour 9)."""
 
 
+_COUNT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ([a-z]{2,})")
 _WEEKDAYS = frozenset(WEEKDAYS.split("|"))
 _RELATIVES = frozenset((
     "mom", "mum", "mother", "dad", "father", "brother", "sister", "son", "daughter", "wife",
@@ -236,6 +240,7 @@ def _view(text: str) -> _View:
         " ".join(_plain(body)),
         frozenset(slot.key for slot in find_slots(body)),
         frozenset(word for word in keys(text).words if not word.isdigit()),
+        {lemma(thing): number for number, thing in _COUNT.findall(body)},
     )  # fmt: skip
 
 
@@ -268,6 +273,8 @@ def may_merge(old: str, new: str) -> bool:
         return False  # "tess's mom works as a nurse" is not about tess
     if first.changes != second.changes:
         return False  # nor a change and a state: "rhea w/ kiran" / "rhea n kiran over. single"
+    if any(second.counts.get(thing, number) != number for thing, number in first.counts.items()):
+        return False  # "sleeps 9 hours" / "running on 4 hours sleep": the model sees no number
     if first.dates != second.dates or first.days != second.days:
         return False  # as the rules: "got the job" / "starts on 10 march", another date
     if first.slots and second.slots and not first.slots & second.slots:

@@ -101,6 +101,8 @@ _NO_KEY = STOPWORDS | FILLERS | DATE_WORDS | NEGATORS
 _SPACES = re.compile(r"\s+")
 _GLUED_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)(hrs?|hours?|mins?|kgs?|kms?|lbs?|yrs?|wks?|cm)\b")
 """A number and its unit written as one ("8hrs", "200kg"): two words, as "8 hours" is."""
+_DOTTED_TIME = re.compile(r"\b([ap])\.\s?m\b\.?")
+"""A time of day written "3 a.m.": "3 am", as chat writes it."""
 CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
 """What ends a clause of a fact (its negations are counted per clause)."""
 _NO_PLAN = frozenset({("not", "plan"), ("not", "plans"), ("not", "planning"), ("in", "planning")})
@@ -229,7 +231,7 @@ def normalise(text: str) -> str:
     contractions and number words rewritten."""
     text = _unaccented(text.translate(_APOSTROPHES).lower())
     text = unconcorded(handle_joined(text))
-    text = _GLUED_UNIT.sub(r"\1 \2", text)
+    text = _DOTTED_TIME.sub(r"\1m", _GLUED_UNIT.sub(r"\1 \2", text))
     text = respelled(_CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text))
     text = _NT.sub(r"\1 not", text)
     text = _SUFFIX.sub(lambda match: " " + _SUFFIXES[match.group(1)], text)
