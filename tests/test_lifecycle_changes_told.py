@@ -105,6 +105,7 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("lu is single", "lu's sister is seeing someone"),
         ("lu in eu timezone", "lu lives in berlin"),  # a zone, no home
         ("lu is vegetarian", "lu is back on cheese"),  # which a vegetarian eats
+        ("lu holds a bachelor's degree in physics", "lu graduated with a bsc in physics"),
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:

@@ -380,6 +380,10 @@ def test_a_distance_run_is_no_device_had(text: str) -> None:
         ("ana lives in york", "ana lives in cork", CONTRADICTS),  # two words, no typo
         # chat's spellings and words we read are not typos
         ("jem hates tea", "jem realy dislikes tea", SAME),
+        # avoiding, as people say it
+        ("kaz avoids dairy", "kaz stays away from dairy", SAME),
+        ("kaz avoids sugar", "kaz eats sugar daily", CONTRADICTS),
+        ("kaz steers clear of sugar", "kaz eats sugar daily", CONTRADICTS),
     ],
 )  # fmt: skip
 def test_more_wordings_of_one_fact(old: str, new: str, expected: Relation) -> None:

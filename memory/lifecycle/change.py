@@ -117,6 +117,10 @@ _WORD_TOPICS: dict[str, str] = {
 }
 
 
+_HELD_DEGREE = re.compile(r"\b(?:has|holds?|earned|got|received) (?:\S+ ){0,4}?degree\b")
+"""A degree held ("holds a bachelor 's degree in physics"): graduating ends no studies there."""
+
+
 def ended(old: Reading, new: Reading) -> bool:
     """Whether ``new`` tells of a change that ends ``old`` (see the module's docstring)."""
     if old.negated or old.empty or new.empty or old.dates:
@@ -131,8 +135,8 @@ def ended(old: Reading, new: Reading) -> bool:
         topic for cue, _ in old_cues for topic in TOPIC_CUES.get(cue, ())
     }
     for cue, index in cues:
-        if cue in told:
-            continue  # the old fact told this change already
+        if cue in told or (cue == "graduate" and _HELD_DEGREE.search(old.body)):
+            continue  # told already; or a degree held, no studies a graduation ends
         if cue in OWN_TOPIC_CUES and not (topics(old) and topics(new)):
             same_owner = old.possessive == new.possessive or _own_choice(old)
             if same_owner and _shared_ended(cue, old, new):

@@ -122,6 +122,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\b(?:has |have )?(?:come|came) a?round to\b", "likes"),  # "has come around to cilantro"
     (("stand", "handle", "stomach", "deal"),
      r"\bcan not (?:stand|handle|stomach|deal (?:with|w))\b", "hates"),
+    (("away from", "clear of"), r"\b(?:stay|keep|kept|steer)(?:s|ed|ing)?(?: (?:her|him|them)"
+     r"(?:self|selves)?)? (?:away from|clear of)\b", "avoids"),  # "steers clear of curry"
     ((" mid", "overrated", " trash"), r"^(\S+) (?:thinks|says|finds|reckons) (?:that )?"
      r"((?:\S+ ){1,4}?)(?:is|are) (?:so |kinda |lowkey |totally )?(?:mid|overrated|trash)"
      r"(?=$| [.,;:!?]| (?:tbh|fr|ngl|lol)\b)", r"\1 dislikes \2"),  # "thinks k-pop is mid"
@@ -227,8 +229,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("night owl",), r"\bnight owl\b", "night person"),
     (("person not",), r"(?<=person) not (?=(?:a |an )?\w+ person\b)", " , not "),  # two clauses
     (_FANS, r"\b(?:is |(?=not ))(?:(?:really|just|totally|so|definitely) )?(not )?(?:a |an )?"
-     rf"{_KEEN}((?:\w+ )?\w+) {_FAN}\b",
-     r"\1likes \2"),
+     rf"{_KEEN}((?:\w+ )?\w+) {_FAN}\b", r"\1likes \2"),
     (_FANS, rf"^(\S+) (?:[.:,-] )?(?:a )?{_KEEN}(\w+) {_FAN}"
      r"(?=$| [.,;:!?]| now\b)", r"\1 likes \2"),  # "ana - big dog person", "bo . a morning person"
     (tuple(PLAYERS), rf"^(\S+) (?:[.:,-] )?(?:a |an )?({'|'.join(PLAYERS)})(?=$| [.,;:!?])",
