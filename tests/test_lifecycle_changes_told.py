@@ -106,6 +106,7 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("lu in eu timezone", "lu lives in berlin"),  # a zone, no home
         ("lu is vegetarian", "lu is back on cheese"),  # which a vegetarian eats
         ("lu holds a bachelor's degree in physics", "lu graduated with a bsc in physics"),
+        ("lu works as a dental assistant", "lu's job is assisting a dentist"),  # what is done
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:
