@@ -83,6 +83,8 @@ CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
         ("lu on windows 11", "lu nuked windows, full linux user now btw"),
         ("lu works for ubisoft", "lu got laid of from ubisoft, shes at EA now"),  # "off" mistyped
         ("lu hates anime", "lu binged all of jjk and is a full weeb now"),
+        ("lu grinds ranked every night", "lu on a break from ranked, touching grass"),
+        ("lu streams every night", "lu is taking a break from streaming"),
     ],
 )
 def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
@@ -107,6 +109,8 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("lu is vegetarian", "lu is back on cheese"),  # which a vegetarian eats
         ("lu holds a bachelor's degree in physics", "lu graduated with a bsc in physics"),
         ("lu works as a dental assistant", "lu's job is assisting a dentist"),  # what is done
+        ("lu - no gaming this month", "lu is on a gaming break"),  # a break is no gaming
+        ("lu drinks coffee daily", "lu is on a coffee break"),  # a break for coffee
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:

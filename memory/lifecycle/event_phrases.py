@@ -40,6 +40,12 @@ EVENT_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     (("packed",), r"\b(?:has )?packed (\w+(?: \w+)?) in\b", r"quit \1"),  # "packed tennis in"
     (("dumped",), r"^(\S+) (?:[.:,-] )?(\w+) dumped (?:him|her|them)\b", r"\1 and \2 broke up"),
     (("rto",), r"\b(?:got |was |has been )?rto(?: would|d)?\b", "is back in the office"),  # "rto'd"
+    (
+        ("break from", "ing break"),
+        r"\b(?:is |are )?(?:on|taking|takin|having|took|has taken) (?:a |an )?(?:little |short "
+        r"|long |proper )?(?:break from\b|(?!smoking\b)(\w+ing) break\b)",
+        r"not \1",
+    ),  # "on a break from ranked", "on a gaming break": not doing it for now
     (("jumped ship", "jumps ship"), r"\b(?:has )?(?:jumped|jumps) ship to\b", "switched to"),
     (("away from",), r"\b(?:has |is )?(?:go|goes|went|gone) away from\b", "left"),  # a job left
     (
