@@ -111,6 +111,7 @@ def test_a_change_in_chat_words_ends_the_old_fact(old: str, new: str) -> None:
         ("lu works as a dental assistant", "lu's job is assisting a dentist"),  # what is done
         ("lu - no gaming this month", "lu is on a gaming break"),  # a break is no gaming
         ("lu drinks coffee daily", "lu is on a coffee break"),  # a break for coffee
+        ("lu drives for the hospital transport", "lu gives patients lifts to the hospital"),
     ],
 )
 def test_what_may_both_hold_ends_nothing(old: str, new: str) -> None:

@@ -63,7 +63,7 @@ _DETERMINERS = frozenset({"his", "her", "their", "my", "a", "an", "the", "some",
 _SERVICES = frozenset({"lesson", "lessons", "class", "classes", "talk", "talks", "advice", "tip",
                        "tips", "feedback", "lecture", "lectures", "speech", "ride", "rides",
                        "tour", "tours", "help", "shoutout", "update", "updates", "massage",
-                       "hug", "hugs", "chance", "hand"})  # fmt: skip
+                       "hug", "hugs", "chance", "hand", "lift", "lifts"})  # fmt: skip
 """What is given without being given away ("gives piano lessons to kids")."""
 ENDED_IT = "ended it"
 """A cue that ends a thing named before it in the fact, by a pronoun ("bingo? stopped it",
