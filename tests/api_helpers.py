@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -42,3 +43,15 @@ async def served(
         if seed is not None:
             await memory.refresh_all()
         yield Api(serving.url, serving.token, memory, serving)
+
+
+async def settled(api: Api) -> None:
+    """Let the change notices of earlier writes land before a test counts cache hits:
+    PostgreSQL announces a commit a moment after it (``memory.storage.postgres.changes``),
+    and each notice renews every cached answer."""
+    last = api.memory.data_version
+    for _ in range(40):
+        await asyncio.sleep(0.025)
+        if api.memory.data_version == last:
+            return
+        last = api.memory.data_version

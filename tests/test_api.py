@@ -22,7 +22,7 @@ from memory.extraction.lore import Origin
 from memory.models import CandidateFact
 from memory.settings import load_settings
 from memory.storage.store import Store
-from tests.api_helpers import TOKEN, Api, served
+from tests.api_helpers import TOKEN, Api, served, settled
 from tests.helpers import (
     CHANNEL_A,
     CHANNEL_B,
@@ -442,6 +442,7 @@ async def test_cached_answers_end_when_the_data_changes(
     api: Api, http: aiohttp.ClientSession
 ) -> None:
     await api.memory.embed_missing(GUILD_A)  # (a new vector is a change too)
+    await settled(api)
     assert await _search(http, api, "nurse") == (["Sarah works as a nurse."], "miss")
     assert await _search(http, api, "nurse") == (["Sarah works as a nurse."], "hit")
     await api.memory.remember(GUILD_A, "Sarah trains nurses", channel_id=CHANNEL_A)

@@ -12,7 +12,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.api_helpers import Api, served
+from tests.api_helpers import Api, served, settled
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, export_id, run_cli
 from tests.search_helpers import (
     ANSWER,
@@ -156,6 +156,7 @@ async def test_limit_applies_to_each_kind(api: Api, http: aiohttp.ClientSession)
 
 async def test_the_cache_keys_on_the_kind(api: Api, http: aiohttp.ClientSession) -> None:
     await api.memory.embed_missing(GUILD_A)  # (a new vector is a change too)
+    await settled(api)
     _, facts, cache = await search(http, api, "nurse")
     assert cache == "miss"
     _, messages, cache = await search(http, api, "nurse", kind="messages")
