@@ -175,7 +175,9 @@ def _clause_denies(first: Reading, second: Reading, names: set[str]) -> bool:
 
 
 def clear_caches() -> None:
-    """Forget every cached reading, slot, clause and cue (to time cold calls)."""
+    """Forget every cached reading, slot, clause, cue and pair read side by side (to time cold
+    calls)."""
+    aligned.cache_clear()
     clear_readings()
     find_slots.cache_clear()
     clear_cues()
