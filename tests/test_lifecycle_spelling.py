@@ -118,3 +118,38 @@ def test_british_spellings_are_words_and_their_typos_are_repaired() -> None:
     assert relation("Ines's favourit band is Blur", "Blur is Ines's favorite band", 0.6) is (
         Relation.SAME
     )
+
+
+@pytest.mark.parametrize(
+    ("typo", "word"), [("habbit", "habit"), ("callled", "called"), ("quitt", "quit")]
+)
+def test_a_letter_typed_twice_is_taken_out_before_a_slot_word_is_looked_for(
+    typo: str, word: str
+) -> None:
+    assert repaired(typo) == word  # "habbit" is no "rabbit", one letter away
+
+
+def test_a_habit_mistyped_with_a_letter_twice_ends() -> None:
+    assert relation("Bayu workss at a phone repair shop", "Bayu got fired from the phone shop",
+                    0.6) is Relation.CONTRADICTS  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("typo", "word"), [("evry", "every"), ("erly", "early"), ("nigt", "night"), ("nevr", "never")]
+)
+def test_a_four_letter_typo_of_a_common_word_with_a_letter_left_out_is_repaired(
+    typo: str, word: str
+) -> None:
+    assert repaired(typo) == word
+
+
+@pytest.mark.parametrize("word", ["suki", "ozzy", "lotte", "tech", "lern"])
+def test_names_and_clipped_words_are_no_common_word_with_a_letter_left_out(word: str) -> None:
+    assert repaired(word) == word  # no verb either: "tech" is no "teach"
+
+
+def test_a_night_owl_mistyped_is_still_one() -> None:
+    assert relation("Dagny is an erly bird", "Dagny is an early riser", 0.7) is Relation.SAME
+    assert relation("Esme is a nigt owl", "Esme stays up really late every night", 0.6) is (
+        Relation.SAME
+    )

@@ -20,8 +20,11 @@ used (:mod:`memory.lifecycle.word_list`): it holds common names and places ("izm
 and an ending on a dictionary word ("vaping", "goated", "natively": newer words than the
 list).
 
-Shorter words are repaired only to a verb form, a small word or a number: two letters after
-the first swapped ("gaev" → "gave"), a letter of an ending left out ("livs" → "lives").
+A letter typed twice is taken out first ("habbit" → "habit", not the slot word "rabbit").
+
+Shorter words are repaired only to a verb form, a small word, a number or a common word: two
+letters after the first swapped ("gaev" → "gave"), a letter of an ending left out ("livs" →
+"lives"), a letter left out of a word in wide use ("evry" → "every").
 
 Two facts' words are compared the same forgiving way (:func:`words_match`, :func:`kin`,
 :func:`sets_match`)."""
@@ -207,7 +210,15 @@ def repaired(word: str) -> str:
         plain = word[:-2] + "s" if word.endswith("es") else word[:-1] + "s"
         if verb(plain) is not None or plain in dictionary():
             return plain  # "playes", "ownes", "cakez": no "places", "owens"
-    return _slot_word(word, near) or dictionary_word(word)
+    return _undoubled(word) or _slot_word(word, near) or dictionary_word(word)
+
+
+def _undoubled(word: str) -> str | None:
+    """The word in use that ``word`` is with a letter typed twice once ("habbit" → "habit",
+    not the slot word "rabbit"; "callled" → "called"), if there is exactly one."""
+    found = {word[:i] + word[i + 1 :] for i in range(1, len(word)) if word[i - 1] == word[i]}
+    used = [w for w in found if dictionary().uses([w])[0] >= MIN_COUNT]
+    return used[0] if len(used) == 1 else None
 
 
 def _short_repaired(word: str) -> str:
@@ -233,8 +244,21 @@ def _short_repaired(word: str) -> str:
         for letter in ascii_lowercase
         if (read := verb(longer := word[:i] + letter + word[i:])) is not None and read[0] != longer
     }  # a letter of an ending, inside: "tech" is no "teach", "alot" no "allot", "aime" no "aimed"
-    return forms.pop() if len(forms) == 1 else word
+    if len(forms) == 1:
+        return forms.pop()
+    put_back = sorted({word[:i] + letter + word[i:] for i in range(1, len(word) + 1)
+                       for letter in ascii_lowercase})  # fmt: skip
+    uses = dictionary().uses(put_back)
+    common = [w for w, n in zip(put_back, uses, strict=True) if n >= MIN_SHORT_COUNT]
+    if len(common) == 1 and verb(common[0]) is None:
+        return common[0]  # no verb, as above: "tech" is no "teach"
+    return word
 
+
+MIN_SHORT_COUNT = 100_000
+"""How often the word a four-letter typo is repaired to with a letter put back must be
+used ("evry" → "every", "erly" → "early", "nigt" → "night"): names ("suki", "ozzy") are
+near rarer words."""
 
 _NUMBER_TYPOS = {typo: number for number in NUMBER_WORDS for i in range(1, len(number) - 1)
                  for typo in (number[:i] + number[i + 1 :], number[:i] + number[i + 1] + number[i]
