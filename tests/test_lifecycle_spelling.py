@@ -153,3 +153,24 @@ def test_a_night_owl_mistyped_is_still_one() -> None:
     assert relation("Esme is a nigt owl", "Esme stays up really late every night", 0.6) is (
         Relation.SAME
     )
+
+
+@pytest.mark.parametrize(
+    ("typo", "word"),
+    [("exclusivly", "exclusively"), ("absolutly", "absolutely"), ("runing", "running"),
+     ("chating", "chatting"), ("stoped", "stopped"), ("hiting", "hitting")],
+)  # fmt: skip
+def test_an_ending_written_as_english_does_not_is_a_typo(typo: str, word: str) -> None:
+    assert repaired(typo) == word  # "chating" is no "cheating", "hiting" no "hiring"
+
+
+@pytest.mark.parametrize("word", ["hoping", "lovely", "truly", "gently", "planing", "vaping"])
+def test_endings_english_writes_stay(word: str) -> None:
+    assert repaired(word) == word
+
+
+def test_a_fact_with_an_ending_mistyped_reads_as_written_right() -> None:
+    assert relation("Santiago mains Mercy", "Santiago plays mercy pretty much exclusivly",
+                    0.6) is Relation.SAME  # fmt: skip
+    assert relation("Olwen is on the committee of the WI", "Olwen steped down from the WI "
+                    "committee in march", 0.6) is Relation.CONTRADICTS  # fmt: skip

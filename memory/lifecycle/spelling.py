@@ -104,6 +104,8 @@ def dictionary_word(word: str) -> str:
         return word
     if places.is_place_word(word) or _inflected(word, known) or _BRITISH.sub("or", word) in known:
         return word  # a place, an ending on a word, a British spelling ("neighbour")
+    if doubled := _doubled(word):
+        return doubled
     ends = range(1, len(word) + 1)
     for candidates in (
         (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)),
@@ -143,7 +145,8 @@ _INFLECTIONS = (*_ENDINGS, "ly", "er", "ers")
 def _inflected(word: str, words: Dictionary) -> bool:
     """``word`` is a dictionary word with an ending: "vapes", "vaping" ("vape"), "goated",
     "running" ("run"). An ending English does not put on that word is a typo: "touchd" (a
-    "d" after no "e"), "playes" ("es" after no hissing sound nor "o")."""
+    "d" after no "e"), "playes" ("es" after no hissing sound nor "o"), "exclusivly" (an "e"
+    dropped before "ly"), "runing" (a short vowel's consonant not doubled)."""
     stems = []
     for ending in _INFLECTIONS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
@@ -152,12 +155,31 @@ def _inflected(word: str, words: Dictionary) -> bool:
                 stems += [stem] if stem.endswith("e") else []
             elif ending == "es":
                 stems += [stem] if stem.endswith(_BEFORE_ES) else []
+            elif ending == "ly":
+                stems += [stem]  # an "e" stays before "ly": "exclusivly" is a typo
+            elif ending != "s" and _SHORT_CLOSED.fullmatch(stem):
+                hoped = words.uses([stem + "e"])[0] > words.uses([stem])[0]  # "hope", not "hop"
+                stems += [stem + "e"] if hoped else []  # "runing" is a typo: "run" doubles
             else:
                 stems += [stem, stem + "e"] + ([stem[:-1]] if stem[-1] == stem[-2] else [])
     return bool(stems) and bool(words.uses(stems).any())
 
 
 _BEFORE_ES = ("s", "x", "z", "ch", "sh", "o")
+_VOWEL_ENDING = re.compile(r"(.+)(ing|ed|er|ers)")
+
+
+def _doubled(word: str) -> str | None:
+    """The word in use that ``word`` is with its short vowel's consonant doubled before an
+    ending ("runing" → "running", "chating" → "chatting", not the likelier "cheating")."""
+    found = _VOWEL_ENDING.fullmatch(word)
+    if not found or not _SHORT_CLOSED.fullmatch(stem := found.group(1)):
+        return None
+    doubled = stem + stem[-1] + found.group(2)
+    return doubled if dictionary().uses([doubled])[0] >= MIN_COUNT else None
+
+
+_SHORT_CLOSED = re.compile(r"[^aeiou]*[aeiou][^aeiouwxy]")  # "run", "swim": "running"
 
 
 def _forms(word: str) -> set[str]:
@@ -210,7 +232,7 @@ def repaired(word: str) -> str:
         plain = word[:-2] + "s" if word.endswith("es") else word[:-1] + "s"
         if verb(plain) is not None or plain in dictionary():
             return plain  # "playes", "ownes", "cakez": no "places", "owens"
-    return _undoubled(word) or _slot_word(word, near) or dictionary_word(word)
+    return _undoubled(word) or _doubled(word) or _slot_word(word, near) or dictionary_word(word)
 
 
 def _undoubled(word: str) -> str | None:
@@ -257,8 +279,7 @@ def _short_repaired(word: str) -> str:
 
 MIN_SHORT_COUNT = 100_000
 """How often the word a four-letter typo is repaired to with a letter put back must be
-used ("evry" → "every", "erly" → "early", "nigt" → "night"): names ("suki", "ozzy") are
-near rarer words."""
+used ("evry" → "every", "nigt" → "night"): names ("suki", "ozzy") are near rarer words."""
 
 _NUMBER_TYPOS = {typo: number for number in NUMBER_WORDS for i in range(1, len(number) - 1)
                  for typo in (number[:i] + number[i + 1 :], number[:i] + number[i + 1] + number[i]
