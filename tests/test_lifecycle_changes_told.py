@@ -136,3 +136,31 @@ def test_only_a_thing_is_goated() -> None:
 def test_into_a_school_is_no_liking() -> None:
     assert "likes" not in read("kai . into uni now").body.split()
     assert "likes" in read("kai . into rugby now").body.split()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("yui hates mushrooms", "yui puts mushrooms in everything now"),
+        ("kenzo ngl hates fortnite", "kenzo been grinding fortnite nonstop, says it's peak now"),
+        ("Vikram cannot stand Coldplay.", "Vikram listens to Coldplay on repeat."),
+        ("nell - hates dogs", "nell. got a puppy, obsessed"),
+        ("tom hates running", "tom runs now to get fit"),
+    ],
+)
+def test_a_thing_disliked_then_taken_to_now_ends_the_dislike(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("tom hates his commute", "tom commutes every day"),  # a habit alone is no liking
+        ("tom doesnt like coffee", "tom drinks coffee now and then"),  # once in a while
+        ("tom doesnt like coffee", "tom drinks coffee every now n then"),
+        ("tom doesnt like cats", "tom's sister has a cat now"),  # someone else's
+        ("tom hates cod", "tom wants to play cod now"),  # a wish
+    ],
+)
+def test_a_habit_once_in_a_while_or_a_wish_leaves_a_dislike_alone(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is UNRELATED

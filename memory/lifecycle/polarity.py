@@ -13,6 +13,9 @@ and on their clauses. Two readings are opposed when one is negated and the other
   no denial in general ("doesn't drink coffee with sugar" / "drinks coffee");
 * a liking is denied in general and affirmed in detail, or a liking is followed by what was
   liked no longer done ("loves coffee" / "can't drink coffee anymore");
+* a thing disliked is taken to now, or with a passion ("hates mushrooms" / "puts mushrooms
+  in everything now", "cannot stand coldplay" / "listens to coldplay on repeat"; a habit
+  alone is no liking: "hates his commute" / "commutes every day");
 * a kind is denied whole and one of its members done ("plays no instrument" / "plays the
   piano");
 * or, whatever the negations, one side keeps a diet and the other eats what it rules out
@@ -66,6 +69,8 @@ def opposed(
         if _liking_denied(first, core_a, core_b) or _kind_denied(first, core_a, core_b):
             return True
         if _liking_ended(first, second, core_a, core_b):
+            return True
+        if _dislike_turned(first, second, core_a, core_b):
             return True
     return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
         second, first, core_a
@@ -124,6 +129,24 @@ def _liking_ended(
         return False
     rest = denied - _CONSUMING - _LIKE
     return bool(rest) and rest <= liked - _LIKE
+
+
+_NOW = re.compile(
+    r"\b(?:now(?! and then)|these days|nowadays|converted|obsessed|on repeat|nonstop)\b"
+)
+"""A thing taken to now, or with a passion: a habit alone is no liking ("hates his commute" /
+"commutes every day")."""
+
+
+def _dislike_turned(
+    old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]
+) -> bool:
+    """A thing disliked, then done or had now: "hates mushrooms" / "puts mushrooms in
+    everything now", "hates fortnite" / "grinding fortnite, says it's peak now"."""
+    if not old.negated or new.negated or "like" not in core_a or _NOW.search(new.body) is None:
+        return False
+    thing = core_a - _LIKE
+    return bool(thing) and all(any(words_match(word, w) for w in core_b) for word in thing)
 
 
 def _kind_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
