@@ -7,6 +7,7 @@ import pytest
 from memory.lifecycle.relation import Relation, relation
 from memory.lifecycle.spelling import repaired
 from memory.lifecycle.word_list import dictionary
+from memory.lifecycle.word_match import words_match
 
 
 @pytest.mark.parametrize(
@@ -174,3 +175,24 @@ def test_a_fact_with_an_ending_mistyped_reads_as_written_right() -> None:
                     0.6) is Relation.SAME  # fmt: skip
     assert relation("Olwen is on the committee of the WI", "Olwen steped down from the WI "
                     "committee in march", 0.6) is Relation.CONTRADICTS  # fmt: skip
+
+
+def test_a_long_word_mistyped_twice_is_the_word() -> None:
+    assert relation("Reza loves pinapple on pizza", "Reza hates pinaple on pizza", 0.6) is (
+        Relation.CONTRADICTS
+    )  # "pinapple" is repaired to "pineapple"; "pinaple", two letters left out, is not
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [("pineapple", "pinaple"), ("relationship", "relashionship")]
+)
+def test_two_typos_apart_in_a_long_word_match(first: str, second: str) -> None:
+    assert words_match(first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("austria", "australia"), ("pinaple", "dinapple"), ("painting", "planting")],
+)
+def test_two_words_in_use_or_another_first_letter_are_two_words(first: str, second: str) -> None:
+    assert not words_match(first, second)

@@ -91,7 +91,7 @@ from memory.lifecycle.lexicon import (
 )
 from memory.lifecycle.reading import PUNCTUATION, Reading, lemma
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
-from memory.lifecycle.spelling import kin, words_match
+from memory.lifecycle.word_match import kin, words_match
 
 _SLOT_TOPICS = {"home": HOME, "job": WORK, "employer": WORK, "status": LOVE,
                 "studies": STUDIES, "school": STUDIES, "pets": PET, "household": HOME,

@@ -39,7 +39,7 @@ from memory.lifecycle.lexicon import (
     SOFT_DRINKS,
 )
 from memory.lifecycle.reading import Reading
-from memory.lifecycle.spelling import sets_match, words_match
+from memory.lifecycle.word_match import sets_match, words_match
 
 _LIKE = frozenset({"like"})
 _DRINK = frozenset({"drink"})

@@ -63,9 +63,9 @@ from memory.lifecycle.reading import (
     clear_cache as clear_readings,
 )
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
-from memory.lifecycle.spelling import kin, sets_match, words_match
 from memory.lifecycle.turns import born, first_one, recovered, rescheduled, resumed
 from memory.lifecycle.when import days_apart
+from memory.lifecycle.word_match import kin, sets_match, words_match
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,9 @@ from memory.lifecycle.places import (
     US_STATES,
     is_place,
 )
-from memory.lifecycle.spelling import MIN_COUNT, typos_apart, words_match
+from memory.lifecycle.spelling import MIN_COUNT
 from memory.lifecycle.word_list import dictionary
+from memory.lifecycle.word_match import typos_apart, words_match
 
 PLACE_KEYS = frozenset({"home", "origin"})
 """Slots whose values are places."""

@@ -54,7 +54,7 @@ from memory.lifecycle.slot_values import (
     initials,
     values_agree,
 )
-from memory.lifecycle.spelling import sets_match
+from memory.lifecycle.word_match import sets_match
 from memory.lifecycle.zone_patterns import ZONE_PATTERNS, zone_offset
 
 
