@@ -164,3 +164,21 @@ def test_a_thing_disliked_then_taken_to_now_ends_the_dislike(old: str, new: str)
 )
 def test_a_habit_once_in_a_while_or_a_wish_leaves_a_dislike_alone(old: str, new: str) -> None:
     assert relation(old, new, 0.6) is UNRELATED
+
+
+def test_a_liking_then_a_dislike_now_in_more_words_ends_the_liking() -> None:
+    assert relation("nell. loves hill reps", "nell - hill reps = pure hate now", 0.6) is (
+        CONTRADICTS
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("tom loves coffee", "tom doesnt drink coffee after 6pm now"),
+        ("tom likes hiking", "tom cant go hiking now, broken ankle"),
+        ("tom loves the gym", "tom doesnt go to the gym on sundays now"),
+    ],
+)
+def test_a_liking_then_a_thing_not_done_now_is_no_dislike(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is UNRELATED

@@ -142,9 +142,12 @@ def _dislike_turned(
     old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]
 ) -> bool:
     """A thing disliked, then done or had now: "hates mushrooms" / "puts mushrooms in
-    everything now", "hates fortnite" / "grinding fortnite, says it's peak now"."""
-    if not old.negated or new.negated or "like" not in core_a or _NOW.search(new.body) is None:
+    everything now", "hates fortnite" / "grinding fortnite, says it's peak now"; or liked,
+    then disliked now in more words ("loves hill reps" / "hill reps = pure hate now")."""
+    if old.negated == new.negated or "like" not in core_a or _NOW.search(new.body) is None:
         return False
+    if new.negated and "like" not in core_b:
+        return False  # a liking, then not done now, is no dislike: "can't go hiking now"
     thing = core_a - _LIKE
     return bool(thing) and all(any(words_match(word, w) for w in core_b) for word in thing)
 
