@@ -1,6 +1,7 @@
 """The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`): who a member
 is (work, relationship, household, age, studies, pets, family, favourites, rank, first
 language); where they live and come from is read by :mod:`memory.lifecycle.home_patterns`,
+whom they live with by :mod:`memory.lifecycle.household_patterns`,
 their routine by :mod:`memory.lifecycle.routine_patterns`, their time zone by
 :mod:`memory.lifecycle.zone_patterns`, what they use (phone, graphics card) by
 :mod:`memory.lifecycle.gear_patterns`.
@@ -42,8 +43,6 @@ _STOP = (
 )
 _JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
 _THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"
-_LIVES = r"(?:lives|living|is living|(?:has )?moved in|shares \w+ (?:flat|apartment|place|house))"
-_ALONE = r"(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)"
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
@@ -236,35 +235,6 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
     _p("status", rf"{_S}{_ADVERBS}is not (?:in a relationship|seeing anyone|dating anyone)\b",
        "single"),
-    # whom they live with
-    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_LIVES} )?(?:{_ALONE}|solo)\b", "alone"),
-    _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) {_ALONE}\b",
-       "alone"),
-    _p("household", rf"{_s_if(' own | solo ')}(?:[.:,-] )?(?:\S+ ){{0,3}}?"
-                    rf"(?:(?:(?:his|her|their) )?own (?:place|apt|flat|apartment|house|gaff|crib)"
-                    rf"|solo (?:flat|apartment|place))\b",
-       "alone"),
-    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:still )?(?:lives|living|is living|stays) "
-                    rf"(?:at home )?(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks"
-                    rf"|family)\b",
-       "parents"),
-    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) (?:(?:his|her|their) )?"
-                    rf"(?:sister|brother|siblings|sis|bro|cousins?|grandma|gran|grandparents"
-                    rf"|aunt|uncle)\b", "relatives"),
-    _p("household", rf"{_s_if(' alone| solo')}(?:\S+ ){{0,8}}?(?:[.,] (?:lives |living )?alone"
-                    rf"|solo living|living solo)\b", "alone"),  # "sister moved out . alone now"
-    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
-                    rf"(?:\w+ )?(?:roommates|flatmates|housemates|roomies|coworkers|colleagues"
-                    rf"|friends|mates|strangers)\b", "roommates"),  # "shares a flat with 2 mates"
-    _p("household", rf"{_S}(?:[.:,-] )?(?:{_ADVERBS}has )?(?:a |an |\d+ )?(?:roommate"
-                    rf"|flatmate|housemate|roomie)s?\b", "roommates"),  # "mei - flatmates x3"
-    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
-                    rf"(?:(?:his|her|their) )?(?:partner|boyfriend|girlfriend|bf|gf|wife|husband"
-                    rf"|fiance|fiancee)\b", "partner"),
-    _p("household", rf"{_S}{_ADVERBS}has (?:his|her|their) (?:partner|boyfriend|girlfriend|bf|gf"
-                    rf"|fiance|fiancee) living with\b", "partner"),  # "has her bf living with her"
-    _p("household", rf"{_S}'s (?:partner|boyfriend|girlfriend|bf|gf|fiance|fiancee) "
-                    rf"(?:\w+ ){{0,2}}?moved in\b", "partner"),
     # age
     _p("age", rf"{_S}{_ADVERBS}(?:is|(?:has )?(?:just )?turned|turns|hit|celebrated turning) "
               rf"{_ADVERBS}(?:aged )?"

@@ -28,6 +28,7 @@ from memory.extraction.offline.verbs import verb
 from memory.lifecycle.game_patterns import GAME_PATTERNS, SERVERS
 from memory.lifecycle.gear_patterns import GEAR_PATTERNS, INPUTS
 from memory.lifecycle.home_patterns import HOME_PATTERNS, LIVING, VISIT
+from memory.lifecycle.household_patterns import HOUSEHOLD_PATTERNS
 from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS
 from memory.lifecycle.lexicon import (
     FILLERS,
@@ -82,8 +83,8 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 
 
 PATTERNS = (
-    *HOME_PATTERNS, *_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS, *IDENTITY_PATTERNS,
-    *GEAR_PATTERNS, *GAME_PATTERNS,
+    *HOME_PATTERNS, *_PATTERNS, *HOUSEHOLD_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS,
+    *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS,
 )  # fmt: skip
 """Every slot pattern: where the member lives, who they are, then their routine, time zone and
 pronouns (keys of their own)."""

@@ -1,0 +1,45 @@
+"""The patterns of whom a member lives with (:mod:`memory.lifecycle.slots`, key ``household``):
+alone, with their parents, relatives, roommates or a partner. Built as the patterns of
+:mod:`memory.lifecycle.slot_patterns` are, from its parts.
+"""
+
+from __future__ import annotations
+
+from memory.lifecycle.slot_patterns import _ADVERBS, SlotPattern
+from memory.lifecycle.slot_patterns import SUBJECT as _S
+from memory.lifecycle.slot_patterns import slot_pattern as _p
+from memory.lifecycle.slot_patterns import subject_if as _s_if
+
+_LIVES = r"(?:lives|living|is living|(?:has )?moved in|shares \w+ (?:flat|apartment|place|house))"
+_ALONE = r"(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)"
+
+HOUSEHOLD_PATTERNS: tuple[SlotPattern, ...] = (
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_LIVES} )?(?:{_ALONE}|solo)\b", "alone"),
+    _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) {_ALONE}\b",
+       "alone"),
+    _p("household", rf"{_s_if(' own | solo ')}(?:[.:,-] )?(?:\S+ ){{0,3}}?"
+                    rf"(?:(?:(?:his|her|their) )?own (?:place|apt|flat|apartment|house|gaff|crib)"
+                    rf"|solo (?:flat|apartment|place))\b",
+       "alone"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:still )?(?:lives|living|is living|stays) "
+                    rf"(?:at home )?(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks"
+                    rf"|family)\b",
+       "parents"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) (?:(?:his|her|their) )?"
+                    rf"(?:sister|brother|siblings|sis|bro|cousins?|grandma|gran|grandparents"
+                    rf"|aunt|uncle)\b", "relatives"),
+    _p("household", rf"{_s_if(' alone| solo')}(?:\S+ ){{0,8}}?(?:[.,] (?:lives |living )?alone"
+                    rf"|solo living|living solo)\b", "alone"),  # "sister moved out . alone now"
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
+                    rf"(?:\w+ )?(?:roommates|flatmates|housemates|roomies|coworkers|colleagues"
+                    rf"|friends|mates|strangers)\b", "roommates"),  # "shares a flat with 2 mates"
+    _p("household", rf"{_S}(?:[.:,-] )?(?:{_ADVERBS}has )?(?:a |an |\d+ )?(?:roommate"
+                    rf"|flatmate|housemate|roomie)s?\b", "roommates"),  # "mei - flatmates x3"
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
+                    rf"(?:(?:his|her|their) )?(?:partner|boyfriend|girlfriend|bf|gf|wife|husband"
+                    rf"|fiance|fiancee)\b", "partner"),
+    _p("household", rf"{_S}{_ADVERBS}has (?:his|her|their) (?:partner|boyfriend|girlfriend|bf|gf"
+                    rf"|fiance|fiancee) living with\b", "partner"),  # "has her bf living with her"
+    _p("household", rf"{_S}'s (?:partner|boyfriend|girlfriend|bf|gf|fiance|fiancee) "
+                    rf"(?:\w+ ){{0,2}}?moved in\b", "partner"),
+)  # fmt: skip
