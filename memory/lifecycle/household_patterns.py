@@ -15,12 +15,17 @@ _ALONE = r"(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)"
 
 HOUSEHOLD_PATTERNS: tuple[SlotPattern, ...] = (
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_LIVES} )?(?:{_ALONE}|solo)\b", "alone"),
-    _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,6}}?(?:lives|living) {_ALONE}\b",
+    _p("household", rf"{_S}{_ADVERBS}is (?:{_ALONE}|solo)(?: again| now)?(?=$| [.,;:!?])",
+       "alone"),  # "is on her own again": alone, the fact or its clause ends there
+    _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,10}}?(?:lives|living) {_ALONE}\b",
        "alone"),
     _p("household", rf"{_s_if(' own | solo ')}(?:[.:,-] )?(?:\S+ ){{0,3}}?"
                     rf"(?:(?:(?:his|her|their) )?own (?:place|apt|flat|apartment|house|gaff|crib)"
                     rf"|solo (?:flat|apartment|place))\b",
        "alone"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?(?:back )?(?:lives|living|stays|staying) "
+                    rf"(?:back )?at (?:his|her|their) (?:parents|folks|mum|mom|dad|family)"
+                    rf"(?: '?s| ')? (?:house|place|home|flat)\b", "parents"),  # "back living at"
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:still )?(?:lives|living|is living|stays) "
                     rf"(?:at home )?(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks"
                     rf"|family)\b",
@@ -31,8 +36,8 @@ HOUSEHOLD_PATTERNS: tuple[SlotPattern, ...] = (
     _p("household", rf"{_s_if(' alone| solo')}(?:\S+ ){{0,8}}?(?:[.,] (?:lives |living )?alone"
                     rf"|solo living|living solo)\b", "alone"),  # "sister moved out . alone now"
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
-                    rf"(?:\w+ )?(?:roommates|flatmates|housemates|roomies|coworkers|colleagues"
-                    rf"|friends|mates|strangers)\b", "roommates"),  # "shares a flat with 2 mates"
+                    rf"(?:\w+ ){{0,2}}?(?:roommates|flatmates|housemates|roomies|coworkers"
+                    rf"|colleagues|friends|mates|strangers)\b", "roommates"),  # "with 2 new mates"
     _p("household", rf"{_S}(?:[.:,-] )?(?:{_ADVERBS}has )?(?:a |an |\d+ )?(?:roommate"
                     rf"|flatmate|housemate|roomie)s?\b", "roommates"),  # "mei - flatmates x3"
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
@@ -40,6 +45,9 @@ HOUSEHOLD_PATTERNS: tuple[SlotPattern, ...] = (
                     rf"|fiance|fiancee)\b", "partner"),
     _p("household", rf"{_S}{_ADVERBS}has (?:his|her|their) (?:partner|boyfriend|girlfriend|bf|gf"
                     rf"|fiance|fiancee) living with\b", "partner"),  # "has her bf living with her"
+    _p("household", rf"{_S}{_ADVERBS}has (?:his|her|their) (?!(?:partner|boyfriend|girlfriend|bf"
+                    rf"|gf|fiance|fiancee)\b)(?:\w+ ){{1,4}}?(?:living|staying) with "
+                    rf"(?:him|her|them)\b", "relatives"),  # "has his daughter living with him"
     _p("household", rf"{_S}'s (?:partner|boyfriend|girlfriend|bf|gf|fiance|fiancee) "
                     rf"(?:\w+ ){{0,2}}?moved in\b", "partner"),
 )  # fmt: skip
