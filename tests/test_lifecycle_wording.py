@@ -430,3 +430,20 @@ def test_a_job_told_by_its_duties_is_no_other_job() -> None:
         CONTRADICTS
     )
     assert relation("gia's job is counselling", "gia's job is social work", 0.7) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("lena goes to uni in leipzig", "lena is a student at the university in leipzig"),
+        ("rey studying comp sci at uni", "rey doing cs at university"),
+        ("ash doin a phd in neuro", "ash is a neuroscience phd student"),
+    ],
+)
+def test_a_student_where_or_of_what_is_studied_is_said_once(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is Relation.SAME
+
+
+def test_a_student_and_a_worker_at_one_university_are_two_facts() -> None:
+    student = "lena is a student at the university in leipzig"
+    assert relation(student, "lena works at the university in leipzig", 0.8) is not Relation.SAME

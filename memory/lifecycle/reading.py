@@ -203,6 +203,7 @@ def keys(text: str) -> Keys:
             cued = True
         if base not in LIGHT_VERBS and base not in DATE_WORDS:
             words.add(base)
+    words = _unstudied(words)
     members = frozenset(kind for word in words for kind in MEMBER_OF.get(word, ()))
     return Keys(frozenset(words), cued, members | words.intersection(KINDS), members)
 
@@ -295,7 +296,18 @@ def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
         base = SYNONYMS.get(base, base)
         if base not in LIGHT_VERBS and base not in DATE_WORDS:
             core.add(base)
-    return frozenset(core), int(denied or bool(negations % 2))
+    return frozenset(_unstudied(core)), int(denied or bool(negations % 2))
+
+
+_STUDIED_AT = frozenset({"university", "college", "school", "phd", "degree", "master", "msc",
+                         "mba", "bachelor", "course", "major", "doctorate",
+                         "programme"})  # fmt: skip
+"""Where or what one studies: "a student at the university" says no more than "goes to uni"."""
+
+
+def _unstudied(words: set[str]) -> set[str]:
+    """``words`` without "study" where they name where or what is studied."""
+    return words - {"study"} if "study" in words and words & _STUDIED_AT else words
 
 
 @lru_cache(maxsize=65536)
