@@ -447,3 +447,14 @@ def test_a_student_where_or_of_what_is_studied_is_said_once(old: str, new: str) 
 def test_a_student_and_a_worker_at_one_university_are_two_facts() -> None:
     student = "lena is a student at the university in leipzig"
     assert relation(student, "lena works at the university in leipzig", 0.8) is not Relation.SAME
+
+
+@pytest.mark.parametrize(
+    "new", ["amara works remote 100%", "amara works from home 100 percent of the time"]
+)
+def test_working_somewhere_100_percent_of_the_time_is_full_time(new: str) -> None:
+    assert relation("amara wfh full time", new, 0.6) is Relation.SAME
+
+
+def test_a_hundred_percent_of_something_else_is_no_full_time() -> None:
+    assert "full time" not in read("amara is 100% sure").body

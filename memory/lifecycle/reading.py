@@ -105,6 +105,9 @@ _DOTTED_TIME = re.compile(r"\b([ap])\.\s?m\b\.?")
 """A time of day written "3 a.m.": "3 am", as chat writes it."""
 _NOW_AND_THEN = re.compile(r"\b(?:every )?now (?:and|n|&) then\b")
 """Once in a while, one word: "now" is no change, nor "and" a clause's end."""
+_WHOLE_TIME = re.compile(r"\b(remote|remotely|from home|wfh|in (?:the )?office|on site|onsite) "
+                         r"100 ?(?:%|percent)(?: of the time)?")  # fmt: skip
+"""Working somewhere 100 % of the time is working there full time."""
 CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
 """What ends a clause of a fact (its negations are counted per clause)."""
 _NO_PLAN = frozenset({("not", "plan"), ("not", "plans"), ("not", "planning"), ("in", "planning")})
@@ -236,6 +239,7 @@ def normalise(text: str) -> str:
     text = unconcorded(handle_joined(text))
     text = _DOTTED_TIME.sub(r"\1m", _GLUED_UNIT.sub(r"\1 \2", text))
     text = _NOW_AND_THEN.sub("sometimes", text) if "then" in text else text
+    text = _WHOLE_TIME.sub(r"\1 full time", text) if "100" in text else text
     text = respelled(_CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text))
     text = _NT.sub(r"\1 not", text)
     text = _SUFFIX.sub(lambda match: " " + _SUFFIXES[match.group(1)], text)
