@@ -5,6 +5,8 @@ it ("plumber" / "plumbing"), or one word written apart ("shellfish" / "shell fis
 
 from __future__ import annotations
 
+from collections import Counter
+from functools import lru_cache
 from itertools import permutations
 
 from memory.lifecycle.word_list import dictionary
@@ -56,11 +58,16 @@ def words_match(first: str, second: str) -> bool:
 MIN_TWICE_MISTYPED = 7
 
 
+@lru_cache(maxsize=65536)
 def _twice_mistyped(first: str, second: str) -> bool:
     """Two long words two typos apart, one of them no word ("pinaple" / "pineapple"; not
     "painting" / "printing", two words), the first letter kept."""
-    if first[0] != second[0] or not (first.isalpha() and second.isalpha()):
+    if first[0] != second[0] or abs(len(first) - len(second)) > 2:
         return False
+    if not (first.isalpha() and second.isalpha()):
+        return False
+    if sum(((Counter(first) - Counter(second)) + (Counter(second) - Counter(first))).values()) > 4:
+        return False  # two typos change at most four letters
     if first in dictionary() and second in dictionary():
         return False
     return typos_apart(first, second) <= 2
