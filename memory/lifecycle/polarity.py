@@ -131,11 +131,9 @@ def _liking_ended(
     return bool(rest) and rest <= liked - _LIKE
 
 
-_NOW = re.compile(
-    r"\b(?:now(?! and then)|these days|nowadays|converted|obsessed|on repeat|nonstop)\b"
-)
-"""A thing taken to now, or with a passion: a habit alone is no liking ("hates his commute" /
-"commutes every day")."""
+_NOW = re.compile(r"\b(?:now|these days|nowadays|converted|obsessed|on repeat|nonstop)\b")
+"""A thing taken to now, or with a passion ("now and then" is read "sometimes" already): a
+habit alone is no liking ("hates his commute" / "commutes every day")."""
 
 
 def _dislike_turned(
