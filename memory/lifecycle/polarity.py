@@ -39,7 +39,7 @@ from memory.lifecycle.lexicon import (
     SOFT_DRINKS,
 )
 from memory.lifecycle.reading import Reading
-from memory.lifecycle.word_match import sets_match, words_match
+from memory.lifecycle.word_match import sets_match, within, words_match
 
 _LIKE = frozenset({"like"})
 _DRINK = frozenset({"drink"})
@@ -147,7 +147,7 @@ def _dislike_turned(
     if new.negated and "like" not in core_b:
         return False  # a liking, then not done now, is no dislike: "can't go hiking now"
     thing = core_a - _LIKE
-    return bool(thing) and all(any(words_match(word, w) for w in core_b) for word in thing)
+    return bool(thing) and within(thing, core_b)
 
 
 def _kind_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:

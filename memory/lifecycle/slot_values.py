@@ -23,7 +23,7 @@ from memory.lifecycle.places import (
 )
 from memory.lifecycle.spelling import MIN_COUNT
 from memory.lifecycle.word_list import dictionary
-from memory.lifecycle.word_match import typos_apart, words_match
+from memory.lifecycle.word_match import typos_apart, within, words_match
 
 PLACE_KEYS = frozenset({"home", "origin"})
 """Slots whose values are places."""
@@ -55,7 +55,7 @@ def values_agree(key: str, first: str, second: str) -> bool:
     mine, theirs = first.replace("-", "").split(), second.replace("-", "").split()
     if key not in PLACE_KEYS:  # "a bubble tea shop" / "a bubble tea place": one employer
         mine, theirs = _unplaced(mine), _unplaced(theirs)
-    if _within(mine, theirs) or _within(theirs, mine):
+    if within(mine, theirs) or within(theirs, mine):
         return True
     if _written_alike(mine, theirs):
         return True
@@ -103,11 +103,11 @@ def equal_values(key: str, first: str, second: str) -> bool:
     if key in PLACE_KEYS and len(mine) == len(theirs) == 1:
         return _mistyped(first, second)  # "izmir" / "izmr"; not "york" / "cork"
     if len(mine) == len(theirs):
-        return _within(mine, theirs) and _within(theirs, mine)
+        return within(mine, theirs) and within(theirs, mine)
     if key not in PLACE_KEYS:
         return False
     short, long = (mine, theirs) if len(mine) < len(theirs) else (theirs, mine)
-    if not _within(short, long):
+    if not within(short, long):
         return False  # "Boston" / "Boston Massachusetts": the rest names the region
     rest = " ".join(word for word in long if not any(words_match(word, s) for s in short))
     return rest in REGIONS or (
@@ -155,10 +155,6 @@ _VENUES = frozenset(("shop", "place", "spot", "joint", "store"))
 def _unplaced(words: list[str]) -> list[str]:
     rest = [word for word in words if word not in _VENUES]
     return rest or words
-
-
-def _within(part: list[str], whole: list[str]) -> bool:
-    return all(any(words_match(word, other) for other in whole) for word in part)
 
 
 def _recounted(first: str, second: str) -> bool:

@@ -108,8 +108,8 @@ def dictionary_word(word: str) -> str:
     ends = range(1, len(word) + 1)
     for candidates in (
         (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)),
-        (word[:i] + letter + word[i:] for i in ends for letter in ascii_lowercase),
-        (word[:i] + word[i + 1 :] for i in ends if word[i - 1] == word[i : i + 1]),
+        _with_a_letter_more(word),
+        _with_a_double_once(word),
         (
             word[:i] + letter + word[i + 1 :]
             for i in (ends if len(word) >= MIN_MISTYPED else ())
@@ -237,9 +237,20 @@ def repaired(word: str) -> str:
 def _undoubled(word: str) -> str | None:
     """The word in use that ``word`` is with a letter typed twice once ("habbit" → "habit",
     not the slot word "rabbit"; "callled" → "called"), if there is exactly one."""
-    found = {word[:i] + word[i + 1 :] for i in range(1, len(word)) if word[i - 1] == word[i]}
-    used = [w for w in found if dictionary().uses([w])[0] >= MIN_COUNT]
+    found = sorted(_with_a_double_once(word))
+    used = [w for w, n in zip(found, dictionary().uses(found), strict=True) if n >= MIN_COUNT]
     return used[0] if len(used) == 1 else None
+
+
+def _with_a_double_once(word: str) -> set[str]:
+    """``word`` with one of its letters typed twice typed once ("callled": "called")."""
+    return {word[:i] + word[i + 1 :] for i in range(1, len(word)) if word[i - 1] == word[i]}
+
+
+def _with_a_letter_more(word: str) -> list[str]:
+    """``word`` with a letter put in anywhere but before its first, sorted ("evry": "every")."""
+    return sorted({word[:i] + letter + word[i:] for i in range(1, len(word) + 1)
+                   for letter in ascii_lowercase})  # fmt: skip
 
 
 def _short_repaired(word: str) -> str:
@@ -267,8 +278,7 @@ def _short_repaired(word: str) -> str:
     }  # a letter of an ending, inside: "tech" is no "teach", "alot" no "allot", "aime" no "aimed"
     if len(forms) == 1:
         return forms.pop()
-    put_back = sorted({word[:i] + letter + word[i:] for i in range(1, len(word) + 1)
-                       for letter in ascii_lowercase})  # fmt: skip
+    put_back = _with_a_letter_more(word)
     uses = dictionary().uses(put_back)
     common = [w for w, n in zip(put_back, uses, strict=True) if n >= MIN_SHORT_COUNT]
     if len(common) == 1 and verb(common[0]) is None:

@@ -6,6 +6,7 @@ it ("plumber" / "plumbing"), or one word written apart ("shellfish" / "shell fis
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import permutations
 
@@ -71,6 +72,12 @@ def _twice_mistyped(first: str, second: str) -> bool:
     if first in dictionary() and second in dictionary():
         return False
     return typos_apart(first, second) <= 2
+
+
+def within(part: Iterable[str], whole: Iterable[str]) -> bool:
+    """Every word of ``part`` has a match in ``whole`` (:func:`words_match`)."""
+    whole = list(whole)
+    return all(any(words_match(word, other) for other in whole) for word in part)
 
 
 def typos_apart(first: str, second: str) -> int:
