@@ -26,6 +26,7 @@ from memory.lifecycle.merging import (
     meaning,
     residues,
 )
+from memory.lifecycle.relation import SAME_MIN_SIMILARITY
 from memory.models import CandidateFact
 from memory.search.embeddings import LocalEmbedder
 from memory.storage.placing import Lifecycle
@@ -284,3 +285,22 @@ def test_days_of_the_week_are_compared_as_days_however_they_are_said(
                             floor=0.0, model=always)  # fmt: skip
     assert not learned_same("Mia got the job on Monday.", "Mia starts on Tuesday.", similarity,
                             floor=0.0, model=always)  # fmt: skip
+
+
+def test_the_model_is_asked_only_about_pairs_the_store_asks_it(
+    similarity: FactSimilarity,
+) -> None:
+    """What training counts as a merge the model adds: a pair the rules call unrelated, that
+    ``may_merge`` lets through, whose embeddings pass the similarity floor. A wish beside
+    what is, or two facts the rules already merge, are never the model's to merge, so its
+    threshold is not held back by them."""
+    from bench.train_merge import question
+
+    old, new = REWORDED
+    assert merging.asked(old, new, similarity, floor=SAME_MIN_SIMILARITY)
+    assert not merging.asked(old, new, similarity, floor=1.01)
+    assert not merging.asked("Oskar wants to learn Spanish.", "Oskar is learning Spanish.",
+                             similarity, floor=0.0)  # fmt: skip
+    assert question(old, new, similarity)
+    assert not question("Oskar wants to learn Spanish.", "Oskar is learning Spanish.", similarity)
+    assert not question("Melanie plays the clarinet.", "melanie plays clarinet", similarity)

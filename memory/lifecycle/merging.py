@@ -291,6 +291,17 @@ def may_merge(old: str, new: str) -> bool:
     return first.words != second.words  # only an order differs: the vectors cannot see it
 
 
+def asked(old: str, new: str, similarity: FactSimilarity, *, floor: float) -> bool:
+    """Whether the model is asked about two facts the rules call unrelated: :func:`may_merge`,
+    and their embeddings at least ``floor`` similar (``bench/train_merge.py`` counts the
+    merges it adds over these pairs only)."""
+    old, new = aligned(old, new)
+    if not may_merge(old, new):
+        return False
+    first, second = similarity.vectors([meaning(old), meaning(new)])
+    return float(first @ second) >= floor
+
+
 def learned_same(
     old: str, new: str, similarity: FactSimilarity, *, floor: float,
     model: MergeModel | None = None,
@@ -298,10 +309,7 @@ def learned_same(
     """Whether the model takes two facts the rules call unrelated for the same fact (never
     when their embeddings are less similar than ``floor``)."""
     old, new = aligned(old, new)
-    if not may_merge(old, new):
-        return False
-    first, second = similarity.vectors([meaning(old), meaning(new)])
-    if float(first @ second) < floor:
+    if not asked(old, new, similarity, floor=floor):
         return False
     model = model or bundled_model()
     if model is None:
