@@ -48,7 +48,12 @@ TRAINING_SETS = ("dev.jsonl", "holdout.jsonl", "holdout3.jsonl", "train_a.jsonl"
 STRENGTHS = (0.001, 0.003, 0.01, 0.03, 0.1)
 """Inverse regularisation strengths tried (scikit-learn's ``C``)."""
 THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
-MAX_ADDED_WRONG = 0.01
+MAX_ADDED_WRONG = 0.005
+"""The wrong merges the model may add, as a share of the pairs that are not the same. The
+target (``bench/lifecycle.py``: at most 2 % wrong merges) holds per set, a set has some
+150 to 200 such pairs, and the rules make 0.2 to 0.5 % already: at 0.5 % more a set of 150
+expects about one wrong merge and seldom four (2 %); at 1 % a wrong merge is added for
+every two or three paraphrases, and more sets pass 2 % (measured in ``bench/README.md``)."""
 FOLDS, SHUFFLES = 5, 3
 
 
