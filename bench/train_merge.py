@@ -43,7 +43,9 @@ TRAINING_SETS = ("dev.jsonl", "holdout.jsonl", "holdout3.jsonl", "train_a.jsonl"
                  "train_k.jsonl", "train_l.jsonl", "train_m.jsonl", "train_n.jsonl",
                  "train_o.jsonl", "train_p.jsonl", "train_q.jsonl", "train_r.jsonl",
                  "train_s.jsonl", "train_t.jsonl", "train_u.jsonl", "train_v.jsonl",
-                 "train_w.jsonl", "train_x.jsonl", "train_y.jsonl", "train_z.jsonl")  # fmt: skip
+                 "train_w.jsonl", "train_x.jsonl", "train_y.jsonl", "train_z.jsonl",
+                 "train_aa.jsonl", "train_ab.jsonl", "train_ac.jsonl",
+                 "train_ad.jsonl")  # fmt: skip
 """The sets opened for tuning; holdout2 and 4 to 14 stay blind."""
 STRENGTHS = (0.001, 0.003, 0.01, 0.03, 0.1)
 """Inverse regularisation strengths tried (scikit-learn's ``C``)."""
