@@ -196,3 +196,12 @@ def test_two_typos_apart_in_a_long_word_match(first: str, second: str) -> None:
 )
 def test_two_words_in_use_or_another_first_letter_are_two_words(first: str, second: str) -> None:
     assert not words_match(first, second)
+
+
+@pytest.mark.parametrize("word", ["astra", "undertale", "roomie", "carbs", "carb"])
+def test_things_our_tables_name_are_no_typos(word: str) -> None:
+    assert repaired(word) == word  # not "astray", "undertake", "roomier", "crabs", "crab"
+
+
+def test_carbs_eaten_again_end_a_diet_without_them() -> None:
+    assert relation("bo is on keto", "bo eats carbs again", 0.5) is Relation.CONTRADICTS

@@ -214,3 +214,15 @@ def test_a_count_falling_to_one_is_a_change(old: str, new: str) -> None:
 
 def test_a_pet_told_is_no_count() -> None:
     assert relation("rosa has a dog", "rosa has 2 dogs", NEAR) is not Relation.CONTRADICTS
+
+
+def test_on_a_day_of_the_week_is_a_habit_a_change_can_end() -> None:
+    habit = read("di volunteers at the charity shop on a thursday")
+    assert not habit.dates and habit.days == frozenset({"thu"})
+    assert read("di went to the cinema on thursday").dates  # one evening: a dated event
+    assert (
+        relation(
+            "di volunteers at the charity shop on a thursday", "di quit the charity shop", NEAR
+        )
+        is Relation.CONTRADICTS
+    )

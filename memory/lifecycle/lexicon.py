@@ -308,7 +308,7 @@ DIETS = {
     "vegetarian": MEATS,
     "vegan": MEATS | ANIMAL_PRODUCTS,
     "pescatarian": MEATS - _words("fish seafood salmon tuna shrimp prawn"),
-    "keto": _words("bread pasta rice potato potatoes noodles sugar cake"),
+    "keto": _words("bread pasta rice potato potatoes noodles sugar cake carb carbs"),
     "carnivore": _words("vegetables salad fruit bread pasta rice"),
 }
 """Diets, and what a member who keeps one does not eat."""

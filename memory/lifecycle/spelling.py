@@ -16,9 +16,9 @@ away (:func:`dictionary_word`: "playnig" → "playing", "brocoli" → "broccoli"
 "friends"), so that two typos of one word, or a typo of a verb form and its lemma, still
 match. The dictionary is pyspellchecker's English word list with how often each word is
 used (:mod:`memory.lifecycle.word_list`): it holds common names and places ("izmir",
-"tomas"), which are left alone, as are the names of places our own tables hold ("munchen")
-and an ending on a dictionary word ("vaping", "goated", "natively": newer words than the
-list).
+"tomas"), which are left alone, as are the names of places and things our own tables hold
+("munchen", "astra", "carbs": no "astray", "crabs") and an ending on a dictionary word
+("vaping", "goated", "natively": newer words than the list).
 
 A letter typed twice is taken out first ("habbit" → "habit", not the slot word "rabbit").
 
@@ -42,6 +42,9 @@ from typing import TYPE_CHECKING
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle import places
 from memory.lifecycle.lexicon import (
+    DIETS,
+    IE_NOUNS,
+    MEMBER_OF,
     NAME_CUES,
     NUMBER_WORDS,
     OCCUPATIONS,
@@ -218,6 +221,8 @@ def repaired(word: str) -> str:
     """``word``, or the one slot word it is a typo of, else the dictionary word
     (:func:`dictionary_word`); a word of four letters by :func:`_short_repaired`; an ending
     English does not write ("playes", "ownes", "cakez") as the one it does."""
+    if word in _table_words():
+        return word  # a thing our tables name: "astra", "carb" (not "astray", "crab")
     if len(word) == MIN_LENGTH - 1 and word.isalpha() and word not in STOPWORDS:
         return _short_repaired(word)
     if len(word) < MIN_LENGTH or not word.isalpha() or word in STOPWORDS:
@@ -232,6 +237,16 @@ def repaired(word: str) -> str:
         if verb(plain) is not None or plain in dictionary():
             return plain  # "playes", "ownes", "cakez": no "places", "owens"
     return _undoubled(word) or _doubled(word) or _slot_word(word, near) or dictionary_word(word)
+
+
+@lru_cache(maxsize=1)
+def _table_words() -> frozenset[str]:
+    """The single words our own tables read as things: the members of kinds (cars, games:
+    "astra", "undertale"), what a diet leaves out ("carbs"), the nouns in -ie ("roomie").
+    Newer than the dictionary, or missing from it, they are words, not typos ("astra" is no
+    "astray", "carbs" no "crabs")."""
+    listed = MEMBER_OF.keys() | IE_NOUNS | frozenset().union(*DIETS.values())
+    return frozenset(word for word in listed if " " not in word)
 
 
 def _undoubled(word: str) -> str | None:

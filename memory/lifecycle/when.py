@@ -59,7 +59,7 @@ _FREQUENCY = re.compile(
     rf"|{_TIMES} (?:daily|weekly|monthly)|(?:on|at) weekends|weekends|weekdays"
     rf"|in the (?:mornings?|evenings?|afternoons?)|at night|(?:a|per) (?:day|night|week|month"
     rf"|shift)"
-    rf"|daily|nightly|weekly|(?:on )?{_DAY_LIST}+|(?:on )?(?:{WEEKDAYS})s"
+    rf"|daily|nightly|weekly|(?:on )?{_DAY_LIST}+|(?:on )?(?:{WEEKDAYS})s|on a (?:{WEEKDAYS})"
     # and how long a habit has been left:
     rf"|(?:a lot|loads|nonstop|non-stop|24 7|all the time|constantly|religiously)"
     rf"(?= [,.;:!?]|$)"  # how much, at a clause's end: "plays fifa loads"
