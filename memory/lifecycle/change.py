@@ -17,7 +17,9 @@ compare, or a wording they do not know), such a change still ends the old fact w
   or handed to someone, pulled out of, came off, nuked, tore down, rip; died, passed away,
   renamed, is gone, got sold, fell off, is done, is dead to them, uninstalled, ended; closed,
   returned or removed, either side: "closed her etsy shop", "the etsy shop closed", "returned
-  the 4070", "the mac got returned", not "returned to uni") stands next to
+  the 4070", "the mac got returned", not "returned to uni"; over, done, off or "is retired"
+  said last, of the thing its clause starts with: "diet over", "masters done , phd now",
+  "engagement off", "the old laptop is retired") stands next to
   a content word of the old fact, a word made from it, or a kind it is one of ("quit
   vaping" / "vapes", "left teaching" / "a teacher", "Biscuit passed away" / "a dog named
   Biscuit", "cut out caffeine" / "drinks coffee"); or
@@ -64,6 +66,7 @@ from memory.extraction.offline.verbs import verb
 from memory.lifecycle.cues import (
     AFTER_CUES,
     BEFORE_CUES,
+    CLAUSE_OVER,
     DIET,
     ENDED_IT,
     ENDING_CUES,
@@ -353,6 +356,8 @@ def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
         near += words[index + 1 : index + 1 + WINDOW]
     if cue == ENDED_IT:  # "bingo ? stopped it": whatever the fact named before
         near += words[1:index]
+    elif cue == CLAUSE_OVER:  # "broken arm , cast off": the cast, not the arm
+        near += list(takewhile(lambda word: word not in PUNCTUATION, reversed(words[1:index])))
     elif cue in BEFORE_CUES and index > 1 and words[index - 1] in _RELATIVE_PRONOUNS:
         near.append(words[index - 2])  # "a fisherman who died": him only, not "keen"
     elif cue in BEFORE_CUES:  # both ways for a few: "returned the 4070", "the mac got returned"

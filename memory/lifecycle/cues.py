@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.reading import CLAUSE_ENDS, lemma
+from memory.lifecycle.reading import CLAUSE_ENDS, PUNCTUATION, lemma
 
 HOME, WORK, LOVE, STUDIES, PET, DIET = "home", "work", "relationship", "studies", "pet", "diet"
 ROLE = "role"  # a member's part in a community: mod, admin, captain
@@ -68,8 +68,10 @@ _SERVICES = frozenset({"lesson", "lessons", "class", "classes", "talk", "talks",
 ENDED_IT = "ended it"
 """A cue that ends a thing named before it in the fact, by a pronoun ("bingo? stopped it",
 "monster makes her sick now, done w it", "no car anymore, sold it")."""
-BEFORE_CUES = frozenset({"die", "rename", "pass", "gone", "sold", "expire", "lapse", "dead",
-                          "done", "return", "remove", "closed", "uninstalled",
+CLAUSE_OVER = "ended-said-last"
+"""A cue that ends the thing its clause starts with ("diet over", "masters done , phd now")."""
+BEFORE_CUES = frozenset({CLAUSE_OVER, "die", "rename", "pass", "gone", "sold", "expire",
+                          "lapse", "dead", "done", "return", "remove", "closed", "uninstalled",
                           "ended", "steal", "dethrone", ENDED_IT, "writeoff",
                           "disband"})  # fmt: skip
 """Cues that end the thing before them ("Biscuit passed away", "the dog was renamed", "the
@@ -150,6 +152,15 @@ def find_cues(body: str) -> tuple[tuple[str, int], ...]:
             base = "gone"  # "apex deleted", "the astra got scrapped": the thing comes before
         elif base in AFTER_CUES and following in _PRONOUNS and index > 2:
             base = ENDED_IT  # "bingo ? stopped it"
+        elif (
+            word in _OVER
+            and following in ENDS
+            and _thing_first(words, index)
+            and (
+                word != "retired" or words[index - 1] in _BEING  # not "fully retired": a job
+            )
+        ):
+            base = CLAUSE_OVER  # "masters done , phd now", "diet over", "engagement off"
         elif base == "do" and word == "done" and words[index - 1] in ("is", "'s", "are"):
             if following not in ENDS:
                 continue  # "is done with it" is read as "stopped" (phrases)
@@ -209,14 +220,15 @@ def _given_away(words: list[str], index: int) -> bool:
 
 def _left_off(words: list[str], index: int) -> bool:
     """ "off" at ``index`` tells a habit left: "juno off keto", "went off mushrooms", "took
-    her off metformin" (not "day off", "off work today"; "off the cigarettes" as "off
-    cigarettes")."""
+    her off metformin", "emily . off sushi" (not "day off", "off work today"; "off the
+    cigarettes" as "off cigarettes")."""
     following = words[index + 1] if index + 1 < len(words) else ""
     if following == "the" and index + 2 < len(words):
         following = words[index + 2]
     taken_off = index >= 2 and words[index - 1] in _TAKEN and lemma(words[index - 2]) == "take"
+    starts = index == 1 or words[index - 1] in PUNCTUATION  # "juno off keto", "gav . off keto"
     return (
-        index == 1 or words[index - 1] in _GOING_OFF or taken_off
+        starts or words[index - 1] in _GOING_OFF or taken_off
     ) and following not in _OFF_A_WHILE | ENDS
 
 
@@ -231,6 +243,32 @@ def _told_after(words: list[str], index: int, following: str) -> bool:
     """The cue at ``index`` follows the thing it ends: after "got", "was" ("got scrapped"), or
     at the end of its clause ("apex deleted")."""
     return index > 1 and (words[index - 1] in _PASSIVE or following in ENDS)
+
+
+_OVER = frozenset({"done", "over", "off", "retired"})
+"""Words that end the thing their clause starts with, said last ("diet over", "the exchange is
+over", "engagement off", "vaporflys are retired"); not time off ("day off")."""
+_TIME_AWAY = frozenset({"day", "days", "time", "night", "week", "weekend", "shift", "all"})
+_BEING = frozenset({"is", "'s", "are", "was"})
+_OWNERS = frozenset({"the", "his", "her", "their", "my"})
+_NOT_A_THING = PUNCTUATION | _OWNERS | _BEING | frozenset({"it", "that", "this", "all", "i"})
+
+
+def _thing_first(words: list[str], index: int) -> bool:
+    """The word ``index`` closes a clause that starts with a thing, past the subject or
+    punctuation: "adwoa masters done", "tenzin : ... , diet over", "kai ... , the exchange is
+    over", "ember razer deal over", ", the old laptop is retired" (not "has her hair done",
+    "took the day off", "maureen 's retired")."""
+    at = index - 1
+    if at > 1 and words[at] in _BEING:
+        at -= 1
+    if at < 1 or words[at] in _TIME_AWAY or words[at] in _NOT_A_THING:
+        return False
+    if at > 1 and verb(words[at - 1]) is None and words[at - 1] not in _NOT_A_THING:
+        at -= 1  # a thing of two words: "razer deal over", "old laptop"
+    if at > 1 and words[at - 1] in _OWNERS:
+        at -= 1
+    return at == 1 or words[at - 1] in PUNCTUATION
 
 
 _TAKEN = frozenset({"him", "her", "them", "me"})
