@@ -2,7 +2,8 @@
 public ``relation``: a liking turned ("into it" / "over it", "burnt out on"), a habit packed
 in or given up on, a switch ("jumped ship to", "went from ... to", "transferred from ... to",
 "instead of"), an injury recovered from, how many pets now, a time zone, a rank, an age or a
-favourite that moved, a place moved out of, a league dropped out of, a diet followed."""
+favourite that moved, a place moved out of, a league dropped out of, a diet followed; a role
+stood down from or handed over, a squad cut from, a thing binned or thrown out."""
 
 from __future__ import annotations
 
@@ -182,3 +183,31 @@ def test_a_liking_then_a_dislike_now_in_more_words_ends_the_liking() -> None:
 )
 def test_a_liking_then_a_thing_not_done_now_is_no_dislike(old: str, new: str) -> None:
     assert relation(old, new, 0.6) is UNRELATED
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("al is treasurer of the rowing club", "al stood down as treasurer of the rowing club"),
+        ("al is chairman of the quiz league", "al handed over the chairmanship of the quiz league"),
+        ("al volunteers as a steward at the match", "al stepped back from stewarding this season"),
+        ("al is on the county squad", "al got cut from the county squad"),
+        ("al - apprentice at a garage", "al. apprenticeship done, qualified mechanic now"),
+        ("al runs with a garmin 245", "al binned the garmin, on a coros now"),
+        ("al has a futon", "al threw out the futon"),
+    ],
+)
+def test_a_role_or_thing_left_in_other_words_ends_it(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("al has a bin", "al takes the bins out on mondays"),
+        ("al is a steward at the match", "al stepped back to let the crowd through"),
+        ("al has a passport", "al's pass expired"),  # "pass" is no passport: another word
+    ],
+)
+def test_words_that_only_look_like_leaving_end_nothing(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is not CONTRADICTS

@@ -13,14 +13,15 @@ compare, or a wording they do not know), such a change still ends the old fact w
   too) meets a topic the old fact is about (its slots, or its words: "works retail" is about
   work); or
 * an **object cue** (quit, left, stopped, sold, lost, dropped, replaced, uninstalled, gave
-  up, stepped down, handed off, went off, swore off, dumped, kicked from, retired from, gave
-  or handed to someone, pulled out of, came off, nuked, tore down, rip; died, passed away,
-  renamed, is gone, got sold, fell off, is done, is dead to them, uninstalled, ended; closed,
-  returned or removed, either side: "closed her etsy shop", "the etsy shop closed", "returned
-  the 4070", "the mac got returned", not "returned to uni"; over, done, off or "is retired"
-  said last, of the thing its clause starts with: "diet over", "masters done , phd now",
-  "engagement off", "the old laptop is retired") stands next to
-  a content word of the old fact, a word made from it, or a kind it is one of ("quit
+  up, stepped down or back, stood down, handed off or over, went off, swore off, dumped,
+  binned, threw out, kicked or cut from, retired from, gave or handed to someone, pulled out
+  of, came off, nuked, tore down, rip; died, passed away, renamed, is gone, got sold, fell
+  off, is done, is dead to them, uninstalled, ended; closed, returned or removed, either
+  side: "closed her etsy shop", "the etsy shop closed", "returned the 4070", "the mac got
+  returned", not "returned to uni"; over, done, off or "is retired" said last, of the thing
+  its clause starts with: "diet over", "masters done , phd now", "engagement off", "the old
+  laptop is retired") stands next to a content word of the old fact, a word made from it
+  (with a noun's ending: "chairman" / "chairmanship"), or a kind it is one of ("quit
   vaping" / "vapes", "left teaching" / "a teacher", "Biscuit passed away" / "a dog named
   Biscuit", "cut out caffeine" / "drinks coffee"); or
 * a **switch** (switched, upgraded, migrated, swapped, changed) names a word of an old fact,

@@ -50,7 +50,7 @@ AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop"
                          "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
                          "hand", "dump", "rip", "flog", "nuke", "return", "remove",
                          "closed", "withdraw", "over-take", "resign", "yeet", "yeeted",
-                         "discontinue", "writeoff", "dropout", "bury"})  # fmt: skip
+                         "discontinue", "writeoff", "dropout", "bury", "bin"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "withdrew from
 her degree", "gave ziggy to her cousin", "dropped out of the thursday league", "buried his
@@ -78,7 +78,9 @@ BEFORE_CUES = frozenset({CLAUSE_OVER, "die", "rename", "pass", "gone", "sold", "
 1660 is gone", "the xbox got sold", "had her bike stolen", "sfah got dethroned")."""
 _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off"): "fire",
             ("laid", "off"): "fire", ("call", "off"): "split", ("give", "up"): "giveup",
-            ("step", "down"): "stepdown", ("hand", "off"): "handoff", ("hand", "over"): "handoff",
+            ("step", "down"): "stepdown", ("stand", "down"): "stepdown",
+            ("step", "back"): "stepdown", ("cut", "from"): "leave", ("hand", "off"): "handoff",
+            ("hand", "over"): "handoff", ("throw", "out"): "ditch", ("throw", "away"): "ditch",
             ("shut", "down"): "shutdown", ("pack", "in"): "quit", ("cut", "out"): "quit",
             ("get", "rid"): "ditch", ("run", "out"): "expire", ("swear", "off"): "quit",
             ("cut", "off"): "quit", ("fall", "off"): "gone", ("kick", "from"): "leave",

@@ -99,7 +99,14 @@ def kin(first: str, second: str) -> bool:
     if first == second:
         return True
     short, long = sorted((first, second), key=len)
-    return len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 3
+    if len(short) < 4 or not long.startswith(short):
+        return False
+    return len(long) - len(short) <= 3 or long[len(short) :] in _MADE_INTO_A_NOUN
+
+
+_MADE_INTO_A_NOUN = frozenset({"ship", "ment", "ling", "hood"})
+"""Longer endings that make a word's noun ("chairman" / "chairmanship", "marshal" /
+"marshalling", "intern" / "internship")."""
 
 
 def sets_match(first: frozenset[str], second: frozenset[str]) -> bool:
