@@ -226,3 +226,19 @@ def test_on_a_day_of_the_week_is_a_habit_a_change_can_end() -> None:
         )
         is Relation.CONTRADICTS
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("rue sleeps at like 10pm", "rue up till 4am every night now"),  # a burst: no "is"
+        ("rue's sleep is a mess, up till 6am", "rue fixed her sleep, in bed by 11 now"),
+        ("rue sleeps at 3am most nights", "rue sorted her sleep out, lights out by 10:30"),
+    ],
+)
+def test_a_bedtime_told_as_chat_tells_it_changes(old: str, new: str) -> None:
+    assert relation(old, new, NEAR) is Relation.CONTRADICTS
+
+
+def test_up_at_an_hour_is_waking_not_a_bedtime() -> None:
+    assert relation("rue goes to bed at 10", "rue woke up at 7", NEAR) is not (Relation.CONTRADICTS)

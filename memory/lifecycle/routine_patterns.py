@@ -26,13 +26,15 @@ _TO_WORK = r"(?:work|the office|(?:his|her|their) (?:job|office|work)|school|uni
 _MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
 _TO_BED = (
     r"(?:goes to bed|go to bed|going to bed|gets to bed|in bed|falls asleep|fall asleep|asleep"
-    r"|sleeps|sleeping|sleep|crashes|passes out|(?<!out of )bed)"  # "gets out of bed at 5": up
+    r"|sleeps|sleeping|sleep|crashes|passes out|lights out|(?<!out of )bed)"  # not "out of bed"
 )
 _GETS_UP = r"(?:wakes up|wake up|woke up|wakes|gets up|get up|up|awake|out of bed|rises)"
 _AT = r"(?:at|by|before|around|about|like|after|past)"
 _AM = r"(?:am\b| am\b| a \. m\b|(?= |$)|:\d\d)(?! ?pm| p \. m)"
 _PM = r"(?:pm\b| pm\b| p \. m\b|(?= |$)|:\d\d)(?! ?am| a \. m)"
 _SMALL_HOURS = rf"(?:midnight|[1-5]{_AM})"
+_UP_UNTIL = rf"(?:midnight|[1-6]{_AM})"
+"""Hours of the clock one is up until, late: up till 6 am is up all night."""
 _EVENING = rf"(?:(?:8|9|10|11){_PM})"
 _EARLY_HOURS = rf"(?:dawn|sunrise|[4-7]{_AM})"
 _LATE_HOURS = rf"(?:noon|midday|lunch(?:time)?|(?:9|10|11|12){_AM})"
@@ -123,9 +125,9 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     # when they go to bed and get up: late or early
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?{_TO_BED} (?:\S+ ){{0,2}}?{_AT}"
                   rf"(?: like| about| around| at)? {_SMALL_HOURS}", "late"),
-    _p("bedtime", rf"{_s_if(' up | online | on discord ')}(?:\S+ ){{0,8}}?(?:(?:stays|stay"
-                  rf"|staying|is) up|online|on discord)"
-                  rf" (?:\S+ ){{0,2}}?(?:until|till|til|past) {_SMALL_HOURS}", "late"),
+    _p("bedtime", rf"{_s_if(' up | online | on discord ')}(?:\S+ ){{0,8}}?(?:(?:(?:stays|stay"
+                  rf"|staying|is) )?up|online|on discord)"
+                  rf" (?:\S+ ){{0,2}}?(?:until|till|til|past) {_UP_UNTIL}", "late"),
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?(?<!never )(?<!not ){_TO_BED} (?:\S+ ){{0,2}}?"
                   rf"{_AT}(?: like| about| around)? {_EVENING}", "early"),
     _p("bedtime", rf"{_s_if('likes night')}(?:\S+ ){{0,8}}?(?<!not )likes night\b", "late"),
