@@ -826,6 +826,13 @@ def test_a_rank_is_one_per_game(old: str, new: str, expected: Relation) -> None:
         ("dev is on utc+5:30", "dev is on utc+5", CONTRADICTS),
         ("Pia is in the timezone CET.", "Pia is on EET now.", CONTRADICTS),
         ("jae is on japan time", "jae is in denver now so mountain time", CONTRADICTS),
+        ("Uma is based in the Central European time zone.", "Uma works on CET.", SAME),
+        ("Uma is on UK time.", "Uma moved to Ankara and is now on Turkish time.", CONTRADICTS),
+        (
+            "Uma said she is on GMT.",
+            "Uma said that since relocating to Manila she is now on UTC+8.",
+            CONTRADICTS,
+        ),
     ],
 )
 def test_a_time_zone_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:

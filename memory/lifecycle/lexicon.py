@@ -321,7 +321,7 @@ UNIVERSITIES = _words(
 
 ZONE_ABBREVIATIONS = _words(
     "utc gmt bst cet cest eet eest wet est edt cst cdt mst mdt pst pdt ast akst hst ist jst kst "
-    "aest aedt awst nzst nzdt wat sast brt pht sgt hkt wib ict msk gst"
+    "aest aedt awst nzst nzdt wat sast brt pht sgt hkt wib ict msk gst trt"
 )
 """Time zones by their abbreviation, as the time-zone slot reads them."""
 
@@ -368,7 +368,7 @@ ZONE_NAMES = {
     "korean": "kst", "moscow": "msk", "brazil": "brt", "finnish": "eet", "greek": "eet",
     "german": "cet", "french": "cet", "spanish": "cet", "italian": "cet", "australian eastern":
     "aest", "philippine": "pht", "singapore": "sgt", "hong kong": "hkt", "gulf": "gst",
-    "new zealand": "nzst",
+    "new zealand": "nzst", "turkish": "trt", "turkey": "trt",
 }  # fmt: skip
 """Time zones named before "time" ("pacific time", "central european time"), and their
 abbreviation: the one name a zone is read as."""

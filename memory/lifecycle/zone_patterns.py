@@ -32,11 +32,12 @@ _ZONE_WORD = r"(?:local )?(?:time ?zone|tz|time)"
 _OWNER = r"(?:his|her|their|my)"
 
 ZONE_PATTERNS: tuple[SlotPattern, ...] = (
-    _p("timezone", rf"{_S}{_ADVERBS}(?:is |lives |plays )?(?:now )?(?:in|on) (?:the )?{_ZONE}"
+    _p("timezone", rf"{_S}{_ADVERBS}(?:is |lives |plays |(?:is )?based )?(?:now )?(?:in|on) "
+                   rf"(?:the )?{_ZONE}"
                    rf"{_ZONE_END}"),
     _p("timezone", rf"{_S}'s {_ZONE_WORD} (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_S}(?:[.:,-] )?{_ZONE}{_ZONE_END}"),
-    _p("timezone", rf"{_s_if(' on ')}(?:\S+ ){{1,8}}?on (?:the )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_s_if(' on ')}(?:\S+ ){{1,10}}?on (?:the )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_s_if(' now$')}(?:\S+ ){{1,6}}?{_ZONE}(?: gang)?(?= now$)"),
     # "relocated , gmt now", "est gang now"
     _p("timezone", rf"{_s_if(' (?:time ?zone|tz|time) ')}(?:\S+ ){{0,6}}?{_OWNER} {_ZONE_WORD}"
@@ -57,7 +58,7 @@ _SUMMER = {"pdt": "pst", "edt": "est", "cdt": "cst", "mdt": "mst", "bst": "utc",
 """Summer time as its zone ("pdt" is Pacific time)."""
 _OFFSETS = {
     "utc": 0, "wet": 0, "cet": 1, "wat": 1, "eet": 2, "sast": 2, "msk": 3, "gst": 4,
-    "ict": 7, "wib": 7, "sgt": 8, "hkt": 8, "pht": 8, "awst": 8, "jst": 9, "kst": 9,
+    "trt": 3, "ict": 7, "wib": 7, "sgt": 8, "hkt": 8, "pht": 8, "awst": 8, "jst": 9, "kst": 9,
     "aest": 10, "nzst": 12, "brt": -3, "ast": -4, "est": -5, "cst": -6, "mst": -7,
     "pst": -8, "akst": -9, "hst": -10,
 }  # fmt: skip
