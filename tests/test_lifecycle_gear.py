@@ -108,3 +108,10 @@ def test_the_phone_passed_on_is_not_the_one_used() -> None:
 def test_a_server_region_is_one_name_however_told() -> None:
     assert _slots("rue plays on euw") == _slots("rue is on eu servers") == {"server": "eu"}
     assert _slots("rue does not play on na servers") == {}
+
+
+def test_a_macbook_is_a_mac_and_a_mac_is_a_system_one_can_leave() -> None:
+    assert relation("ivo - macbook", "ivo. sold the mac, linux laptop now", NEAR) is (
+        Relation.CONTRADICTS
+    )
+    assert relation("ivo has a macbook", "ivo has a mac", NEAR) is Relation.SAME

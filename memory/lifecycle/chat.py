@@ -58,7 +58,7 @@ CHAT_WORDS = {
     "swe": "software engineer", "mgr": "manager", "govt": "government", "dept": "department",
     "appt": "appointment", "vids": "videos", "telly": "tv", "brekkie": "breakfast",
     "cuppa": "cup of tea", "ldn": "london", "weeb": "anime fan", "boba": "bubble tea",
-    "vino": "wine", "prem": "premier league",
+    "vino": "wine", "prem": "premier league", "macbook": "mac", "macbooks": "macs",
     # employers by their ticker or nickname
     "msft": "microsoft", "sbux": "starbucks", "amzn": "amazon", "jpm": "jpmorgan",
     "mcd": "mcdonalds", "mcds": "mcdonalds", "goog": "google", "maccies": "mcdonalds",

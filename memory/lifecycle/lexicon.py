@@ -273,7 +273,7 @@ KINDS = {
     ),
     "sweet": _words("candy chocolate cake cookie dessert donut brownie"),
     "phone": _words("iphone pixel galaxy android samsung huawei xiaomi oneplus nokia motorola"),
-    "os": _words("windows linux macos ubuntu fedora debian chromeos arch manjaro gentoo nixos"),
+    "os": _words("windows linux macos mac ubuntu fedora debian chromeos arch manjaro gentoo nixos"),
     "browser": _words("firefox chrome chromium safari edge brave opera vivaldi"),
     "editor": _words(
         "vscode vim neovim nvim emacs intellij pycharm webstorm jetbrains sublime zed helix xcode"
