@@ -115,3 +115,9 @@ def test_a_macbook_is_a_mac_and_a_mac_is_a_system_one_can_leave() -> None:
         Relation.CONTRADICTS
     )
     assert relation("ivo has a macbook", "ivo has a mac", NEAR) is Relation.SAME
+
+
+def test_a_phone_waved_goodbye_is_not_the_one_used() -> None:
+    assert relation("lin. android user", "lin - pixel gone, iphone 14 now. bye android", NEAR) is (
+        Relation.CONTRADICTS
+    )

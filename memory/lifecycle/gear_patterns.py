@@ -25,9 +25,9 @@ _PHONES = (
 _NOT_MAKER = r"(?<!for )(?<!at )(?<!of )(?<!by )(?<!joined )(?<!from )(?<!named )(?<!called )"
 """What makes a phone's maker an employer ("works for samsung"), or a name ("a cat named
 pixel")."""
-_GIVEN = "".join(rf"(?<!{verb} {whose})" for verb in ("gave", "sold", "ditched")
+_GIVEN = "".join(rf"(?<!{verb} {whose})" for verb in ("gave", "sold", "ditched", "bye")
                  for whose in ("", "the ", "his ", "her ", "their ", "my "))  # fmt: skip
-"""What makes a phone one passed on ("sold his iphone and uses a redmi now")."""
+"""What makes a phone one passed on ("sold his iphone and uses a redmi now", "bye android")."""
 _CARD = (
     r"(?:(?:nvidia|amd|geforce|radeon) )?(?:(?:rtx|gtx|rx) )?"
     r"(?P<value>(?:(?<=rx )[1-9]\d{2,3}|9[5-8]0|10[5-8]0|16[56]0|20[5-8]0|30[5-9]0|40[6-9]0"
