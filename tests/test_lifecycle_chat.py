@@ -219,3 +219,21 @@ def test_mains_consoles_shares_and_peoples_told_other_ways(old: str, new: str) -
 )
 def test_a_laugh_at_the_end_of_a_fact_is_no_part_of_it(text: str, body: str) -> None:
     assert read(text).body == body
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("tess is deffo single", "tess got a bf now lol"),  # a chat adverb after "is"
+        ("tess is literally single", "tess is engaged to sam now"),
+        ("tess. single", "tess - new gf, met her at the climbing wall"),  # a fragment
+    ],
+)
+def test_a_relationship_told_with_chat_words_changes(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is Relation.CONTRADICTS
+
+
+def test_someone_elses_new_partner_is_not_the_members() -> None:
+    assert relation("tess is single", "tess's brother has a new gf", 0.5) is not (
+        Relation.CONTRADICTS
+    )

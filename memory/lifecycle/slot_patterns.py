@@ -32,7 +32,7 @@ _S, _s_if = SUBJECT, subject_if  # short names for the patterns below
 
 _ADVERBS = (
     r"(?:(?:now|still|currently|recently|just|finally|actually|officially|also|really"
-    r"|originally|already|again|happily) )*"
+    r"|originally|already|again|happily|definitely|deffo|defo|totally|literally) )*"
 )
 _DET = r"(?:a|an|the|their|his|her|my|our)"
 _STOP = (
@@ -212,7 +212,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "dating"),
     _p("status", rf"{_S}and (?P<partner>\w+) (?:broke up|split up|split|are over{_FRAGMENT_END})\b",
        "single"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) (?:(?:now|currently) )?"
+    _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) {_ADVERBS}"
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}taken{_FRAGMENT_END}", "dating"),  # "lux - taken"
@@ -228,6 +228,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:has|got|has got|found) (?:(?:a|an) )?(?:new )?"
                  rf"(?:boyfriend|girlfriend|partner|bf|gf)(?: (?:named|called) "
                  rf"(?P<partner>\w+))?\b", "dating"),
+    _p("status", rf"{_S}(?:[.:,-] )?(?:(?:a|an) )?new (?:boyfriend|girlfriend|partner|bf|gf)\b",
+       "dating"),  # "ava - new gf , met at freshers"
     _p("status", rf"{_S}{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing) "
                  rf"(?:someone|somebody|some|a|an)\b", "dating"),
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife) (?:named|called) "
