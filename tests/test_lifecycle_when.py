@@ -242,3 +242,18 @@ def test_a_bedtime_told_as_chat_tells_it_changes(old: str, new: str) -> None:
 
 def test_up_at_an_hour_is_waking_not_a_bedtime() -> None:
     assert relation("rue goes to bed at 10", "rue woke up at 7", NEAR) is not (Relation.CONTRADICTS)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("rue sleeps like 9 hrs", "rue running on 4 hrs sleep these days", Relation.CONTRADICTS),
+        ("rue runs on 3hrs of sleep", "rue fixed her sleep sched, 8hrs now", Relation.CONTRADICTS),
+        ("rue - sleeps 6hrs", "rue. gets like six hours of sleep", Relation.SAME),
+        ("rue works 12 hours a day", "rue sleeps 7 hours", Relation.UNRELATED),
+    ],
+)
+def test_how_long_one_sleeps_is_one_figure_at_a_time(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, NEAR) is expected

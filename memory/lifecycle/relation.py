@@ -313,4 +313,5 @@ _KIND_WORDS = {
     "status": frozenset({"girlfriend", "boyfriend", "partner", "wife", "relationship"}),
     "origin": frozenset({"hometown", "home", "town", "city", "native"}),
     "home": frozenset({"home", "town", "city", "resident", "local"}),
+    "sleep": frozenset({"sleep", "get", "hour", "night", "run", "survive", "live"}),
 }

@@ -1,8 +1,8 @@
 """The patterns of a member's routine (:mod:`memory.lifecycle.slots`): the shift they work
 and where they work from, how they get to work or school, when they go to bed and get up
-(late or early, read from the hours they name), and their personal best at a distance (one
-at a time: "10k pb 45:02" / "new 10k pb, 43:50"). Built as the patterns of
-:mod:`memory.lifecycle.slot_patterns` are, and read after them.
+(late or early, read from the hours they name), how many hours they sleep, and their
+personal best at a distance (one at a time: "10k pb 45:02" / "new 10k pb, 43:50"). Built as
+the patterns of :mod:`memory.lifecycle.slot_patterns` are, and read after them.
 """
 
 from __future__ import annotations
@@ -131,6 +131,13 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?(?<!never )(?<!not ){_TO_BED} (?:\S+ ){{0,2}}?"
                   rf"{_AT}(?: like| about| around)? {_EVENING}", "early"),
     _p("bedtime", rf"{_s_if('likes night')}(?:\S+ ){{0,8}}?(?<!not )likes night\b", "late"),
+    # how long they sleep: "sleeps 9 hours", "running on 4 hours sleep", "8 hours now"
+    _p("sleep", rf"{_S}(?:[.:,-] )?(?:(?:only|still|now|usually) )?(?:sleeps|(?:is )?"
+                rf"(?:gets|getting|running on|runs on|surviving on|survives on|lives on|living on)"
+                rf"(?= (?:\S+ )?\d{{1,2}} hours? (?:of )?sleep\b)) (?:only |just |barely |like "
+                rf"|about |around )?(?P<value>\d{{1,2}}) hours?\b"),
+    _p("sleep", rf"{_s_if(' sleep ')}(?:\S+ ){{0,4}}?sleep (?:\S+ ){{0,3}}?, (?:(?:only|now) )?"
+                rf"(?P<value>\d{{1,2}}) hours?\b"),  # "fixed his sleep sched , 8 hours now"
     _p("waketime", rf"{_s_if(_GETS_UP)}(?:\S+ ){{0,8}}?{_GETS_UP} (?:\S+ ){{0,2}}?{_AT}"
                    rf"(?: like| about| around)? {_EARLY_HOURS}", "early"),
     _p("waketime", rf"{_s_if(' sleep| lie| lies| stays')}(?:\S+ ){{0,8}}?(?:sleeps?|sleeping"
