@@ -257,3 +257,26 @@ def test_how_long_one_sleeps_is_one_figure_at_a_time(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, NEAR) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("rue runs in the mornings", "rue only runs at night now", Relation.CONTRADICTS),
+        ("rue - gym before work, 6am", "rue - evening gym now, 7pm", Relation.CONTRADICTS),
+        ("rue trains in the evening", "rue now trains in the morning", Relation.CONTRADICTS),
+        ("rue runs in the mornings", "rue runs in the evenings now too", Relation.UNRELATED),
+        ("rue goes to bed around 3 a.m.", "rue falls asleep at about three in the morning",
+         Relation.SAME),  # an hour of the small hours, not the morning
+    ],
+)  # fmt: skip
+def test_a_habit_moved_to_another_part_of_the_day_changes(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, NEAR) is expected
+
+
+def test_the_parts_of_the_day_a_fact_names() -> None:
+    assert read("rue - gym before work, 6am").parts == frozenset({"morning"})
+    assert read("rue gym after work now, not mornings").parts == frozenset({"evening"})
+    assert read("rue is up at 3 in the morning").parts == frozenset({"night"})

@@ -60,7 +60,13 @@ from memory.lifecycle.phrases import rewritten
 from memory.lifecycle.places import CITIES, REGIONS
 from memory.lifecycle.routine_patterns import diet_kept
 from memory.lifecycle.spelling import repaired
-from memory.lifecycle.when import days_named, spelled_days, split_dates, tells_how_often
+from memory.lifecycle.when import (
+    days_named,
+    parts_of_day,
+    spelled_days,
+    split_dates,
+    tells_how_often,
+)
 from memory.search.scripts import spaced, unaccented
 
 READ_CACHE_SIZE = 8192
@@ -139,6 +145,8 @@ class Reading:
     """What the subject's diet rules out ("is vegetarian": meat, fish...); else empty."""
     days: frozenset[str] = frozenset()
     """The days of the week it names, dates and frequencies included ("on fridays": fri)."""
+    parts: frozenset[str] = frozenset()
+    """The parts of the day it names ("in the mornings", "6am": morning)."""
 
     @property
     def wish_at(self) -> int:
@@ -171,8 +179,9 @@ def read(text: str) -> Reading:
     stopped = any(lemma(word) in STOPPING_VERBS for word in words)
     days = days_named(normalised)
     return Reading(
-        body, subject, possessive, core, bool(negations % 2), stopped, dates, not_eaten, days
-    )
+        body, subject, possessive, core, bool(negations % 2), stopped, dates, not_eaten, days,
+        parts_of_day(normalised),
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -266,8 +266,10 @@ def _diet_restated(dieter: Reading, said: frozenset[str], other: Reading) -> boo
 def _same_occasions(first: Reading, second: Reading) -> bool:
     """The same dates and days of the week, or none on either side: a fact told with a day
     is no repeat of one told without ("cashier" / "cashier, weekends only"), nor of one told
-    with another ("streams on weekends" / "on wednesdays too")."""
-    return first.dates == second.dates and first.days == second.days
+    with another ("streams on weekends" / "on wednesdays too"), nor at another part of the day
+    ("runs in the mornings" / "in the evenings too")."""
+    apart = bool(first.parts) and bool(second.parts) and not first.parts & second.parts
+    return first.dates == second.dates and first.days == second.days and not apart
 
 
 def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) -> bool:

@@ -105,6 +105,8 @@ _MOVED = frozenset({"move", "moved", "switch", "switched", "change", "changed", 
                     "shifted", "reschedule", "rescheduled", "now", "instead"})  # fmt: skip
 """What tells a day changed, not one more: "moved the streams to sundays", "sundays now"."""
 _MOVED_TO = _MOVED - {"now", "instead"}
+_ADDED = frozenset({"too", "also", "as well", "and"})
+"""What tells a time added, not moved ("runs in the evenings now too")."""
 """What tells a time moved, not one more ("practice moved to evenings")."""
 _CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)? ?([ap]m)\b|\b(morning|afternoon|evening|night)s?\b")
 
@@ -120,7 +122,8 @@ def rescheduled(first: Reading, second: Reading, core_a: frozenset[str],
                  core_b: frozenset[str]) -> bool:  # fmt: skip
     """The same thing done on other days or at another time, told as a change ("streams
     every friday" / "moved her streams to sunday afternoons", "saturday runs moved . sundays
-    now", "practice 6am" / "practice moved to evenings")."""
+    now", "practice 6am" / "practice moved to evenings", "runs in the mornings" / "only runs
+    at night now": another part of the day, told with "now" and not "too")."""
     words = second.body.split()
     if _MOVED.isdisjoint(words) or first.negated or second.negated:
         return False
@@ -128,6 +131,8 @@ def rescheduled(first: Reading, second: Reading, core_a: frozenset[str],
         return False
     if days_apart(first.days, second.days):
         return True
+    if first.parts and second.parts and not first.parts & second.parts:
+        return _ADDED.isdisjoint(words)  # "runs mornings" / "evening runner now"; not "too"
     if _MOVED_TO.isdisjoint(words):
         return False
     if first.days and second.days - first.days:

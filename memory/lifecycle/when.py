@@ -6,7 +6,8 @@ of one kind of event apart; stamps of a state ("as of 3 May 2023") and frequenci
 morning", "3x a week", "four days a week", "tuesday and thursday", "weekends") are dropped.
 :func:`days_named` reads the days of the week a fact names, dates and frequencies included,
 and :func:`days_apart` whether two facts hold on other days; :func:`tells_how_often` finds the
-words of how often among a fact's words ("3x", "weekly").
+words of how often among a fact's words ("3x", "weekly"); :func:`parts_of_day` the parts of
+the day it names ("in the mornings", "6am", "after work"; "3 in the morning" is the night).
 :func:`spelled_days` writes chat's short days out where they are days ("every sat", "sat and
 sun", "mon-fri"), not where they are words ("sat on the sofa", "the sun").
 """
@@ -163,3 +164,45 @@ def days_named(normalised: str) -> frozenset[str]:
     sun), but not the ones it has left ("instead of sundays")."""
     rest = _INSTEAD.sub("", normalised) if "instead" in normalised else normalised
     return frozenset(day for word in rest.split() for day in _DAYS.get(word, ()))
+
+
+_PART_WORDS = {"morning": "morning", "mornings": "morning", "afternoon": "afternoon",
+               "afternoons": "afternoon", "lunchtime": "afternoon", "lunchtimes": "afternoon",
+               "evening": "evening", "evenings": "evening", "night": "night", "nights": "night",
+               "nightly": "night"}  # fmt: skip
+_PART_LEFT = re.compile(
+    r"\b(?:not|instead of|no more|no longer|rather than|than) (?:in |at )?(?:the )?"
+    r"(?:morning|afternoon|lunchtime|evening|night)s?\b"
+)
+_PART_HOUR = re.compile(
+    r"\b(\d{1,2})(?: : \d\d)? ?(am|pm|a \. m|p \. m|in the morning|in the afternoon"
+    r"|in the evening|at night)\b"
+)
+"""An hour, and which half of the day it is in ("3 in the morning" is am: the small hours)."""
+_HALVES = {"a . m": "am", "in the morning": "am", "p . m": "pm", "in the afternoon": "pm",
+           "in the evening": "pm", "at night": "pm"}  # fmt: skip
+_WORK_SIDE = {"before work": "morning", "after work": "evening"}
+
+
+def _part_of_hour(hour: int, half: str) -> str:
+    half = _HALVES.get(half, half)
+    if half == "am":
+        return "night" if hour < 5 or hour == 12 else "morning"
+    hour %= 12
+    return "afternoon" if hour < 5 else "evening" if hour < 9 else "night"
+
+
+def parts_of_day(normalised: str) -> frozenset[str]:
+    """The parts of the day a normalised fact names ("in the mornings", "6am", "after work":
+    morning, morning, evening), but not the ones it has left ("not mornings", "instead of
+    evenings")."""
+    if not any(word in _PART_WORDS or word[0].isdigit() for word in normalised.split()) and (
+        " work" not in normalised
+    ):
+        return frozenset()
+    rest = _PART_LEFT.sub(" ", normalised)
+    hours = {_part_of_hour(int(hour), half) for hour, half in _PART_HOUR.findall(rest)}
+    rest = _PART_HOUR.sub(" ", rest)  # "3 in the morning" names an hour, not the morning
+    parts = hours | {_PART_WORDS[word] for word in rest.split() if word in _PART_WORDS}
+    parts |= {part for said, part in _WORK_SIDE.items() if said in rest}
+    return frozenset(parts)
