@@ -270,3 +270,10 @@ def test_the_parts_of_the_day_a_fact_names() -> None:
     assert read("rue - gym before work, 6am").parts == frozenset({"morning"})
     assert read("rue gym after work now, not mornings").parts == frozenset({"evening"})
     assert read("rue is up at 3 in the morning").parts == frozenset({"night"})
+
+
+def test_a_bedtime_told_by_the_hour_alone_changes() -> None:
+    assert relation("zed: night owl, games till 4am", "zed - sleeps 11pm now", NEAR) is (
+        Relation.CONTRADICTS
+    )
+    assert relation("zed sleeps 8 hours", "zed sleeps 11pm", NEAR) is not Relation.CONTRADICTS

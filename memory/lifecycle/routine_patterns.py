@@ -33,6 +33,8 @@ _AT = r"(?:at|by|before|around|about|like|after|past)"
 _AM = r"(?:am\b| am\b| a \. m\b|(?= |$)|:\d\d)(?! ?pm| p \. m)"
 _PM = r"(?:pm\b| pm\b| p \. m\b|(?= |$)|:\d\d)(?! ?am| a \. m)"
 _SMALL_HOURS = rf"(?:midnight|[1-5]{_AM})"
+_AT_HOUR = r"(?:sleeps|sleeping|in bed|bed)"
+"""Before an hour with its half of the day, a bedtime with no "at": "xavier - sleeps 11pm now"."""
 _UP_UNTIL = rf"(?:midnight|[1-6]{_AM})"
 """Hours of the clock one is up until, late: up till 6 am is up all night."""
 _EVENING = rf"(?:(?:8|9|10|11){_PM})"
@@ -131,6 +133,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?(?<!never )(?<!not ){_TO_BED} (?:\S+ ){{0,2}}?"
                   rf"{_AT}(?: like| about| around)? {_EVENING}", "early"),
     _p("bedtime", rf"{_s_if('likes night')}(?:\S+ ){{0,8}}?(?<!not )likes night\b", "late"),
+    _p("bedtime", rf"{_S}(?:[.:,-] )?(?:\S+ ){{0,2}}?{_AT_HOUR} [1-5] ?am\b", "late"),
+    _p("bedtime", rf"{_S}(?:[.:,-] )?(?:\S+ ){{0,2}}?{_AT_HOUR} (?:8|9|10|11) ?pm\b", "early"),
     # how long they sleep: "sleeps 9 hours", "running on 4 hours sleep", "8 hours now"
     _p("sleep", rf"{_S}(?:[.:,-] )?(?:(?:only|still|now|usually) )?(?:sleeps|(?:is )?"
                 rf"(?:gets|getting|running on|runs on|surviving on|survives on|lives on|living on)"
