@@ -211,3 +211,19 @@ def test_a_role_or_thing_left_in_other_words_ends_it(old: str, new: str) -> None
 )
 def test_words_that_only_look_like_leaving_end_nothing(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("al drinks full fat milk", "al only drinks oat milk now", CONTRADICTS),
+        ("al reads crime novels", "al only reads fantasy novels now", CONTRADICTS),
+        ("al watches anime dubbed", "al only watches anime subbed now", CONTRADICTS),
+        ("al drinks coffee", "al only drinks decaf coffee now", UNRELATED),  # nothing left
+        ("al plays indie games", "al only plays indie games now", Relation.SAME),
+    ],
+)
+def test_only_another_kind_of_the_same_thing_now_ends_the_old_kind(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.5) is expected

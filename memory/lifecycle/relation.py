@@ -212,16 +212,28 @@ def _only_other(
 ) -> bool:
     """One fact does something with one thing only, the other with another of its kind:
     "only speaks english at home" / "speaks italian at home", "speaks only english" /
-    "speaks samoan and english"."""
+    "speaks samoan and english"; or, told with "now", the same thing named another way
+    ("drinks full fat milk" / "only drinks oat milk now")."""
     words = only.body.split()
     if "only" not in words or "not only" in only.body or only.negated or other.negated:
         return False
     if only.possessive != other.possessive or only.dates or other.dates:
         return False
+    shared = core_only & core_other
+    if "now" in words and _other_kind_now(shared, core_only - shared, core_other - shared):
+        return True  # "drinks full fat milk" / "only drinks oat milk now"
     kinds = {kind for word in core_only for kind in MEMBER_OF.get(word, ())}
-    if not kinds or not any(verb(word) for word in (core_only & core_other) - MEMBER_OF.keys()):
+    if not kinds or not any(verb(word) for word in shared - MEMBER_OF.keys()):
         return False  # the same thing done: "speaks", "listens to"
     return any(kinds & MEMBER_OF.get(word, frozenset()) for word in core_other - core_only)
+
+
+def _other_kind_now(shared: frozenset[str], only: frozenset[str], other: frozenset[str]) -> bool:
+    """The same thing done with the same kind of thing, each fact naming it another way: a
+    verb and a thing in common, and a word of each side's own ("full fat" / "oat")."""
+    things = shared - GENERIC_WORDS
+    done = any(verb(word) is not None for word in things)
+    return done and len(things) >= 2 and bool(only) and bool(other)
 
 
 _ADDED = re.compile(r"^\S+(?: \S+){0,2} also\b|\b(?:as well|too)\W*$")
