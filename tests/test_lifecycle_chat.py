@@ -237,3 +237,8 @@ def test_someone_elses_new_partner_is_not_the_members() -> None:
     assert relation("tess is single", "tess's brother has a new gf", 0.5) is not (
         Relation.CONTRADICTS
     )
+
+
+def test_instead_mistyped_still_leaves_the_day_before() -> None:
+    assert relation("tess streams every sunday", "tess streams on wednesdays now insted of sundays",
+                    0.5) is Relation.CONTRADICTS  # fmt: skip
