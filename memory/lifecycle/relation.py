@@ -64,7 +64,7 @@ from memory.lifecycle.reading import (
 )
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
 from memory.lifecycle.turns import born, first_one, recovered, rescheduled, resumed
-from memory.lifecycle.when import days_apart
+from memory.lifecycle.when import apart
 from memory.lifecycle.word_match import kin, sets_match, words_match
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ def relation(
     names = {first.subject, second.subject} - {""}
     core_a, core_b = first.core - names, second.core - names
     verdict = compare_slots(find_slots(first.body), find_slots(second.body))
-    if verdict is Verdict.CONFLICT and (_adds(new) or days_apart(first.days, second.days)):
+    if verdict is Verdict.CONFLICT and (_adds(new) or apart(first.days, second.days)):
         verdict = Verdict.PARTIAL  # "is a doctor" / "also teaches at the medical school"
     if verdict is Verdict.CONFLICT:
         return Relation.CONTRADICTS
@@ -280,8 +280,8 @@ def _same_occasions(first: Reading, second: Reading) -> bool:
     is no repeat of one told without ("cashier" / "cashier, weekends only"), nor of one told
     with another ("streams on weekends" / "on wednesdays too"), nor at another part of the day
     ("runs in the mornings" / "in the evenings too")."""
-    apart = bool(first.parts) and bool(second.parts) and not first.parts & second.parts
-    return first.dates == second.dates and first.days == second.days and not apart
+    same = first.dates == second.dates and first.days == second.days
+    return same and not apart(first.parts, second.parts)
 
 
 def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) -> bool:

@@ -16,7 +16,7 @@ import re
 from memory.lifecycle.lexicon import PETS
 from memory.lifecycle.reading import Reading
 from memory.lifecycle.slots import find_slots
-from memory.lifecycle.when import days_apart
+from memory.lifecycle.when import apart
 
 
 def resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
@@ -105,9 +105,9 @@ _MOVED = frozenset({"move", "moved", "switch", "switched", "change", "changed", 
                     "shifted", "reschedule", "rescheduled", "now", "instead"})  # fmt: skip
 """What tells a day changed, not one more: "moved the streams to sundays", "sundays now"."""
 _MOVED_TO = _MOVED - {"now", "instead"}
-_ADDED = frozenset({"too", "also", "as well", "and"})
-"""What tells a time added, not moved ("runs in the evenings now too")."""
 """What tells a time moved, not one more ("practice moved to evenings")."""
+_ADDED = frozenset({"too", "also", "and"})
+"""What tells a time added, not moved ("runs in the evenings now too")."""
 _CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)? ?([ap]m)\b|\b(morning|afternoon|evening|night)s?\b")
 
 
@@ -129,9 +129,9 @@ def rescheduled(first: Reading, second: Reading, core_a: frozenset[str],
         return False
     if not (core_a & core_b) - _NO_THING:
         return False
-    if days_apart(first.days, second.days):
+    if apart(first.days, second.days):
         return True
-    if first.parts and second.parts and not first.parts & second.parts:
+    if apart(first.parts, second.parts):
         return _ADDED.isdisjoint(words)  # "runs mornings" / "evening runner now"; not "too"
     if _MOVED_TO.isdisjoint(words):
         return False

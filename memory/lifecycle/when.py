@@ -4,10 +4,11 @@
 dates ("on 7 May 2023", "last week", "on tuesday") are returned, as they tell two occurrences
 of one kind of event apart; stamps of a state ("as of 3 May 2023") and frequencies ("every
 morning", "3x a week", "four days a week", "tuesday and thursday", "weekends") are dropped.
-:func:`days_named` reads the days of the week a fact names, dates and frequencies included,
-and :func:`days_apart` whether two facts hold on other days; :func:`tells_how_often` finds the
-words of how often among a fact's words ("3x", "weekly"); :func:`parts_of_day` the parts of
-the day it names ("in the mornings", "6am", "after work"; "3 in the morning" is the night).
+:func:`days_named` reads the days of the week a fact names, dates and frequencies included;
+:func:`tells_how_often` finds the words of how often among a fact's words ("3x", "weekly");
+:func:`parts_of_day` the parts of the day it names ("in the mornings", "6am", "after work"; "3
+in the morning" is the night); :func:`apart` whether two facts hold on other days, or at
+other parts of the day.
 :func:`spelled_days` writes chat's short days out where they are days ("every sat", "sat and
 sun", "mon-fri"), not where they are words ("sat on the sofa", "the sun").
 """
@@ -153,9 +154,10 @@ def split_dates(normalised: str) -> tuple[str, frozenset[str]]:
     return _SPACES.sub(" ", text).strip(" ,"), dates
 
 
-def days_apart(first: frozenset[str], second: frozenset[str]) -> bool:
-    """Whether two facts' days (:func:`days_named`) are named on both sides, none in common:
-    "wfh mon/fri" / "in the office tue-thu", "streams every friday" / "moved to sundays"."""
+def apart(first: frozenset[str], second: frozenset[str]) -> bool:
+    """Whether two facts' days (:func:`days_named`) or parts of the day (:func:`parts_of_day`)
+    are named on both sides, none in common: "wfh mon/fri" / "in the office tue-thu", "streams
+    every friday" / "moved to sundays", "runs in the mornings" / "at night now"."""
     return bool(first) and bool(second) and not first & second
 
 
