@@ -358,21 +358,6 @@ SLOT_CUES = (
 compared further only when both hold one of these (or an occupation, or a number). Also
 the words a typo may be repaired to (:mod:`memory.lifecycle.spelling`), names aside."""
 
-ZONE_NAMES = {
-    "pacific": "pst", "us pacific": "pst", "eastern": "est", "us eastern": "est",
-    "east coast": "est", "west coast": "pst",
-    "central": "cst", "us central": "cst", "mountain": "mst", "atlantic": "ast",
-    "alaska": "akst", "hawaii": "hst", "uk": "utc", "british": "utc", "european": "cet",
-    "central european": "cet", "eastern european": "eet", "western european": "wet",
-    "india": "ist", "indian": "ist", "japan": "jst", "japanese": "jst", "korea": "kst",
-    "korean": "kst", "moscow": "msk", "brazil": "brt", "finnish": "eet", "greek": "eet",
-    "german": "cet", "french": "cet", "spanish": "cet", "italian": "cet", "australian eastern":
-    "aest", "philippine": "pht", "singapore": "sgt", "hong kong": "hkt", "gulf": "gst",
-    "new zealand": "nzst", "turkish": "trt", "turkey": "trt",
-}  # fmt: skip
-"""Time zones named before "time" ("pacific time", "central european time"), and their
-abbreviation: the one name a zone is read as."""
-
 CHANGE_CUES = _words("leave sell lose ditch delete cancel abandon trade scrap rehome die flog rip "
                      "nuke return remove pregnant baby birth")  # fmt: skip
 """Lemmas of a change that may end a fact with no word in common ("left h&m, at uniqlo

@@ -1,5 +1,5 @@
 """The parts the wordings of :mod:`memory.lifecycle.phrases` are built from: how an extractor
-frames a fact, time zones and peoples by name, who plays an instrument, kinds of tool, what
+frames a fact, peoples by name, who plays an instrument, kinds of tool, what
 is said of a thing disliked, medicines, a year of school, and counts of children and siblings.
 """
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-from memory.lifecycle.lexicon import ZONE_NAMES
 from memory.lifecycle.places import DEMONYMS
 
 SAYING = ("mentioned", "said", "says", "shared", "noted", "explained", "revealed", "stated",
@@ -27,16 +26,6 @@ MEDICINES = (
     "|hrt|antidepressants|antibiotics|steroids|blood thinners|beta blockers|the pill"
 )
 """Medicines one is "on" ("is on warfarin": takes warfarin)."""
-ZONE_NAME = (
-    r"\b(" + "|".join(sorted(ZONE_NAMES, key=len, reverse=True)) + r") (?:standard )?time"
-    r"(?: ?zone)?\b"
-)
-
-
-def zone(match: re.Match[str]) -> str:
-    return ZONE_NAMES[match.group(1)]
-
-
 DEMONYM = (  # "is brazilian", "a brit": a people's word alone, not "a brazilian band"
     r"^(\S+) (?:[.:,-] )?(?:is |'s )?(?:a |an )?("
     + "|".join(sorted(DEMONYMS, key=len, reverse=True))

@@ -29,15 +29,14 @@ from memory.lifecycle.phrase_parts import (
     TOOL,
     TOOLS,
     YEARS,
-    ZONE_NAME,
     has_children,
     has_younger,
     is_from,
     plays,
     school_year,
-    zone,
 )
 from memory.lifecycle.places import DEMONYMS
+from memory.lifecycle.zones import CLOCK_OF_PLACE, ZONE_NAME, clock_of_place, zone
 
 _LINGUAL = {"bi": 2, "tri": 3, "quadri": 4}
 _COUPLE_OVER = (
@@ -312,7 +311,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      rf"(?: [.:,-])?) back (?:to|on)\b{_ROUTINE_AHEAD}", r"\1 switched to"),
     (("meat", "fish", "dairy", "egg", "cheese"), r"\bswitched to (meat|fish|chicken|pork|beef"
      r"|seafood|dairy|eggs?|cheese)\b", r"eats \1 again"),  # "back on dairy and eggs"
-    (("time",), ZONE_NAME, zone),  # "pacific time" / "pst"
+    (("clock", "time"), CLOCK_OF_PLACE, clock_of_place),  # "the same clock as new york"
+    (("time", "tz"), ZONE_NAME, zone),  # "pacific time" / "pst", "amsterdam time"
     (tuple(DEMONYMS), DEMONYM, is_from),
     (("meat free", "meat-free"), r"\b(?:(?:follows|eats|has|is on|keeps|goes) )?(?:a )?"
      r"meat[- ]free(?: diet)?\b", "does not eat meat"),

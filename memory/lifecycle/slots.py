@@ -56,7 +56,8 @@ from memory.lifecycle.slot_values import (
     values_agree,
 )
 from memory.lifecycle.word_match import sets_match
-from memory.lifecycle.zone_patterns import ZONE_PATTERNS, zone_offset
+from memory.lifecycle.zone_patterns import A_ZONE, ZONE_PATTERNS, zone_offset
+from memory.lifecycle.zones import place_offset, written
 
 
 class Verdict(StrEnum):
@@ -103,6 +104,8 @@ def find_slots(body: str) -> tuple[Slot, ...]:
             continue
         if key == "studies" and LANGUAGES.intersection(value.split()):
             continue  # a language learnt beside whatever else they study
+        if key in PLACE_KEYS and A_ZONE.fullmatch(value):
+            continue  # a zone, no place: "lives in cet"
         if key == "home" and VISIT.search(body) and not LIVING.search(match.group(0)):
             continue  # "kat in iloilo this week , visiting fam"
         if key == "job" and _duties(value):
@@ -153,6 +156,8 @@ def compare_slots(first: Iterable[Slot], second: Iterable[Slot]) -> Verdict:
         return Verdict.CONFLICT  # "is unemployed" / "started a job at the warehouse"
     if _clash(mine, theirs) or _clash(theirs, mine):
         return Verdict.CONFLICT  # "lives with her partner" / "split up, on her own"
+    if _zone_elsewhere(mine, theirs) or _zone_elsewhere(theirs, mine):
+        return Verdict.CONFLICT  # "is on gmt" / "moved to lagos"
     if not shared:
         return Verdict.NONE
     if any(not values_agree(key, mine[key], theirs[key]) for key in shared):
@@ -169,6 +174,15 @@ def _out_of_work(slots: dict[str, str], other: dict[str, str]) -> bool:
         slots.get("job") == "none" and "job" not in other
         and other.get("employer", "none") != "none"
     )  # fmt: skip
+
+
+def _zone_elsewhere(slots: dict[str, str], other: dict[str, str]) -> bool:
+    """A time zone on one side, on the other a home in a place of another zone, and no zone
+    told there ("is on gmt" / "moved to lagos": West Africa Time)."""
+    if "timezone" not in slots or "home" not in other or "timezone" in other:
+        return False
+    hours = place_offset(other["home"])
+    return hours is not None and zone_offset(written(hours)) != slots["timezone"]
 
 
 def _clash(slots: dict[str, str], other: dict[str, str]) -> bool:

@@ -10,6 +10,8 @@ zone tells is when they are awake.
 
 from __future__ import annotations
 
+import re
+
 from memory.lifecycle.lexicon import ZONE_ABBREVIATIONS
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import SlotPattern
@@ -23,6 +25,8 @@ _ZONE = (
     + ")"
 )
 """A time zone by its abbreviation (see the module's docstring)."""
+A_ZONE = re.compile(_ZONE)
+"""A zone, as a whole value: "lives in cet" is no home (``fullmatch``)."""
 _ZONE_END = (
     r"(?: (?:time ?zone|tz|time))?(?: gang)?(?=$| [.,;:!?()]| (?:now|since|because|cuz|lol|tbh"
     r"|fr|ngl|rn|as|after|following|while)\b)"
@@ -36,7 +40,7 @@ ZONE_PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:the )?{_ZONE}"
                    rf"{_ZONE_END}"),
     _p("timezone", rf"{_S}'s {_ZONE_WORD} (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
-    _p("timezone", rf"{_S}(?:[.:,-] )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_S}(?:[.:,-] |is )?(?:now )?{_ZONE}{_ZONE_END}"),  # "erik is utc-5 now"
     _p("timezone", rf"{_s_if(' on ')}(?:\S+ ){{1,10}}?on (?:the )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_s_if(' now$')}(?:\S+ ){{1,6}}?{_ZONE}(?: gang)?(?= now$)"),
     # "relocated , gmt now", "est gang now"
