@@ -1129,6 +1129,8 @@ def test_a_student_at_a_school_attends_it(old: str, new: str, expected: Relation
         # an age told as other languages tell it
         ("Rosa has 27 years.", "Rosa made 28 years on Sunday.", CONTRADICTS),
         ("max is 29", "max hit the big 3-0 last week", CONTRADICTS),
+        ("lena 29 ngl", "lena hit the big three-oh last week rip", CONTRADICTS),
+        ("Pauline is 63 not gonna lie", "Pauline just turned 66, had the party", CONTRADICTS),
         ("lou - 41", "lou. age 41", SAME),
         ("Dev has 5 years of experience.", "Dev is 30.", UNRELATED),
         # a personal best at a distance, one at a time
@@ -1292,6 +1294,12 @@ def test_a_tree_is_no_number() -> None:
     [
         ("bo follows a keto diet", "bo eats pasta most nights", CONTRADICTS),
         ("kim is on a strict carnivore diet", "kim went vegan", CONTRADICTS),
+        ("Mo has followed a strict vegan diet for years.", "Mo eats fish again.", CONTRADICTS),
+        ("Lu has been following a gluten-free diet.", "Lu is eating bread again.", CONTRADICTS),
+        ("lu eats like gluten free", "lu has pasta every day now", CONTRADICTS),
+        ("jean is on that keto grind", "jean's back on carbs fr", CONTRADICTS),
+        ("Mae is a big meat eater.", "Mae went vegetarian in january.", CONTRADICTS),
+        ("Mae is a big meat eater.", "Mae has steak most nights.", UNRELATED),
         ("lin is diamond in overwatch", "lin hit grandmasters in overwatch", CONTRADICTS),
         ("sid lives w his parents", "sid . own flat now", CONTRADICTS),
         ("ada has a black labrador named coco", "ada's black labrador is called pip", CONTRADICTS),

@@ -26,6 +26,13 @@ MEDICINES = (
     "|hrt|antidepressants|antibiotics|steroids|blood thinners|beta blockers|the pill"
 )
 """Medicines one is "on" ("is on warfarin": takes warfarin)."""
+GLUTEN_FREE = (
+    r"^(\S+) (?:[.:,-] )?(?:(?:is|eats|goes|has|gone|went|follows|following|keeps|on|a|like|been"
+    r"|sticks|sticking|to) )*(?:strictly |strict |fully |completely )?gluten[- ]free(?: diet)?"
+    r"(?=$| [.,;:!?]| now| since| because| for| due)"
+)
+"""A gluten-free diet kept: "is gluten free", "eats like gluten free", "has been following a
+strict gluten-free diet"."""
 DEMONYM = (  # "is brazilian", "a brit": a people's word alone, not "a brazilian band"
     r"^(\S+) (?:[.:,-] )?(?:is |'s )?(?:a |an )?("
     + "|".join(sorted(DEMONYMS, key=len, reverse=True))

@@ -20,6 +20,7 @@ from memory.lifecycle.phrase_parts import (
     BAD,
     DEMONYM,
     FRAME,
+    GLUTEN_FREE,
     GOOD,
     MEDICINES,
     NO_THING,
@@ -167,9 +168,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("diet",), r"\b(?:follows|eats|keeps|has|is on) (?:a |an )?(vegan|vegetarian|plant-based"
      r"|plant based) diet\b", r"is \1"),
     (("plant",), r"\bplant[- ]based\b", "vegan"),
-    (("gluten",), r"^(\S+) (?:[.:,-] )?(?:(?:is|eats|goes|has|gone|went|follows|keeps|on|a) )*"
-     r"(?:strictly |strict |fully |completely )?gluten[- ]free(?: diet)?"
-     r"(?=$| [.,;:!?]| now| since| because| for| due)", r"\1 does not eat gluten"),
+    (("gluten",), GLUTEN_FREE, r"\1 does not eat gluten"),  # "is gluten-free"
     (("animal product", "animal stuff"),
      r"\b(?:(?:does not|do not|never) eats? (?:any )?|no )animal (?:products|stuff)\b",
      "is vegan"),
@@ -309,8 +308,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("big time",), r"\bbig time\b", " "),
     (("back to", "back on"), rf"(?:\b(?:went|goes|going|gone|switched|is|has gone)|^(\S+)"
      rf"(?: [.:,-])?) back (?:to|on)\b{_ROUTINE_AHEAD}", r"\1 switched to"),
-    (("meat", "fish", "dairy", "egg", "cheese"), r"\bswitched to (meat|fish|chicken|pork|beef"
-     r"|seafood|dairy|eggs?|cheese)\b", r"eats \1 again"),  # "back on dairy and eggs"
+    (("meat", "fish", "dairy", "egg", "cheese", "carb", "sugar"), r"\bswitched to (meat|fish"
+     r"|chicken|pork|beef|seafood|dairy|eggs?|cheese|carbs|sugar)\b", r"eats \1 again"),
     (("clock", "time"), CLOCK_OF_PLACE, clock_of_place),  # "the same clock as new york"
     (("time", "tz"), ZONE_NAME, zone),  # "pacific time" / "pst", "amsterdam time"
     (tuple(DEMONYMS), DEMONYM, is_from),
@@ -329,7 +328,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\1 is \2"),  # an age told as a Romance language tells it: "has 31 years"
     (("years",), r"^(\S+) (?:just )?(?:make|makes|made|has made|did) (\d{1,3}) years\b",
      r"\1 turned \2"),
-    (("big",), r"\b(?:hit|hits|turned|turns) the big (\d)-?(\d)\b", r"turned \1\2"),
+    (("big",), r"\b(?:hit|hits|turned|turns) the big (\d)-?(?:(\d)|oh?)\b",
+     lambda m: f"turned {m.group(1)}{m.group(2) or 0}"),  # "the big 4-0", "the big 3-oh"
     (("fresh", "sophomore", "junior", "senior"),
      r"\b(?:is )?(?:a |an )?(freshman|freshmen|fresher|sophomore|junior|senior)(?: student)? "
      r"(?:at|in) (?:the |a )?(high school|uni|university|college)\b", school_year),

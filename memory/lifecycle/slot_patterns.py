@@ -72,7 +72,7 @@ _FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still 
 _YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b| ,| \.|$))"
 _AGE_END = (
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
-    r"|on|after|since|so|but|with)\b)"
+    r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?"
 _SOME = r"(?:(?:a|an|one|1) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
