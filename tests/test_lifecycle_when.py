@@ -256,6 +256,14 @@ def test_up_at_an_hour_is_waking_not_a_bedtime() -> None:
         ("rue - gym before work, 6am", "rue - evening gym now, 7pm", Relation.CONTRADICTS),
         ("rue trains in the evening", "rue now trains in the morning", Relation.CONTRADICTS),
         ("rue runs in the mornings", "rue runs in the evenings now too", Relation.UNRELATED),
+        # the old part named too: left ("not", "no more", "can not") or told why
+        ("rue - 6am gym", "rue. gym after work now, not mornings", Relation.CONTRADICTS),
+        ("rue hits the gym at 6am", "rue trains after work now, no more 6am sesh",
+         Relation.CONTRADICTS),
+        ("rue runs in her lunch break", "rue can not run at lunchtime, runs evenings now",
+         Relation.CONTRADICTS),
+        ("rue runs every morning", "rue runs in the evening now, mornings are too cold",
+         Relation.CONTRADICTS),  # "too" before a word is no "too" added
         ("rue goes to bed around 3 a.m.", "rue falls asleep at about three in the morning",
          Relation.SAME),  # an hour of the small hours, not the morning
     ],
@@ -270,6 +278,8 @@ def test_the_parts_of_the_day_a_fact_names() -> None:
     assert read("rue - gym before work, 6am").parts == frozenset({"morning"})
     assert read("rue gym after work now, not mornings").parts == frozenset({"evening"})
     assert read("rue is up at 3 in the morning").parts == frozenset({"night"})
+    assert read("rue trains after work now, no more 6am sesh").parts == frozenset({"evening"})
+    assert read("rue runs in her lunch break").parts == frozenset({"afternoon"})
 
 
 def test_a_bedtime_told_by_the_hour_alone_changes() -> None:

@@ -16,7 +16,7 @@ import re
 from memory.lifecycle.lexicon import PETS
 from memory.lifecycle.reading import Reading
 from memory.lifecycle.slots import find_slots
-from memory.lifecycle.when import apart
+from memory.lifecycle.when import apart, leaves_a_part
 
 
 def resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
@@ -125,20 +125,38 @@ def rescheduled(first: Reading, second: Reading, core_a: frozenset[str],
     now", "practice 6am" / "practice moved to evenings", "runs in the mornings" / "only runs
     at night now": another part of the day, told with "now" and not "too")."""
     words = second.body.split()
-    if _MOVED.isdisjoint(words) or first.negated or second.negated:
+    if _MOVED.isdisjoint(words) or first.negated:
         return False
     if not (core_a & core_b) - _NO_THING:
         return False
+    if second.negated:  # only the time left: "gym after work now , not mornings"
+        return leaves_a_part(second.body) and _new_part(first, second, words)
     if apart(first.days, second.days):
         return True
-    if apart(first.parts, second.parts):
-        return _ADDED.isdisjoint(words)  # "runs mornings" / "evening runner now"; not "too"
+    if _new_part(first, second, words):
+        return True
     if _MOVED_TO.isdisjoint(words):
         return False
     if first.days and second.days - first.days:
         return True  # "saturday runs moved . sundays now": the day it moved from named too
     times_a, times_b = _times(first.body), _times(second.body)
     return bool(times_a) and bool(times_b) and not times_a & times_b
+
+
+def _new_part(first: Reading, second: Reading, words: list[str]) -> bool:
+    """Another part of the day than the first fact's, not one more ("runs mornings" /
+    "evening runner now", "runs in the evening now , mornings are too cold"; not "too")."""
+    return bool(first.parts) and bool(second.parts - first.parts) and not _added(words)
+
+
+def _added(words: list[str]) -> bool:
+    """A time added, not moved: "also", "and", "too" said last ("runs in the evenings now
+    too"; not "mornings are too cold")."""
+    ends = [*words[1:], "."]
+    return any(
+        word in _ADDED and (word != "too" or not following.isalpha())
+        for word, following in zip(words, ends, strict=True)
+    )
 
 
 _NO_THING = frozenset({"move", "switch", "change", "shift", "play", "go", "do", "have", "make",

@@ -170,12 +170,23 @@ def days_named(normalised: str) -> frozenset[str]:
 
 _PART_WORDS = {"morning": "morning", "mornings": "morning", "afternoon": "afternoon",
                "afternoons": "afternoon", "lunchtime": "afternoon", "lunchtimes": "afternoon",
+               "lunch": "afternoon",
                "evening": "evening", "evenings": "evening", "night": "night", "nights": "night",
                "nightly": "night"}  # fmt: skip
 _PART_LEFT = re.compile(
-    r"\b(?:not|instead of|no more|no longer|rather than|than) (?:in |at )?(?:the )?"
-    r"(?:morning|afternoon|lunchtime|evening|night)s?\b"
+    r"\b(?:not|instead of|no more|no longer|rather than|than|can not \w+) (?:in |at )?(?:the )?"
+    r"(?:(?:morning|afternoon|lunchtime|evening|night)s?|\d{1,2} ?[ap]m)\b"
 )
+"""A part of the day or an hour left ("not mornings", "no more 6am sessh", "can not run at
+lunchtime"): no part the fact names now."""
+
+
+def leaves_a_part(normalised: str) -> bool:
+    """Whether a fact tells a part of the day or an hour left (:data:`_PART_LEFT`): its
+    negation is of the time left, not of what is done ("gym after work now , not mornings")."""
+    return _PART_LEFT.search(normalised) is not None
+
+
 _PART_HOUR = re.compile(
     r"\b(\d{1,2})(?: : \d\d)? ?(am|pm|a \. m|p \. m|in the morning|in the afternoon"
     r"|in the evening|at night)\b"
