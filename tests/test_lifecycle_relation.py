@@ -1235,8 +1235,17 @@ def test_pronouns_and_the_name_gone_by_are_one_at_a_time(
         ),
         ("ben's main guitar is a telecaster", "ben's go-to guitar is a les paul now", CONTRADICTS),
         ("Ben's main game is Valorant.", "Ben's favourite game is Valorant.", SAME),
+        # named as a favourite; told "these days"; a writer is an author; "has been"
+        ("Xi names Radiolab as her favourite podcast.", "Xi says 99pi is her favourite podcast.",
+         CONTRADICTS),
+        ("Teo's favourite author is Borges.", "Teo said that these days his favourite writer is "
+         "Le Guin.", CONTRADICTS),
+        ("Ana's favourite streamer to watch is Emiru.", "Ana's favourite streamer has been Pokimane"
+         " lately.", CONTRADICTS),
+        ("Ana's favourite route is the canal towpath.", "Ana's favourite route is the loop around "
+         "the reservoir rather than the canal.", CONTRADICTS),
     ],
-)
+)  # fmt: skip
 def test_a_favourite_told_as_considered_or_main(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
 

@@ -86,7 +86,7 @@ SYNONYMS = {
     # people and things
     "child": "kid", "children": "kid", "kiddo": "kid", "grandchild": "grandkid",
     "grandchildren": "grandkid", "mom": "mother", "mum": "mother",
-    "dad": "father", "bf": "boyfriend", "gf": "girlfriend", "fav": "favorite",
+    "dad": "father", "bf": "boyfriend", "gf": "girlfriend", "fav": "favorite", "writer": "author",
     "fave": "favorite", "favourite": "favorite", "colour": "color", "film": "movie",
     "uni": "university", "allergy": "allergic", "create": "make", "begin": "start",
     "purchase": "buy", "puppy": "dog", "pup": "dog", "doggo": "dog", "kitten": "cat",

@@ -16,6 +16,7 @@ FRAME = (  # how an LLM extractor reports a fact: "Ana mentioned that she ..."
     r"^(\S+) (?:(?:also|proudly|happily|excitedly|recently|once|later|has|had|just) )*"
     rf"(?:{'|'.join(SAYING[:-1])}|told (?:the \w+|everyone|us|me|them|\w+))"
     r"(?: to (?:the \w+|everyone|us|me|them))?(?: that)? "
+    r"(?:(?:these days|lately|nowadays) (?:, )?)?"  # "said that these days her favourite ..."
 )
 MEDICINES = (
     "warfarin|metformin|insulin|aspirin|statins?|atorvastatin|simvastatin|sertraline|citalopram"

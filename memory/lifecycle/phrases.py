@@ -150,8 +150,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"|degree|course|program|programme)\b(?: of \w+)?", "graduated"),
     (("retrain",), r"\bretrained (?:and (?:is )?now |as |to be |to become )(?:an? )?",
      "is now a "),  # "retrained as an electrician"
-    (("considers",), r"^(\S+) considers (.+?) (?:his|her|their) (favou?rite|fave?) (\w+)\b",
-     r"\1 's \3 \4 is \2"),  # "considers comrades his favourite race"
+    (("considers", "names"), r"^(\S+) (?:considers|names) (.+?) (?:as )?(?:his|her|their) "
+     r"(favou?rite|fave?) (\w+)\b", r"\1 's \3 \4 is \2"),  # "names radio 2 as her favourite"
     (("moved on from", "moving on from"), r"\b(?:has )?(?:moved|moving) on from\b", "stopped"),
     (("handed in", "hands in"), r"\b(?:handed|hands|has handed) in (?:his|her|their|my) "
      r"(?:notice|resignation)(?: at)?\b", "quit"),

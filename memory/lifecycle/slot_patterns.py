@@ -39,7 +39,7 @@ _STOP = (
     r"(?=$| [.,;:!?()]| (?:and|but|with|w|for|since|because|near|now|at|on|in|from|to|while|during"
     r"|until|as|after|before|by|lol|lmao|tbh|rn|again|anymore|though|tho|too|so|who|which"
     r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally|like"
-    r"|specialising|specializing)\b)"
+    r"|specialising|specializing|rather|instead|around)\b)"
 )
 _JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
 _THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"
@@ -68,7 +68,7 @@ _FORMER_JOB = (
 )
 """A job told as one held for a while in the past: "worked as a waitress during university",
 "worked at the paper mill before it closed"."""
-_FAV_IS = r"(?:is|:|\?|has always been|has become|became|remains) (?:now |still )?"
+_FAV_IS = r"(?:is|:|\?|has always been|has been|has become|became|remains) (?:now |still )?"
 _YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b| ,| \.|$))"
 _AGE_END = (
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
@@ -322,7 +322,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     # favourites
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?(?:new )?{_FAVOURITE} "
-                   rf"(?P<thing>[\w-]+(?: [\w-]+){{0,2}}?) (?:now |still )?{_FAV_IS}{_VALUE}"),
+                   rf"(?P<thing>[\w-]+(?: [\w-]+){{0,2}}?)(?: to (?:watch|play|read|eat|drink))?"
+                   rf" (?:now |still )?{_FAV_IS}{_VALUE}"),  # "favourite streamer to watch is"
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
     _p("favorite", rf"{_s_if(_FAVOURITE)}(?:\S+ ){{1,10}}?(?:,|\.|and|but) (?:that )?"
                    rf"(?P<value>\w+(?: \w+)?) (?:is|are) (?:now |still )?(?:his|her|their) "
