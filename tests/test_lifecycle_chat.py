@@ -242,3 +242,9 @@ def test_someone_elses_new_partner_is_not_the_members() -> None:
 def test_instead_mistyped_still_leaves_the_day_before() -> None:
     assert relation("tess streams every sunday", "tess streams on wednesdays now insted of sundays",
                     0.5) is Relation.CONTRADICTS  # fmt: skip
+
+
+def test_a_name_s_before_an_adverb_is_an_is() -> None:
+    assert read("kobe's fully plant based fr").body.startswith("kobe is fully vegan")
+    assert relation("kobe is vegan", "kobe's fully plant based fr", CLOSE) is Relation.SAME
+    assert read("kobe's family lives in leeds").body.startswith("kobe 's family")  # possessive

@@ -47,3 +47,9 @@ def test_what_only_looks_like_a_thing_ended_ends_nothing(old: str, new: str) -> 
 def test_a_job_retired_from_is_still_a_job_ended() -> None:
     assert relation("di - works at the library weekends", "di. left the library. fully retired",
                     0.5) is CONTRADICTS  # fmt: skip
+
+
+def test_a_retired_or_former_worker_has_no_job() -> None:
+    assert relation("ana is a teacher", "ana is a retired teacher", 0.5) is CONTRADICTS
+    assert relation("ana is retired", "ana is a retired teacher", 0.5) is not CONTRADICTS
+    assert relation("ana is unemployed", "ana is a former nurse", 0.5) is not CONTRADICTS

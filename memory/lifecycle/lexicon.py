@@ -152,7 +152,8 @@ IS_AFTER_S = _words(
     "a an the not so very really just still now always never from in into on at off over "
     "back originally currently also allergic vegan vegetarian single married engaged "
     "divorced separated dating seeing based living moving going working studying learning "
-    "obsessed into"
+    "obsessed into fully totally completely definitely literally basically actually officially "
+    "finally pretty super pregnant unemployed pescatarian"
 )
 """After "<name>'s", these words make the ``'s`` an "is" ("Ana's a vet", "Mo's divorced")."""
 

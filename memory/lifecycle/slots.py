@@ -266,6 +266,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     slot = pattern.key  # the slot itself: ``key`` may name its thing ("rank:valorant")
     if slot in PLACE_KEYS:
         value = _alias(value, _PLACE_ALIAS)
+    elif slot == "job" and value.split()[0] in ("retired", "former"):
+        value = "none"  # "a retired teacher" works no more
     elif slot == "job":  # "a licensed pharmacist" is a pharmacist
         value = _alias(
             " ".join(w for w in value.split() if w not in _QUALIFIED) or value, _JOB_ALIAS
