@@ -1126,6 +1126,15 @@ def test_a_student_at_a_school_attends_it(old: str, new: str, expected: Relation
         ("Pia is a sophomore in high school.", "Pia is in 10th grade.", SAME),
         ("Ben is a junior developer.", "Ben is in his third year at uni.", UNRELATED),
         ("Ola is a student.", "Ola is a second-year law student.", UNRELATED),
+        ("Kwame's son is in year 5.", "Kwame's son has moved up to year 6.", CONTRADICTS),
+        # a course changed: to a subject, from one, or "her course"
+        ("noor studies chemistry", "noor switched to pharmacology", CONTRADICTS),
+        ("ana is studying law", "ana switched from law to psychology", CONTRADICTS),
+        (
+            "Esther studies accounting.",
+            "Esther changed her course to computer science.",
+            CONTRADICTS,
+        ),
         # an age told as other languages tell it
         ("Rosa has 27 years.", "Rosa made 28 years on Sunday.", CONTRADICTS),
         ("max is 29", "max hit the big 3-0 last week", CONTRADICTS),

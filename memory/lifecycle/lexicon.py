@@ -292,7 +292,8 @@ KINDS = {
         "physics chemistry biology maths mathematics economics psychology philosophy "
         "architecture accounting linguistics sociology geography geology literature pharmacy "
         "dentistry journalism politics statistics anthropology astronomy neuroscience "
-        "biochemistry engineering history law nursing finance marketing"
+        "biochemistry engineering history law nursing finance marketing pharmacology "
+        "physiotherapy zoology theology criminology midwifery genetics microbiology archaeology"
     ),
 }
 """Kinds and some of their members ("plays the piano": an instrument): a kind denied whole
@@ -348,7 +349,7 @@ SLOT_CUES = (
         "helper captain organiser organizer promote demote demodded uninstalled pescatarian "
         "fiance fiancee rota lates earlies earlys derank deranked diamond platinum plat emerald "
         "ascendant immortal radiant grandmaster challenger predator guardian nova carnivore keto "
-        "gaff controller gamepad mnk kbm monitor"
+        "gaff controller gamepad mnk kbm monitor course"
     )
     | UNIVERSITIES
     | frozenset(PETS)
