@@ -847,6 +847,7 @@ def test_a_time_zone_is_one_at_a_time(old: str, new: str, expected: Relation) ->
         ("deepa doesnt eat meat", "deepa had a chicken burger for lunch"),
         ("Serkan doesn't play any video games.", "Serkan plays Fortnite every weekend."),
         ("oguz doesnt do caffeine at all", "oguz drinks like 4 coffees a day tbh"),
+        ("haru doesnt drink coffee", "haru has a double espresso before every race now"),
     ],
 )
 def test_a_kind_denied_whole_is_denied_of_each_of_its_members(denied: str, done: str) -> None:
@@ -865,6 +866,22 @@ def test_a_kind_denied_whole_is_denied_of_each_of_its_members(denied: str, done:
 )
 def test_a_kind_and_its_members_otherwise_are_left_alone(old: str, new: str) -> None:
     assert both_ways(old, new, 0.5) == {UNRELATED}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Alessia doesn't drink coffee at all.", "Alessia is hooked on coffee now.", CONTRADICTS),
+        ("carlo doesnt drink milk tea", "carlo gets milk tea every day now, loves it",
+         CONTRADICTS),
+        ("sam doesnt drink", "sam likes tea now", UNRELATED),  # no thing named: alcohol
+        ("sam doesnt drink coffee", "sam likes tea now", UNRELATED),  # another thing
+    ],
+)  # fmt: skip
+def test_a_thing_not_done_then_liked_now_is_taken_up(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.5) is expected
 
 
 @pytest.mark.parametrize(

@@ -256,6 +256,7 @@ KINDS = {
         "fencing rowing softball lacrosse"
     ),
     "caffeine": _words("coffee espresso latte cappuccino americano redbull cola matcha"),
+    "coffee": _words("espresso latte cappuccino americano macchiato mocha cortado"),
     "gluten": _words("bread pasta pizza noodle bagel croissant wheat toast sandwich"),
     "dairy": _words("milk cheese butter yogurt yoghurt cream"),
     "console": _words("ps5 ps4 playstation xbox switch"),
@@ -303,7 +304,7 @@ MEMBER_OF = {
     for word in frozenset().union(*KINDS.values())
 }
 """Each member word, and the kinds it belongs to ("piano": instrument)."""
-KIND_OF_FOOD = frozenset({"meat", "caffeine", "gluten", "dairy", "sweet"})
+KIND_OF_FOOD = frozenset({"meat", "caffeine", "coffee", "gluten", "dairy", "sweet"})
 """Kinds that are eaten or drunk: whatever verb tells it ("had a chicken burger")."""
 
 DIETS = {
