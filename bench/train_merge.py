@@ -45,7 +45,7 @@ TRAINING_SETS = ("dev.jsonl", "holdout.jsonl", "holdout3.jsonl", "train_a.jsonl"
                  "train_s.jsonl", "train_t.jsonl", "train_u.jsonl", "train_v.jsonl",
                  "train_w.jsonl", "train_x.jsonl", "train_y.jsonl", "train_z.jsonl",
                  "train_aa.jsonl", "train_ab.jsonl", "train_ac.jsonl",
-                 "train_ad.jsonl")  # fmt: skip
+                 "train_ad.jsonl", "train_ae.jsonl", "train_af.jsonl")  # fmt: skip
 """The sets opened for tuning; holdout2 and 4 to 14 stay blind."""
 STRENGTHS = (0.001, 0.003, 0.01, 0.03, 0.1)
 """Inverse regularisation strengths tried (scikit-learn's ``C``)."""
