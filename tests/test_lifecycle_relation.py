@@ -792,8 +792,16 @@ def test_living_so_is_no_home() -> None:
         ("ivy hardstuck gold", "ivy finally hit plat", CONTRADICTS),
         ("fern plat 3 in rocket league", "fern is platinum III in RL", SAME),
         ("hugo. gold 2 in rocket league", "hugo - champ 1 in ml now", UNRELATED),  # another game
+        # said before "finally", "after", "last night"; "asc"; a rank that was is none now
+        ("sione is gold in rocket league", "sione hit diamond two finally like so hyped",
+         CONTRADICTS),
+        ("Tariq is ranked Platinum in Overwatch.", "Tariq dropped to Gold after a long losing "
+         "streak.", CONTRADICTS),
+        ("nikolai is hardstuck plat in val", "nikolai finally hit asc 1 lets gooo", CONTRADICTS),
+        ("blaze used to be immortal in val", "blaze is diamond rn", UNRELATED),
+        ("hanbyul diamond in lol", "hanbyul sitting at diamond in league", SAME),
     ],
-)
+)  # fmt: skip
 def test_a_rank_is_one_per_game(old: str, new: str, expected: Relation) -> None:
     assert both_ways(old, new, 0.7) == {expected}
 
@@ -1030,6 +1038,19 @@ def test_a_shift_a_workplace_and_a_switch_back(old: str, new: str, expected: Rel
         ("ravi works the early shift", "ravi has been put on afternoons permanently", CONTRADICTS),
         ("jo - nights on the ward", "jo is on nights at the ward", SAME),
         ("cal is on days off this week", "cal works nights", UNRELATED),  # days off: no shift
+        ("venkat works day shifts", "venkat works permanent nights", CONTRADICTS),
+        (
+            "declan does mostly nights on the ambulance",
+            "declan got taken off nights , on days only since the new rota",
+            CONTRADICTS,
+        ),
+        ("gbenga on nights fr", "gbenga finally off nights tbh days only", CONTRADICTS),
+        ("manoj works night shifts in the icu", "manoj moved onto a days-only rota", CONTRADICTS),
+        (
+            "oyin works permanent nights",
+            "oyin came of nights, she does long days only",
+            CONTRADICTS,
+        ),
     ],
 )
 def test_a_shift_told_as_a_rota_says_it(old: str, new: str, expected: Relation) -> None:

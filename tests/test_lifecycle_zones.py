@@ -115,3 +115,16 @@ def test_a_home_in_the_same_or_an_unknown_zone_does_not_supersede(old: str, new:
 )
 def test_one_zone_told_two_ways_is_one_fact(old: str, new: str) -> None:
     assert relation(old, new, CLOSE) is Relation.SAME
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("tobi - lagos time", "utc+1"),  # a place right after the subject
+        ("ingrid is on like central european time", "utc+1"),  # a hedge before the zone
+        ("lakshmi is on india time like ist", "utc+5:30"),  # and after it
+        ("ingrid is in toronto for good so eastern time for her", "utc-5"),
+    ],
+)
+def test_a_zone_told_with_chat_s_hedges_is_read(text: str, zone: str) -> None:
+    assert slots(text).get("timezone") == zone

@@ -88,12 +88,12 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                 rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),
     # "works nights", "bao . days now", "pia . nights at the hospital"
     _p("shift", rf"{_S}(?:[.:,-] )?(?:(?:only|still|now|back|mostly|usually|just) )?"
-                rf"(?:works |working |doing |on )?"
-                rf"(?P<value>night|day)s(?=$| now\b| , | at\b| in\b| on\b)"),
+                rf"(?:works |working |doing |does |on )?(?:(?:mostly|only|permanent|perm|long) )?"
+                rf"(?P<value>night|day)s(?=$| now\b| , | at\b| in\b| on\b| fr\b| rn\b| tbh\b)"),
     # "put on afternoons permanently", "moved to earlys for the rota", "off nights , days now"
     _p("shift", rf"{_s_if(' (?:on|to|,) (?:the )?' + _SHIFTS)}(?:\S+ ){{0,8}}?(?:on|to|,) (?:the )?"
                 rf"{_SHIFT}{_SHIFT_END}"),
-    _p("shift", rf"{_S}(?:[.:,-] )?(?:\S+ ){{0,3}}?{_SHIFT} only\b"),  # "terry . days only now"
+    _p("shift", rf"{_S}(?:[.:,-] )?(?:\S+ ){{0,7}}?{_SHIFT}[- ]only\b"),  # "terry . days only now"
     _p("workplace", rf"{_s_if(' remote')}(?:\S+ ){{0,4}}?works? (?:fully |full time |mostly "
                     rf"|100 % )?remote(?:ly)?\b", "remote"),
     # "works mornings at the pharmacy"

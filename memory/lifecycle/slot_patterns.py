@@ -99,14 +99,17 @@ _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
 _TIER = (
     r"(?:gold nova|master guardian|legendary eagle|global elite|grand champion"
     r"|(?<!a )(?<!an )(?:grand)?masters|iron|bronze"
-    r"|silver|gold|plat|platinum|diamond|ascendant|immortal|radiant|emerald|master|grandmaster"
+    r"|silver|gold|plat|platinum|diamond|ascendant|asc|immortal|radiant|emerald|master|grandmaster"
     r"|challenger|champion|champ|legend|mythic|predator|elite|supreme)"
 )
 """The tiers of a game's ranked ladder ("Gold 2 in Valorant", "plat in league"; "hit masters",
 not "a masters in data science")."""
 _TIER_VALUE = rf"(?P<value>{_TIER}(?: (?:[1-5]|i{{1,3}}|iv|v))?)"
+_RANK_END = r"(?:now|this|lets|rn|finally|after|last|yesterday|today|tonight|fr|ngl|tbh|again)"
+"""What may follow a rank reached ("hit diamond 2 finally", "dropped to gold after a losing
+streak"): no game's name."""
 _RANK = (
-    rf"{_S}(?:[.:,-] )?(?:[\w']+ ){{0,7}}?(?:a |an |the )?{_TIER_VALUE}"
+    rf"{_S}(?:[.:,-] )?(?:[\w']+ ){{0,7}}?(?<!not )(?<!not be )(?:a |an |the )?{_TIER_VALUE}"
     rf"(?: rank| ranked)? (?:in|on) (?!(?:the|a|an|his|her|their|my) )"
     rf"(?P<thing>\w+(?: \w+)??){_STOP}"
 )
@@ -356,8 +359,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                rf"|made it to|is now|(?:is )?(?:hard ?)?stuck (?:in |at )?"
                rf"|(?:is )?back (?:down |up )?to|switched to|(?:has )?fallen to|fell to|is in"
                rf"|is|now)? ?"
-               rf"{_TIER_VALUE}(?: rank| ranked)?(?: (?:in |on )?(?!(?:now|this|lets|rn)\b)"
-               rf"(?P<thing>[a-z][a-z0-9]{{1,6}}))?(?=$| [.,;:!?]| now\b| this\b| lets\b)"),
+               rf"{_TIER_VALUE}(?: rank| ranked)?(?: (?:in |on )?(?!{_RANK_END}\b|in\b|on\b)"
+               rf"(?P<thing>[a-z][a-z0-9]{{1,6}}))?(?=$| [.,;:!?]| {_RANK_END}\b)"),
     # the language they grew up speaking
     _p("native", rf"{_S}'s (?:native|first|mother) (?:language|tongue|lang) {_FAV_IS}"
                  rf"(?:actually )?{_VALUE}"),

@@ -319,6 +319,7 @@ _COMMUTES = {"cycles": "bike", "cycle": "bike", "bikes": "bike", "bicycle": "bik
 """One name per way to work: "cycles to work" / "goes to work by bike"."""
 _TIERS = {
     "plat": "platinum",
+    "asc": "ascendant",
     "masters": "master",
     "grandmasters": "grandmaster",
     "i": "1",

@@ -29,7 +29,7 @@ A_ZONE = re.compile(_ZONE)
 """A zone, as a whole value: "lives in cet" is no home (``fullmatch``)."""
 _ZONE_END = (
     r"(?: (?:time ?zone|tz|time))?(?: gang)?(?=$| [.,;:!?()]| (?:now|since|because|cuz|lol|tbh"
-    r"|fr|ngl|rn|as|after|following|while)\b)"
+    r"|fr|ngl|rn|as|after|following|while|like|for)\b)"
 )
 _ZONE_WORD = r"(?:local )?(?:time ?zone|tz|time)"
 """What names a zone: "timezone", "tz", "local time"."""
@@ -37,7 +37,7 @@ _OWNER = r"(?:his|her|their|my)"
 
 ZONE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("timezone", rf"{_S}{_ADVERBS}(?:is |lives |plays |(?:is )?based )?(?:now )?(?:in|on) "
-                   rf"(?:the )?{_ZONE}"
+                   rf"(?:like )?(?:the )?{_ZONE}"
                    rf"{_ZONE_END}"),
     _p("timezone", rf"{_S}'s {_ZONE_WORD} (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_S}(?:[.:,-] |is )?(?:now )?{_ZONE}{_ZONE_END}"),  # "erik is utc-5 now"

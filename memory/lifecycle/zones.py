@@ -124,7 +124,12 @@ def zone(match: re.Match[str]) -> str:
         name, before = " ".join(words[start:]), words[:start]
         if name in ZONE_NAMES:
             return " ".join([*before, ZONE_NAMES[name]])
-        hours = place_offset(name) if before and before[-1] in _BEFORE_PLACE else None
+        after_subject = len(before) == 1 and match.start() == 0  # "tobi - lagos time"
+        hours = (
+            place_offset(name)
+            if before and (before[-1] in _BEFORE_PLACE or after_subject)
+            else None
+        )
         if hours is not None:
             return " ".join([*before, written(hours)])
     return match.group(0)
