@@ -134,6 +134,8 @@ def ended(old: Reading, new: Reading) -> bool:
         cues = tuple((cue, index) for cue, index in cues if index < new.wish_at)
     if not cues or (old.wished and PLAN_ENDERS.isdisjoint(cue for cue, _ in cues)):
         return False  # "wants to be a teacher" is no state a change can end, but "cancelled"
+    if _still(new.body) & old.core:
+        return False  # what changed is something else: "switched teams , still ubisoft"
     old_cues = find_cues(old.body)
     told = {cue for cue, _ in old_cues} | {
         topic for cue, _ in old_cues for topic in TOPIC_CUES.get(cue, ())
@@ -175,6 +177,8 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     longer (see the module's docstring); ``core_a``, ``core_b``: their content words."""
     if old.possessive != new.possessive or old.wished or new.wished or old.dates or new.dates:
         return False
+    if _still(new.body) & old.core:
+        return False  # "works at ubisoft" / "switched teams , still ubisoft"
     things_a, things_b = _things(core_a, old.body), _things(core_b, new.body)
     if _left_for_another(old, new):
         return True  # "aroha transferred from support to the qa team"
@@ -186,6 +190,17 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     if not _INSTEAD.search(new.body):
         return False
     return bool(things_a - things_b) or bool(shared & _after_instead_of(new.body))
+
+
+_STILL = re.compile(r"\b(?:still|same) (?:at |with |in |on |the )?([\w-]+)")
+
+
+def _still(body: str) -> frozenset[str]:
+    """The things a fact says are kept ("switched teams , still ubisoft", "same trust"; not
+    "still plays league": a doing, no thing)."""
+    return frozenset(
+        word for word in _STILL.findall(body) if (read := verb(word)) is None or read[0] == word
+    )
 
 
 def _left_for_another(old: Reading, new: Reading) -> bool:
@@ -281,8 +296,10 @@ def _topic_ended(cue: str, old: Reading, new: Reading, told: set[str]) -> bool:
         return False  # "jay in denver now" / "jay moved to denver", "a mod" / "promoted to mod"
     kept = {slot.value for slot in olds}
     return not any(
-        f" {value} " in body and not _left(body, value) for value in kept if len(value) > 2
-    )
+        (f" {value} " in body or f" {value}-" in body) and not _left(body, value)
+        for value in kept
+        if len(value) > 2
+    )  # "lives in amsterdam" / "moved to a bigger flat in amsterdam-noord": kept
 
 
 def _shared_ended(cue: str, old: Reading, new: Reading) -> bool:

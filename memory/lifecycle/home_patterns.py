@@ -91,5 +91,6 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
        place=True),  # "omar - from leicester"
     _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in"
                  rf"|was brought up in|was born(?: and raised)? in"
-                 rf"|spent (?:his|her|their) childhood in) {_IN_THE}{_VALUE}"),
+                 rf"|spent (?:his|her|their) childhood in) {_IN_THE}(?!the ){_VALUE}"),
+    # "is from the float pool": a team, no place
 )  # fmt: skip

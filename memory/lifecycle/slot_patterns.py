@@ -343,10 +343,11 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"{_FRAGMENT_END}"),
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} (?!is\b)(?P<thing>\w+) (?:now |still )?"
                    rf"(?P<value>\w+(?: \w+)??){_FRAGMENT_END}"),  # "ola fave band muse"
-    # the team they support: one at a time, as a favourite team is
+    # the team they support: one at a time, as a favourite team is (not "supports new nurses
+    # as a preceptor")
     _p("favorite:team", rf"{_S}{_ADVERBS}(?:supports|is supporting|has supported|reps|is a "
                         rf"(?:\w+ )?supporter of) (?!(?:his|her|their|my|our|a|an|local)\b)"
-                        rf"(?:the )?{_VALUE}"),
+                        rf"(?!.* as an? )(?:the )?{_VALUE}"),
     # the hand they write with
     _p("hand", rf"{_S}{_ADVERBS}(?:is )?(?:a )?(?P<value>(?:left|right|rigth)[- ]handed|lefty"
                rf"|righty){_FRAGMENT_END}"),

@@ -140,6 +140,8 @@ def _within_place(tail: str) -> bool:
     or words none of which is a function word or a verb ("bandra, mumbai"; not "leeds, with
     his gf", "vancouver now, moved")."""
     words = tail.split()
+    if words[0] in ("because", "cause", "cuz", "so", "though"):
+        return False  # "vancouver , bc": chat's "because" (the place unknown)
     return tail in REGIONS or (
         STOPWORDS.isdisjoint(words) and all(verb(word) is None for word in words)
     )
