@@ -1421,3 +1421,33 @@ def test_pets_counted_in_a_fragment() -> None:
     assert [(s.key, s.value) for s in find_slots(read("bella . two cats").body)] == [
         ("pets", "2 cat")
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("bea's deadlift pb is 80kg", "bea pulled 90 kilos today fr new pb", CONTRADICTS),
+        ("imani benches 60kg", "imani hit 70 on bench today, new pr no cap", CONTRADICTS),
+        ("imani benches 60kg", "imani's bench pb is 60 kg", SAME),
+        ("imani benches 60kg", "imani squats 100kg", UNRELATED),  # another lift
+    ],
+)
+def test_a_best_lift_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Keiko has a goldfish.", "Keiko no longer has any pets."),
+        ("rosh - 1 cat, luna", "rosh... luna got rehomed. no pets"),
+        ("paolo has a cat called mango", "paolo sent mango to his mum's so no pets in the flat"),
+        ("sid has a budgie", "sid has no pets now"),
+    ],
+)
+def test_no_pets_told_later_in_a_fact_ends_a_pet(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is CONTRADICTS
+
+
+def test_a_lift_is_no_age() -> None:
+    assert "age" not in {s.key for s in find_slots(read("imani hit 70 on bench , new pr").body)}

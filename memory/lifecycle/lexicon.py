@@ -200,6 +200,8 @@ PETS = {
     "parrot": "parrot", "bird": "bird", "fish": "fish", "horse": "horse", "pony": "horse",
     "snake": "snake", "lizard": "lizard", "gecko": "gecko", "turtle": "turtle",
     "tortoise": "tortoise", "ferret": "ferret", "rat": "rat", "mouse": "mouse",
+    "goldfish": "fish", "parakeet": "bird", "budgie": "bird", "cockatiel": "bird",
+    "gerbil": "gerbil", "chinchilla": "chinchilla", "hedgehog": "hedgehog", "axolotl": "axolotl",
     # breeds, as the animal
     "greyhound": "dog", "labrador": "dog", "retriever": "dog", "poodle": "dog", "beagle": "dog",
     "husky": "dog", "corgi": "dog", "pug": "dog", "dachshund": "dog", "chihuahua": "dog",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from memory.lifecycle.lexicon import DIETS
+from memory.lifecycle.slot_patterns import _ADVERBS, SlotPattern
 from memory.lifecycle.slot_patterns import SUBJECT as _S
-from memory.lifecycle.slot_patterns import SlotPattern
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 from memory.lifecycle.slot_patterns import subject_if as _s_if
 
@@ -53,6 +53,9 @@ _TIME = (
     r"(?: (?:minutes?|mins?|m))?|\d{1,3} ?(?:minutes?|mins?|seconds?|secs?))\b"
 )
 """A time: "45 : 02" (as ``reading.normalise`` spaces it), "3 hours 20 minutes", "52 min"."""
+_LIFT = r"(?P<thing>bench|deadlift|squat)"
+_WEIGHT = r"(?P<value>\d{2,3})(?: ?(?:kg|kgs|kilos?|lbs?)\b)?"
+"""A lift and the weight of its best: "deadlift pb is 80 kg", "benches 60kg"."""
 _TIME_AFTER = r"(?:ran|did|clocked|to|of|down to|is|now|:)"
 """What comes between a best and its time: "lowered his marathon best to 3 : 04"."""
 
@@ -83,6 +86,14 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                rf"{_TIME_AFTER} {_TIME}"),  # "smashed her 10k pb , ran 46 : 50"
     _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?(?:his |her |their |a |new )*{_BEST} "
                rf"(?:\S+ ){{0,4}}?(?:ran|clocked|did) {_TIME}"),  # its distance the other's
+    # the best at a lift: "bea 's deadlift pb is 80 kg", "imani benches 60 kg", "pulled 90 kilos ,
+    # new pb", "hit 70 on bench , new pr"
+    _p("best", rf"{_S}(?:'s )?{_LIFT}(?: press)? (?:{_BEST} )?(?:is |: |= |of )?(?:now )?"
+               rf"{_WEIGHT}"),
+    _p("best", rf"{_S}{_ADVERBS}{_LIFT}(?:es|s) {_WEIGHT}"),
+    _p("best", rf"{_s_if(' new (?:pb|pr)')}(?:\S+ ){{0,3}}?(?:hit|pulled|lifted|did|got|benched"
+               rf"|squatted|deadlifted) {_WEIGHT}(?: on (?:the )?{_LIFT})?(?: \S+){{0,4}}? new "
+               rf"(?:pb|pr)\b"),
     # the shift they work, and where they work from
     _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?<!not )(?P<value>night|day|morning|evening"
                 rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),

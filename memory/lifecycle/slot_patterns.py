@@ -71,10 +71,11 @@ _FORMER_JOB = (
 _FAV_IS = r"(?:is|:|\?|has always been|has been|has become|became|remains) (?:now |still )?"
 _YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b| ,| \.|$))"
 _AGE_END = (
+    r"(?! on (?:the )?(?:bench|squat|deadlift)\b)"  # "hit 70 on bench": a lift, no age
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
     r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie)\b)"
 )
-_HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?"
+_HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?|not has any"
 _SOME = r"(?:(?:a|an|one|1) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
 """How many, and a few words of what kind ("a three year old", "an older")."""
 _SIBLING = r"(?P<value>brothers?|sisters?|bro|sis|siblings?)"
@@ -317,6 +318,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("children", rf"{_S}(?:[.:,-] )?(?:\w+ )?{_CHILD} (?:arrived|was born|is here)\b"),
     _p("pets", rf"{_S}{_ADVERBS}(?:{_HAS_NO}|has never (?:had|owned) (?:a|any)) pets?\b", "none"),
     _p("pets", rf"{_S}(?:[.:,-] )?no pets{_FRAGMENT_END}", "none"),
+    _p("pets", rf"{_s_if(' no pets')}(?:\S+ ){{1,12}}?(?:[.,;:-]|so) no pets(?: (?:in|at) the \w+)?"
+               rf"{_FRAGMENT_END}", "none"),  # "luna got rehomed . no pets"
     _p("pets", rf"{_S}{_ADVERBS}(?:has|got|adopted|owns|has adopted) {_SOME}{_ANY_PET}\b"),
     _p("pets", rf"{_S}(?:[.:,-] )?(?:(?:now|still|only|just) )?(?P<count>\d+) {_ANY_PET}"
                rf"(?: left)?{_FRAGMENT_END}"),  # "bella . 2 cats", "bella - 1 cat (left) now"
