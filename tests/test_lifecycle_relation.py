@@ -1289,6 +1289,14 @@ def test_pronouns_and_the_name_gone_by_are_one_at_a_time(
          "Le Guin.", CONTRADICTS),
         ("Ana's favourite streamer to watch is Emiru.", "Ana's favourite streamer has been Pokimane"
          " lately.", CONTRADICTS),
+        ("mei's favourite synth is the juno 106", "mei says the prophet 5 is her fave over the "
+         "juno these days", CONTRADICTS),
+        ("Saoirse's favourite album is Blonde.", "Saoirse mentioned that In Rainbows has become "
+         "her all-time favourite album.", CONTRADICTS),
+        ("Anders' favourite guitar is his Telecaster.", "Anders's Les Paul is his favourite "
+         "these days, the Tele is collecting dust.", CONTRADICTS),
+        ("Anders' favourite guitar is his Telecaster.", "Anders says the Telecaster is his "
+         "favourite over the Les Paul.", UNRELATED),  # the same favourite, and more
         ("Ana's favourite route is the canal towpath.", "Ana's favourite route is the loop around "
          "the reservoir rather than the canal.", CONTRADICTS),
     ],

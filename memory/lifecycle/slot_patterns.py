@@ -82,6 +82,8 @@ _SIBLING = r"(?P<value>brothers?|sisters?|bro|sis|siblings?)"
 _CHILD = r"(?P<value>sons?|daughters?|kids?|child|children|baby|babies)"
 _ANY_PET = f"(?P<value>{_PETS})s?"
 _SAYS = r"(?:(?:says|said|thinks|reckons|decided) (?:that )?)?"
+_OVER = r"(?:now|these days|over|rather|instead)\b"
+"""What may follow a favourite told before its name ("is her fave over the juno")."""
 _TRANSFER = r"(?:transferred|transfered|has transferred|switched|changed schools|moved)"
 _ATTENDS = (
     rf"(?:goes to|attends|is (?:now )?at|studies at|started at|(?:is )?enrolled (?:at|in)"
@@ -344,6 +346,12 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("favorite", rf"{_S}{_SAYS}(?P<value>(?:(?! (?:is|and|but) )[\w' -])+?) (?:is|are) "
                    rf"(?:now |still )?(?:his|her|their) {_FAVOURITE} (?!now\b)(?P<thing>[\w-]+)"
                    rf"{_FRAGMENT_END}"),
+    # "the prophet 5 is her fave over the juno", "in rainbows has become her all-time favourite
+    # album", "anders 's les paul is his favourite , the tele is collecting dust"
+    _p("favorite", rf"{_S}(?:'s |{_SAYS}|(?:mentioned|explained) (?:that )?)(?P<value>(?:(?! "
+                   rf"(?:is|and|but|has) )[\w' -])+?) (?:is|are|has become|became) (?:now |still )?"
+                   rf"(?:his|her|their) (?:new )?{_FAVOURITE}(?: (?!{_OVER})(?P<thing>[\w-]+))?"
+                   rf"(?=$| [.,;:!?]| {_OVER})"),
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} (?!is\b)(?P<thing>\w+) (?:now |still )?"
                    rf"(?P<value>\w+(?: \w+)??){_FRAGMENT_END}"),  # "ola fave band muse"
     # the team they support: one at a time, as a favourite team is (not "supports new nurses
