@@ -1459,3 +1459,18 @@ def test_no_pets_told_later_in_a_fact_ends_a_pet(old: str, new: str) -> None:
 
 def test_a_lift_is_no_age() -> None:
     assert "age" not in {s.key for s in find_slots(read("imani hit 70 on bench , new pr").body)}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("jomar is studying for the nclex every night", "jomar passed the nclex, no more review",
+         CONTRADICTS),
+        ("Folake is training for her first half marathon.", "Folake completed her first half "
+         "marathon.", CONTRADICTS),
+        ("ana is training for a marathon", "ana ran a 10k on sunday", UNRELATED),  # another race
+        ("ana is studying for the bar", "ana did not pass the bar", UNRELATED),
+    ],
+)  # fmt: skip
+def test_a_thing_worked_for_then_done_ends_the_work(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

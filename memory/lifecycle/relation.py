@@ -63,7 +63,7 @@ from memory.lifecycle.reading import (
     clear_cache as clear_readings,
 )
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
-from memory.lifecycle.turns import born, first_one, recovered, rescheduled, resumed
+from memory.lifecycle.turns import achieved, born, first_one, recovered, rescheduled, resumed
 from memory.lifecycle.when import apart
 from memory.lifecycle.word_match import kin, sets_match, words_match
 
@@ -122,7 +122,7 @@ def relation(
         return Relation.CONTRADICTS
     if rescheduled(first, second, core_a, core_b) or first_one(first, second, core_a):
         return Relation.CONTRADICTS
-    if recovered(first, second, core_a, core_b) or born(first, second):
+    if recovered(first, second, core_a, core_b) or born(first, second) or achieved(first, second):
         return Relation.CONTRADICTS
     if _only_other(first, second, core_a, core_b) or _only_other(second, first, core_b, core_a):
         return Relation.CONTRADICTS

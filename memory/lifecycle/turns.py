@@ -1,6 +1,6 @@
 """Turns a later fact tells of an earlier one's state, each a contradiction of it: a habit
 stopped then taken up again, an ailment then well again, none of a kind then a first one
-got, a thing done on other days or at another time.
+got, a thing done on other days or at another time, a thing worked for then done.
 
     resumed(read("quit smoking"), read("smoking again"), ...) → True
     rescheduled(read("lev: practice 6am"), read("lev - practice moved to evenings"), ...) → True
@@ -87,6 +87,28 @@ _BORN = re.compile(
 def born(old: Reading, new: Reading) -> bool:
     """Pregnant, then the baby born: "is expecting her first" / "her baby girl arrived"."""
     return "pregnant" in old.core and not old.negated and _BORN.search(new.body) is not None
+
+
+_WORKING_FOR = re.compile(
+    r"\b(?:studying|revising|training|preparing|prepping|cramming) for (?:the |his |her |their "
+    r"|an? )?(?:first )?((?:[\w-]+ ){0,2}[\w-]+)"
+)
+_DONE = r"(?:passed|completed|finished|ran|did|sat|aced|smashed|got through|cleared)"
+
+
+def achieved(old: Reading, new: Reading) -> bool:
+    """Working for a thing, then the thing done: "studying for the nclex" / "passed the
+    nclex", "training for her first half marathon" / "completed her first half marathon"."""
+    working = _WORKING_FOR.search(old.body)
+    if working is None or old.negated or new.wished:
+        return False
+    words = working.group(1).split()
+    for end in range(len(words), 0, -1):  # "the nclex every night": "nclex"
+        thing = re.escape(" ".join(words[:end]))
+        done = rf"(?<!not ){_DONE} (?:the |his |her |their |an? )?(?:first )?{thing}\b"
+        if re.search(done, new.body):
+            return True
+    return False
 
 
 def first_one(old: Reading, new: Reading, core_a: frozenset[str]) -> bool:
