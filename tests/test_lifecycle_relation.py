@@ -1474,3 +1474,19 @@ def test_a_lift_is_no_age() -> None:
 )  # fmt: skip
 def test_a_thing_worked_for_then_done_ends_the_work(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("lil_remi is 17", "lil_remi turned 18 yesterday hes legal lol", CONTRADICTS),
+        ("wale single af", "wale cuffed ngl", CONTRADICTS),
+        ("Dylan is engaged to Megan.", "Dylan and Megan got married in June.", CONTRADICTS),
+        ("Dylan is married to Megan.", "Dylan and Megan got married.", SAME),
+        ("suki only uses garageband", "suki finally moved off garageband to reaper", CONTRADICTS),
+    ],
+)
+def test_ages_couples_and_switches_as_chat_tells_them(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -56,7 +56,6 @@ _FANS = ("person", "lover", "enjoyer", "girlie", "addict", "nerd", "fiend", "jun
 _FAN = rf"(?:{'|'.join(_FANS)})"
 """Who likes a thing, as chat names them: "a dog person", "a wine girlie", "a prem nerd"."""
 PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
-    # (words one of which must be in the text, pattern, replacement)
     (SAYING, FRAME + r"(?:she|he|they|i) 's ", r"\1 is "),  # "says she's sick of it"
     (SAYING, FRAME + r"(?:she|he|they|i) ", r"\1 "),  # what was said, as said of Ana
     (SAYING, FRAME + r"(?:her|his|their|my) ", r"\1 's "),
@@ -153,6 +152,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("considers", "names"), r"^(\S+) (?:considers|names) (.+?) (?:as )?(?:his|her|their) "
      r"(favou?rite|fave?) (\w+)\b", r"\1 's \3 \4 is \2"),  # "names radio 2 as her favourite"
     (("moved on from", "moving on from"), r"\b(?:has )?(?:moved|moving) on from\b", "stopped"),
+    (("off",), r"\b(?:moved|came|switched) off (\S+(?: \S+)?) (?:to|for|onto)\b",
+     r"switched from \1 to"),  # "moved off garageband to reaper"
     (("handed in", "hands in"), r"\b(?:handed|hands|has handed) in (?:his|her|their|my) "
      r"(?:notice|resignation)(?: at)?\b", "quit"),
     (("put",), r"\b(?:has )?put (?:the |his |her |their )?([\w ]{1,30}?) down (?:completely|for"
@@ -376,11 +377,10 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r" (?:whole|entire) )life\b", " "),
     (("and only",), r"^(\S+) is 1 and only\b", r"\1 's only"),  # "rania's one and only pet"
     (("and only",), r"\b1 and only\b", "only"),
-    (("a lot", "moment"), r"\b(?:a lot|at the moment)\b", " "),
+    (("a lot", "moment", "all", "well", "now", "days"),
+     r"\b(?:a lot|at the moment|at all|after all|as well|right now|these days|for now)\b", " "),
     (("like",), r"(?<=\w) like (?=\d+ |half\b|a (?:pack|bottle|few|couple|ton|lot)\b)", " "),
     # a hedge: "drinks like 4 energy drinks a day", "smokes like half a pack a day"
-    (("all", "well", "now", "days"),
-     r"\b(?:at all|after all|as well|right now|these days|for now)\b", " "),
 ]  # fmt: skip
 PHRASE_PATTERNS = [(keys, re.compile(pattern), new) for keys, pattern, new in PHRASES]
 _KEYS = frozenset(key for keys, _, _ in PHRASES for key in keys)

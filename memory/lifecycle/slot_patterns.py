@@ -73,7 +73,7 @@ _YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b|
 _AGE_END = (
     r"(?! on (?:the )?(?:bench|squat|deadlift)\b)"  # "hit 70 on bench": a lift, no age
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
-    r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie)\b)"
+    r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?|not has any"
 _SOME = r"(?:(?:a|an|one|1) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
@@ -221,7 +221,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) {_ADVERBS}"
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
-    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}taken{_FRAGMENT_END}", "dating"),  # "lux - taken"
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:taken|cuffed){_FRAGMENT_END}", "dating"),
+    _p("status", rf"{_S}(?:and|n|&) (?P<partner>\w+) (?:{_ADVERBS}(?:got|are|have got|have) )?"
+                 rf"{_ADVERBS}(?P<value>married)\b"),  # "dylan and meg got married"
     _p("status", rf"{_s_if(' taken| seeing someone')}(?!'s )(?:\S+ ){{0,8}}?(?:, (?:now )?taken"
                  rf"{_FRAGMENT_END}|(?<!not )(?:is )?seeing someone\b)", "dating"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?single again\b", "single"),
