@@ -1490,3 +1490,19 @@ def test_ages_couples_and_switches_as_chat_tells_them(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("lindiwe - student visa", "lindiwe. skilled worker visa came thru", CONTRADICTS),
+        ("Ibrahim is on a Skilled Worker visa.", "Ibrahim has indefinite leave to remain.",
+         CONTRADICTS),
+        ("Chen is on a student visa.", "Chen received permanent residency.", CONTRADICTS),
+        ("Ana has ILR.", "Ana has indefinite leave to remain.", SAME),
+        ("ana is on a work visa", "ana does not have a student visa", UNRELATED),
+        ("ana is on a student visa", "ana is applying for ilr", UNRELATED),  # not yet
+    ],
+)  # fmt: skip
+def test_a_visa_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -1,6 +1,8 @@
 """The patterns of what a member goes by (:mod:`memory.lifecycle.slots`): their pronouns, one
-set at a time ("goes by she/her" / "on they/them now"), and the name they go by. Built as
-the patterns of :mod:`memory.lifecycle.slot_patterns` are.
+set at a time ("goes by she/her" / "on they/them now"), the name they go by, and the visa
+they live on, one at a time ("student visa" / "skilled worker visa came thru", "has
+indefinite leave to remain"). Built as the patterns of :mod:`memory.lifecycle.slot_patterns`
+are.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ _PAIR = r"(?P<value>she(?= her\b)|he(?= him\b)|they(?= them\b)|it(?= its\b)|any(
 """A set of pronouns as people write it ("she/her" is read "she her"): its first word."""
 _ONE = r"(?P<value>she|he|they|it|any)"
 _END = r"(?=$| [.,;:!?()]| (?:now|pronouns|lol|fr|ngl|tbh|btw)\b)"
+_NO_DENIAL = r"(?!.*\b(?:not|never|no longer|wants?|hopes?|applying|applied)\b)"
+"""No visa denied, wished for or applied for ("does not have a student visa", "applying for
+ilr")."""
 
 IDENTITY_PATTERNS: tuple[SlotPattern, ...] = (
     _p("pronouns", rf"{_s_if(' (?:she her|he him|they them|it its|any pronouns)')}"
@@ -23,8 +28,24 @@ IDENTITY_PATTERNS: tuple[SlotPattern, ...] = (
     _p("pronouns", rf"{_S}(?:[.:,-] )?(?P<value>him|them){_END}"),  # "sky - he/him": "sky him"
     _p("name", rf"{_S}(?:[.:,-] )?(?:\S+ )?goes by (?!(?:she|he|they|it|any)\b)"
                rf"(?P<value>[\w-]+){_END}"),  # the name they go by: "goes by pet"
+    _p("visa", rf"{_s_if(' visa')}{_NO_DENIAL}(?!'s )(?:\S+ ){{0,6}}?(?:on |has |got |holds )?"
+               rf"(?:a |an |his |her |their )?(?P<value>student|skilled worker|work|working holiday"
+               rf"|spouse|spousal|partner|family|tourist|visitor|graduate|tier 2|tier 4|h-?1b|f-?1)"
+               rf" visa\b"),
+    _p("visa", rf"{_s_if(' indefinite leave| ilr| permanent resid| green card| citizen')}"
+               rf"{_NO_DENIAL}(?!'s )(?:\S+ ){{0,4}}?(?:has |got |holds |received |was granted "
+               rf"|is now |became )?(?:a |an |his |her |their )?(?P<value>indefinite leave to "
+               rf"remain|ilr|permanent residency|permanent resident|green card|citizenship"
+               rf"|citizen)\b"),
 )  # fmt: skip
-"""What fills the pronoun and name slots (their ``value`` group)."""
+"""What fills the pronoun, name and visa slots (their ``value`` group)."""
+
+VISAS = {"indefinite leave to remain": "settled", "ilr": "settled",
+         "permanent residency": "settled", "permanent resident": "settled",
+         "green card": "settled", "citizenship": "citizen", "tier 4": "study", "f1": "study",
+         "f-1": "study", "tier 2": "skilled worker", "spousal": "spouse", "partner": "spouse",
+         "visitor": "tourist"}  # fmt: skip
+"""One name for each kind of visa or settled status ("student" is read "study" already)."""
 
 PRONOUNS = {"him": "he", "them": "they"}
 """A set of pronouns by its first word (speech drops "he" after the subject: "sky he/him")."""

@@ -352,7 +352,7 @@ SLOT_CUES = (
         "helper captain organiser organizer promote demote demodded uninstalled pescatarian "
         "fiance fiancee rota lates earlies earlys derank deranked diamond platinum plat emerald "
         "ascendant immortal radiant grandmaster challenger predator guardian nova carnivore keto "
-        "gaff controller gamepad mnk kbm monitor course cuff"
+        "gaff controller gamepad mnk kbm monitor course cuff visa ilr residency citizenship"
     )
     | UNIVERSITIES
     | frozenset(PETS)
