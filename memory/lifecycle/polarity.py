@@ -141,11 +141,13 @@ def _dislike_turned(
 ) -> bool:
     """A thing disliked, then done or had now: "hates mushrooms" / "puts mushrooms in
     everything now", "hates fortnite" / "grinding fortnite, says it's peak now"; or liked,
-    then disliked now in more words ("loves hill reps" / "hill reps = pure hate now")."""
+    then disliked now in more words ("loves hill reps" / "hill reps = pure hate now"); or not
+    done, then liked now ("doesn't drink coffee" / "hooked on coffee now"; not "doesn't
+    drink" / "likes tea now": no thing named)."""
     if old.negated == new.negated or _NOW.search(new.body) is None:
         return False
-    if "like" not in core_a:  # a thing not done, liked now: "doesn't drink coffee" / "hooked on
-        thing = core_a - _CONSUMING  # coffee now" (not "doesn't drink" / "likes tea now")
+    if "like" not in core_a:
+        thing = core_a - _CONSUMING
         return old.negated and "like" in core_b and bool(thing) and within(thing, core_b)
     if new.negated and "like" not in core_b:
         return False  # a liking, then not done now, is no dislike: "can't go hiking now"

@@ -145,7 +145,8 @@ def rescheduled(first: Reading, second: Reading, core_a: frozenset[str],
     """The same thing done on other days or at another time, told as a change ("streams
     every friday" / "moved her streams to sunday afternoons", "saturday runs moved . sundays
     now", "practice 6am" / "practice moved to evenings", "runs in the mornings" / "only runs
-    at night now": another part of the day, told with "now" and not "too")."""
+    at night now": another part of the day, told with "now" and not "too"; "gym after work
+    now , not mornings": the old part named as left)."""
     words = second.body.split()
     if _MOVED.isdisjoint(words) or first.negated:
         return False

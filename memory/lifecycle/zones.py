@@ -36,7 +36,7 @@ ZONE_NAMES = {
     "portuguese": "utc", "chinese": "utc 8", "thai": "ict", "vietnamese": "ict",
 }  # fmt: skip
 """Time zones named before "time" ("pacific time", "central european time"), and their
-abbreviation: the one name a zone is read as."""
+abbreviation (or offset: "chinese" is "utc 8"): the one name a zone is read as."""
 
 
 def _offsets(hours: float, text: str) -> dict[str, float]:
