@@ -1506,3 +1506,16 @@ def test_ages_couples_and_switches_as_chat_tells_them(
 )  # fmt: skip
 def test_a_visa_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("ahmed's 10k best is 52 minutes", "ahmed ran a forty nine something 10k on sunday new pb",
+         CONTRADICTS),
+        ("ahmed's 10k pb is 49 minutes", "ahmed ran a 49 something 10k on sunday, new pb",
+         UNRELATED),  # the same time: no change
+    ],
+)  # fmt: skip
+def test_a_new_best_told_by_the_race_run(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

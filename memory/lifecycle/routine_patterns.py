@@ -82,6 +82,9 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                rf"{_DISTANCE}(?: ,)? (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
     _p("best", rf"{_s_if(' new ' + _BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked|set) {_TIME} "
                rf"(?:at|in|for) (?:the |a )?{_DISTANCE}(?: \S+){{0,4}}? ,? new {_BEST}\b"),
+    _p("best", rf"{_s_if(' new ' + _BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked) (?:a |an )?(?P<value>"
+               rf"\d{{1,2}}(?: : \d\d)?)(?: something|ish)? {_DISTANCE}(?: \S+){{0,4}}?(?: ,)? new "
+               rf"{_BEST}\b"),  # "ran a 49 something 10k on sunday , new pb": minutes
     _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,4}}?{_DISTANCE} {_BEST} (?:\S+ ){{0,4}}?"
                rf"{_TIME_AFTER} {_TIME}"),  # "smashed her 10k pb , ran 46 : 50"
     _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?(?:his |her |their |a |new )*{_BEST} "
@@ -173,11 +176,11 @@ DISTANCES = {"parkrun": "5k", "5 km": "5k", "10 km": "10k", "half": "half marath
 
 def best_time(value: str) -> str:
     """One way to write a time: "45 : 02" → "45:02", "3 hour and 20 minute" → "3:20", "52
-    minutes" → "52:00"."""
+    minutes" or a bare "52" → "52:00" (a lift's weight is written so on both sides too)."""
     hours = re.match(r"(\d+) (?:hours?|hrs?|h) (?:and )?(\d+)", value)
     if hours:
         return f"{int(hours.group(1))}:{int(hours.group(2)):02d}"
-    minutes = re.match(r"(\d+) ?(?:minutes?|mins?)$", value)
+    minutes = re.match(r"(\d+) ?(?:minutes?|mins?)?$", value)
     if minutes:
         return f"{int(minutes.group(1))}:00"
     return value.replace(" ", "")
