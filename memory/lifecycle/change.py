@@ -134,7 +134,7 @@ def ended(old: Reading, new: Reading) -> bool:
         cues = tuple((cue, index) for cue, index in cues if index < new.wish_at)
     if not cues or (old.wished and PLAN_ENDERS.isdisjoint(cue for cue, _ in cues)):
         return False  # "wants to be a teacher" is no state a change can end, but "cancelled"
-    if _still(new.body) & old.core:
+    if _kept(old, new):
         return False  # what changed is something else: "switched teams , still ubisoft"
     old_cues = find_cues(old.body)
     told = {cue for cue, _ in old_cues} | {
@@ -177,7 +177,7 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     longer (see the module's docstring); ``core_a``, ``core_b``: their content words."""
     if old.possessive != new.possessive or old.wished or new.wished or old.dates or new.dates:
         return False
-    if _still(new.body) & old.core:
+    if _kept(old, new):
         return False  # "works at ubisoft" / "switched teams , still ubisoft"
     things_a, things_b = _things(core_a, old.body), _things(core_b, new.body)
     if _left_for_another(old, new):
@@ -195,11 +195,13 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
 _STILL = re.compile(r"\b(?:still|same) (?:at |with |in |on |the )?([\w-]+)")
 
 
-def _still(body: str) -> frozenset[str]:
-    """The things a fact says are kept ("switched teams , still ubisoft", "same trust"; not
-    "still plays league": a doing, no thing)."""
-    return frozenset(
-        word for word in _STILL.findall(body) if (read := verb(word)) is None or read[0] == word
+def _kept(old: Reading, new: Reading) -> bool:
+    """``new`` says a thing of ``old`` is kept, "still" or "the same" ("works at ubisoft" /
+    "switched teams , still ubisoft", "same trust"; not "still plays league": a doing, no
+    thing): what changed is something else."""
+    return any(
+        word in old.core and ((read := verb(word)) is None or read[0] == word)
+        for word in _STILL.findall(new.body)
     )
 
 
