@@ -1519,3 +1519,51 @@ def test_a_visa_is_one_at_a_time(old: str, new: str, expected: Relation) -> None
 )  # fmt: skip
 def test_a_new_best_told_by_the_race_run(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # a chat tail ends a clause: its denial is not undone by the next one's
+        ("jules loves drill ngl", "jules is so over drill tbh cant listen to it anymore",
+         CONTRADICTS),
+        ("nova bae'd up w some guy from the gym", "nova single again lol gym guy ghosted",
+         CONTRADICTS),
+        ("kim is single", "kim boo'd up now", CONTRADICTS),
+        ("lee is single", "lee is coupled up with sam", CONTRADICTS),
+        ("Mei drives to work.", "Mei sold her car and takes the train to the office now.",
+         CONTRADICTS),
+        ("Mei drives to work.", "Mei's sister sold her car and takes the train to work.",
+         UNRELATED),  # her sister's commute
+    ],
+)  # fmt: skip
+def test_denials_couples_and_commutes_in_more_words(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Aiko's favourite anime is Naruto.", "Aiko thinks Naruto is overrated.", CONTRADICTS),
+        ("Aiko's fave food is ramen", "aiko cant stand ramen now", CONTRADICTS),
+        ("Aiko's favourite anime is Naruto.", "Aiko thinks Bleach is overrated.", UNRELATED),
+        ("Aiko's sister loves Naruto.", "Aiko thinks Naruto is overrated.", UNRELATED),
+    ],
+)  # fmt: skip
+def test_a_favourite_disliked_now(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("sunny. two dogs", "sunny - rehomed one, just the one dog left", CONTRADICTS),
+        ("dagny has 2 kids", "dagny got her third baby last week", CONTRADICTS),
+        ("dagny has 2 kids", "dagny had her second baby last week", UNRELATED),  # the same two
+        ("dagny has 2 kids", "dagny's third baby is due in may", UNRELATED),  # not yet
+    ],
+)  # fmt: skip
+def test_counts_told_by_what_is_left_or_by_the_newest(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -352,7 +352,8 @@ SLOT_CUES = (
         "helper captain organiser organizer promote demote demodded uninstalled pescatarian "
         "fiance fiancee rota lates earlies earlys derank deranked diamond platinum plat emerald "
         "ascendant immortal radiant grandmaster challenger predator guardian nova carnivore keto "
-        "gaff controller gamepad mnk kbm monitor course cuff visa ilr residency citizenship"
+        "gaff controller gamepad mnk kbm monitor course cuff bae boo booed couple visa ilr "
+        "residency citizenship"
     )
     | UNIVERSITIES
     | frozenset(PETS)

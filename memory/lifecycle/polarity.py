@@ -55,9 +55,11 @@ def opposed(
 ) -> bool:
     """One fact denies what the other says (a like, a habit, a state); a wish beside what
     is denies nothing ("quit smoking" / "wants to smoke again")."""
-    if first.possessive != second.possessive or not _dates_compatible(first, second):
-        return False
-    if first.wished != second.wished:
+    if first.possessive != second.possessive:
+        if not (_favourite(first) or _favourite(second)):
+            return False
+        core_a, core_b = _as_liked(first, core_a), _as_liked(second, core_b)
+    if not _dates_compatible(first, second) or first.wished != second.wished:
         return False
     if first.negated != second.negated and core_a and core_b:
         if sets_match(core_a, core_b):
@@ -75,6 +77,23 @@ def opposed(
     return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
         second, first, core_a
     )
+
+
+def _favourite(reading: Reading) -> bool:
+    """A fact of the subject's favourite thing ("aiko 's favourite anime is naruto"): said of
+    the subject, as a liking is, though it reads as a possessive."""
+    words = reading.body.split()
+    return reading.possessive and len(words) > 2 and words[2] in _FAVOURITES
+
+
+def _as_liked(reading: Reading, core: frozenset[str]) -> frozenset[str]:
+    """The content words of a favourite read as a liking ("favourite anime naruto": "like
+    anime naruto"), so that it is opposed by a dislike of it ("thinks naruto is overrated")."""
+    return core - _FAVOURITE | _LIKE if _favourite(reading) and "favorite" in core else core
+
+
+_FAVOURITES = frozenset({"favorite", "favourite", "fav", "fave"})
+_FAVOURITE = frozenset({"favorite"})
 
 
 def _habit_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:

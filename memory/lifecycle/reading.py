@@ -114,8 +114,9 @@ _NOW_AND_THEN = re.compile(r"\b(?:every )?now (?:and|n|&) then\b")
 _WHOLE_TIME = re.compile(r"\b(remote|remotely|from home|wfh|in (?:the )?office|on site|onsite) "
                          r"100 ?(?:%|percent)(?: of the time)?")  # fmt: skip
 """Working somewhere 100 % of the time is working there full time."""
-CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but"})
-"""What ends a clause of a fact (its negations are counted per clause)."""
+CLAUSE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "but", "tbh", "ngl", "lol", "lmao"})
+"""What ends a clause of a fact (its negations are counted per clause): a chat tail too ("is
+so over drill tbh can't listen to it anymore" denies twice, not zero times)."""
 _NO_PLAN = frozenset({("not", "plan"), ("not", "plans"), ("not", "planning"), ("in", "planning")})
 _WORD = re.compile(r"[^\W_]+")
 _DIET = re.compile(rf"^\S+ {diet_kept('diet')}")  # the verb may be left out: "mo vegan now"

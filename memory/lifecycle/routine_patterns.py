@@ -130,7 +130,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?P<value>cycles|bikes|walks|drives|runs"
                   rf"|rides (?:his |her |their |a )?(?:bike|scooter|motorbike)) (?:\S+ ){{0,2}}?"
                   rf"(?:to|into) {_TO_WORK}"),
-    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:takes|gets|catches|rides) (?:the |a )?"
+    _p("commute", rf"{_s_if(_TO_WORK)}(?!'s )(?:\S+ ){{0,3}}?(?:(?:\S+ ){{1,3}}?and )?"
+                  rf"(?:takes|gets|catches|rides) (?:the |a )?"  # "sold her car and takes the"
                   rf"(?P<value>{_MODES}) "
                   rf"(?:\S+ ){{0,2}}?(?:to|into) {_TO_WORK}"),
     _p("commute", rf"{_s_if('commut')}(?:\S+ ){{0,3}}?commutes (?:\S+ ){{0,2}}?(?:by|on|via) "

@@ -222,6 +222,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:taken|cuffed){_FRAGMENT_END}", "dating"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|got|has been|has got) )?"
+                 rf"(?:bae would|boo would|booed|coupled) up\b", "dating"),  # "bae'd up w ..."
     _p("status", rf"{_S}(?:and|n|&) (?P<partner>\w+) (?:{_ADVERBS}(?:got|are|have got|have) )?"
                  rf"{_ADVERBS}(?P<value>married)\b"),  # "dylan and meg got married"
     _p("status", rf"{_s_if(' taken| seeing someone')}(?!'s )(?:\S+ ){{0,8}}?(?:, (?:now )?taken"
@@ -314,6 +316,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("siblings", rf"{_S}'s (?:\w+ )?{_SIBLING}\b"),
     _p("children", rf"{_S}{_ADVERBS}(?:{_HAS_NO}) (?:kids?|children|child)\b", "none"),
     _p("children", rf"{_S}(?:[.:,-] )?no (?:kids|children){_FRAGMENT_END}", "none"),
+    _p("children", rf"{_S}{_ADVERBS}(?:had|got|has had|welcomed|has welcomed) (?:her|his|their) "
+                   rf"(?P<count>second|third|fourth|fifth) {_CHILD}(?! (?:is |are )?(?:on|due)\b)"),
     _p("children", rf"{_S}{_ADVERBS}(?:has|had|got) {_SOME}{_CHILD}\b"),
     _p("children", rf"{_S}'s (?:\w+ )?{_CHILD}\b"),
     # "3 kids now", "dalia : 2 kids", "first baby arrived"
@@ -327,6 +331,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("pets", rf"{_S}{_ADVERBS}(?:has|got|adopted|owns|has adopted) {_SOME}{_ANY_PET}\b"),
     _p("pets", rf"{_S}(?:[.:,-] )?(?:(?:now|still|only|just) )?(?P<count>\d+) {_ANY_PET}"
                rf"(?: left)?{_FRAGMENT_END}"),  # "bella . 2 cats", "bella - 1 cat (left) now"
+    _p("pets", rf"{_s_if(' left')}(?:\S+ ){{1,8}}?(?:just|only) (?:the )?(?P<count>\d+) {_ANY_PET} "
+               rf"left\b"),  # "rehomed 1 , just the 1 dog left"
     _p("only_pet", rf"{_S}(?:'s |[.:,-] )?(?:only|1 and only) pet (?:now )?(?:is |: |= )?"
                    rf"(?:now )?(?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),

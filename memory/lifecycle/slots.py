@@ -300,7 +300,10 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     elif slot == "rank":  # "plat iv" / "platinum 4"
         value = " ".join(_TIERS.get(word, word) for word in value.split())
     elif slot in COUNTED:
-        value = f"{groups.get('count') or 'a'} {_KINDS.get(value, value)}"  # "2 brother"
+        count, kind = groups.get("count") or "a", _KINDS.get(value, value)
+        if count in _ORDINALS:  # "her third baby": her third child
+            count, kind = _ORDINALS[count], "child" if kind == "baby" else kind
+        value = f"{count} {kind}"  # "2 brother"
     return key, value
 
 
@@ -337,6 +340,7 @@ _KINDS = {"kid": "child", "kids": "child", "brothers": "brother", "sisters": "si
           **PETS}  # fmt: skip
 """One name for each kind a counted slot holds, after ``SYNONYMS`` ("children" is "kid"
 there, "bro" is "brother"): "kids" / "children", "pony" / "horse"."""
+_ORDINALS = {"second": "2", "third": "3", "fourth": "4", "fifth": "5"}  # "her third baby"
 _PLACE_ALIAS = (_alias_pattern(PLACE_ALIASES), PLACE_ALIASES)
 _JOB_ALIAS = (_alias_pattern(JOB_ALIASES), JOB_ALIASES)
 _STUDY_ALIAS = (_alias_pattern(STUDY_ALIASES), STUDY_ALIASES)
