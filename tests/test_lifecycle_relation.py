@@ -1567,3 +1567,31 @@ def test_counts_told_by_what_is_left_or_by_the_newest(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Leopold goes to bed before midnight.", "Leopold usually goes to bed around 3 a.m.",
+         CONTRADICTS),
+        ("tariq never goes to bed before midnight", "tariq goes to bed at 10pm", CONTRADICTS),
+        ("Sena goes to bed erly", "Sena is up til 5am evry night now", CONTRADICTS),
+        ("Sena never goes to bed early", "Sena goes to bed late", UNRELATED),
+        ("bridget. 72", "bridget - 73 as of tuesday", CONTRADICTS),
+        ("ivy - two dogs", "ivy. down to one dog, bella passed", CONTRADICTS),
+        ("ivy has 1 cat", "ivy has two cats now", CONTRADICTS),
+        ("pauline is single", "pauline has been courting a gentleman from the bowls club",
+         CONTRADICTS),
+        ("Matteo dosent drink cofee", "Matteo is adicted to espreso now", CONTRADICTS),
+        ("Matteo doesnt drink tea", "Matteo loves lattes now", UNRELATED),
+        ("mo is working in nights rn", "mo's on days now, no more night shift", CONTRADICTS),
+        ("finn has a 5k pb of 19:42", "finn ran 19:05 at parkrun on saturday, new 5k pb",
+         CONTRADICTS),
+        ("finn has a 5k pb of 19:05", "finn ran 19:05 at parkrun on saturday, new 5k pb",
+         UNRELATED),  # the same best
+    ],
+)  # fmt: skip
+def test_bedtimes_counts_shifts_and_bests_in_more_words(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

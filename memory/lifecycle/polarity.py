@@ -150,7 +150,9 @@ def _liking_ended(
     return bool(rest) and rest <= liked - _LIKE
 
 
-_NOW = re.compile(r"\b(?:now|these days|nowadays|converted|obsessed|on repeat|nonstop)\b")
+_NOW = re.compile(
+    r"\b(?:now|these days|nowadays|converted|obsessed|addicted|hooked|on repeat|nonstop)\b"
+)
 """A thing taken to now, or with a passion ("now and then" is read "sometimes" already): a
 habit alone is no liking ("hates his commute" / "commutes every day")."""
 
@@ -167,11 +169,19 @@ def _dislike_turned(
         return False
     if "like" not in core_a:
         thing = core_a - _CONSUMING
-        return old.negated and "like" in core_b and bool(thing) and within(thing, core_b)
+        return old.negated and "like" in core_b and bool(thing) and _named(thing, core_b)
     if new.negated and "like" not in core_b:
         return False  # a liking, then not done now, is no dislike: "can't go hiking now"
     thing = core_a - _LIKE
     return bool(thing) and within(thing, core_b)
+
+
+def _named(thing: frozenset[str], core: frozenset[str]) -> bool:
+    """The thing is named in ``core``, or one of its kind is ("coffee": "espresso")."""
+    if within(thing, core):
+        return True
+    (kind,) = thing if len(thing) == 1 else ("",)
+    return bool(KINDS.get(kind, frozenset()) & core)
 
 
 def _kind_denied(first: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:

@@ -48,6 +48,7 @@ _DISTANCE = (
 )
 _BEST = r"(?:pb|pr|personal best|personal record|best time|record|best)"
 _BEST_WORD = rf"\b{_BEST}\b"
+_NEW_BEST = rf" new (?:\d{{1,3}}k )?{_BEST}"  # "new pb", "new 5k pb"
 _TIME = (
     r"(?P<value>\d{1,2} : \d\d(?: : \d\d)?|\d{1,2} (?:hours?|hrs?|h) (?:and )?\d{1,2}"
     r"(?: (?:minutes?|mins?|m))?|\d{1,3} ?(?:minutes?|mins?|seconds?|secs?))\b"
@@ -80,8 +81,9 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                rf"{_BEST} (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
     _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?{_BEST} (?:in|for|on|at) (?:the |a )?"
                rf"{_DISTANCE}(?: ,)? (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
-    _p("best", rf"{_s_if(' new ' + _BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked|set) {_TIME} "
-               rf"(?:at|in|for) (?:the |a )?{_DISTANCE}(?: \S+){{0,4}}? ,? new {_BEST}\b"),
+    _p("best", rf"{_s_if(_NEW_BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked|set) {_TIME} "
+               rf"(?:at|in|for) (?:the |a )?{_DISTANCE}(?: \S+){{0,4}}? ,? new (?:\d{{1,3}}k )?"
+               rf"{_BEST}\b"),  # "ran 19:05 at parkrun , new (5k) pb"
     _p("best", rf"{_s_if(' new ' + _BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked) (?:a |an )?(?P<value>"
                rf"\d{{1,2}}(?: : \d\d)?)(?: something|ish)? {_DISTANCE}(?: \S+){{0,4}}?(?: ,)? new "
                rf"{_BEST}\b"),  # "ran a 49 something 10k on sunday , new pb": minutes
@@ -102,7 +104,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                 rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),
     # "works nights", "bao . days now", "pia . nights at the hospital"
     _p("shift", rf"{_S}(?:[.:,-] )?(?:(?:only|still|now|back|mostly|usually|just) )?"
-                rf"(?:works |working |doing |does |on )?(?:(?:mostly|only|permanent|perm|long) )?"
+                rf"(?:(?:is )?(?:works|working|doing|does|on)(?: in)? )?"
+                rf"(?:(?:mostly|only|permanent|perm|long) )?"
                 rf"(?P<value>night|day)s(?=$| now\b| , | at\b| in\b| on\b| fr\b| rn\b| tbh\b)"),
     # "put on afternoons permanently", "moved to earlys for the rota", "off nights , days now"
     _p("shift", rf"{_s_if(' (?:on|to|,) (?:the )?' + _SHIFTS)}(?:\S+ ){{0,8}}?(?:on|to|,) (?:the )?"
@@ -139,7 +142,10 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("commute", rf"{_s_if('commute')}(?:\S+ ){{0,3}}?commute (?:[:=-] |is (?:by |on )?)"
                   rf"(?:(?:the|a) )?(?P<value>{_MODES}|rail|cycles|bikes|walks|drives)\b"),
     _p("commute", rf"{_S}(?:[.:,-] )?(?:(?:the|a) )?(?P<value>{_MODES}) (?:to|into) {_TO_WORK}"),
-    # when they go to bed and get up: late or early
+    # when they go to bed and get up: late or early ("in bed before midnight": early, not
+    # "never in bed before")
+    _p("bedtime", rf"{_s_if(_TO_BED)}(?!(?:\S+ ){{0,8}}?(?:not|never) )(?:\S+ ){{0,8}}?"
+                  rf"{_TO_BED} (?:\S+ ){{0,2}}?before (?:midnight|12{_AM})", "early"),
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?{_TO_BED} (?:\S+ ){{0,2}}?{_AT}"
                   rf"(?: like| about| around| at)? {_SMALL_HOURS}", "late"),
     _p("bedtime", rf"{_s_if(' up | online | on discord ')}(?:\S+ ){{0,8}}?(?:(?:(?:stays|stay"
@@ -147,6 +153,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                   rf" (?:\S+ ){{0,2}}?(?:until|till|til|past) {_UP_UNTIL}", "late"),
     _p("bedtime", rf"{_s_if(_TO_BED)}(?:\S+ ){{0,8}}?(?<!never )(?<!not ){_TO_BED} (?:\S+ ){{0,2}}?"
                   rf"{_AT}(?: like| about| around)? {_EVENING}", "early"),
+    _p("bedtime", rf"{_s_if(_TO_BED)}(?!(?:\S+ ){{0,8}}?(?:not|never) )(?:\S+ ){{0,8}}?"
+                  rf"{_TO_BED} (?:really |very |super |pretty |quite )?(?P<value>early|late)\b"),
     _p("bedtime", rf"{_s_if('likes night')}(?:\S+ ){{0,8}}?(?<!not )likes night\b", "late"),
     _p("bedtime", rf"{_S}(?:[.:,-] )?(?:\S+ ){{0,2}}?{_AT_HOUR} [1-5] ?am\b", "late"),
     _p("bedtime", rf"{_S}(?:[.:,-] )?(?:\S+ ){{0,2}}?{_AT_HOUR} (?:8|9|10|11) ?pm\b", "early"),

@@ -76,7 +76,7 @@ _AGE_END = (
     r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?|not has any"
-_SOME = r"(?:(?:a|an|one|1) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
+_SOME = r"(?:(?:a|an|one) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
 """How many, and a few words of what kind ("a three year old", "an older")."""
 _SIBLING = r"(?P<value>brothers?|sisters?|bro|sis|siblings?)"
 _CHILD = r"(?P<value>sons?|daughters?|kids?|child|children|baby|babies)"
@@ -200,6 +200,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing|going out with)"
                  rf" {_PARTNER}",
        "dating"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?courting\b", "dating"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?in a (?:relation|situation)ship"
                  rf"(?: (?:with|w) {_PARTNER})?", "dating"),
     _p("status", rf"{_S}{_ADVERBS}ended (?:the|her|his|their) (?:relationship|situationship)\b",

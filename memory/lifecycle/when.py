@@ -45,7 +45,8 @@ _DAY_LIST = rf"(?:{WEEKDAYS})s?(?:(?: ,)?(?: and| or| to| through)? (?:{WEEKDAYS
 _TIMES = r"(?:once|twice|\d+ ?x|\d+ (?:times|days|nights|mornings|evenings))"
 """How often, before its period ("3x", "four days" once number words are digits)."""
 _STAMP = re.compile(
-    rf"\b(?:as of|by) (?:{_CALENDAR}|{_RELATIVE}|now)\b|\bas of (?:mon|tue|wed|thu|fri|sat|sun)\b"
+    rf"\b(?:as of|by) (?:{_CALENDAR}|{_RELATIVE}|now)\b"
+    rf"|\bas of (?:mon|tue|wed|thu|fri|sat|sun|{WEEKDAYS})\b"
 )
 _EVENT_DATE = re.compile(
     rf"\b(?:(?:on|in|during|since|from|until|the (?:week|weekend|month) of) )?"
