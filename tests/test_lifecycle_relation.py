@@ -1595,3 +1595,22 @@ def test_bedtimes_counts_shifts_and_bests_in_more_words(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("dayo. cs major", "dayo - studying computer science", SAME),
+        ("mo - comp sci", "mo. computer science student", SAME),
+        ("ana - physics", "ana. studying chemistry now", CONTRADICTS),
+        ("ana - physics teacher", "ana. studying chemistry now", UNRELATED),  # a job
+        ("rin is doing a phd in linguistics", "rin is a linguistics phd student", SAME),
+        ("Magnus works Monday to Friday.", "Magnus works weekdays.", SAME),
+        ("Magnus works Monday to Wednesday.", "Magnus works weekdays.", UNRELATED),
+        ("Obi has three siblings.", "Obi is one of four children.", SAME),
+        ("Obi has 3 siblings", "obi is the youngest of 4 kids", SAME),
+        ("Obi has two siblings.", "Obi is one of four kids.", CONTRADICTS),
+    ],
+)  # fmt: skip
+def test_studies_days_and_siblings_in_other_words(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -279,8 +279,10 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("studies", rf"{_S}{_ADVERBS}(?:switched|changed) "
                   rf"(?:{_DET} (?:{_STUDY_DEGREE}|major|studies) to |to (?:studying|majoring in) )"
                   rf"{_VALUE}"),
-    _p("studies", rf"{_S}{_ADVERBS}(?:studies|studys|is studying|has been studying) "
-                  rf"(?!for |to |a |an |the |hard\b){_VALUE}"),
+    _p("studies", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:studies|studys|is studying|has been studying"
+                  rf"|studying) (?!for |to |a |an |the |hard\b){_VALUE}"),
+    _p("studies", rf"{_S}(?:[.:,-] )?(?P<value>{_SUBJECTS}|comp sci|computer sci|compsci)"
+                  rf"(?: major| student)?{_FRAGMENT_END}"),  # "mo - comp sci"
     _p("studies", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is (?:a |an )?)?(?!{_NOT_SUBJECT})"
                   rf"(?P<value>\w+(?: \w+)?) student\b"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is )?in (?P<value>med|medical|law|nursing|dental|vet"
@@ -315,6 +317,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("siblings", rf"{_S}(?:[.:,-] )?no siblings{_FRAGMENT_END}", "none"),
     _p("siblings", rf"{_S}{_ADVERBS}(?:has|got|grew up with) {_SOME}{_SIBLING}\b"),
     _p("siblings", rf"{_S}'s (?:\w+ )?{_SIBLING}\b"),
+    _p("siblings", rf"{_S}{_ADVERBS}is (?:the )?(?:1|youngest|eldest|oldest|middle|second|third)"
+                   rf" of (?P<among>\d+) (?P<value>children|kids|siblings)\b"),  # 1 of 4: 3
     _p("children", rf"{_S}{_ADVERBS}(?:{_HAS_NO}) (?:kids?|children|child)\b", "none"),
     _p("children", rf"{_S}(?:[.:,-] )?no (?:kids|children){_FRAGMENT_END}", "none"),
     _p("children", rf"{_S}{_ADVERBS}(?:had|got|has had|welcomed|has welcomed) (?:her|his|their) "

@@ -274,8 +274,9 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _alias(
             " ".join(w for w in value.split() if w not in _QUALIFIED) or value, _JOB_ALIAS
         )
-    elif slot == "studies":
-        value = _alias(value, _STUDY_ALIAS)
+    elif slot == "studies":  # "a linguistics phd student" studies linguistics
+        subject = " ".join(word for word in value.split() if word not in _DEGREES)
+        value = _alias(subject or value, _STUDY_ALIAS)
     elif slot == "timezone":  # "cet" / "gmt 1", "edt" / "utc minus 5"
         value = zone_offset(value)
     elif slot == "best":  # "45 : 02" / "45:02", "52 minutes" / "52:00"
@@ -303,6 +304,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         count, kind = groups.get("count") or "a", _KINDS.get(value, value)
         if count in _ORDINALS:  # "her third baby": her third child
             count, kind = _ORDINALS[count], "child" if kind == "baby" else kind
+        if groups.get("among"):  # "1 of 4 children": 3 siblings
+            count, kind = str(int(groups["among"]) - 1), "sibling"
         value = f"{count} {kind}"  # "2 brother"
     return key, value
 
@@ -340,6 +343,8 @@ _KINDS = {"kid": "child", "kids": "child", "brothers": "brother", "sisters": "si
           **PETS}  # fmt: skip
 """One name for each kind a counted slot holds, after ``SYNONYMS`` ("children" is "kid"
 there, "bro" is "brother"): "kids" / "children", "pony" / "horse"."""
+_DEGREES = frozenset({"phd", "masters", "master", "msc", "ma", "bsc", "ba", "degree", "doctorate",
+                      "undergrad", "postgrad"})  # fmt: skip
 _ORDINALS = {"second": "2", "third": "3", "fourth": "4", "fifth": "5"}  # "her third baby"
 _PLACE_ALIAS = (_alias_pattern(PLACE_ALIASES), PLACE_ALIASES)
 _JOB_ALIAS = (_alias_pattern(JOB_ALIASES), JOB_ALIASES)

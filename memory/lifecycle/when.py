@@ -166,7 +166,15 @@ def days_named(normalised: str) -> frozenset[str]:
     """The days of the week a normalised fact names ("on fridays": fri; "weekends": sat and
     sun), but not the ones it has left ("instead of sundays")."""
     rest = _INSTEAD.sub("", normalised) if "instead" in normalised else normalised
-    return frozenset(day for word in rest.split() for day in _DAYS.get(word, ()))
+    days = {day for word in rest.split() for day in _DAYS.get(word, ())}
+    for first, last in _DAY_RANGE.findall(rest):  # "monday to friday": the days between too
+        start, end = _WEEK.index(first[:3]), _WEEK.index(last[:3])
+        days.update(_WEEK[start : end + 1] if start <= end else ())
+    return frozenset(days)
+
+
+_WEEK = tuple(day[:3] for day in _FULL_DAYS)
+_DAY_RANGE = re.compile(rf"\b({WEEKDAYS})s? (?:to|through|thru|till|til|until|-) ({WEEKDAYS})s?\b")
 
 
 _PART_WORDS = {"morning": "morning", "mornings": "morning", "afternoon": "afternoon",
