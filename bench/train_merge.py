@@ -45,11 +45,13 @@ TRAINING_SETS = ("dev.jsonl", "holdout.jsonl", "holdout3.jsonl", "train_a.jsonl"
                  "train_s.jsonl", "train_t.jsonl", "train_u.jsonl", "train_v.jsonl",
                  "train_w.jsonl", "train_x.jsonl", "train_y.jsonl", "train_z.jsonl",
                  "train_aa.jsonl", "train_ab.jsonl", "train_ac.jsonl",
-                 "train_ad.jsonl", "train_ae.jsonl", "train_af.jsonl")  # fmt: skip
+                 "train_ad.jsonl", "train_ae.jsonl", "train_af.jsonl", "train_ag.jsonl",
+                 "train_ah.jsonl")  # fmt: skip
 """The sets opened for tuning; holdout2 and 4 to 14 stay blind."""
 STRENGTHS = (0.001, 0.003, 0.01, 0.03, 0.1)
 """Inverse regularisation strengths tried (scikit-learn's ``C``)."""
-THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
+THRESHOLDS = (0.5, 0.525, 0.55, 0.575, 0.6, 0.625, 0.65, 0.675, 0.7, 0.725, 0.75, 0.775, 0.8, 0.825,
+              0.85, 0.875, 0.9)  # fmt: skip
 MAX_ADDED_WRONG = 0.005
 """The wrong merges the model may add, as a share of the pairs that are not the same. The
 target (``bench/lifecycle.py``: at most 2 % wrong merges) holds per set, a set has some
