@@ -24,6 +24,7 @@ from memory.lifecycle.merging import (
     MergeModel,
     features,
     learned_same,
+    may_merge,
     meaning,
     residues,
 )
@@ -303,3 +304,9 @@ def test_the_model_is_asked_only_about_pairs_the_store_asks_it(
     assert question(old, new, similarity)
     assert not question("Oskar wants to learn Spanish.", "Oskar is learning Spanish.", similarity)
     assert not question("Melanie plays the clarinet.", "melanie plays clarinet", similarity)
+
+
+def test_facts_apart_only_in_a_numbered_value_are_never_asked() -> None:
+    assert not may_merge("Kaveh's hardest boulder is V4.", "Kaveh's hardest boulder is V6.")
+    assert not may_merge("ana plays on a 144hz monitor", "ana plays on a 240hz monitor")
+    assert may_merge("ana plays on a 144hz monitor", "ana games on a 144hz screen")

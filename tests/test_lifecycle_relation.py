@@ -1614,3 +1614,27 @@ def test_bedtimes_counts_shifts_and_bests_in_more_words(
 )  # fmt: skip
 def test_studies_days_and_siblings_in_other_words(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("sabrina - iphone", "sabrina - android. iphone got nicked", CONTRADICTS),
+        ("Lucía stated that she uses an iPhone.", "Lucía mentioned that she has been using a "
+         "Pixel 8 since her iPhone was stolen on a hike.", CONTRADICTS),
+        ("sabrina - android", "sabrina - iphone now, the old android got smashed", CONTRADICTS),
+        ("kenta fave album is in rainbows fr", "kenta says fave album is blonde these days no cap",
+         CONTRADICTS),
+        ("brian's 71 um i think", "brian had his 72nd birthday do at the legion on saturday",
+         CONTRADICTS),
+        ("waleed .. morning shifts", "waleed - nights. again. ugh", CONTRADICTS),
+        ("jomo - nights at the depot", "jomo.. days. no more nights", CONTRADICTS),
+        ("rashid drives in to uni every day", "rashid um sold his car so he gets the bus in",
+         CONTRADICTS),
+        ("Min-jung is currently based in the UK time zone.", "Min-jung mentioned she has returned"
+         " to Seoul for the summer and is on Korean time.", CONTRADICTS),
+        ("Hannah has no pets.", "Hannah has started eating fish again.", UNRELATED),  # no pet
+    ],
+)  # fmt: skip
+def test_phones_lost_favourites_reported_and_bursts(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

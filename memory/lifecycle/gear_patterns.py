@@ -28,6 +28,8 @@ pixel")."""
 _GIVEN = "".join(rf"(?<!{verb} {whose})" for verb in ("gave", "sold", "ditched", "bye")
                  for whose in ("", "the ", "his ", "her ", "their ", "my "))  # fmt: skip
 """What makes a phone one passed on ("sold his iphone and uses a redmi now", "bye android")."""
+_LOST = r" (?:got|was|has been|is) (?:nicked|stolen|lost|smashed|broken)\b"
+"""What makes a phone one lost: "android . iphone got nicked"."""
 _CARD = (
     r"(?:(?:nvidia|amd|geforce|radeon) )?(?:(?:rtx|gtx|rx) )?"
     r"(?P<value>(?:(?<=rx )[1-9]\d{2,3}|9[5-8]0|10[5-8]0|16[56]0|20[5-8]0|30[5-9]0|40[6-9]0"
@@ -58,7 +60,7 @@ GEAR_PATTERNS: tuple[SlotPattern, ...] = (
                 rf"|saving|considering|hates|not|never|no)\b)(?!'s (?!phone\b))(?:\S+ ){{0,8}}?"
                 rf"{_NOT_MAKER}{_GIVEN}"
                 rf"(?P<value>{_PHONES}|apple(?= (?:loyalist|user|fan|gang|phone|person)\b))\b"
-                rf"(?!.*\b{_GIVEN}(?:{_PHONES})\b)"),
+                rf"(?!{_LOST})(?!.*\b{_GIVEN}(?:{_PHONES})\b(?!{_LOST}))"),
     # their graphics card: after a word that makes it theirs, or named alone
     _p("gpu", rf"{_S}(?:[.:,-] )?(?!'s (?!gpu|card|graphics)\w)(?:(?!not|never|no)[\w']+ )"
               rf"{{0,2}}?{_OWNS} (?:(?:a|an|the|his|her|their|my|new|brand new|shiny) )*{_CARD}"),

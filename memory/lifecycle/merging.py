@@ -171,6 +171,7 @@ class _View(NamedTuple):
     """Each number's thing, and the number ("sleeps 9 hours": hour 9)."""
 
 
+_NUMBERED = re.compile(r"\d")
 _COUNT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ([a-z]{2,})")
 _WEEKDAYS = frozenset(WEEKDAYS.split("|"))
 _RELATIVES = frozenset((
@@ -259,8 +260,9 @@ def may_merge(old: str, new: str) -> bool:
     never names them, nor facts of different dates or days (a dated event and an undated
     fact), not two attributes the rules read, not a fact and the same fact with more said
     after it ("plays clarinet" / "plays clarinet in a band": a merge keeps one wording and
-    would lose the rest), nor two denials with no word in common, nor the same words in
-    another order. Each fact's shorthand is read as the other spells it
+    would lose the rest), nor two denials with no word in common, nor two facts whose
+    words differ only in values with numbers ("v4" / "v6"), nor the same words in another
+    order. Each fact's shorthand is read as the other spells it
     (:func:`memory.lifecycle.aligned.aligned`)."""
     old, new = aligned(old, new)
     first, second = _view(old), _view(new)
@@ -286,6 +288,9 @@ def may_merge(old: str, new: str) -> bool:
         return False  # a liking of nothing read ("hates mornings": a time is no key word)
     if first.negated and second.negated and not akin(first.words, second.words):
         return False  # two things denied look alike: "doesn't drink" / "doesn't like cats"
+    only_a, only_b = first.words - second.words, second.words - first.words
+    if only_a and only_b and all(_NUMBERED.search(word) for word in only_a | only_b):
+        return False  # one value each, with a number: "hardest boulder is v4" / "... v6"
     short, long = sorted((first.body, second.body), key=len)
     if long.startswith(short + " "):
         return False  # the same fact with more said: the rules judge it

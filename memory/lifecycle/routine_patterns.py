@@ -106,7 +106,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("shift", rf"{_S}(?:[.:,-] )?(?:(?:only|still|now|back|mostly|usually|just) )?"
                 rf"(?:(?:is )?(?:works|working|doing|does|on)(?: in)? )?"
                 rf"(?:(?:mostly|only|permanent|perm|long) )?"
-                rf"(?P<value>night|day)s(?=$| now\b| , | at\b| in\b| on\b| fr\b| rn\b| tbh\b)"),
+                rf"(?P<value>night|day)s"
+                rf"(?=$| now\b| [,.;!] | at\b| in\b| on\b| fr\b| rn\b| tbh\b)"),
     # "put on afternoons permanently", "moved to earlys for the rota", "off nights , days now"
     _p("shift", rf"{_s_if(' (?:on|to|,) (?:the )?' + _SHIFTS)}(?:\S+ ){{0,8}}?(?:on|to|,) (?:the )?"
                 rf"{_SHIFT}{_SHIFT_END}"),
@@ -133,10 +134,11 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?P<value>cycles|bikes|walks|drives|runs"
                   rf"|rides (?:his |her |their |a )?(?:bike|scooter|motorbike)) (?:\S+ ){{0,2}}?"
                   rf"(?:to|into) {_TO_WORK}"),
-    _p("commute", rf"{_s_if(_TO_WORK)}(?!'s )(?:\S+ ){{0,3}}?(?:(?:\S+ ){{1,3}}?and )?"
-                  rf"(?:takes|gets|catches|rides) (?:the |a )?"  # "sold her car and takes the"
-                  rf"(?P<value>{_MODES}) "
-                  rf"(?:\S+ ){{0,2}}?(?:to|into) {_TO_WORK}"),
+    _p("commute", rf"{_s_if(_TO_WORK + '| in$')}(?!'s )(?:\S+ ){{0,3}}?"
+                  rf"(?:(?:\S+ ){{1,3}}?(?:and|so)(?: he| she| they)? )?"
+                  rf"(?:takes|gets|catches|rides) (?:the |a )?"
+                  rf"(?P<value>{_MODES}) "  # "sold her car and takes the", "so he gets the bus in"
+                  rf"(?:(?:\S+ ){{0,2}}?(?:to|into) {_TO_WORK}|in$)"),
     _p("commute", rf"{_s_if('commut')}(?:\S+ ){{0,3}}?commutes (?:\S+ ){{0,2}}?(?:by|on|via) "
                   rf"(?:(?:the|a|his|her|their) )?(?P<value>{_MODES}|rail)\b"),
     _p("commute", rf"{_s_if('commute')}(?:\S+ ){{0,3}}?commute (?:[:=-] |is (?:by |on )?)"

@@ -51,7 +51,8 @@ _FAVOURITE = (
     r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to|main)"
 )
 _FRAGMENT_END = (
-    r"(?: (?:now|today|these days|by far|rn|lol|lmao|tho|btw|again|af|fr|ngl|tbh))*"
+    r"(?: (?:now|today|these days|by far|rn|lol|lmao|tho|btw|again|af|fr|ngl|tbh|i think"
+    r"|i guess|i believe))*"
     r"(?=$| [.,;:!?()])"
 )
 """What may follow a verb-less fragment ("ana nurse now", "priya 30 now lol", "aya 24 now,
@@ -73,7 +74,7 @@ _YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b|
 _AGE_END = (
     r"(?! on (?:the )?(?:bench|squat|deadlift)\b)"  # "hit 70 on bench": a lift, no age
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
-    r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they)\b)"
+    r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they|i)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?|not has any"
 _SOME = r"(?:(?:a|an|one) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
@@ -333,7 +334,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("pets", rf"{_S}(?:[.:,-] )?no pets{_FRAGMENT_END}", "none"),
     _p("pets", rf"{_s_if(' no pets')}(?:\S+ ){{1,12}}?(?:[.,;:-]|so) no pets(?: (?:in|at) the \w+)?"
                rf"{_FRAGMENT_END}", "none"),  # "luna got rehomed . no pets"
-    _p("pets", rf"{_S}{_ADVERBS}(?:has|got|adopted|owns|has adopted) {_SOME}{_ANY_PET}\b"),
+    _p("pets", rf"{_S}{_ADVERBS}(?:has|got|adopted|owns|has adopted) (?!(?:\S+ ){{0,3}}?(?:eat"
+               rf"|eating|ate|cooking|cooked)\b){_SOME}{_ANY_PET}\b"),  # not "started eating fish"
     _p("pets", rf"{_S}(?:[.:,-] )?(?:(?:now|still|only|just) )?(?P<count>\d+) {_ANY_PET}"
                rf"(?: left)?{_FRAGMENT_END}"),  # "bella . 2 cats", "bella - 1 cat (left) now"
     _p("pets", rf"{_s_if(' left')}(?:\S+ ){{1,8}}?(?:just|only) (?:the )?(?P<count>\d+) {_ANY_PET} "
@@ -342,7 +344,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:now )?(?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     # favourites
-    _p("favorite", rf"{_S}(?:'s |[.:,-] )?(?:new )?{_FAVOURITE} "
+    _p("favorite", rf"{_S}(?:'s |[.:,-] |{_SAYS})?(?:new )?{_FAVOURITE} "
                    rf"(?P<thing>[\w-]+(?: [\w-]+){{0,2}}?)(?: to (?:watch|play|read|eat|drink))?"
                    rf" (?:now |still )?{_FAV_IS}{_VALUE}"),  # "favourite streamer to watch is"
     _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),

@@ -36,7 +36,8 @@ _ZONE_WORD = r"(?:local )?(?:time ?zone|tz|time)"
 _OWNER = r"(?:his|her|their|my)"
 
 ZONE_PATTERNS: tuple[SlotPattern, ...] = (
-    _p("timezone", rf"{_S}{_ADVERBS}(?:is |lives |plays |(?:is )?based )?(?:now )?(?:in|on) "
+    _p("timezone", rf"{_S}{_ADVERBS}(?:is |lives |plays |(?:is {_ADVERBS})?based )?(?:now )?"
+                   rf"(?:in|on) "
                    rf"(?:like )?(?:the )?{_ZONE}"
                    rf"{_ZONE_END}"),
     _p("timezone", rf"{_S}'s {_ZONE_WORD} (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
