@@ -1638,3 +1638,23 @@ def test_studies_days_and_siblings_in_other_words(old: str, new: str, expected: 
 )  # fmt: skip
 def test_phones_lost_favourites_reported_and_bursts(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Aleksander cycles to work.", "Aleksander rides his bike to the office.", SAME),
+        ("tenzin - bikes to work", "tenzin. cycles to the office.. every day", SAME),
+        ("ana works from home", "ana takes the train to the office now", CONTRADICTS),
+        ("harry - from leeds", "harry.. leeds born n bred", SAME),
+        ("ali - dublin born", "ali. originally from dublin", SAME),
+        ("priya's from leicester", "priya grew up in leicester like born and raised", SAME),
+        ("Agnieszka is origianlly from Kraków", "Agnieszka grew up in Krakow, thats where her "
+         "famly is from", SAME),
+        ("ali - dublin born", "ali. originally from belfast", CONTRADICTS),
+        ("rach - nurse", "rach. works as a nurse", SAME),
+        ("rach - nurse", "rach. works as a paramedic now", CONTRADICTS),
+    ],
+)  # fmt: skip
+def test_commutes_origins_and_jobs_in_other_words(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

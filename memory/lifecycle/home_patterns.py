@@ -85,8 +85,8 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("tenure", rf"{_S}{_ADVERBS}{_DWELL} (?:in )?(?:a |an |the )?rented {_DWELLING}\b", "rent"),
     _p("tenure", rf"{_S}{_ADVERBS}(?:owns|has bought|bought|has finally bought|finally bought) "
                  rf"(?:{_DET} )?(?:[\w'-]+ )?{_DWELLING}\b", "own"),  # "bought the flat off him"
-    _p("origin", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE} born (?:and|n|&) (?:raised|bred)\b",
-       place=True),  # "omar . leicester born and raised"
+    _p("origin", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE} born(?: (?:and|n|&) (?:raised|bred)\b"
+                 rf"|{_FRAGMENT_END})", place=True),  # "omar . leicester born (and raised)"
     _p("origin", rf"{_S}(?:[.:,-] )?(?:originally )?from {_IN_THE}{_PLACE}{_PLACE_END}",
        place=True),  # "omar - from leicester"
     _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in"

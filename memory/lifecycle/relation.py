@@ -323,9 +323,12 @@ def _names_slot(word: str, key: str, value: str) -> bool:
     return word in _KIND_WORDS.get(key, ())
 
 
+_ORIGIN_WORDS = frozenset(("hometown", "home", "town", "city", "native", "bear", "raise", "breed",
+                           "family", "like", "that"))  # fmt: skip
+"""Words of an origin beside its place: "born and raised", "that's where her family is from"."""
 _KIND_WORDS = {
     "status": frozenset({"girlfriend", "boyfriend", "partner", "wife", "relationship"}),
-    "origin": frozenset({"hometown", "home", "town", "city", "native"}),
+    "origin": _ORIGIN_WORDS,
     "home": frozenset({"home", "town", "city", "resident", "local"}),
     "sleep": frozenset({"sleep", "get", "hour", "night", "run", "survive", "live"}),
 }

@@ -147,8 +147,8 @@ _PARTNER = (
 _CALLED = r"(?:called |named )?"
 PATTERNS: tuple[SlotPattern, ...] = (
     # work
-    _p("job", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS}(?: (?:in|at|for|on) [\w'-]+"
-              rf"(?: [\w'-]+){{0,2}}?)? as (?:a |an )?{_VALUE}"),
+    _p("job", rf"{_S}(?:[.:,-] )?(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS}"
+              rf"(?: (?:in|at|for|on) [\w'-]+(?: [\w'-]+){{0,2}}?)? as (?:a |an )?{_VALUE}"),
     _p("job", rf"{_S}{_ADVERBS}(?:is|became|has become|has been) (?:now )?(?:a|an) "
               rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{_JOBS})){_STOP}"),
     _p("job", rf"{_S}'s (?:current |new )?(?:job|occupation|profession|job title|role) "

@@ -119,9 +119,20 @@ def find_slots(body: str) -> tuple[Slot, ...]:
     for slot in list(found.values()):
         if slot.key.startswith("pet:") and "pets" not in found:  # a pet named is a pet had
             found["pets"] = Slot("pets", f"a {slot.key[4:]}", slot.start, slot.end)
+    if _commuted_to(body, found):  # "rides his bike to the office": how they go, not where
+        del found["workplace"]
     if "best:" in found and sum(key.startswith("best:") for key in found) > 1:
         del found["best:"]  # its distance told after all: "smashed her 10k pb , ran 46 : 50"
     return tuple(found.values())
+
+
+def _commuted_to(body: str, found: dict[str, Slot]) -> bool:
+    """The workplace is only where the commute ends ("cycles to the office"), not told as
+    where they work now ("takes the train to the office now")."""
+    commute, workplace = found.get("commute"), found.get("workplace")
+    if commute is None or workplace is None or workplace.end != commute.end:
+        return False
+    return not body.startswith(" now", workplace.end)
 
 
 def _duties(value: str) -> bool:
