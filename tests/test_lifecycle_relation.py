@@ -1658,3 +1658,18 @@ def test_phones_lost_favourites_reported_and_bursts(old: str, new: str, expected
 )  # fmt: skip
 def test_commutes_origins_and_jobs_in_other_words(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("mia n josh r a thing", "mia single again tbh, she n josh split", CONTRADICTS),
+        ("kiri_h dating a guy named josh", "kiri_h and josh r a thing fr", SAME),
+        ("Wendy's bin day is Thursday.", "Wendy's bin day is Monday.", CONTRADICTS),
+        ("lina's yoga class is on Monday.", "lina's yoga class is on Tuesday.", CONTRADICTS),
+        ("lina runs on mondays", "lina runs on tuesdays", UNRELATED),  # may run on both
+        ("Wendy's bin day is Thursday.", "Wendy's bin day is Thursday and Monday.", UNRELATED),
+    ],
+)  # fmt: skip
+def test_couples_as_a_thing_and_a_day_moved(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected

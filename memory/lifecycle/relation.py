@@ -27,7 +27,8 @@ In order:
    comparison turned round ("prefers tea over coffee" / "prefers coffee over tea"), a
    habit stopped then taken up again ("quit smoking" / "smoking again"), none of a kind
    then a first one got ("no pets" / "got a kitten"), an ailment then well again ("knee
-   pain" / "knee all good now"), and one thing
+   pain" / "knee all good now"), a thing of the subject's that falls on one day moved to
+   another ("bin day is Thursday" / "is Monday"), and one thing
    done only beside another of its kind ("only speaks english at home" / "speaks italian
    at home") (those turns: :mod:`memory.lifecycle.turns`);
 6. the same fact: "doesn't eat meat" restates "is vegetarian"; else the same polarity,
@@ -63,7 +64,15 @@ from memory.lifecycle.reading import (
     clear_cache as clear_readings,
 )
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots, residual
-from memory.lifecycle.turns import achieved, born, first_one, recovered, rescheduled, resumed
+from memory.lifecycle.turns import (
+    achieved,
+    born,
+    day_changed,
+    first_one,
+    recovered,
+    rescheduled,
+    resumed,
+)
 from memory.lifecycle.when import apart
 from memory.lifecycle.word_match import kin, sets_match, words_match
 
@@ -120,7 +129,9 @@ def relation(
         return Relation.CONTRADICTS
     if _swapped(first, second) or resumed(first, second, core_a, core_b):
         return Relation.CONTRADICTS
-    if rescheduled(first, second, core_a, core_b) or first_one(first, second, core_a):
+    if rescheduled(first, second, core_a, core_b) or day_changed(first, second):
+        return Relation.CONTRADICTS
+    if first_one(first, second, core_a):
         return Relation.CONTRADICTS
     if recovered(first, second, core_a, core_b) or born(first, second) or achieved(first, second):
         return Relation.CONTRADICTS

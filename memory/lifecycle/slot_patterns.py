@@ -224,8 +224,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:taken|cuffed){_FRAGMENT_END}", "dating"),
-    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|got|has been|has got) )?"
-                 rf"(?:bae would|boo would|booed|coupled) up\b", "dating"),  # "bae'd up w ..."
+    _p("status", rf"{_S}(?:(?:[.:,-] )?{_ADVERBS}(?:(?:is|got|has been|has got) )?(?:bae would"
+                 rf"|boo would|booed|coupled) up\b|and (?P<partner>\w+) are (?:a thing|an item)\b)",
+       "dating"),  # "bae'd up w ...", "mia n josh r a thing"
     _p("status", rf"{_S}(?:and|n|&) (?P<partner>\w+) (?:{_ADVERBS}(?:got|are|have got|have) )?"
                  rf"{_ADVERBS}(?P<value>married)\b"),  # "dylan and meg got married"
     _p("status", rf"{_s_if(' taken| seeing someone')}(?!'s )(?:\S+ ){{0,8}}?(?:, (?:now )?taken"

@@ -166,6 +166,21 @@ def rescheduled(first: Reading, second: Reading, core_a: frozenset[str],
     return bool(times_a) and bool(times_b) and not times_a & times_b
 
 
+_ONE_DAY = re.compile(r"^\S+ 's (?:\S+ ){1,3}?(?:day )?(?:is|are)(?: on)?$")
+"""What a thing of the subject's falls on, its day taken out: "wendy 's bin day is"."""
+
+
+def day_changed(first: Reading, second: Reading) -> bool:
+    """A thing of the subject's that falls on one day, said of another day ("Wendy's bin day is
+    Thursday" / "... is Monday"; not a habit done on both, "runs on mondays" / "on tuesdays")."""
+    return (
+        first.body == second.body
+        and _ONE_DAY.match(first.body) is not None
+        and len(first.days) == len(second.days) == 1
+        and first.days != second.days
+    )
+
+
 def _new_part(first: Reading, second: Reading, words: list[str]) -> bool:
     """Another part of the day than the first fact's, not one more ("runs mornings" /
     "evening runner now", "runs in the evening now , mornings are too cold"; not "too")."""
