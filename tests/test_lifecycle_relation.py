@@ -1673,3 +1673,21 @@ def test_commutes_origins_and_jobs_in_other_words(old: str, new: str, expected: 
 )  # fmt: skip
 def test_couples_as_a_thing_and_a_day_moved(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("kai_v goes gym every day", "kai_v never skips gym fr, daily", SAME),
+        ("kai_v goes gym every day", "kai_v skips gym now, too tired", UNRELATED),
+        ("Pedro works at Gogle", "Pedro swiched teams at work, hes on the Maps team now",
+         UNRELATED),  # the same employer
+        ("sina_t works at deloitte", "sina_t switched teams at work, audit to consulting tbh",
+         UNRELATED),
+        ("sina_t works at deloitte", "sina_t switched jobs, at kpmg now", CONTRADICTS),
+    ],
+)  # fmt: skip
+def test_habits_never_skipped_and_teams_switched_at_work(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -192,13 +192,16 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     return bool(things_a - things_b) or bool(shared & _after_instead_of(new.body))
 
 
-_STILL = re.compile(r"\b(?:still|same) (?:at |with |in |on |the )?([\w-]+)")
+_STILL = re.compile(
+    r"\b(?:(?:still|same) (?:at |with |in |on |the )?"
+    r"|(?:teams?|roles?|departments?|wards?|desks?|projects?) (?:at|within) (?=work\b))([\w-]+)"
+)
 
 
 def _kept(old: Reading, new: Reading) -> bool:
     """``new`` says a thing of ``old`` is kept, "still" or "the same" ("works at ubisoft" /
-    "switched teams , still ubisoft", "same trust"; not "still plays league": a doing, no
-    thing): what changed is something else."""
+    "switched teams , still ubisoft", "same trust", "switched teams at work"; not "still plays
+    league": a doing, no thing): what changed is something else."""
     return any(
         word in old.core and ((read := verb(word)) is None or read[0] == word)
         for word in _STILL.findall(new.body)

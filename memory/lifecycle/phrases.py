@@ -61,7 +61,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (SAYING, FRAME + r"(?:her|his|their|my) ", r"\1 's "),
     (SAYING, FRAME + r"(?=1 of (?:her|his|their|my) )", r"\1 "),  # "one" is read as 1
     (("according",), r"^according to [^,]+ , ", ""),
-    (("never miss",), r"\bnever miss(?:es|ed)?(?: (?:a|an|1) (?:day|week|session|game))?\b", " "),
+    (("never ",), r"\bnever (?:miss|skip)\w*(?: (?:a|an|1) (?:day|week|session|game))?\b", " "),
     (("no cap",), r"\bno cap\b", " "),  # slang for "no lie", no denial
     (("no ",), r"\bno (?:skips?|days? off|excuses?|rest days?|exceptions?|matter what)\b", " "),
     # how keen a habit is, no denial: "hits the gym daily no skips", "6x a week no days off"
