@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from memory.lifecycle import FactSimilarity, Relation, relation
+from memory.lifecycle.merging import may_merge
 from memory.lifecycle.reading import MAX_CHARS, lemma, read
 from memory.lifecycle.slots import find_slots
 from memory.search.embeddings import to_blob
@@ -1691,3 +1692,24 @@ def test_habits_never_skipped_and_teams_switched_at_work(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Fatima works part-time at the nursery.", "Fatima has increased her hours and is now "
+         "working full-time at the nursery.", CONTRADICTS),
+        ("Valentina works part-time at an outdoor gear shop.", "Valentina has gone full-time at "
+         "the outdoor gear shop.", CONTRADICTS),
+        ("imani works part time at starbs", "imani got fired from starbs lmao, jobless era",
+         CONTRADICTS),
+        ("Fatima works part time at tesco", "Fatima is a full time student", UNRELATED),
+    ],
+)  # fmt: skip
+def test_hours_worked_part_or_full_time(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected
+
+
+def test_two_kinds_of_media_are_never_asked() -> None:
+    assert not may_merge("Priya doesn't like horror games.", "Priya doesn't like horror movies.")
+    assert relation("ana loves horror films", "ana loves horror movies", 0.9) is SAME

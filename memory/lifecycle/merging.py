@@ -189,8 +189,12 @@ _SOMEONE = _RELATIVES | frozenset((
 ))  # fmt: skip
 """People of the subject's a possessive fact may be about ("tess's mom"): the relatives, and
 groups and people named without a sex."""
-_KIND_WORDS = (("relative", _RELATIVES), ("pet", frozenset(PETS)), ("language", LANGUAGES))
-"""Closed sets of things, their other names read as one already ("mum" is "mother")."""
+_MEDIA = frozenset(("game", "movie", "show", "book", "novel", "series", "anime", "manga",
+                    "podcast", "song", "album"))  # fmt: skip
+_KIND_WORDS = (("relative", _RELATIVES), ("pet", frozenset(PETS)), ("language", LANGUAGES),
+               ("medium", _MEDIA))  # fmt: skip
+"""Closed sets of things, their other names read as one already ("mum" is "mother"); kinds of
+media too ("horror games" / "horror movies")."""
 _KIN_ADJECTIVES = frozenset(("little", "big", "older", "younger", "elder", "eldest", "youngest",
                              "oldest", "baby"))  # fmt: skip
 

@@ -124,6 +124,11 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
     _p("workplace", rf"{_S}[.:,-] (?:in (?:the )?)?office(?=$| [.,;:!?]| (?:now|full|every)\b)",
        "office"),  # "pia . office tue+thu"
+    # the hours they work: "works part-time at the nursery" / "is now working full-time"
+    _p("hours", rf"{_s_if('time')}(?!'s )(?:\S+ ){{0,10}}?(?:works?|working|is|went|gone|going|has"
+                rf"|got)"
+                rf" (?:(?:now|a|an) )?(?P<value>part|full)(?:-| - | )time\b"
+                rf"(?! (?:student|mum|mom|dad|parent|carer|course|degree|studies)\b)"),
     _p("diet", rf"{_S}{diet_kept('value', taken_up=True)}"),
     # a rating: "1500 rapid on chess com", "plays on 400 dpi"
     _p("rating", rf"{_s_if(_RATINGS)}(?:\S+ ){{0,8}}?(?P<value>\d{{2,5}}) (?P<thing>{_RATINGS})\b"),
