@@ -180,7 +180,7 @@ def _named(thing: frozenset[str], core: frozenset[str]) -> bool:
     """The thing is named in ``core``, or one of its kind is ("coffee": "espresso")."""
     if within(thing, core):
         return True
-    (kind,) = thing if len(thing) == 1 else ("",)
+    kind = next(iter(thing)) if len(thing) == 1 else ""
     return bool(KINDS.get(kind, frozenset()) & core)
 
 
