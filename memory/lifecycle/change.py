@@ -85,6 +85,7 @@ from memory.lifecycle.cues import (
     find_cues,
 )
 from memory.lifecycle.lexicon import (
+    FAVOURITES,
     KINDS,
     MEATS,
     MEMBER_OF,
@@ -93,7 +94,7 @@ from memory.lifecycle.lexicon import (
     STOPWORDS,
     SYNONYMS,
 )
-from memory.lifecycle.reading import PUNCTUATION, Reading, lemma
+from memory.lifecycle.reading import PUNCTUATION, Reading, lemma, own_choice
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
 from memory.lifecycle.word_match import kin, words_match
 
@@ -144,7 +145,7 @@ def ended(old: Reading, new: Reading) -> bool:
         if cue in told or (cue == "graduate" and _HELD_DEGREE.search(old.body)):
             continue  # told already; or a degree held, no studies a graduation ends
         if cue in OWN_TOPIC_CUES and not (topics(old) and topics(new)):
-            same_owner = old.possessive == new.possessive or _own_choice(old)
+            same_owner = old.possessive == new.possessive or own_choice(old, _OWN_CHOICES)
             if same_owner and _shared_ended(cue, old, new):
                 return True
         elif cue in TOPIC_CUES or cue in NAMED_CUES:
@@ -350,14 +351,8 @@ def _rival(said: frozenset[str], new: frozenset[str]) -> bool:
     )
 
 
-_OWN_CHOICES = frozenset({"main", "favorite", "favourite", "fav", "fave", "go-to", "usual"})
-
-
-def _own_choice(reading: Reading) -> bool:
-    """A possessive fact about the subject's own choice, not about someone of theirs
-    ("Haruto's main game is Valorant", not "Haruto's sister plays Valorant")."""
-    words = reading.body.split()
-    return reading.possessive and len(words) > 2 and words[2] in _OWN_CHOICES
+_OWN_CHOICES = FAVOURITES | {"main", "go-to", "usual"}
+"""What a possessive fact may name as the subject's own choice ("Haruto's main game")."""
 
 
 def _left(body: str, value: str) -> bool:

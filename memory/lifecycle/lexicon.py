@@ -194,6 +194,8 @@ OCCUPATIONS = _words(
 )
 """Heads of an occupation: "is a nurse" names a job, "is a cat person" does not."""
 
+FAVOURITES = frozenset({"favorite", "favourite", "fav", "fave"})
+"""A favourite as written ("fave"): the words ``SYNONYMS`` reads as "favorite"."""
 PETS = {
     "dog": "dog", "puppy": "dog", "pup": "dog", "cat": "cat", "kitten": "cat",
     "guinea pig": "guinea pig", "hamster": "hamster", "rabbit": "rabbit", "bunny": "rabbit",

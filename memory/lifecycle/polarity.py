@@ -32,13 +32,14 @@ import re
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.lexicon import (
     ALCOHOL,
+    FAVOURITES,
     KIND_OF_FOOD,
     KINDS,
     MEMBER_OF,
     OCCUPATIONS,
     SOFT_DRINKS,
 )
-from memory.lifecycle.reading import Reading
+from memory.lifecycle.reading import Reading, own_choice
 from memory.lifecycle.word_match import sets_match, within, words_match
 
 _LIKE = frozenset({"like"})
@@ -82,8 +83,7 @@ def opposed(
 def _favourite(reading: Reading) -> bool:
     """A fact of the subject's favourite thing ("aiko 's favourite anime is naruto"): said of
     the subject, as a liking is, though it reads as a possessive."""
-    words = reading.body.split()
-    return reading.possessive and len(words) > 2 and words[2] in _FAVOURITES
+    return own_choice(reading, FAVOURITES)
 
 
 def _as_liked(reading: Reading, core: frozenset[str]) -> frozenset[str]:
@@ -92,7 +92,6 @@ def _as_liked(reading: Reading, core: frozenset[str]) -> frozenset[str]:
     return core - _FAVOURITE | _LIKE if _favourite(reading) and "favorite" in core else core
 
 
-_FAVOURITES = frozenset({"favorite", "favourite", "fav", "fave"})
 _FAVOURITE = frozenset({"favorite"})
 
 

@@ -185,6 +185,14 @@ def read(text: str) -> Reading:
     )  # fmt: skip
 
 
+def own_choice(reading: Reading, choices: frozenset[str]) -> bool:
+    """A possessive fact about the subject's own choice, the word after "'s" one of
+    ``choices`` ("haruto 's main game is valorant"), not about someone of theirs ("haruto 's
+    sister plays valorant")."""
+    words = reading.body.split()
+    return reading.possessive and len(words) > 2 and words[2] in choices
+
+
 @dataclass(frozen=True)
 class Keys:
     """What the pre-check needs of a text: its content lemmas (the first word, the subject,
