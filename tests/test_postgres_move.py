@@ -42,7 +42,11 @@ async def _reads(data: Path, url: str | None) -> dict[str, Any]:
         found = {}
         for query in QUERIES:
             hits = await memory.search(SAMPLE_GUILD, query, strict=False)
-            found[query] = [(hit.fact.id, round(hit.scores.combined, 3)) for hit in hits]
+            # Every score but recency, which moves with the clock between the two reads.
+            found[query] = [
+                (h.fact.id, round(h.scores.lexical, 3), round(h.scores.semantic or 0.0, 3))
+                for h in hits
+            ]
             messages = await memory.messages(SAMPLE_GUILD, query)
             found[f"messages: {query}"] = [hit.message.message_id for hit in messages]
         stats = await memory.stats(SAMPLE_GUILD)
