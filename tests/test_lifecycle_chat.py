@@ -248,3 +248,22 @@ def test_a_name_s_before_an_adverb_is_an_is() -> None:
     assert read("kobe's fully plant based fr").body.startswith("kobe is fully vegan")
     assert relation("kobe is vegan", "kobe's fully plant based fr", CLOSE) is Relation.SAME
     assert read("kobe's family lives in leeds").body.startswith("kobe 's family")  # possessive
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Mei has two cats", "Mei have 2 cats"),
+        ("kenji goes to the gym every day", "kenji go to the gym every day"),
+        ("olga plays tennis", "olga um she play tennis"),
+    ],
+)
+def test_a_verb_said_as_of_oneself_is_said_of_the_member(old: str, new: str) -> None:
+    assert relation(old, new, CLOSE) is Relation.SAME
+
+
+def test_a_bare_verb_after_the_subject_is_read_as_said_of_them() -> None:
+    assert read("marisol have a parrot").body == "marisol has a parrot"
+    assert relation("olga plays tennis", "olga play tennis no more", 0.5) is Relation.CONTRADICTS
+    assert relation("mei has two cats", "mei have 3 cats now", 0.5) is Relation.CONTRADICTS
+    assert read("sione own place now").body.startswith("sione own place")  # no verb there

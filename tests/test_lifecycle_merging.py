@@ -92,6 +92,12 @@ def test_facts_counting_one_thing_differently_are_never_merged_by_the_model() ->
     assert merging.may_merge("kim sleeps 9 hours a night", "kim gets 9 hrs of sleep")
 
 
+def test_one_more_told_with_also_is_never_merged_by_the_model() -> None:
+    assert not merging.may_merge("pia listens to kpop", "pia also lowkey into jpop now")
+    assert merging.may_merge("pia listens to kpop", "pia is lowkey into kpop")
+    assert merging.may_merge("leo speaks tagalog", "leo. speaks tagalog. english too")
+
+
 def test_a_liking_whose_object_is_not_read_is_never_merged_by_the_model(
     similarity: FactSimilarity,
 ) -> None:

@@ -1713,3 +1713,37 @@ def test_hours_worked_part_or_full_time(old: str, new: str, expected: Relation) 
 def test_two_kinds_of_media_are_never_asked() -> None:
     assert not may_merge("Priya doesn't like horror games.", "Priya doesn't like horror movies.")
     assert relation("ana loves horror films", "ana loves horror movies", 0.9) is SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Kaveh's hardest boulder is V4.", "Kaveh's hardest boulder is V6."),
+        ("Mia's car is a Ford Focus.", "Mia's car is a Honda Civic."),
+        ("jo's handicap is 18", "jo's handicap is 14 now"),
+        ("Ines's shoe size is 7", "Ines's shoe size is 8"),
+    ],
+)
+def test_two_values_of_a_thing_had_one_at_a_time_contradict(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Mia's car is a Ford Focus.", "Mia's car is red."),  # a trait of it
+        ("Mia's car is a Ford Focus.", "Mia's car is getting fixed."),  # what it does
+        ("tobi's mom is a nurse", "tobi's mom is in lagos"),  # a person is no thing had
+    ],
+)
+def test_what_is_said_of_a_thing_beside_what_it_is_does_not(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is not CONTRADICTS
+
+
+def test_a_value_said_again_and_named_inside_the_others_slot_is_the_same_fact() -> None:
+    assert relation("Goran has a dog, a labrador.", "Goran has a labrador dog.", 0.9) is (
+        Relation.SAME
+    )
+    assert relation("Ewelina has a cat.", "Ewelina has now a second cat.", 0.9) is not (
+        Relation.SAME
+    )

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.extraction.offline.verbs import verb
+from memory.extraction.offline.verbs import third_person, verb
 from memory.lifecycle.lexicon import CONTRACTIONS, FILLERS, INTERJECTIONS, STOPWORDS
 
 CHAT_WORDS = {
@@ -240,4 +240,16 @@ def unspoken(tokens: list[str]) -> list[str]:
         return [tokens[0], "'s", *tokens[rest + 1 :]]
     elif tokens[rest] in _POSSESSIVE_PRONOUNS:
         rest += 1  # "margit her and stefan got divorced": margit and stefan
+    if tokens[rest] in _BARE_VERBS:  # "olga play tennis": "olga plays tennis"
+        tokens = [*tokens[:rest], third_person(tokens[rest]) or tokens[rest], *tokens[rest + 1 :]]
     return tokens if rest == 1 else [tokens[0], *tokens[rest:]]
+
+
+_BARE_VERBS = frozenset({
+    "have", "go", "live", "work", "play", "love", "hate", "speak", "study", "drive",
+    "eat", "drink", "take", "make", "teach", "run", "swim", "cook", "prefer", "know",
+    "sleep", "wake", "watch", "listen", "read", "write", "use", "ride", "walk", "visit",
+    "stay", "do", "enjoy", "learn", "grow", "sing", "paint", "draw", "cycle", "volunteer",
+})  # fmt: skip
+"""Verbs second-language English says of a member as of "I" ("mei have two cats", "kenji go
+to the gym"): read as said of someone else ("has", "goes"). Not "like", chat's filler."""

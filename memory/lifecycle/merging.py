@@ -256,10 +256,15 @@ def meaning(text: str) -> str:
     return _view(text).body or text
 
 
+_ALSO = re.compile(r"^\S+(?: \S+){0,2} also\b", re.IGNORECASE)
+"""A new fact that tells one more of something ("pia also into jpop now")."""
+
+
 def may_merge(old: str, new: str) -> bool:
     """Whether the model may be asked about the pair at all (no embedding needed): facts of
     the kind it was trained on (English: Latin letters, one of them holding an English word;
-    in another language it cannot see a negation), not a wish beside what is, nor a change
+    in another language it cannot see a negation), not a wish beside what is, nor a value
+    told after it as one more ("also" before the verb), nor a change
     beside a state, nor a fact about someone of the subject's ("tess's mom") beside one that
     never names them, nor facts of different dates or days (a dated event and an undated
     fact), not two attributes the rules read, not a fact and the same fact with more said
@@ -274,6 +279,8 @@ def may_merge(old: str, new: str) -> bool:
         return False
     if first.wished != second.wished:
         return False  # a wish and what is are never the same fact
+    if _ALSO.match(old) is None and _ALSO.match(new) is not None:
+        return False  # one more beside the first: "listens to kpop" / "also into jpop now"
     if (first.someone and first.someone not in second.words) or (
         second.someone and second.someone not in first.words
     ):

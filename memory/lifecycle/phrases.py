@@ -252,8 +252,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("final year",), r"\b(?:is )?in (?:his |her |their |the )?final year (?:of|at|in) high "
      r"school\b", "in grade 12"),
     (("pair of",), r"\ba pair of\b", "2"),
-    (("second", "2nd", "third", "3rd"), r"\b(got|gets|has|have|adopted|bought|welcomed|had) a "
-     r"(second|2nd|third|3rd) (\w+?)s?\b",
+    (("second", "2nd", "third", "3rd"), r"\b(got|gets|has|have|adopted|bought|welcomed|had) "
+     r"(?:now |just )?a (second|2nd|third|3rd) (\w+?)s?\b",
      lambda m: f"{m.group(1)} {2 if m.group(2) in ('second', '2nd') else 3} {m.group(3)}s"),
     # "just got a second cat": two now
     (("has got",), r"\bhas got (?=a |an |\d)", "has "),  # "kenji's got 2 sisters"

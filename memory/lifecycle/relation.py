@@ -299,13 +299,17 @@ def _same(first: Reading, second: Reading, verdict: Verdict, names: set[str]) ->
     """The two facts say the same thing (see the module's docstring, step 6)."""
     if not _same_occasions(first, second) or verdict is Verdict.PARTIAL:
         return False
+    core_a, core_b = first.core - names, second.core - names
     if verdict is Verdict.AGREE:  # the same slots: what else do they say?
         rest_a, negated_a = _rest(first, names)
         rest_b, negated_b = _rest(second, names)
-        return negated_a == negated_b and sets_match(rest_a, rest_b)
+        if negated_a != negated_b:
+            return False
+        # the rest said again, or said inside the other's slot ("a dog , a labrador" / "a
+        # labrador dog": "labrador" is in the slot's span of the second)
+        return sets_match(rest_a, rest_b) or (rest_a <= core_b and rest_b <= core_a)
     if first.possessive != second.possessive or first.negated != second.negated:
         return False
-    core_a, core_b = first.core - names, second.core - names
     if core_a and sets_match(core_a, core_b):
         return True
     plain_a, plain_b = core_a - GENERIC_WORDS, core_b - GENERIC_WORDS

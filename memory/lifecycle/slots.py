@@ -45,6 +45,7 @@ from memory.lifecycle.places import (
     REGIONS,
     is_place,
 )
+from memory.lifecycle.possessive_patterns import POSSESSIVE_PATTERNS
 from memory.lifecycle.routine_patterns import DISTANCES, ROUTINE_PATTERNS, best_time
 from memory.lifecycle.slot_patterns import PATTERNS as _PATTERNS
 from memory.lifecycle.slot_patterns import SlotPattern
@@ -85,10 +86,10 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 
 PATTERNS = (
     *HOME_PATTERNS, *_PATTERNS, *HOUSEHOLD_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS,
-    *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS,
+    *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS, *POSSESSIVE_PATTERNS,
 )  # fmt: skip
 """Every slot pattern: where the member lives, who they are, then their routine, time zone and
-pronouns (keys of their own)."""
+pronouns (keys of their own), and last any thing they have one of ("of:<thing>")."""
 
 
 @lru_cache(maxsize=8192)
@@ -110,6 +111,10 @@ def find_slots(body: str) -> tuple[Slot, ...]:
             continue  # "kat in iloilo this week , visiting fam"
         if key == "job" and _duties(value):
             continue  # "her job is serving tables": what she does, no job's name
+        if key.startswith("of:") and any(
+            slot.start < match.end() and match.start() < slot.end for slot in found.values()
+        ):
+            continue  # a thing another slot has read ("her favourite colour is")
         if key not in found and value:
             end = match.end()
             tail = _REGION_TAIL.match(body, end) if key in PLACE_KEYS else None
@@ -265,7 +270,7 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         key = f"{key}:{DISTANCES.get(groups['thing'], groups['thing'])}"
     elif key == "best":  # a best told without its distance: the other fact's (``_thing_told``)
         key = "best:"
-    elif key in ("favorite", "rank", "main", "main_role"):  # a favourite, rank, main of a thing
+    elif key in ("favorite", "rank", "main", "main_role", "of"):  # a favourite of a thing...
         thing = groups.get("thing") or ""
         key = f"{key}:" + " ".join(
             SYNONYMS.get(word, word) for word in thing.split() if word not in _DROPPED
