@@ -393,3 +393,22 @@ def test_fell_off_gone_off_over_it_split_up_notice_handed_in(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.5) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Soledad is a firefighter.", "Soledad is working at the fire station.",
+         Relation.UNRELATED),
+        ("Soledad works at the depot.", "Soledad got fired from the depot.", Relation.CONTRADICTS),
+        ("ngozi lives in salford", "ngozi moved to a bigger flat in the same building",
+         Relation.UNRELATED),
+        ("ngozi lives in leeds", "ngozi moved house but stayed in the same area",
+         Relation.UNRELATED),
+        ("ngozi lives in leeds", "ngozi moved house, to york", Relation.CONTRADICTS),
+    ],
+)  # fmt: skip
+def test_a_fire_station_fires_no_one_and_a_move_within_one_place_keeps_it(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -1747,3 +1747,22 @@ def test_a_value_said_again_and_named_inside_the_others_slot_is_the_same_fact() 
     assert relation("Ewelina has a cat.", "Ewelina has now a second cat.", 0.9) is not (
         Relation.SAME
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Emre is a purple belt in BJJ", "Emre got his brown belt last month", CONTRADICTS),
+        ("emre - blue belt bjj", "emre. purple belt now", CONTRADICTS),
+        ("emre has a green belt in karate", "emre is a brown belt in karate", CONTRADICTS),
+        ("emre is a blue belt in judo", "emre is going for his purple belt", Relation.UNRELATED),
+        ("emre is a black belt in karate", "emre wears a black belt", Relation.SAME),
+        ("Dario is silver in csgo", "Dario ranked up to gold nova in cs", CONTRADICTS),
+        ("Dario is silver in cs2", "Dario ranked up to gold nova in cs", CONTRADICTS),
+        ("mia is gold in overwatch 2", "mia hit plat in overwatch", CONTRADICTS),
+    ],
+)
+def test_a_belt_is_a_rank_and_a_game_is_one_whatever_its_number(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -199,10 +199,20 @@ _STILL = re.compile(
 )
 
 
+_SAME_PLACE = re.compile(
+    r"\b(?:same|that) (?:building|block|street|road|estate|complex|area|neighbourhood"
+    r"|neighborhood|town|city|village|postcode)\b"
+)
+"""A move within the place the old fact names ("a bigger flat in the same building")."""
+
+
 def _kept(old: Reading, new: Reading) -> bool:
     """``new`` says a thing of ``old`` is kept, "still" or "the same" ("works at ubisoft" /
     "switched teams , still ubisoft", "same trust", "switched teams at work"; not "still plays
-    league": a doing, no thing): what changed is something else."""
+    league": a doing, no thing), or that a move kept to the same place ("moved to a bigger
+    flat in the same building"): what changed is something else."""
+    if _SAME_PLACE.search(new.body):
+        return True
     return any(
         word in old.core and ((read := verb(word)) is None or read[0] == word)
         for word in _STILL.findall(new.body)

@@ -167,6 +167,8 @@ def find_cues(body: str) -> tuple[tuple[str, int], ...]:
             if following not in ENDS:
                 continue  # "is done with it" is read as "stopped" (phrases)
             base = "done"  # "vegan arc is done"
+        elif word == "fire":
+            continue  # "the fire station", "on fire": a noun, no one fired
         elif base == "dead" and following not in ENDS | {"to"}:
             continue  # "chelsea dead to him", "league is dead now"; not "dead by daylight"
         elif _no_end_told(base, words, index):

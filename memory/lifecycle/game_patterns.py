@@ -1,6 +1,8 @@
 """The patterns of whom a member plays as in a game (:mod:`memory.lifecycle.slots`): their
 main, a character ("mains reyna") or a role ("mains support"), one of each per game at a
-time; and the region whose servers they play on ("plays on euw", "na servers now"). Built as
+time; the region whose servers they play on ("plays on euw", "na servers now"); and the
+belt they hold in a martial art, a rank as a game's is ("a purple belt in bjj" / "got his
+brown belt"). Built as
 the patterns of :mod:`memory.lifecycle.slot_patterns` are; a main told without its game is the
 other fact's (``slots._thing_told``).
 
@@ -32,6 +34,11 @@ _REGION = r"(?P<value>eu|euw|eune|eu west|na|na east|na west|oce|sea|asia|kr|br|
 SERVERS = {"euw": "eu", "eune": "eu", "eu west": "eu", "na east": "na", "na west": "na",
            "japanese": "jp"}  # fmt: skip
 """One name for each region of servers."""
+_BELT = (
+    r"(?P<value>white|yellow|orange|green|blue|purple|brown|black|red)(?: and \w+)? belt"
+    r"(?: (?:in|at) (?P<thing>\w+))?\b"
+)
+"""A martial art's belt, and the art when named ("a blue belt in judo")."""
 GAME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("main_role", rf"{_S}(?:\w+ )?mains (?P<value>{ROLES}){_GAME}{_END}"),
     _p("main", rf"{_S}(?:\w+ )?mains (?!{ROLES}\b)(?P<value>[\w-]+){_GAME}{_END}"),
@@ -39,5 +46,8 @@ GAME_PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?:plays on|on|to) (?:the )?{_REGION}(?: servers?)?{_END}"),
     _p("server", rf"{_s_if(_REGIONS)}(?!.*\b(?:not|never|no|wants?)\b)(?:\S+ ){{0,4}}?{_REGION}"
                  rf" servers?\b"),
+    _p("rank", rf"{_s_if(' belt')}(?!.*\b(?:not|never|wants?|going for|working towards)\b)"
+               rf"(?:\S+ ){{0,4}}?(?:is (?:now )?(?:a |an )?|got (?:his |her |their |my )?"
+               rf"|earned (?:his |her |their |my )?|(?:a |an ))?{_BELT}"),
 )  # fmt: skip
-"""What fills the main slots (``value`` group; ``thing``: the game)."""
+"""What fills the main, server and belt slots (``value`` group; ``thing``: the game or art)."""

@@ -271,10 +271,10 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     elif key == "best":  # a best told without its distance: the other fact's (``_thing_told``)
         key = "best:"
     elif key in ("favorite", "rank", "main", "main_role", "of"):  # a favourite of a thing...
-        thing = groups.get("thing") or ""
-        key = f"{key}:" + " ".join(
-            SYNONYMS.get(word, word) for word in thing.split() if word not in _DROPPED
-        )
+        words = [_THINGS.get(w, SYNONYMS.get(w, w)) for w in (groups.get("thing") or "").split()]
+        if len(words) > 1 and words[-1].isdigit():
+            words.pop()  # a game whatever its number: "overwatch 2", "counterstrike 2"
+        key = f"{key}:" + " ".join(word for word in words if word not in _DROPPED)
     if pattern.value is not None:
         partner = groups.get("partner") or ""
         return key, f"{pattern.value} {partner}".strip()
@@ -336,6 +336,9 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 _QUALIFIED = frozenset({"licensed", "qualified", "certified", "registered", "trained",
                         "professional", "fully"})  # fmt: skip
 """Words before a job that say it is held by the book, no other job."""
+_THINGS = {"cs": "counterstrike"}
+"""A thing ranked or played by its short name ("gold nova in cs": Counter-Strike, no
+computer science)."""
 _PHONE_MAKERS = {"iphone": "apple", "galaxy": "samsung", "pixel": "google", "redmi": "xiaomi"}
 """A phone by its maker ("galaxy s21": samsung); "android" is any of them but apple."""
 _SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "lates": "evening",
