@@ -1766,3 +1766,27 @@ def test_a_belt_is_a_rank_and_a_game_is_one_whatever_its_number(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("niamh's 17", "niamh turned 18 ytd happy bday queen", CONTRADICTS),
+        ("hamza - 23", "hamza turned 24 - sat", CONTRADICTS),
+        ("hakeem's 29 rn", "hakeem hit the big 3-0 last wk", CONTRADICTS),
+        ("bongani is sixty four", "bongani had his sixty fifth like last week", CONTRADICTS),
+        ("fin's dog is 2", "fin's pup hit 3 yrs old last wk", CONTRADICTS),
+        ("ingrid's dog bella is like seven", "ingrid's dog bella turned eight", CONTRADICTS),
+        ("Arjun is nineteen.", "Arjun celebrated his twentieth birthday.", CONTRADICTS),
+        ("ana is 34", "ana had her 2nd baby last week", Relation.UNRELATED),
+    ],
+)
+def test_ages_told_after_chat_words_by_ordinals_and_of_pets_compare(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected
+
+
+def test_an_ordinal_of_tens_and_units_is_read_as_a_number() -> None:
+    assert read("moving on the twenty first of may").dates == frozenset({"21st of may"})
+    assert read("ana got her first job").body == "ana got her first job"

@@ -89,10 +89,13 @@ _NUMBER = re.compile(
     + "|".join(NUMBER_WORDS)
     + r"))\b"
 )
-_ORDINAL_BIRTHDAY = re.compile(
-    rf"\b(?:(?P<tens>{_TENS})[- ])?(?P<ordinal>" + "|".join(ORDINALS) + r") birthday\b"
+_ORDINAL = re.compile(
+    rf"\b(?:(?P<tens>{_TENS})[- ])?(?P<ordinal>"
+    + "|".join(ORDINALS)
+    + r")(?P<birthday> birthday)?\b"
 )
-"""An ordinal before "birthday", in words: "thirty-fifth birthday" reads "35th birthday"."""
+"""An ordinal in words before "birthday", or of tens and units: "thirty-fifth birthday"
+reads "35th birthday", "had his sixty fifth" "had his 65th" (not "his first job")."""
 _NUMBER_HINTS = re.compile(
     r"one|two|thre|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty\b"
 )
@@ -261,9 +264,10 @@ def normalise(text: str) -> str:
     text = respelled(_CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text))
     text = _NT.sub(r"\1 not", text)
     text = _SUFFIX.sub(lambda match: " " + _SUFFIXES[match.group(1)], text)
-    if "birthday" in text:
-        text = _ORDINAL_BIRTHDAY.sub(_ordinal_value, text)
-    if _NUMBER_HINTS.search(text):  # most facts hold no number word: skip the big pattern
+    hinted = _NUMBER_HINTS.search(text)  # most facts hold no number word: skip the big patterns
+    if hinted or "birthday" in text:
+        text = _ORDINAL.sub(_ordinal_value, text)
+    if hinted:
         text = _NUMBER.sub(_number_value, text)
     tokens: list[str] = []
     for token in _TOKEN.findall(text):
@@ -366,10 +370,16 @@ def _stem_of_gerund(stem: str) -> str:
 
 
 def _ordinal_value(match: re.Match[str]) -> str:
+    if not (match.group("tens") or match.group("birthday")):
+        return match.group(0)  # "her first job", "second cat": read elsewhere
     value = ORDINALS[match.group("ordinal")]
     if match.group("tens"):
         value += NUMBER_WORDS[match.group("tens")]
-    return f"{value}th birthday"
+    suffix = "th" if value % 100 in (11, 12, 13) else _SUFFIX_OF.get(value % 10, "th")
+    return f"{value}{suffix}{match.group('birthday') or ''}"
+
+
+_SUFFIX_OF = {1: "st", 2: "nd", 3: "rd"}
 
 
 def _number_value(match: re.Match[str]) -> str:

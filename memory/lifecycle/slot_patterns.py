@@ -60,8 +60,8 @@ bday yesterday")."""
 _JOB_VERBS = (
     r"(?:works|is (?:now |currently |still )?(?:working|employed)|has worked|has been working"
     r"|worked|started working|does (?:\w+ )?shifts|(?:got|has|found|took|landed|has taken"
-    r"|started|accepted) "
-    r"(?:a |a new )?(?:job|role|position)|has been employed|(?:got|was|has been) hired)"
+    r"|started|accepted) (?:a |a new )?(?:job|role|position)|has been employed"
+    r"|(?:got|was|has been) hired)"
 )
 _FORMER_JOB = (
     r"(?:\S+ ){0,3}?worked (?:as|at|for) (?:\S+ ){1,4}?(?:during|while|when|back in|before"
@@ -74,7 +74,8 @@ _YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b|
 _AGE_END = (
     r"(?! on (?:the )?(?:bench|squat|deadlift)\b)"  # "hit 70 on bench": a lift, no age
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
-    r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they|i)\b)"
+    r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they|i|rn|atm|ytd"
+    r"|yday|happy|sat|sun|mon|tue|wed|thu|fri)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?|not has any"
 _SOME = r"(?:(?:a|an|one) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
@@ -258,7 +259,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
               rf"{_YEARS_OLD}?{_AGE_END}"),
     _p("age", rf"{_S}'s age (?:is|:) (?:now )?(?P<value>\d{{1,3}})\b"),
     _p("age", rf"{_S}{_ADVERBS}(?:celebrated|had|has had) (?:{_DET} )?(?P<value>\d{{1,3}})"
-              rf"(?:st|nd|rd|th) birthday\b"),
+              rf"(?:st|nd|rd|th)(?: birthday\b|(?= like\b| last\b)|{_AGE_END})"),
     _p("age", rf"{_S}(?:.*? (?:his|her|their|[,;.:-]) |(?:[.:-] )?)(?P<value>\d{{1,3}})"
               rf"(?:st|nd|rd|th) (?:birthday|bday)\b"),  # "an adult now, 18th bday was sat"
     _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged |age )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
@@ -266,7 +267,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:is|turned|turns|who is|aged) "
               rf"(?:now )?(?P<value>\d{{1,3}})\b"),  # a child's or a sibling's age: "age:son"
     _p("age", rf"{_S}(?:'s|has (?:a|an|1)) (?:[\w-]+ )?(?P<thing>{_PETS}) (?:\S+ ){{0,2}}?"
-              rf"(?:is|turned|turns) (?:now )?(?P<value>\d{{1,3}})\b"),  # a pet's: "age:dog"
+              rf"(?:is|turned|turns|hit|[.:-]) (?:now |like |about )?(?P<value>\d{{1,3}})\b"),
     # studies
     _p("studies", rf"{_S}{_ADVERBS}(?:majors|is majoring|has majored|majored) in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|doing) (?:a |an )?"

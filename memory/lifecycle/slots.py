@@ -267,7 +267,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     if groups.get("pet"):
         key = f"pet:{PETS[groups['pet']]}"
     elif key in ("age", "rating", "best") and groups.get("thing"):  # "age:son", "best:10k"
-        key = f"{key}:{DISTANCES.get(groups['thing'], groups['thing'])}"
+        thing = groups["thing"]
+        key = f"{key}:{DISTANCES.get(thing, PETS.get(thing, thing))}"  # "pup": "age:dog"
     elif key == "best":  # a best told without its distance: the other fact's (``_thing_told``)
         key = "best:"
     elif key in ("favorite", "rank", "main", "main_role", "of"):  # a favourite of a thing...
