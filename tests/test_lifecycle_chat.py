@@ -267,3 +267,11 @@ def test_a_bare_verb_after_the_subject_is_read_as_said_of_them() -> None:
     assert relation("olga plays tennis", "olga play tennis no more", 0.5) is Relation.CONTRADICTS
     assert relation("mei has two cats", "mei have 3 cats now", 0.5) is Relation.CONTRADICTS
     assert read("sione own place now").body.startswith("sione own place")  # no verb there
+
+
+def test_a_verb_said_again_to_stress_it_is_said_once() -> None:
+    assert read("lucia hates jazz like proper hates it").body == "lucia hates jazz"
+    assert relation("mateo hates coriander like really hates it", "mateo loves coriander", 0.9) is (
+        Relation.CONTRADICTS
+    )
+    assert read("ana hates jazz but really loves it").body.endswith("really loves it")

@@ -1790,3 +1790,15 @@ def test_ages_told_after_chat_words_by_ordinals_and_of_pets_compare(
 def test_an_ordinal_of_tens_and_units_is_read_as_a_number() -> None:
     assert read("moving on the twenty first of may").dates == frozenset({"21st of may"})
     assert read("ana got her first job").body == "ana got her first job"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("hana's favourite series is the expanse",
+         "hana said honestly wheel of time is her favourite series not the expanse"),
+        ("juno's fave book is the secret history", "juno said fave is babel now tbh"),
+    ],
+)  # fmt: skip
+def test_a_favourite_reported_is_a_favourite(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is CONTRADICTS

@@ -128,3 +128,18 @@ def test_one_zone_told_two_ways_is_one_fact(old: str, new: str) -> None:
 )
 def test_a_zone_told_with_chat_s_hedges_is_read(text: str, zone: str) -> None:
     assert slots(text).get("timezone") == zone
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Lucía is in the Europe/Madrid timezone.", "Lucía is on Pacific time now.", "contradicts"),
+        ("lucia's timezone is America/New_York", "lucia is on est", "same"),
+        ("lucia - Asia/Tokyo", "lucia - jst", "same"),
+        ("lucia uses Europe/Atlantis", "lucia is on cet", "unrelated"),  # no city the tables know
+    ],
+)
+def test_a_zone_named_as_the_tz_database_names_it_is_its_offset(
+    old: str, new: str, expected: str
+) -> None:
+    assert relation(old, new, 0.6).value == expected

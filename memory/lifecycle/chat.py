@@ -132,6 +132,22 @@ def handle_joined(text: str) -> str:
     return _HANDLE.sub(lambda match: match.group(0).replace("_", ""), text, count=1)
 
 
+_SAID_AGAIN = re.compile(
+    r"(?:,? like)? (?:really|proper|properly|actually|literally|seriously|genuinely|totally"
+    r"|absolutely|so) (\w+) (?:it|them|that)\b"
+)
+"""A verb said again of the same thing, to stress it ("hates coriander like really hates it")."""
+
+
+def unrepeated(text: str) -> str:
+    """Lowercase ``text`` without a verb said again of the same thing to stress it ("hates jazz
+    like proper hates it": "hates jazz"), which would count a denial twice."""
+    found = _SAID_AGAIN.search(text)
+    if found is None or f" {found.group(1)} " not in text[: found.start()] + " ":
+        return text
+    return text[: found.start()] + text[found.end() :]
+
+
 def unconcorded(text: str) -> str:
     """Lowercase ``text`` with "no more" or "no longer" after a negation in the same clause
     read "anymore": one denial said twice ("dont play tennis no more"), not two that undo

@@ -30,7 +30,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.chat import handle_joined, respelled, unconcorded, unpadded, unspoken
+from memory.lifecycle.chat import (
+    handle_joined,
+    respelled,
+    unconcorded,
+    unpadded,
+    unrepeated,
+    unspoken,
+)
 from memory.lifecycle.lexicon import (
     CHANGE_CUES,
     CONTRACTIONS,
@@ -67,6 +74,7 @@ from memory.lifecycle.when import (
     split_dates,
     tells_how_often,
 )
+from memory.lifecycle.zones import tz_database_zones
 from memory.search.scripts import spaced, unaccented
 
 READ_CACHE_SIZE = 8192
@@ -257,7 +265,7 @@ def normalise(text: str) -> str:
     """Lowercase tokens joined by single spaces, accents dropped ("Kraków" / "Krakow"),
     contractions and number words rewritten."""
     text = _unaccented(text.translate(_APOSTROPHES).lower())
-    text = unconcorded(handle_joined(text))
+    text = unrepeated(unconcorded(handle_joined(tz_database_zones(text))))
     text = _DOTTED_TIME.sub(r"\1m", _GLUED_UNIT.sub(r"\1 \2", text))
     text = _NOW_AND_THEN.sub("sometimes", text) if "then" in text else text
     text = _WHOLE_TIME.sub(r"\1 full time", text) if "100" in text else text

@@ -83,7 +83,7 @@ _SOME = r"(?:(?:a|an|one) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
 _SIBLING = r"(?P<value>brothers?|sisters?|bro|sis|siblings?)"
 _CHILD = r"(?P<value>sons?|daughters?|kids?|child|children|baby|babies)"
 _ANY_PET = f"(?P<value>{_PETS})s?"
-_SAYS = r"(?:(?:says|said|thinks|reckons|decided) (?:that )?)?"
+_SAYS = r"(?:(?:says|said|thinks|reckons|decided) (?:that )?(?:honestly |actually )?)?"
 _OVER = r"(?:now|these days|over|rather|instead)\b"
 """What may follow a favourite told before its name ("is her fave over the juno")."""
 _TRANSFER = r"(?:transferred|transfered|has transferred|switched|changed schools|moved)"
@@ -349,7 +349,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("favorite", rf"{_S}(?:'s |[.:,-] |{_SAYS})?(?:new )?{_FAVOURITE} "
                    rf"(?P<thing>[\w-]+(?: [\w-]+){{0,2}}?)(?: to (?:watch|play|read|eat|drink))?"
                    rf" (?:now |still )?{_FAV_IS}{_VALUE}"),  # "favourite streamer to watch is"
-    _p("favorite", rf"{_S}(?:'s |[.:,-] )?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
+    _p("favorite", rf"{_S}(?:'s |[.:,-] |{_SAYS})?{_FAVOURITE} {_FAV_IS}{_VALUE}"),
     _p("favorite", rf"{_s_if(_FAVOURITE)}(?:\S+ ){{1,10}}?(?:,|\.|and|but) (?:that )?"
                    rf"(?P<value>\w+(?: \w+)?) (?:is|are) (?:now |still )?(?:his|her|their) "
                    rf"(?:new )?{_FAVOURITE}"
@@ -362,7 +362,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?: (?!now$)(?P<thing>\w+(?: (?!now$)\w+)?))?(?: now)?$"),
     _p("favorite", rf"{_S}{_SAYS}(?P<value>(?:(?! (?:is|and|but) )[\w' -])+?) (?:is|are) "
                    rf"(?:now |still )?(?:his|her|their) {_FAVOURITE} (?!now\b)(?P<thing>[\w-]+)"
-                   rf"{_FRAGMENT_END}"),
+                   rf"(?:{_FRAGMENT_END}| not\b)"),  # "x is her fave series , not the expanse"
     # "the prophet 5 is her fave over the juno", "in rainbows has become her all-time favourite
     # album", "anders 's les paul is his favourite , the tele is collecting dust"
     _p("favorite", rf"{_S}(?:'s |{_SAYS}|(?:mentioned|explained) (?:that )?)(?P<value>(?:(?! "

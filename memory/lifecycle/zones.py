@@ -148,3 +148,23 @@ def clock_of_place(match: re.Match[str]) -> str:
         if hours is not None:
             return " ".join([written(hours), *words[end:]])
     return match.group(0)
+
+
+_TZ_DATABASE = re.compile(
+    r"\b(?:europe|america|asia|africa|australia|pacific|atlantic|indian)(?:/[a-z]+)?/([a-z_]+)\b"
+)
+"""A zone by its name in the tz database, as computers write it: "Europe/Madrid",
+"America/New_York", "America/Argentina/Buenos_Aires"."""
+
+
+def tz_database_zones(text: str) -> str:
+    """Lowercase ``text`` with each zone named as the tz database names it read as its offset
+    from UTC ("europe/madrid" → "utc 1"), where the tables know its city."""
+    if "/" not in text:
+        return text
+
+    def offset(match: re.Match[str]) -> str:
+        hours = place_offset(match.group(1).replace("_", " "))
+        return match.group(0) if hours is None else written(hours)
+
+    return _TZ_DATABASE.sub(offset, text)
