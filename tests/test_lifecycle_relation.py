@@ -1802,3 +1802,20 @@ def test_an_ordinal_of_tens_and_units_is_read_as_a_number() -> None:
 )  # fmt: skip
 def test_a_favourite_reported_is_a_favourite(old: str, new: str) -> None:
     assert relation(old, new, 0.6) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("bettina - single", "bettina. dating someone. since june", CONTRADICTS),
+        ("svetlana is single", "svetlana is going out with a guy from work", CONTRADICTS),
+        ("lena_b lives in berlin", "lena_b dipped to hamburg ngl, new flat", CONTRADICTS),
+        ("lena lives in berlin", "lena upped sticks to lisbon", CONTRADICTS),
+        ("lena lives in berlin", "lena dipped to silver", Relation.UNRELATED),
+        ("thandiwe takes the bus to work", "thandiwe started cycling to work", CONTRADICTS),
+    ],
+)
+def test_dating_someone_a_move_and_a_commute_told_in_chat(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

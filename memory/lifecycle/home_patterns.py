@@ -59,6 +59,8 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
                rf"(?:{_DET} \w+(?: \w+)? in )?{_IN_THE}(?!{_DET} ){_VALUE}"),
     _p("home", rf"{_S}{_ADVERBS}{_MOVE} (?:from [\w ]+? )?to {_IN_THE}(?:(?:another|a different"
                rf"|the other) (?:part|side|end|area) of )?(?!{_DET} ){_VALUE}"),
+    _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:dipped|upped sticks|packed up) "
+               rf"(?:and moved )?to {_IN_THE}{_PLACE}{_PLACE_END}", place=True),  # "dipped to"
     _p("home", rf"{_S}'s (?:current |new |present )?(?:home|residence|city of residence) "
                rf"(?:is|:) (?:now )?(?:in )?{_IN_THE}{_VALUE}"),
     _p("home", rf"{_S}'s (?:current |new |present )?(?:place|flat|apartment|house) "

@@ -137,6 +137,7 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                   rf"(?: \S+){{0,2}}? (?:to|into) {_TO_WORK}(?: \S+){{0,3}}? (?:by|on|via) "
                   rf"(?:(?:the|a|his|her|their) )?(?P<value>{_MODES})\b"),
     _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?P<value>cycles|bikes|walks|drives|runs"
+                  rf"|(?<=started )(?:cycling|biking|walking|driving)"
                   rf"|rides (?:his |her |their |a )?(?:bike|scooter|motorbike)) (?:\S+ ){{0,2}}?"
                   rf"(?:to|into) {_TO_WORK}"),
     _p("commute", rf"{_s_if(_TO_WORK + '| in$')}(?!'s )(?:\S+ ){{0,3}}?"

@@ -244,8 +244,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?P<partner>\w+))?\b", "dating"),
     _p("status", rf"{_S}(?:[.:,-] )?(?:(?:a|an) )?new (?:boyfriend|girlfriend|partner|bf|gf)\b",
        "dating"),  # "ava - new gf , met at freshers"
-    _p("status", rf"{_S}{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing) "
-                 rf"(?:someone|somebody|some|a|an)\b", "dating"),
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing|going out"
+                 rf" with) (?:someone|somebody|some|a|an)\b", "dating"),
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife) (?:named|called) "
                  rf"(?P<partner>\w+)", "married"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),

@@ -346,6 +346,7 @@ _SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "lates
            "early": "morning", "earlies": "morning", "earlys": "morning"}  # fmt: skip
 """One name per shift: overnight and graveyard shifts are nights, late ones evenings."""
 _COMMUTES = {"cycles": "bike", "cycle": "bike", "bikes": "bike", "bicycle": "bike", "walks": "foot",
+             "cycling": "bike", "biking": "bike", "walking": "foot", "driving": "car",
              "drives": "car", "runs": "foot", "tube": "train", "subway": "train",
              "metro": "train", "tram": "train", "rail": "train"}  # fmt: skip
 """One name per way to work: "cycles to work" / "goes to work by bike"."""
