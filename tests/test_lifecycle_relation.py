@@ -1819,3 +1819,20 @@ def test_dating_someone_a_move_and_a_commute_told_in_chat(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Ayesha mains a Fury Warrior.", "Ayesha mains a Balance Druid.", CONTRADICTS),
+        ("zoe_k lowkey mains mage fr", "zoe_k rerolled rogue ngl", CONTRADICTS),
+        ("ana mains mercy and ana", "ana mains lucio", Relation.UNRELATED),  # two mains
+        ("nico plays on na east realms", "nico on eu realms tbh", CONTRADICTS),
+        ("Desmond works nights.", "Desmond got moved onto the day rota.", CONTRADICTS),
+        ("jinwoo is 27 iirc", "jinwoo hit 28 yesterday", CONTRADICTS),
+    ],
+)
+def test_mains_realms_rotas_and_ages_as_a_guild_tells_them(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

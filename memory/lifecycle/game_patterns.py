@@ -25,7 +25,7 @@ ROLES = (
 """The roles of team games, each of which many characters play."""
 _GAME = r"(?: (?:in|on) (?P<thing>\w+)(?: \d)?)?"
 """The game a main is of ("in overwatch 2": overwatch, whatever its number), when named."""
-_AFTER = r"(?:now|rn|lol|fr|tbh|ofc|these days|but|since|btw|not|no)\b"
+_AFTER = r"(?:now|rn|lol|fr|tbh|ngl|ofc|these days|but|since|btw|not|no)\b"
 _END = rf"(?=$| [.;:!?()]|(?: ,)? {_AFTER})"
 """What may follow a main: not another one ("mains mercy and ana", "mercy , ana": two)."""
 _REGIONS = r" (?:eu|euw|eune|na|oce|sea|asia|kr|br|lan|las|japanese)\b"
@@ -41,11 +41,12 @@ _BELT = (
 """A martial art's belt, and the art when named ("a blue belt in judo")."""
 GAME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("main_role", rf"{_S}(?:\w+ )?mains (?P<value>{ROLES}){_GAME}{_END}"),
-    _p("main", rf"{_S}(?:\w+ )?mains (?!{ROLES}\b)(?P<value>[\w-]+){_GAME}{_END}"),
+    _p("main", rf"{_S}(?:\w+ )?(?:mains|rerolled(?: to)?) (?:a |an )?(?!{ROLES}\b)"
+               rf"(?P<value>[\w-]+(?: (?!in\b|on\b)[\w-]+)??){_GAME}{_END}"),  # "a fury warrior"
     _p("server", rf"{_s_if(_REGIONS)}(?!.*\b(?:not|never|no|wants?)\b)(?:\S+ ){{0,4}}?"
-                 rf"(?:plays on|on|to) (?:the )?{_REGION}(?: servers?)?{_END}"),
+                 rf"(?:plays on|on|to) (?:the )?{_REGION}(?: servers?| realms?)?{_END}"),
     _p("server", rf"{_s_if(_REGIONS)}(?!.*\b(?:not|never|no|wants?)\b)(?:\S+ ){{0,4}}?{_REGION}"
-                 rf" servers?\b"),
+                 rf" (?:servers?|realms?)\b"),
     _p("rank", rf"{_s_if(' belt')}(?!.*\b(?:not|never|wants?|going for|working towards)\b)"
                rf"(?:\S+ ){{0,4}}?(?:is (?:now )?(?:a |an )?|got (?:his |her |their |my )?"
                rf"|earned (?:his |her |their |my )?|(?:a |an ))?{_BELT}"),

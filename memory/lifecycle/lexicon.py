@@ -355,7 +355,7 @@ SLOT_CUES = (
         "fiance fiancee rota lates earlies earlys derank deranked diamond platinum plat emerald "
         "ascendant immortal radiant grandmaster challenger predator guardian nova carnivore keto "
         "gaff controller gamepad mnk kbm monitor course cuff bae boo booed couple visa ilr "
-        "residency citizenship"
+        "residency citizenship reroll rerolled realm"
     )
     | UNIVERSITIES
     | frozenset(PETS)

@@ -102,6 +102,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     # the shift they work, and where they work from
     _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?<!not )(?P<value>night|day|morning|evening"
                 rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),
+    _p("shift", rf"{_s_if(' rota')}(?:\S+ ){{0,6}}?(?<!not )(?:on|onto|to) (?:the |a )?"
+                rf"(?P<value>night|day|morning|evening|late|early) rota\b"),  # "onto the day rota"
     # "works nights", "bao . days now", "pia . nights at the hospital"
     _p("shift", rf"{_S}(?:[.:,-] )?(?:(?:only|still|now|back|mostly|usually|just) )?"
                 rf"(?:(?:is )?(?:works|working|doing|does|on)(?: in)? )?"

@@ -74,7 +74,7 @@ _YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b|
 _AGE_END = (
     r"(?! on (?:the )?(?:bench|squat|deadlift)\b)"  # "hit 70 on bench": a lift, no age
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
-    r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they|i|rn|atm|ytd"
+    r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they|i|rn|atm|ytd|iirc"
     r"|yday|happy|sat|sun|mon|tue|wed|thu|fri)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?|not has any"
@@ -84,8 +84,7 @@ _SIBLING = r"(?P<value>brothers?|sisters?|bro|sis|siblings?)"
 _CHILD = r"(?P<value>sons?|daughters?|kids?|child|children|baby|babies)"
 _ANY_PET = f"(?P<value>{_PETS})s?"
 _SAYS = r"(?:(?:says|said|thinks|reckons|decided) (?:that )?(?:honestly |actually )?)?"
-_OVER = r"(?:now|these days|over|rather|instead)\b"
-"""What may follow a favourite told before its name ("is her fave over the juno")."""
+_OVER = r"(?:now|these days|over|rather|instead)\b"  # after a favourite: "is her fave over x"
 _TRANSFER = r"(?:transferred|transfered|has transferred|switched|changed schools|moved)"
 _ATTENDS = (
     rf"(?:goes to|attends|is (?:now )?at|studies at|started at|(?:is )?enrolled (?:at|in)"
