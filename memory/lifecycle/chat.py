@@ -17,11 +17,13 @@ kinds of repair, one token at a time:
   it is none of the few words and names the lexicon would misread ("raisin" is no
   "raising", ``NOT_DROPPED``).
 
-And four habits of chat and speech, read before the words are: a Discord handle's
+And five habits of chat and speech, read before the words are: a Discord handle's
 underscores ("mimi_k" is one subject, :func:`handle_joined`), a denial said twice ("dont play
-tennis no more", :func:`unconcorded`), what speech and second-language English put between
+tennis no more", :func:`unconcorded`), a verb said again to stress it ("hates jazz like
+proper hates it", :func:`unrepeated`), what speech and second-language English put between
 the subject and what is said of it ("gareth he works", "priya um she lives", "ulises his
-home is", :func:`unspoken`), and a laugh after it ("turned 18 ayy", :func:`unpadded`).
+home is", "mei have two cats", :func:`unspoken`), and a laugh after it ("turned 18 ayy",
+:func:`unpadded`).
 """
 
 from __future__ import annotations
