@@ -4,13 +4,14 @@
 for the attributes a member has one of at a time: where they live, where they are from,
 their job and employer, relationship status, age, what they study, a pet's name, a
 favourite thing, their first language, their only pet, their rank in a game ("Gold 2 in
-Valorant"), their time zone, their hand; and for siblings, children and pets, none or some
-of a kind ("has no pets" / "adopted a kitten" conflict, "has a son" / "has a daughter" do
-not). The patterns are :mod:`memory.lifecycle.slot_patterns`'s table. Every pattern is anchored on
-the subject (the body's first word): in "Sarah's sister lives in Boston" nothing is said
-of Sarah's home. Plans, wishes and the past ("is moving to", "wants to be", "used to live
-in") fill no slot: they change nothing yet, or any more. A move ("moved to Denver") does:
-it says where the subject lives now.
+Valorant") or a martial art, their time zone, their hand, any thing they have one of at a
+time told as what it is ("her car is a Ford Focus"); and for siblings, children and pets,
+none or some of a kind ("has no pets" / "adopted a kitten" conflict, "has a son" / "has a
+daughter" do not). The patterns are :mod:`memory.lifecycle.slot_patterns`'s table. Every
+pattern is anchored on the subject (the body's first word): in "Sarah's sister lives in
+Boston" nothing is said of Sarah's home. Plans, wishes and the past ("is moving to", "wants
+to be", "used to live in") fill no slot: they change nothing yet, or any more. A move
+("moved to Denver") does: it says where the subject lives now.
 
 :func:`compare_slots` tells whether two facts give one slot different values (a
 contradiction), or share their slots with equal values (a sign of the same fact).
@@ -271,7 +272,7 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         key = f"{key}:{DISTANCES.get(thing, PETS.get(thing, thing))}"  # "pup": "age:dog"
     elif key == "best":  # a best told without its distance: the other fact's (``_thing_told``)
         key = "best:"
-    elif key in ("favorite", "rank", "main", "main_role", "of"):  # a favourite of a thing...
+    elif key in ("favorite", "rank", "main", "main_role", "of"):  # of a thing: "rank:valorant"
         words = [_THINGS.get(w, SYNONYMS.get(w, w)) for w in (groups.get("thing") or "").split()]
         if len(words) > 1 and words[-1].isdigit():
             words.pop()  # a game whatever its number: "overwatch 2", "counterstrike 2"
