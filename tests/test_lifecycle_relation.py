@@ -1836,3 +1836,16 @@ def test_mains_realms_rotas_and_ages_as_a_guild_tells_them(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("callum has a cat", "callum is a cat owner um yeah", Relation.SAME),
+        ("puri got a corgi", "puri a corgi owner", Relation.SAME),
+        ("callum has no pets", "callum is a proud dog mum now", CONTRADICTS),
+        ("callum has a dog", "callum's mum is a dog owner", Relation.UNRELATED),  # his mum's
+    ],
+)
+def test_a_pet_owner_has_that_pet(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.9) is expected

@@ -1,7 +1,8 @@
 """The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`): who a member
-is (work, relationship, household, age, studies, pets, family, favourites, rank, first
+is (work, relationship, household, age, studies, family, favourites, rank, first
 language); where they live and come from is read by :mod:`memory.lifecycle.home_patterns`,
-whom they live with by :mod:`memory.lifecycle.household_patterns`,
+their pets by :mod:`memory.lifecycle.pet_patterns`, whom they live with by
+:mod:`memory.lifecycle.household_patterns`,
 their routine by :mod:`memory.lifecycle.routine_patterns`, their time zone by
 :mod:`memory.lifecycle.zone_patterns`, what they use (phone, graphics card) by
 :mod:`memory.lifecycle.gear_patterns`.
@@ -44,9 +45,7 @@ _STOP = (
 _JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
 _THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
-_NAME = rf"(?P<value>[\w'-]+){_STOP}"
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
-_PET = f"(?P<pet>{_PETS})"
 _FAVOURITE = (
     r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to|main)"
 )
@@ -82,7 +81,6 @@ _SOME = r"(?:(?:a|an|one) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
 """How many, and a few words of what kind ("a three year old", "an older")."""
 _SIBLING = r"(?P<value>brothers?|sisters?|bro|sis|siblings?)"
 _CHILD = r"(?P<value>sons?|daughters?|kids?|child|children|baby|babies)"
-_ANY_PET = f"(?P<value>{_PETS})s?"
 _SAYS = r"(?:(?:says|said|thinks|reckons|decided) (?:that )?(?:honestly |actually )?)?"
 _OVER = r"(?:now|these days|over|rather|instead)\b"  # after a favourite: "is her fave over x"
 _TRANSFER = r"(?:transferred|transfered|has transferred|switched|changed schools|moved)"
@@ -301,19 +299,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?P<value>{'|'.join(sorted(UNIVERSITIES))}){_STOP}"),
     _p("school", rf"{_S}{_ADVERBS}{_ATTENDS} "
                  rf"the (?:university|college) of (?P<value>\w+(?: \w+)?){_STOP}"),
-    # pets
-    _p("pet", rf"{_S}'s (?:only )?(?:[\w-]+ )?{_PET} (?:is )?(?:(?:now|still|actually|really) )?"
-              rf"(?:called|named) {_NAME}"),
-    _p("pet", rf"{_S}(?:\S+ ){{0,4}}?{_PET}s?(?: 's| \.)? name (?:is |: )?(?:actually |really )?"
-              rf"(?P<value>[\w'-]+)(?:{_STOP}|(?= not\b))"),  # "dog name: x", "name is actually x"
-    _p("pet", rf"{_S}'s {_PET} 's name is {_NAME}"),
-    _p("pet", rf"{_S}{_ADVERBS}(?:has|owns) (?:a|an|1) (?:[\w-]+ )?{_PET}(?: ,)? (?:called|named) "
-              rf"{_NAME}"),
-    _p("pet", rf"{_S}[.:,-] {_PET} : {_NAME}"),  # "jia . dog : bean"
-    _p("pet", rf"{_S}{_ADVERBS}(?:named|renamed|has renamed|called|calls) {_DET} {_PET} "
-              rf"(?:to )?{_NAME}"),
-    _p("pet", rf"^(?P<value>\w+) is \S+ 's {_PET}$"),
-    # siblings, children and pets, counted: none, or one named by its kind
+    # siblings and children, counted: none, or one named by its kind
     _p("siblings", rf"{_S}{_ADVERBS}(?:{_HAS_NO}) (?:siblings?|brothers? or sisters?)\b", "none"),
     _p("siblings", rf"{_S}{_ADVERBS}is an only child\b", "none"),
     _p("siblings", rf"{_S}(?:[.:,-] )?no siblings{_FRAGMENT_END}", "none"),
@@ -331,19 +317,6 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("children", rf"{_s_if(' now')}(?:\S+ ){{0,8}}?(?P<count>\d+) {_CHILD} now\b"),
     _p("children", rf"{_S}[.:,-] (?P<count>\d+) {_CHILD}{_FRAGMENT_END}"),
     _p("children", rf"{_S}(?:[.:,-] )?(?:\w+ )?{_CHILD} (?:arrived|was born|is here)\b"),
-    _p("pets", rf"{_S}{_ADVERBS}(?:{_HAS_NO}|has never (?:had|owned) (?:a|any)) pets?\b", "none"),
-    _p("pets", rf"{_S}(?:[.:,-] )?no pets{_FRAGMENT_END}", "none"),
-    _p("pets", rf"{_s_if(' no pets')}(?:\S+ ){{1,12}}?(?:[.,;:-]|so) no pets(?: (?:in|at) the \w+)?"
-               rf"{_FRAGMENT_END}", "none"),  # "luna got rehomed . no pets"
-    _p("pets", rf"{_S}{_ADVERBS}(?:has|got|adopted|owns|has adopted) (?!(?:\S+ ){{0,3}}?(?:eat"
-               rf"|eating|ate|cooking|cooked)\b){_SOME}{_ANY_PET}\b"),  # not "started eating fish"
-    _p("pets", rf"{_S}(?:[.:,-] )?(?:(?:now|still|only|just) )?(?P<count>\d+) {_ANY_PET}"
-               rf"(?: left)?{_FRAGMENT_END}"),  # "bella . 2 cats", "bella - 1 cat (left) now"
-    _p("pets", rf"{_s_if(' left')}(?:\S+ ){{1,8}}?(?:just|only) (?:the )?(?P<count>\d+) {_ANY_PET} "
-               rf"left\b"),  # "rehomed 1 , just the 1 dog left"
-    _p("only_pet", rf"{_S}(?:'s |[.:,-] )?(?:only|1 and only) pet (?:now )?(?:is |: |= )?"
-                   rf"(?:now )?(?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
-    _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     # favourites
     _p("favorite", rf"{_S}(?:'s |[.:,-] |{_SAYS})?(?:new )?{_FAVOURITE} "
                    rf"(?P<thing>[\w-]+(?: [\w-]+){{0,2}}?)(?: to (?:watch|play|read|eat|drink))?"

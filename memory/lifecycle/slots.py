@@ -41,6 +41,7 @@ from memory.lifecycle.lexicon import (
     STUDY_ALIASES,
     SYNONYMS,
 )
+from memory.lifecycle.pet_patterns import PET_PATTERNS
 from memory.lifecycle.places import (
     PLACE_ALIASES,
     REGIONS,
@@ -86,8 +87,8 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 
 
 PATTERNS = (
-    *HOME_PATTERNS, *_PATTERNS, *HOUSEHOLD_PATTERNS, *ROUTINE_PATTERNS, *ZONE_PATTERNS,
-    *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS, *POSSESSIVE_PATTERNS,
+    *HOME_PATTERNS, *_PATTERNS, *PET_PATTERNS, *HOUSEHOLD_PATTERNS, *ROUTINE_PATTERNS,
+    *ZONE_PATTERNS, *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS, *POSSESSIVE_PATTERNS,
 )  # fmt: skip
 """Every slot pattern: where the member lives, who they are, then their routine, time zone and
 pronouns (keys of their own), and last any thing they have one of ("of:<thing>")."""
