@@ -40,7 +40,7 @@ from memory.lifecycle.aligned import aligned
 from memory.lifecycle.change import tells_change
 from memory.lifecycle.lexicon import FILLERS, LANGUAGES, PETS, STOPWORDS, SYNONYMS, WEEKDAYS
 from memory.lifecycle.reading import PUNCTUATION, Reading, keys, lemma, read
-from memory.lifecycle.relation import akin
+from memory.lifecycle.relation import ALSO, akin
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
 
@@ -256,8 +256,7 @@ def meaning(text: str) -> str:
     return _view(text).body or text
 
 
-_ALSO = re.compile(r"^\S+(?: \S+){0,2} also\b", re.IGNORECASE)
-"""A new fact that tells one more of something ("pia also into jpop now")."""
+_ALSO = re.compile(ALSO, re.IGNORECASE)  # the rules' "also" (relation.ALSO)
 
 
 def may_merge(old: str, new: str) -> bool:

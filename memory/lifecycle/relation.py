@@ -247,7 +247,9 @@ def _other_kind_now(shared: frozenset[str], only: frozenset[str], other: frozens
     return done and len(things) >= 2 and bool(only) and bool(other)
 
 
-_ADDED = re.compile(r"^\S+(?: \S+){0,2} also\b|\b(?:as well|too)\W*$")
+ALSO = r"^\S+(?: \S+){0,2} also\b"
+"""One more told with "also" before the verb ("pia also into jpop now")."""
+_ADDED = re.compile(rf"{ALSO}|\b(?:as well|too)\W*$")
 """"Also" before the verb, or "as well" / "too" at the end: not "moved to Denver and also
 got a job", whose "also" is of another clause."""
 
