@@ -63,7 +63,7 @@ def test_different_facts_on_one_topic_are_not_merged(similarity: FactSimilarity)
 def test_a_wish_is_never_merged_with_what_is(similarity: FactSimilarity) -> None:
     wish, done = "Oskar wants to learn Spanish.", "Oskar is learning Spanish."
     always = MergeModel.from_json({**json.loads(WEIGHTS.read_text()), "threshold": 0.0})
-    assert learned_same(done, "Oskar takes Spanish lessons.", similarity, floor=0.0, model=always)
+    assert learned_same(done, "Oskar goes to a Spanish class.", similarity, floor=0.0, model=always)
     assert not learned_same(wish, done, similarity, floor=0.0, model=always)
     assert FactJudge(similarity).pair(wish, done) == "unrelated"
 

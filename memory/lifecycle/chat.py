@@ -238,7 +238,8 @@ def unspoken(tokens: list[str]) -> list[str]:
     """The tokens without what speech and second-language English put between the subject
     and what is said of it: fillers ("priya um she lives"), a pronoun saying the subject
     again ("gareth he works", "desmond he 's 64"), a possessive pronoun for the subject's
-    own ("ulises his home is": "ulises 's home is"); a word or two said twice in a row,
+    own ("ulises his home is": "ulises 's home is"); "like" after "is" ("is like learning
+    korean"); a word or two said twice in a row,
     said once ("works as a as a midwife"); a slip of the tongue left out ("62 no sorry
     63")."""
     tokens = _restarted(_self_repaired(_said_once(tokens)))
@@ -260,6 +261,8 @@ def unspoken(tokens: list[str]) -> list[str]:
         rest += 1  # "margit her and stefan got divorced": margit and stefan
     if tokens[rest] in _BARE_VERBS:  # "olga play tennis": "olga plays tennis"
         tokens = [*tokens[:rest], third_person(tokens[rest]) or tokens[rest], *tokens[rest + 1 :]]
+    elif tokens[rest : rest + 2] == ["is", "like"] and tokens[rest + 2 :][:1] != ["a"]:
+        tokens = [*tokens[: rest + 1], *tokens[rest + 2 :]]  # "is like teaching herself"
     return tokens if rest == 1 else [tokens[0], *tokens[rest:]]
 
 

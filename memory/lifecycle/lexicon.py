@@ -116,6 +116,8 @@ SYNONYMS = {
     "childs": "kid", "insomniac": "insomnia", "flunk": "fail", "synth": "synthesizer",
     "produce": "make", "tab": "tablet", "footie": "football", "footy": "football", "lb": "pound",
     "skint": "break", "kilo": "kg", "kilogram": "kg", "kilometre": "km", "kilometer": "km",
+    "veggie": "vegetarian", "pescetarian": "pescatarian", "retiree": "retire",
+    "pensioner": "retire",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas: "skint" is "break")."""
 
@@ -311,14 +313,20 @@ MEMBER_OF = {
 KIND_OF_FOOD = frozenset({"meat", "caffeine", "coffee", "gluten", "dairy", "sweet"})
 """Kinds that are eaten or drunk: whatever verb tells it ("had a chicken burger")."""
 
+_KETO = _words("bread pasta rice potato potatoes noodles sugar cake carb carbs")
+_PESCATARIAN = MEATS - _words("fish seafood salmon tuna shrimp prawn")
+_PORK = _words("pork bacon ham")
 DIETS = {
-    "vegetarian": MEATS,
+    "vegetarian": MEATS, "veggie": MEATS,
     "vegan": MEATS | ANIMAL_PRODUCTS,
-    "pescatarian": MEATS - _words("fish seafood salmon tuna shrimp prawn"),
-    "keto": _words("bread pasta rice potato potatoes noodles sugar cake carb carbs"),
+    "pescatarian": _PESCATARIAN, "pescetarian": _PESCATARIAN,
+    "keto": _KETO, "ketogenic": _KETO,
     "carnivore": _words("vegetables salad fruit bread pasta rice"),
-}
-"""Diets, and what a member who keeps one does not eat."""
+    "halal": _PORK | ALCOHOL,
+    "kosher": _PORK | _words("shrimp prawn shellfish"),
+}  # fmt: skip
+"""Diets, and what a member who keeps one does not eat; a diet's other spellings share its
+set ("veggie", "ketogenic"), and ``SYNONYMS`` names them as the diet."""
 
 UNIVERSITIES = _words(
     "ucla nyu mit usc ucl lse kcl stanford harvard yale princeton berkeley columbia cornell "

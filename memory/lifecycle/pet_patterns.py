@@ -52,6 +52,7 @@ PET_PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:now )?(?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     _p("only_pet", rf"{_S}{_ADVERBS}has (?:only )?1 pet ,? (?:a |an )?(?:[\w-]+ )?{_ANY_PET}\b"),
     _p("pets", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?(?:a |an )?(?:proud |new |first time )?"
-               rf"{_ANY_PET} (?:owner|mum|mom|dad|parent)\b"),  # "is a proud cat owner"
+               rf"{_ANY_PET} (?:owner|mum|mom|dad|parent)(?: x ?(?P<count>\d+))?"
+               rf"\b"),  # "is a proud cat owner", "a cat mum x2"
 )  # fmt: skip
 """What fills the pet, pets and only-pet slots (``value`` group; ``pet``: the pet's kind)."""

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 
 from memory.lifecycle.event_phrases import EVENT_PHRASES
+from memory.lifecycle.learning_phrases import LEARNING_PHRASES
 from memory.lifecycle.lexicon import LANGUAGES
 from memory.lifecycle.phrase_parts import (
     BAD,
@@ -128,6 +129,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"(?=$| [.,;:!?]| (?:tbh|fr|ngl|lol)\b)", r"\1 dislikes \2"),  # "thinks k-pop is mid"
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up(?: on)?\b", "stopped"),
     *EVENT_PHRASES,
+    *LEARNING_PHRASES,
     (("hung up", "hang up", "hangs up"), r"\b(?:has )?(?:hung|hangs|hang) up (?:his|her|their|the) "
      r"(?!(?:phone|call|washing|laundry|coat|jacket|clothes|picture)\b)", "quit "),  # his boots
     (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
@@ -192,7 +194,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("never again",), r"\b([\w-]+) (?:= )?never again(?=$| [.,;:!?])", r"stopped \1"),
     (("passed out",), r"\bpassed out (?:of|from) (?:the )?(?:college|university|uni|school)\b",
      "graduated"),  # Indian English: "passed out of college in 2022"
-    (("trying to learn",), r"\b(?:is )?trying to learn\b", "is learning"),
     (("from home",), r"\bworks? from home\b", "works remotely"),
     (("over it", "over them", "over that"), r"\b(?:is |'s |are |am )?(?:so |totally |completely )?"
      r"over (?:it|them|that)(?=$| [.,;:!?]| (?:now|lol|tbh|ngl|fr)\b)", "stopped it"),
@@ -241,8 +242,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("goat",), r"\bis (?:the |a )?goat (\w+)\b", r"is their favorite \1"),
     (("years", "months"), r"\b(?:from|since) (\d+|a few|few|many|several) (years|months)\b",
      r"for \1 \2"),  # "lives in krakow since 5 years"
-    (("picking up", "picked up", "picks up"),
-     rf"\b(?:picking|picked|picks) up (?=(?:{'|'.join(LANGUAGES)})\b)", "learning "),
     (("language",), rf"\bthe ({'|'.join(LANGUAGES)}) language\b", r"\1"),
     (("home with",), r"\bshares? (?:a |the |her |his |their )?(?:home|house|flat|place) with\b",
      "lives with"),

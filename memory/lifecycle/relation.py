@@ -346,6 +346,10 @@ _ORIGIN_WORDS = frozenset(("hometown", "home", "town", "city", "native", "bear",
 _KIND_WORDS = {
     "status": frozenset({"girlfriend", "boyfriend", "partner", "wife", "relationship"}),
     "origin": _ORIGIN_WORDS,
-    "home": frozenset({"home", "town", "city", "resident", "local"}),
+    "home": frozenset(
+        {"home", "town", "city", "resident", "local", "live", "base", "where", "like", "that"}
+    ),
     "sleep": frozenset({"sleep", "get", "hour", "night", "run", "survive", "live"}),
+    "diet": frozenset({"diet", "eat", "meat", "food", "keep", "follow", "thing"}),
+    "job": frozenset({"retire", "work"}),
 }

@@ -65,13 +65,13 @@ def diet_kept(group: str, *, taken_up: bool = False) -> str:
     """A diet kept, right after the subject ("is vegetarian", "mo . fully vegan now", "follows
     a keto diet"), its name in ``group``; with ``taken_up``, one being taken up too ("going
     vegan"). The one pattern of the diet slot and of what a reading's diet rules out."""
-    verbs = "is|became|went|turned|been|follows|is on|has (?:become|gone|turned|been)"
+    verbs = "is|became|went|turned|been|follows|is on|on|has (?:become|gone|turned|been)"
     verbs += "|is following|has been following|has followed|sticks to|is sticking to|keeps to|eats"
-    verbs += "|going" if taken_up else ""
+    verbs += "|doing|is doing|going" if taken_up else ""
     return (
-        rf"(?:[.:,-] )?(?:(?:now|still|just|strictly|fully) )*(?:(?:{verbs}) )?"
-        rf"(?:(?:a|an|that|now|strictly|fully|strict|full|committed|lifelong|proper|total) )*"
-        rf"(?P<{group}>{'|'.join(DIETS)})\b"
+        rf"(?:[.:,-] )?(?:no (?:meat|carbs|pork) [.:,-] )?(?:(?:now|still|just|strictly|fully) )*"
+        rf"(?:(?:{verbs}) )?(?:(?:a|an|the|that|now|strictly|fully|strict|full|committed|lifelong"
+        rf"|proper|total|low[- ]carb ,?|low carb) )*(?P<{group}>{'|'.join(DIETS)})\b"
     )
 
 

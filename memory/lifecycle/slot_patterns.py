@@ -168,7 +168,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "none"),
     _p("job", rf"{_S}{_ADVERBS}(?:is|has) (?:now )?(?:unemployed|jobless|out of work"
               rf"|between jobs|retired)\b", "none"),
-    _p("job", rf"{_S}{_ADVERBS}(?:retired|has retired)\b", "none"),
+    _p("job", rf"{_S}{_ADVERBS}(?:retired|has retired|(?:is|'s) (?:a |an )?(?:retiree|pensioner)"
+              rf"|does not work (?:anymore|any more))\b", "none"),  # "doesn't work anymore"
     _p("employer", rf"{_S}{_ADVERBS}(?:accepted|took|got|has accepted) (?:an? )?(?:new )?"
                    rf"(?:offer|job|position|role) (?:from|at|with) {_VALUE}"),
     _p("employer", rf"{_S}{_ADVERBS}is (?:a|an) (?P<value>\w+(?: \w+)?) employee\b"),

@@ -1,0 +1,64 @@
+"""Diets, retirement, learning and a few chat wordings told other ways (memory.lifecycle),
+through the public ``relation``: a diet's other names ("veggie", "ketogenic") and religious
+diets (halal, kosher), a diet said beside what it leaves out ("no carbs . keto"), being
+retired as a pensioner or as no longer working, learning as teaching oneself or taking
+lessons, a pet owner times two, a home said with "based" and "that's where", and "like"
+after "is"."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle import Relation, relation
+
+SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("tomas is veggie", "tomas is vegetarian"),
+        ("bea follows a ketogenic diet", "bea is on keto"),
+        ("ivo on keto rn", "ivo doing the low carb keto thing"),
+        ("ana - no meat. veggie", "ana. vegetarian"),
+        ("omar eats halal only", "omar keeps to a halal diet"),
+        ("lena is retired", "lena is a pensioner"),
+        ("lena is retired", "lena doesn't work anymore"),
+        ("kofi has 2 dogs", "kofi = dog dad x2"),
+        ("noor is learning korean", "noor is teaching herself korean"),
+        ("sam is learning piano", "sam is taking piano lessons"),
+        ("hugo learning spanish", "hugo grinding spanish on duolingo"),
+        ("jun lives in osaka", "jun's based in osaka like that's where he lives"),
+        ("ines is like obsessed with shoegaze", "ines is obsessed with shoegaze"),
+    ],
+)
+def test_a_diet_retirement_or_learning_told_another_way_merges(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("omar eats halal only", "omar eats bacon now"),
+        ("dov eats kosher only", "dov eats prawns all the time now"),
+        ("lena works as a nurse", "lena doesn't work anymore"),
+        ("tomas is veggie", "tomas eats steak again"),
+        ("kofi has 2 dogs", "kofi = dog dad x3"),
+    ],
+)
+def test_what_a_diet_leaves_out_or_a_job_ended_contradicts(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("noor is learning korean", "noor is teaching korean"),
+        ("jun lives in osaka", "jun lives in osaka with his girlfriend"),
+        ("omar eats halal only", "omar eats halal chicken from the spot near work"),
+        ("lena is retired", "lena doesn't work weekends anymore"),
+        ("ines is like a sister to him", "ines is his sister"),
+    ],
+)
+def test_what_says_more_or_else_is_not_merged(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is not SAME
