@@ -2,8 +2,9 @@
 through the public ``relation``: a diet's other names ("veggie", "ketogenic") and religious
 diets (halal, kosher), a diet said beside what it leaves out ("no carbs . keto"), being
 retired as a pensioner or as no longer working, learning as teaching oneself or taking
-lessons, a pet owner times two, a home said with "based" and "that's where", and "like"
-after "is"."""
+lessons, a pet owner times two, a home said with "based" and "that's where", "like" after
+"is" ("her fave is like helvellyn"), and a commute told after what changed it ("passed his
+test and drives himself to work")."""
 
 from __future__ import annotations
 
@@ -62,3 +63,29 @@ def test_what_a_diet_leaves_out_or_a_job_ended_contradicts(old: str, new: str) -
 )
 def test_what_says_more_or_else_is_not_merged(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is not SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "rui takes the bus to his warehouse job",
+            "rui passed his test and drives himself to work",
+        ),
+        ("mo gets the train to work", "mo bought a car last month so he drives to work now"),
+        ("ada is full on vegan", "ada went back on meat, had a burger"),
+        ("kit her favourite walk is scafell", "kit says her fave is like helvellyn via the edge"),
+    ],
+)
+def test_a_commute_diet_or_favourite_told_in_chat_changes(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("rui takes the bus to his warehouse job", "rui drives to the gym after work"),
+    ],
+)
+def test_a_drive_elsewhere_changes_no_commute(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is not CONTRADICTS

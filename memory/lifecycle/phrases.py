@@ -378,8 +378,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("and only",), r"\b1 and only\b", "only"),
     (("a lot", "moment", "all", "well", "now", "days"),
      r"\b(?:a lot|at the moment|at all|after all|as well|right now|these days|for now)\b", " "),
-    (("like",), r"(?<=\w) like (?=\d+ |half\b|a (?:pack|bottle|few|couple|ton|lot)\b)", " "),
-    # a hedge: "drinks like 4 energy drinks a day", "smokes like half a pack a day"
+    (("like",), r"(?<=\w) like (?=\d+ |half\b|a (?:pack|bottle|few|couple|ton|lot)\b)"
+     r"|(?:(?<=ve is)|(?<=te is)) like (?!a\b)", " "),  # a hedge: "drinks like 4 energy drinks
+    # a day", "smokes like half a pack a day", "her fave is like helvellyn these days"
 ]  # fmt: skip
 PHRASE_PATTERNS = [(keys, re.compile(pattern), new) for keys, pattern, new in PHRASES]
 _KEYS = frozenset(key for keys, _, _ in PHRASES for key in keys)

@@ -22,7 +22,9 @@ _SHIFTS = (
 _SHIFT = rf"(?P<value>{_SHIFTS})(?: shifts?)?"
 """A shift by its name ("nights", "earlies", "lates"), as people on a rota say it."""
 _SHIFT_END = r"(?= only| now| permanently| from| for| at| in| this| since| [.,;:!?]|$)"
-_TO_WORK = r"(?:work|the office|(?:his|her|their) (?:job|office|work)|school|uni|college)\b"
+_TO_WORK = (
+    r"(?:work|the office|(?:his|her|their) (?:\w+ )?(?:job|office|work)|school|uni|college)\b"
+)
 _MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
 _TO_BED = (
     r"(?:goes to bed|go to bed|going to bed|gets to bed|in bed|falls asleep|fall asleep|asleep"
@@ -70,8 +72,8 @@ def diet_kept(group: str, *, taken_up: bool = False) -> str:
     verbs += "|doing|is doing|going" if taken_up else ""
     return (
         rf"(?:[.:,-] )?(?:no (?:meat|carbs|pork) [.:,-] )?(?:(?:now|still|just|strictly|fully) )*"
-        rf"(?:(?:{verbs}) )?(?:(?:a|an|the|that|now|strictly|fully|strict|full|committed|lifelong"
-        rf"|proper|total|low[- ]carb ,?|low carb) )*(?P<{group}>{'|'.join(DIETS)})\b"
+        rf"(?:(?:{verbs}) )?(?:(?:a|an|the|that|now|strictly|fully|strict|full on|full|committed"
+        rf"|lifelong|proper|total|low[- ]carb ,?|low carb) )*(?P<{group}>{'|'.join(DIETS)})\b"
     )
 
 
@@ -138,7 +140,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:commutes|gets|goes|travels|heads|comes)"
                   rf"(?: \S+){{0,2}}? (?:to|into) {_TO_WORK}(?: \S+){{0,3}}? (?:by|on|via) "
                   rf"(?:(?:the|a|his|her|their) )?(?P<value>{_MODES})\b"),
-    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?P<value>cycles|bikes|walks|drives|runs"
+    _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:(?:\S+ ){{1,5}}?(?:and|so)"
+                  rf"(?: he| she| they)? )?(?P<value>cycles|bikes|walks|drives|runs"
                   rf"|(?<=started )(?:cycling|biking|walking|driving)"
                   rf"|rides (?:his |her |their |a )?(?:bike|scooter|motorbike)) (?:\S+ ){{0,2}}?"
                   rf"(?:to|into) {_TO_WORK}"),
