@@ -1439,6 +1439,12 @@ def test_pets_counted_in_a_fragment() -> None:
         ("imani benches 60kg", "imani hit 70 on bench today, new pr no cap", CONTRADICTS),
         ("imani benches 60kg", "imani's bench pb is 60 kg", SAME),
         ("imani benches 60kg", "imani squats 100kg", UNRELATED),  # another lift
+        (
+            "tom's squat max is 120kg",
+            "tom squatted 130 kg on friday, new personal best",
+            CONTRADICTS,
+        ),
+        ("tom's squat max is 120kg", "tom's squat pb is 120 kilos", SAME),
     ],
 )
 def test_a_best_lift_is_one_at_a_time(old: str, new: str, expected: Relation) -> None:
@@ -1849,3 +1855,23 @@ def test_mains_realms_rotas_and_ages_as_a_guild_tells_them(
 )
 def test_a_pet_owner_has_that_pet(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.9) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("aya - 5k pb 27 min", "aya. 5k in 25:40 saturday. pb", CONTRADICTS),
+        (
+            "aya's 10k best is 55 minutes",
+            "aya ran 52:10 at the 10k so that's her best now",
+            CONTRADICTS,
+        ),
+        ("aya - 5k pb 27 min", "aya ran 5k in 29:40, best run of the week", UNRELATED),
+        ("lin's cat - 5 yrs", "lin's cat. 6 today", CONTRADICTS),
+        ("lin's cat - 5 yrs", "lin's cat is 5", SAME),
+    ],
+)
+def test_a_best_time_or_a_pets_age_told_in_a_fragment(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

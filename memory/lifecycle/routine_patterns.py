@@ -51,6 +51,8 @@ _DISTANCE = (
 _BEST = r"(?:pb|pr|personal best|personal record|best time|record|best)"
 _BEST_WORD = rf"\b{_BEST}\b"
 _NEW_BEST = rf" new (?:\d{{1,3}}k )?{_BEST}"  # "new pb", "new 5k pb"
+_BEST_END = r"(?=$| [.,;:!?]| (?:ever|yet|so far|now|lol|ngl|tbh)\b)"
+"""What may follow a best said after its time: not "best run of the week"."""
 _TIME = (
     r"(?P<value>\d{1,2} : \d\d(?: : \d\d)?|\d{1,2} (?:hours?|hrs?|h) (?:and )?\d{1,2}"
     r"(?: (?:minutes?|mins?|m))?|\d{1,3} ?(?:minutes?|mins?|seconds?|secs?))\b"
@@ -89,18 +91,24 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("best", rf"{_s_if(' new ' + _BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked) (?:a |an )?(?P<value>"
                rf"\d{{1,2}}(?: : \d\d)?)(?: something|ish)? {_DISTANCE}(?: \S+){{0,4}}?(?: ,)? new "
                rf"{_BEST}\b"),  # "ran a 49 something 10k on sunday , new pb": minutes
+    _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?(?:ran |did |clocked |got )?(?:a |the )?"
+               rf"{_DISTANCE} in {_TIME}(?: \S+){{0,6}}? (?:(?:that 's|thats|so|is|[.,-]) )*"
+               rf"(?:(?:his|her|their|a) )?(?:new )?{_BEST}{_BEST_END}"),  # "10k in 54 : 10 . pb"
+    _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?(?:ran|did|clocked|set|got) {_TIME} "
+               rf"(?:at|in|for) (?:the |a )?{_DISTANCE}(?: \S+){{0,6}}? (?:so )?(?:that 's|thats"
+               rf"|is) (?:(?:his|her|their) )?(?:new )?{_BEST}{_BEST_END}"),  # "that 's her best"
     _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,4}}?{_DISTANCE} {_BEST} (?:\S+ ){{0,4}}?"
                rf"{_TIME_AFTER} {_TIME}"),  # "smashed her 10k pb , ran 46 : 50"
     _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?(?:his |her |their |a |new )*{_BEST} "
                rf"(?:\S+ ){{0,4}}?(?:ran|clocked|did) {_TIME}"),  # its distance the other's
     # the best at a lift: "bea 's deadlift pb is 80 kg", "imani benches 60 kg", "pulled 90 kilos ,
     # new pb", "hit 70 on bench , new pr"
-    _p("best", rf"{_S}(?:'s )?{_LIFT}(?: press)? (?:{_BEST} )?(?:is |: |= |of )?(?:now )?"
+    _p("best", rf"{_S}(?:'s )?{_LIFT}(?: press)? (?:{_BEST} |max )?(?:is |: |= |of )?(?:now )?"
                rf"{_WEIGHT}"),
     _p("best", rf"{_S}{_ADVERBS}{_LIFT}(?:es|s) {_WEIGHT}"),
-    _p("best", rf"{_s_if(' new (?:pb|pr)')}(?:\S+ ){{0,3}}?(?:hit|pulled|lifted|did|got|benched"
-               rf"|squatted|deadlifted) {_WEIGHT}(?: on (?:the )?{_LIFT})?(?: \S+){{0,4}}? new "
-               rf"(?:pb|pr)\b"),
+    _p("best", rf"{_s_if(' new (?:pb|pr|personal)')}(?:\S+ ){{0,3}}?(?:hit|pulled|lifted|did|got"
+               rf"|benched|squatted|deadlifted) {_WEIGHT}(?: on (?:the )?{_LIFT})?(?: \S+){{0,6}}? "
+               rf"new (?:pb|pr|personal best|personal record)\b"),
     # the shift they work, and where they work from
     _p("shift", rf"{_s_if(' shift')}(?:\S+ ){{0,6}}?(?<!not )(?P<value>night|day|morning|evening"
                 rf"|afternoon|late|early|overnight|graveyard) shifts?\b"),

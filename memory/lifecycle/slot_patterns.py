@@ -265,7 +265,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:is|turned|turns|who is|aged) "
               rf"(?:now )?(?P<value>\d{{1,3}})\b"),  # a child's or a sibling's age: "age:son"
     _p("age", rf"{_S}(?:'s|has (?:a|an|1)) (?:[\w-]+ )?(?P<thing>{_PETS}) (?:\S+ ){{0,2}}?"
-              rf"(?:is|turned|turns|hit|[.:-]) (?:now |like |about )?(?P<value>\d{{1,3}})\b"),
+              rf"(?:(?:is|turned|turns|hit|[.:-]) (?:now |like |about )?|(?=\d{{1,3}} years\b))"
+              rf"(?P<value>\d{{1,3}})\b"),  # "'s dog is 3", "'s dog - 3 yrs"
     # studies
     _p("studies", rf"{_S}{_ADVERBS}(?:majors|is majoring|has majored|majored) in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|doing) (?:a |an )?"
