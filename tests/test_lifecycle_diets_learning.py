@@ -4,7 +4,7 @@ diets (halal, kosher), a diet said beside what it leaves out ("no carbs . keto")
 retired as a pensioner or as no longer working, learning as teaching oneself or taking
 lessons, a pet owner times two, a home said with "based" and "that's where", "like" after
 "is" ("her fave is like helvellyn"), and a commute told after what changed it ("passed his
-test and drives himself to work")."""
+test and drives himself to work"); decades as years."""
 
 from __future__ import annotations
 
@@ -89,3 +89,20 @@ def test_a_commute_diet_or_favourite_told_in_chat_changes(old: str, new: str) ->
 )
 def test_a_drive_elsewhere_changes_no_commute(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("ruth has been a midwife for 30 years", "ruth has been a midwife for three decades", SAME),
+        ("ruth has been a midwife for 10 years", "ruth has been a midwife for a decade", SAME),
+        ("ruth has been a midwife for 30 years", "ruth has been a midwife for two decades", None),
+    ],
+)
+def test_an_amount_in_other_words_is_its_number(
+    old: str, new: str, expected: Relation | None
+) -> None:
+    if expected is None:  # another amount: never the same fact
+        assert relation(old, new, 0.5) is not SAME
+    else:
+        assert relation(old, new, 0.5) is expected

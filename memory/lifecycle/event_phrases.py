@@ -17,6 +17,11 @@ EVENT_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
         "graduated",
     ),  # "finished his studys and works as engineer now"
     (
+        ("passed out",),
+        r"\bpassed out (?:of|from) (?:the )?(?:college|university|uni|school)\b",
+        "graduated",
+    ),  # Indian English: "passed out of college in 2022"
+    (
         ("away", "missing", "off"),
         r"\b(?:flew|ran|has flown|has run) (?:away|off)\b"
         r"|\b(?:went|has gone|is) missing\b",

@@ -12,6 +12,7 @@ _SELF = r"(?:himself|herself|themselves|themself|myself)"
 
 LEARNING_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     # (words one of which must be in the text, pattern, replacement)
+    (("lessons",), r"\bgives (\w+) lessons\b", r"teaches \1"),  # not learning: teaching
     (("trying to learn",), r"\b(?:is )?trying to learn\b", "is learning"),
     (
         ("picking up", "picked up", "picks up"),

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from memory.lifecycle.event_phrases import EVENT_PHRASES
 from memory.lifecycle.learning_phrases import LEARNING_PHRASES
 from memory.lifecycle.lexicon import LANGUAGES
+from memory.lifecycle.measure_phrases import MEASURE_PHRASES
 from memory.lifecycle.phrase_parts import (
     BAD,
     DEMONYM,
@@ -73,7 +74,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("widow",), r"\b(is )?(?:now )?(?:a )?widow(?:er)?\b", r"\1widowed"),  # "nigel . widower"
     (("passed away", "died", "lost"), r"^(\S+) (?:'s )?(?:(?:wife|husband|spouse) (?:passed away"
      r"|died)|lost (?:her|his|their) (?:wife|husband|spouse))\b", r"\1 is widowed"),
-    (("lessons",), r"\bgives (\w+) lessons\b", r"teaches \1"),
     (("user",), r"\b(?:is )?(?:an? )?(?!power |heavy |new |casual |daily |active )(\w+) user\b",
      r"uses \1"),
     (("unpaid",), r"\bdoes unpaid work\b", "volunteers"),
@@ -130,6 +130,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     ((" up",), r"\b(?:gave|give|gives|giving|has given) up(?: on)?\b", "stopped"),
     *EVENT_PHRASES,
     *LEARNING_PHRASES,
+    *MEASURE_PHRASES,
     (("hung up", "hang up", "hangs up"), r"\b(?:has )?(?:hung|hangs|hang) up (?:his|her|their|the) "
      r"(?!(?:phone|call|washing|laundry|coat|jacket|clothes|picture)\b)", "quit "),  # his boots
     (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
@@ -192,8 +193,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("arc", "era", "phase"), r"\b([\w-]+) (?:arc|era|phase) (?:is |'s )?(?:over|done|ended"
      r"|finished)\b", r"stopped \1"),  # "gym arc is over"
     (("never again",), r"\b([\w-]+) (?:= )?never again(?=$| [.,;:!?])", r"stopped \1"),
-    (("passed out",), r"\bpassed out (?:of|from) (?:the )?(?:college|university|uni|school)\b",
-     "graduated"),  # Indian English: "passed out of college in 2022"
     (("from home",), r"\bworks? from home\b", "works remotely"),
     (("over it", "over them", "over that"), r"\b(?:is |'s |are |am )?(?:so |totally |completely )?"
      r"over (?:it|them|that)(?=$| [.,;:!?]| (?:now|lol|tbh|ngl|fr)\b)", "stopped it"),
