@@ -195,7 +195,9 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
 
 _STILL = re.compile(
     r"\b(?:(?:still|same) (?:at |with |in |on |the )?"
-    r"|(?:teams?|roles?|departments?|wards?|desks?|projects?) (?:at|within) (?=work\b))([\w-]+)"
+    r"|(?:teams?|roles?|departments?|wards?|desks?|projects?) (?:at|within) (?=work\b)"
+    r"|(?:switched|moved|changed) (?:to )?(?:the |a )?(?:\w+ )?(?:teams?|departments?|wards?)"
+    r" (?:at|within) (?:the )?)([\w-]+)"
 )
 
 
@@ -208,7 +210,7 @@ _SAME_PLACE = re.compile(
 
 def _kept(old: Reading, new: Reading) -> bool:
     """``new`` says a thing of ``old`` is kept, "still" or "the same" ("works at ubisoft" /
-    "switched teams , still ubisoft", "same trust", "switched teams at work"; not "still plays
+    "switched teams , still ubisoft", "same trust", "switched teams at ubisoft"; not "still plays
     league": a doing, no thing), or that a move kept to the same place ("moved to a bigger
     flat in the same building"): what changed is something else."""
     if _SAME_PLACE.search(new.body):

@@ -46,6 +46,8 @@ _JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
 _THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
+_EXAMINED = r"[\w' -]*\b(?:records|tapes|videos|footage|recordings|songs|albums|clips)\b"
+"""What one studies to learn from it, no course: "studies old jungle records for breaks"."""
 _FAVOURITE = (
     r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to|main)"
 )
@@ -282,7 +284,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                   rf"(?:{_DET} (?:{_STUDY_DEGREE}|major|studies) to |to (?:studying|majoring in) )"
                   rf"{_VALUE}"),
     _p("studies", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:studies|studys|is studying|has been studying"
-                  rf"|studying) (?!for |to |a |an |the |hard\b){_VALUE}"),
+                  rf"|studying) (?!for |to |a |an |the |hard\b|{_EXAMINED}){_VALUE}"),
     _p("studies", rf"{_S}(?:[.:,-] )?(?P<value>{_SUBJECTS}|comp sci|computer sci|compsci)"
                   rf"(?: major| student)?{_FRAGMENT_END}"),  # "mo - comp sci"
     _p("studies", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is (?:a |an )?)?(?!{_NOT_SUBJECT})"
