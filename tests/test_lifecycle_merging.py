@@ -92,6 +92,13 @@ def test_facts_counting_one_thing_differently_are_never_merged_by_the_model() ->
     assert merging.may_merge("kim sleeps 9 hours a night", "kim gets 9 hrs of sleep")
 
 
+def test_a_fact_telling_since_when_is_never_merged_by_the_model() -> None:
+    assert not merging.may_merge("ola is vegetarian", "ola has been vegetarian since uni")
+    assert not merging.may_merge("ola mains ashe since season 2", "ola plays ashe")
+    assert merging.may_merge("ola is vegetarian", "ola does not eat meat")
+    assert not merging.may_merge("ola uses linux", "ola has used linux since school")
+
+
 def test_one_more_told_with_also_is_never_merged_by_the_model() -> None:
     assert not merging.may_merge("pia listens to kpop", "pia also lowkey into jpop now")
     assert merging.may_merge("pia listens to kpop", "pia is lowkey into kpop")

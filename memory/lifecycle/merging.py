@@ -257,6 +257,7 @@ def meaning(text: str) -> str:
 
 
 _ALSO = re.compile(ALSO, re.IGNORECASE)  # the rules' "also" (relation.ALSO)
+_SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 
 def may_merge(old: str, new: str) -> bool:
@@ -270,7 +271,8 @@ def may_merge(old: str, new: str) -> bool:
     after it ("plays clarinet" / "plays clarinet in a band": a merge keeps one wording and
     would lose the rest), nor two denials with no word in common, nor two facts whose
     words differ only in values with numbers ("v4" / "v6"), nor the same words in another
-    order. Each fact's shorthand is read as the other spells it
+    order, nor a fact and one telling since when ("since age 10"). Each fact's shorthand is
+    read as the other spells it
     (:func:`memory.lifecycle.aligned.aligned`)."""
     old, new = aligned(old, new)
     first, second = _view(old), _view(new)
@@ -301,6 +303,8 @@ def may_merge(old: str, new: str) -> bool:
     only_a, only_b = first.words - second.words, second.words - first.words
     if only_a and only_b and all(_NUMBERED.search(word) for word in only_a | only_b):
         return False  # one value each, with a number: "hardest boulder is v4" / "... v6"
+    if (_SINCE.search(old) is None) != (_SINCE.search(new) is None):
+        return False  # how long, told by one: "is vegetarian" / "vegetarian since age 10"
     short, long = sorted((first.body, second.body), key=len)
     if long.startswith(short + " "):
         return False  # the same fact with more said: the rules judge it
