@@ -4,7 +4,7 @@ diets (halal, kosher), a diet said beside what it leaves out ("no carbs . keto")
 retired as a pensioner or as no longer working, learning as teaching oneself or taking
 lessons, a pet owner times two, a home said with "based" and "that's where", "like" after
 "is" ("her fave is like helvellyn"), and a commute told after what changed it ("passed his
-test and drives himself to work"); decades as years."""
+test and drives himself to work"); decades as years; remote work told other ways."""
 
 from __future__ import annotations
 
@@ -106,3 +106,16 @@ def test_an_amount_in_other_words_is_its_number(
         assert relation(old, new, 0.5) is not SAME
     else:
         assert relation(old, new, 0.5) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("pat works from home", "pat is fully remote, never goes into the office", SAME),
+        ("pat works from home", "pat his job is fully remote he never goes in", SAME),
+        ("pat works from home", "pat does her job remotely from her flat", SAME),
+        ("pat works from home", "pat goes into the office every day now", CONTRADICTS),
+    ],
+)
+def test_remote_work_told_other_ways(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.5) is expected

@@ -352,4 +352,5 @@ _KIND_WORDS = {
     "sleep": frozenset({"sleep", "get", "hour", "night", "run", "survive", "live"}),
     "diet": frozenset({"diet", "eat", "meat", "food", "keep", "follow", "thing"}),
     "job": frozenset({"retire", "work"}),
+    "workplace": frozenset({"full", "time", "job", "home", "work", "flat", "house"}),
 }

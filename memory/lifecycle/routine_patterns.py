@@ -25,6 +25,8 @@ _SHIFT_END = r"(?= only| now| permanently| from| for| at| in| this| since| [.,;:
 _TO_WORK = (
     r"(?:work|the office|(?:his|her|their) (?:\w+ )?(?:job|office|work)|school|uni|college)\b"
 )
+_NEVER_IN = r"(?:(?: ,)? (?:he |she |they )?never goes? (?:in|into the office)\b)"
+"""Said of remote work: "is fully remote , never goes into the office"."""
 _MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
 _TO_BED = (
     r"(?:goes to bed|go to bed|going to bed|gets to bed|in bed|falls asleep|fall asleep|asleep"
@@ -130,8 +132,12 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("shift", rf"{_S}(?:\S+ )?(?:works|working|doing|does|on) (?:the )?(?P<value>morning"
                 rf"|afternoon|evening)s?(?= at\b| in\b| now\b| , |$)"),
     _p("workplace", rf"{_s_if('from home| remote')}(?:\S+ ){{0,4}}?(?:works? from home|(?:is )?"
-                    rf"(?:fully |full |100 % )?remote)(?=$| [.,;:!?]| (?:now|full|every|since)\b)",
-       "remote"),  # "works from home", "is fully remote", "reza - remote"
+                    rf"(?:fully |full |100 % )?remote){_NEVER_IN}?(?=$| [.,;:!?]| (?:now|full"
+                    rf"|every|since|he|she|they)\b)",
+       "remote"),  # "works from home", "is fully remote , never goes into the office"
+    _p("workplace", rf"{_s_if(' remote')}(?:'s job is|(?:\S+ ){{0,2}}?does (?:his|her|their) "
+                    rf"job) (?:like )?(?:fully |100 % )?remote(?:ly)?{_NEVER_IN}?\b",
+       "remote"),  # "'s job is fully remote", "does her job remotely"
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
     _p("workplace", rf"{_S}[.:,-] (?:in (?:the )?)?office(?=$| [.,;:!?]| (?:now|full|every)\b)",
