@@ -4,7 +4,8 @@ diets (halal, kosher), a diet said beside what it leaves out ("no carbs . keto")
 retired as a pensioner or as no longer working, learning as teaching oneself or taking
 lessons, a pet owner times two, a home said with "based" and "that's where", "like" after
 "is" ("her fave is like helvellyn"), and a commute told after what changed it ("passed his
-test and drives himself to work"); decades as years; remote work told other ways."""
+test and drives himself to work"); decades as years; remote work told other ways; health in
+everyday words ("cats trigger his allergies", "can't have dairy", "can't sleep at night")."""
 
 from __future__ import annotations
 
@@ -119,3 +120,20 @@ def test_an_amount_in_other_words_is_its_number(
 )
 def test_remote_work_told_other_ways(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.5) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("eli is allergic to dogs", "eli mentioned that dogs trigger his allergies", SAME),
+        ("eli is lactose intolerant", "eli can't have dairy, it doesn't agree with him", SAME),
+        ("eli - insomnia", "eli. can't sleep at night", SAME),
+        ("eli is allergic to dogs", "eli is allergic to cats", UNRELATED),
+        ("eli - insomnia", "eli. can't sleep before an exam", None),
+    ],
+)
+def test_health_told_in_everyday_words(old: str, new: str, expected: Relation | None) -> None:
+    if expected is None:  # one night's trouble: no insomnia said again
+        assert relation(old, new, 0.5) is not SAME
+    else:
+        assert relation(old, new, 0.5) is expected

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 
 from memory.lifecycle.event_phrases import EVENT_PHRASES
+from memory.lifecycle.health_phrases import HEALTH_PHRASES
 from memory.lifecycle.learning_phrases import LEARNING_PHRASES
 from memory.lifecycle.lexicon import LANGUAGES
 from memory.lifecycle.measure_phrases import MEASURE_PHRASES
@@ -131,6 +132,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     *EVENT_PHRASES,
     *LEARNING_PHRASES,
     *MEASURE_PHRASES,
+    *HEALTH_PHRASES,
     (("hung up", "hang up", "hangs up"), r"\b(?:has )?(?:hung|hangs|hang) up (?:his|her|their|the) "
      r"(?!(?:phone|call|washing|laundry|coat|jacket|clothes|picture)\b)", "quit "),  # his boots
     (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
@@ -314,8 +316,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (tuple(DEMONYMS), DEMONYM, is_from),
     (("meat free", "meat-free"), r"\b(?:(?:follows|eats|has|is on|keeps|goes) )?(?:a )?"
      r"meat[- ]free(?: diet)?\b", "does not eat meat"),
-    (("digest",), r"\bcan not (?:digest|process) (lactose|gluten|dairy)(?: properly)?\b",
-     r"is \1 intolerant"),
     (("expecting",), r"\bis expecting(?: (?:a|her|their|his)(?: first| second| third)?(?: baby"
      r"| child| kid)?)?\b",
      "is pregnant"),
