@@ -1875,3 +1875,16 @@ def test_a_best_time_or_a_pets_age_told_in_a_fragment(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("dee - iphone", "dee. pixel 8. iphone gone"),
+        ("dee has an iphone 12", "dee got a samsung, the old iphone died"),
+        ("dee -- single", "dee... got married saturday!!"),
+        ("dee 31 iirc", "dee hit 32 last wk"),
+    ],
+)
+def test_a_phone_gone_a_wedding_or_an_age_told_in_bursts(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is CONTRADICTS

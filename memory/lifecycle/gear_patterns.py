@@ -28,8 +28,8 @@ pixel")."""
 _GIVEN = "".join(rf"(?<!{verb} {whose})" for verb in ("gave", "sold", "ditched", "bye")
                  for whose in ("", "the ", "his ", "her ", "their ", "my "))  # fmt: skip
 """What makes a phone one passed on ("sold his iphone and uses a redmi now", "bye android")."""
-_LOST = r" (?:got|was|has been|is) (?:nicked|stolen|lost|smashed|broken)\b"
-"""What makes a phone one lost: "android . iphone got nicked"."""
+_LOST = r" (?:(?:got|was|has been|is) (?:nicked|stolen|lost|smashed|broken)|(?:is )?gone|died)\b"
+"""What makes a phone one lost: "android . iphone got nicked", "pixel 8 . iphone gone"."""
 _CARD = (
     r"(?:(?:nvidia|amd|geforce|radeon) )?(?:(?:rtx|gtx|rx) )?"
     r"(?P<value>(?:(?<=rx )[1-9]\d{2,3}|9[5-8]0|10[5-8]0|16[56]0|20[5-8]0|30[5-9]0|40[6-9]0"

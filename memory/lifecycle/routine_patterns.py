@@ -25,7 +25,7 @@ _SHIFT_END = r"(?= only| now| permanently| from| for| at| in| this| since| [.,;:
 _TO_WORK = (
     r"(?:work|the office|(?:his|her|their) (?:\w+ )?(?:job|office|work)|school|uni|college)\b"
 )
-_NEVER_IN = r"(?:(?: ,)? (?:he |she |they )?never goes? (?:in|into the office)\b)"
+_NEVER_IN = r"(?:(?: ngl| tbh| fr)?(?: ,)? (?:he |she |they )?never goes? (?:in|into the office)\b)"
 """Said of remote work: "is fully remote , never goes into the office"."""
 _MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
 _TO_BED = (

@@ -221,7 +221,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "dating"),
     _p("status", rf"{_S}and (?P<partner>\w+) (?:broke up|split up|split|are over{_FRAGMENT_END})\b",
        "single"),
-    _p("status", rf"{_S}{_ADVERBS}(?:is|got|has gotten|has got) {_ADVERBS}"
+    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is|got|has gotten|has got) {_ADVERBS}"
                  rf"(?P<value>single|married|engaged|divorced|separated|widowed)\b"),
     _p("status", rf"{_S}{_ADVERBS}has been (?P<value>married|engaged|divorced|single)\b"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:taken|cuffed){_FRAGMENT_END}", "dating"),
@@ -263,7 +263,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("age", rf"{_S}(?:.*? (?:his|her|their|[,;.:-]) |(?:[.:-] )?)(?P<value>\d{{1,3}})"
               rf"(?:st|nd|rd|th) (?:birthday|bday)\b"),  # "an adult now, 18th bday was sat"
     _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged |age )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
-              rf"{_FRAGMENT_END}"),
+              rf"(?: iirc| i think)?{_FRAGMENT_END}"),  # "ellie 28 iirc"
     _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:is|turned|turns|who is|aged) "
               rf"(?:now )?(?P<value>\d{{1,3}})\b"),  # a child's or a sibling's age: "age:son"
     _p("age", rf"{_S}(?:'s|has (?:a|an|1)) (?:[\w-]+ )?(?P<thing>{_PETS}) (?:\S+ ){{0,2}}?"
