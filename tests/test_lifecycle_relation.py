@@ -1888,3 +1888,15 @@ def test_a_best_time_or_a_pets_age_told_in_a_fragment(
 )
 def test_a_phone_gone_a_wedding_or_an_age_told_in_bursts(old: str, new: str) -> None:
     assert relation(old, new, 0.6) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("suvi is 22 ngl", "suvi turned 23 yesterday bday gang"),
+        ("suvi lowkey single atm", "suvi got a bf ngl"),
+        ("suvi lowkey vegan", "suvi back on meat ngl"),
+    ],
+)
+def test_slang_hedges_around_an_age_a_status_or_a_diet(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is CONTRADICTS

@@ -75,7 +75,8 @@ def diet_kept(group: str, *, taken_up: bool = False) -> str:
     verbs += "|is following|has been following|has followed|sticks to|is sticking to|keeps to|eats"
     verbs += "|doing|is doing|going" if taken_up else ""
     return (
-        rf"(?:[.:,-] )?(?:no (?:meat|carbs|pork) [.:,-] )?(?:(?:now|still|just|strictly|fully) )*"
+        rf"(?:[.:,-] )?(?:no (?:meat|carbs|pork) [.:,-] )?(?:(?:now|still|just|strictly|fully"
+        rf"|lowkey|basically) )*"
         rf"(?:(?:{verbs}) )?(?:(?:a|an|the|that|now|strictly|fully|strict|full on|full|committed"
         rf"|lifelong|proper|total|low[- ]carb ,?|low carb) )*(?P<{group}>{'|'.join(DIETS)})\b"
     )

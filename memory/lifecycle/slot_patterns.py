@@ -33,7 +33,8 @@ _S, _s_if = SUBJECT, subject_if  # short names for the patterns below
 
 _ADVERBS = (
     r"(?:(?:now|still|currently|recently|just|finally|actually|officially|also|really"
-    r"|originally|already|again|happily|definitely|deffo|defo|totally|literally) )*"
+    r"|originally|already|again|happily|definitely|deffo|defo|totally|literally|lowkey|highkey"
+    r"|basically) )*"
 )
 _DET = r"(?:a|an|the|their|his|her|my|our)"
 _STOP = (
@@ -52,7 +53,7 @@ _FAVOURITE = (
     r"(?:(?:all-time |all time |absolute |top )?(?:favorite|favourite|fav|fave)|go-to|main)"
 )
 _FRAGMENT_END = (
-    r"(?: (?:now|today|these days|by far|rn|lol|lmao|tho|btw|again|af|fr|ngl|tbh|i think"
+    r"(?: (?:now|today|these days|by far|rn|atm|lol|lmao|tho|btw|again|af|fr|ngl|tbh|i think"
     r"|i guess|i believe))*"
     r"(?=$| [.,;:!?()])"
 )
@@ -76,7 +77,7 @@ _AGE_END = (
     r"(?! on (?:the )?(?:bench|squat|deadlift)\b)"  # "hit 70 on bench": a lift, no age
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
     r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they|i|rn|atm|ytd|iirc"
-    r"|yday|happy|sat|sun|mon|tue|wed|thu|fri)\b)"
+    r"|yday|happy|sat|sun|mon|tue|wed|thu|fri|bday|birthday)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?|not has any"
 _SOME = r"(?:(?:a|an|one) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
