@@ -23,8 +23,7 @@ HEALTH_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     (
         ("dairy",),
         r"\bcan not (?:have|eat|do|handle|take|digest) dairy\b(?![\w ]* lactose)"
-        r"(?: ,? (?:as |cos |because )?(?:it"
-        r"|that) does not agree with (?:him|her|them|me)\b)?",
+        r"(?: ,? (?:as |cos |because )?(?:it|that) does not agree with (?:him|her|them|me)\b)?",
         "is lactose intolerant",
     ),  # "cant have dairy, it doesnt agree with her"
     (

@@ -116,8 +116,7 @@ SYNONYMS = {
     "childs": "kid", "insomniac": "insomnia", "flunk": "fail", "synth": "synthesizer",
     "produce": "make", "tab": "tablet", "footie": "football", "footy": "football", "lb": "pound",
     "skint": "break", "kilo": "kg", "kilogram": "kg", "kilometre": "km", "kilometer": "km",
-    "veggie": "vegetarian", "pescetarian": "pescatarian", "retiree": "retire",
-    "pensioner": "retire",
+    "pescetarian": "pescatarian", "retiree": "retire", "pensioner": "retire",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas: "skint" is "break")."""
 
@@ -317,7 +316,7 @@ _KETO = _words("bread pasta rice potato potatoes noodles sugar cake carb carbs")
 _PESCATARIAN = MEATS - _words("fish seafood salmon tuna shrimp prawn")
 _PORK = _words("pork bacon ham")
 DIETS = {
-    "vegetarian": MEATS, "veggie": MEATS,
+    "vegetarian": MEATS,
     "vegan": MEATS | ANIMAL_PRODUCTS,
     "pescatarian": _PESCATARIAN, "pescetarian": _PESCATARIAN,
     "keto": _KETO, "ketogenic": _KETO,
@@ -326,7 +325,8 @@ DIETS = {
     "kosher": _PORK | _words("shrimp prawn shellfish"),
 }  # fmt: skip
 """Diets, and what a member who keeps one does not eat; a diet's other spellings share its
-set ("veggie", "ketogenic"), and ``SYNONYMS`` names them as the diet."""
+set ("pescetarian", "ketogenic"), and ``SYNONYMS`` names them as the diet ("veggie" is read
+"vegetarian" before, with chat's spellings)."""
 
 UNIVERSITIES = _words(
     "ucla nyu mit usc ucl lse kcl stanford harvard yale princeton berkeley columbia cornell "
