@@ -89,6 +89,8 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?:{_DET} )?(?:[\w'-]+ )?{_DWELLING}\b", "own"),  # "bought the flat off him"
     _p("origin", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE} born(?: (?:and|n|&) (?:raised|bred)\b"
                  rf"|{_FRAGMENT_END})", place=True),  # "omar . leicester born (and raised)"
+    _p("origin", rf"{_S}(?:[.:,-] )?(?:is )?(?:an? )?{_IN_THE}{_PLACE} (?:girl|boy|guy|lad|lass|gal"
+                 rf"|kid|native) born (?:and|n|&) (?:raised|bred)\b", place=True),  # "a leeds lad"
     _p("origin", rf"{_S}(?:[.:,-] )?(?:originally )?from {_IN_THE}{_PLACE}{_PLACE_END}",
        place=True),  # "omar - from leicester"
     _p("origin", rf"{_S}{_ADVERBS}(?:is (?:originally )?from|comes from|grew up in"

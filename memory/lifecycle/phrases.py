@@ -40,6 +40,7 @@ from memory.lifecycle.phrase_parts import (
     school_year,
 )
 from memory.lifecycle.places import DEMONYMS
+from memory.lifecycle.work_phrases import WORK_PHRASES
 from memory.lifecycle.zones import CLOCK_OF_PLACE, ZONE_NAME, clock_of_place, zone
 
 _LINGUAL = {"bi": 2, "tri": 3, "quadri": 4}
@@ -344,12 +345,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("ahead of", "behind"), r"\b(\d{1,2}) hours? ahead of (?:utc|gmt)\b", r"utc \1"),
     (("ahead of", "behind"), r"\b(\d{1,2}) hours? behind (?:utc|gmt)\b", r"utc minus \1"),
     (("software",), r"\bsoftware (?:engineer|developer|dev)\b", "developer"),
-    (("from home",), r"\b(works?|working|worked) from home\b", r"\1 remotely"),
-    (("remote job",), r"\b(?:has )?(?:a )?remote job\b", "works remotely"),
+    *WORK_PHRASES,
     (("mum of", "mom of", "dad of", "mama of"), r"\b(?:is )?(?:a )?(cat|dog) (?:mum|mom|dad|mama)"
      r" of (\d+)\b", r"has \2 \1s"),  # "a cat mum of two"
-    (("between jobs", "out of work"), r"\b(?:is )?(?:between jobs|out of work)\b",
-     "is unemployed"),
     (("mom of", "mum of", "mother of", "dad of", "father of", "parent of", "mom to", "mum to",
       "mother to", "dad to", "father to", "parent to"),
      r"\b(?:is )?(?:a |the )?(?:mom|mum|mother|dad|father|parent) (?:of|to) (\d+)"

@@ -34,6 +34,7 @@ PLACE_ALIASES = {
     "brum": "birmingham", "melbs": "melbourne", "the big apple": "new york", "chi-town": "chicago",
     "chitown": "chicago", "nola": "new orleans", "joburg": "johannesburg", "jozi": "johannesburg",
     "brissie": "brisbane", "brisvegas": "brisbane", "the big smoke": "london", "kl": "kuala lumpur",
+    "hcmc": "ho chi minh", "saigon": "ho chi minh",
 }  # fmt: skip
 """Abbreviations and other names of a place, mapped to one name (values of home, origin)."""
 
@@ -134,7 +135,8 @@ WELL_KNOWN = _cities(
     "melbourne: australia; toronto: canada, ontario; vancouver: canada, british columbia; "
     "montreal: canada, quebec; auckland: new zealand; wellington: new zealand; "
     "mexico city: mexico; sao paulo: brazil; cape town: south africa; lagos: nigeria; "
-    "nairobi: kenya; cairo: egypt; istanbul: turkey; dubai: united arab emirates"
+    "nairobi: kenya; cairo: egypt; istanbul: turkey; dubai: united arab emirates; "
+    "manila: philippines; cebu: philippines; ho chi minh: vietnam"
 )
 """Well-known cities and the states and countries they lie in ("Denver" is not in Texas)."""
 
@@ -182,6 +184,22 @@ def is_place(name: str) -> bool:
     another name of one ("nyc")."""
     name = PLACE_ALIASES.get(name, name)
     return name in CITIES or name in REGIONS or name in DISTRICTS
+
+
+def without_city(name: str) -> str:
+    """A city's name without "city" after it ("iloilo city", "cebu city", "ho chi minh city":
+    one place named either way); kept where the name alone is a country or a state ("kansas
+    city", "panama city") or the tables know the whole name as one city ("mexico city")."""
+    bare = name.removesuffix(" city")
+    if bare == name or not bare or name in WELL_KNOWN or bare in REGIONS or bare in _within():
+        return name
+    return bare
+
+
+@lru_cache(maxsize=1)
+def _within() -> frozenset[str]:
+    """Every place the towns lie in: countries, states, nations ("panama", "kuwait")."""
+    return frozenset().union(*CITIES.values())
 
 
 def is_place_word(word: str) -> bool:

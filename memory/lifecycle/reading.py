@@ -64,7 +64,7 @@ from memory.lifecycle.lexicon import (
     WISHES,
 )
 from memory.lifecycle.phrases import rewritten
-from memory.lifecycle.places import CITIES, REGIONS
+from memory.lifecycle.places import is_place
 from memory.lifecycle.routine_patterns import diet_kept
 from memory.lifecycle.spelling import repaired
 from memory.lifecycle.when import (
@@ -93,7 +93,7 @@ _SUFFIX = re.compile(r"'(m|re|ve|ll|d)\b")
 _UNITS = "|".join(word for word, value in NUMBER_WORDS.items() if value < 10)
 _TENS = "|".join(word for word, value in NUMBER_WORDS.items() if value >= 20)
 _NUMBER = re.compile(
-    rf"\b(?:(?P<tens>{_TENS})(?:[- ](?P<unit>{_UNITS}))?|(?P<word>"
+    rf"\b(?:(?P<tens>{_TENS})(?:[- ]?(?P<unit>{_UNITS}))?|(?P<word>"
     + "|".join(NUMBER_WORDS)
     + r"))\b"
 )
@@ -225,8 +225,8 @@ def keys(text: str) -> Keys:
     tokens = _WORD.findall(normalise(text[:MAX_CHARS]))
     cued = len(tokens) > 2 and tokens[1] == "in"  # a verb-less home: "jay in boston"
     for index, token in enumerate(tokens[1:], 1):
-        if token in _CUE_WORDS or token in CITIES or token in REGIONS or token[0].isdigit():
-            cued = True
+        if token in _CUE_WORDS or token in SLOT_CUES or token[0].isdigit() or is_place(token):
+            cued = True  # "born" too, whose lemma ("bear") is no cue; "napoli", a place
         if token in _NO_KEY or len(token) < 2 or tells_how_often(tokens, index):
             continue
         base = lemma(token)  # repaired already, by normalise

@@ -340,14 +340,16 @@ def _names_slot(word: str, key: str, value: str) -> bool:
     return word in _KIND_WORDS.get(key, ())
 
 
-_ORIGIN_WORDS = frozenset(("hometown", "home", "town", "city", "native", "bear", "raise", "breed",
-                           "family", "like", "that"))  # fmt: skip
+_LOCALS = ("guy", "girl", "boy", "lad", "lass", "gal", "local", "native")
+"""Who a place's own are: "a melbourne guy", "an adelaide girl born and raised"."""
+_ORIGIN_WORDS = frozenset(("hometown", "home", "town", "city", "bear", "raise", "breed",
+                           "family", "like", "that", *_LOCALS))  # fmt: skip
 """Words of an origin beside its place: "born and raised", "that's where her family is from"."""
 _KIND_WORDS = {
     "status": frozenset({"girlfriend", "boyfriend", "partner", "wife", "relationship"}),
     "origin": _ORIGIN_WORDS,
     "home": frozenset(
-        {"home", "town", "city", "resident", "local", "live", "base", "where", "like", "that"}
+        {"home", "town", "city", "resident", "live", "base", "where", "like", "that", *_LOCALS}
     ),
     "sleep": frozenset({"sleep", "get", "hour", "night", "run", "survive", "live"}),
     "diet": frozenset({"diet", "eat", "meat", "food", "keep", "follow", "thing"}),

@@ -56,10 +56,19 @@ _NEW_BEST = rf" new (?:\d{{1,3}}k )?{_BEST}"  # "new pb", "new 5k pb"
 _BEST_END = r"(?=$| [.,;:!?]| (?:ever|yet|so far|now|lol|ngl|tbh)\b)"
 """What may follow a best said after its time: not "best run of the week"."""
 _TIME = (
-    r"(?P<value>\d{1,2} : \d\d(?: : \d\d)?|\d{1,2} (?:hours?|hrs?|h) (?:and )?\d{1,2}"
-    r"(?: (?:minutes?|mins?|m))?|\d{1,3} ?(?:minutes?|mins?|seconds?|secs?))\b"
+    r"(?P<value>\d{1,2} : \d\d(?: : \d\d)?(?: \. \d{1,3})?"
+    r"|\d{1,2} (?:hours?|hrs?|h) (?:and )?\d{1,2}(?: (?:minutes?|mins?|m))?"
+    r"|\d{1,3}(?: \. \d{1,3})? ?(?:minutes?|mins?|seconds?|secs?))\b"
 )
-"""A time: "45 : 02" (as ``reading.normalise`` spaces it), "3 hours 20 minutes", "52 min"."""
+"""A time: "45 : 02" (as ``reading.normalise`` spaces it), a lap's "1 : 58 . 3", "3 hours 20
+minutes", "52 min"."""
+_COURSE = (
+    r"(?P<thing>(?!(?:his|her|their|a|an|the|new|personal|fastest|best|all|time|lap|is|in|at"
+    r"|on)\b)[a-z][a-z0-9]+(?: (?!is\b)[a-z][a-z0-9]+)?)"
+)
+"""Where a best other than a distance was set, in a word or two: a track ("hockenheim",
+"brands indy"), a route, a climb."""
+_LAP = r"(?:personal best|best lap|fastest lap|best time|best|pb|pr|record)"
 _LIFT = r"(?P<thing>bench|deadlift|squat)"
 _WEIGHT = r"(?P<value>\d{2,3})(?: ?(?:kg|kgs|kilos?|lbs?)\b)?"
 """A lift and the weight of its best: "deadlift pb is 80 kg", "benches 60kg"."""
@@ -89,8 +98,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?{_BEST} (?:in|for|on|at) (?:the |a )?"
                rf"{_DISTANCE}(?: ,)? (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
     _p("best", rf"{_s_if(_NEW_BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked|set) {_TIME} "
-               rf"(?:at|in|for) (?:the |a )?{_DISTANCE}(?: \S+){{0,4}}? ,? new (?:\d{{1,3}}k )?"
-               rf"{_BEST}\b"),  # "ran 19:05 at parkrun , new (5k) pb"
+               rf"(?:at|in|for) (?:the |a )?(?:\S+ )?{_DISTANCE}(?: \S+){{0,4}}? ,? new "
+               rf"(?:\d{{1,3}}k )?{_BEST}\b"),  # "ran 19:05 at (the bath) parkrun , new (5k) pb"
     _p("best", rf"{_s_if(' new ' + _BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked) (?:a |an )?(?P<value>"
                rf"\d{{1,2}}(?: : \d\d)?)(?: something|ish)? {_DISTANCE}(?: \S+){{0,4}}?(?: ,)? new "
                rf"{_BEST}\b"),  # "ran a 49 something 10k on sunday , new pb": minutes
@@ -104,6 +113,16 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                rf"{_TIME_AFTER} {_TIME}"),  # "smashed her 10k pb , ran 46 : 50"
     _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?(?:his |her |their |a |new )*{_BEST} "
                rf"(?:\S+ ){{0,4}}?(?:ran|clocked|did) {_TIME}"),  # its distance the other's
+    # the best at a track or a course: "olga 's nordschleife best is 8 : 12", "paz . hockenheim pb
+    # 1 : 58 . 3", "best lap at brands indy is a 52 . 8", "lowered her interlagos best to 1 : 50
+    # . 9", "hockenheim 1 : 56 . 9 . new pb"
+    _p("best", rf"{_S}(?:'s |[.:,-] )?(?!(?:is|has|was|did|ran|set|got)\b){_COURSE} {_BEST} "
+               rf"(?:(?:is|of|now|:|=|-) )*(?:a )?{_TIME}"),
+    _p("best", rf"{_S}(?:'s |[.:,-] )?{_LAP} (?:at|on|round|around) (?:the )?{_COURSE} (?:is|of|=)"
+               rf" (?:now )?(?:a )?{_TIME}"),
+    _p("best", rf"{_s_if(_BEST_WORD)}(?:lowered|knocked|cut|brought|took|got) (?:his|her|their) "
+               rf"{_COURSE} {_BEST} (?:down )?to (?:a )?{_TIME}"),
+    _p("best", rf"{_S}(?:[.:,-] )?{_COURSE} {_TIME} [.,] new {_BEST}\b"),
     # the best at a lift: "bea 's deadlift pb is 80 kg", "imani benches 60 kg", "pulled 90 kilos ,
     # new pb", "hit 70 on bench , new pr"
     _p("best", rf"{_S}(?:'s )?{_LIFT}(?: press)? (?:{_BEST} |max )?(?:is |: |= |of )?(?:now )?"
@@ -220,4 +239,8 @@ def best_time(value: str) -> str:
     minutes = re.match(r"(\d+) ?(?:minutes?|mins?)?$", value)
     if minutes:
         return f"{int(minutes.group(1))}:00"
+    seconds = re.match(r"(\d+)(?: \. (\d+))? ?(?:seconds?|secs?)$", value)
+    if seconds:  # a lap's "53 . 1 secs": "0:53.1"
+        tenths = f".{seconds.group(2)}" if seconds.group(2) else ""
+        return f"0:{int(seconds.group(1)):02d}{tenths}"
     return value.replace(" ", "")

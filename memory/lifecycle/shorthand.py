@@ -1,6 +1,7 @@
 """Shorthand read against the other fact of a pair: initials ("Henrik is a PM" / "works as
 a product manager", "gc in rl" / "grand champ in rocket league", "bg3" / "baldurs gate 3")
-and clipped words ("lives in melb" / "based in melbourne", "plat" / "platinum").
+clipped words ("lives in melb" / "based in melbourne", "plat" / "platinum") and words
+written apart that the other fact writes as one ("colour blind" / "colourblind").
 
 Chat shortens what it says often, and no word list can hold every community's shorthand; the
 other fact of a pair often spells it out. :func:`unfold` rewrites each fact's shorthand as
@@ -83,8 +84,20 @@ def _clipped(word: str, theirs: list[str]) -> str | None:
     return None
 
 
+def _joined(text: str, theirs: list[str]) -> str:
+    """``text`` with two words in a row written as one where ``theirs`` writes them so
+    ("colour blind" / "colourblind")."""
+    held = set(theirs)
+    for first, second in pairwise(_tokens(text)[1:]):
+        if first + second in held and first.isalpha() and second.isalpha():
+            text = re.sub(rf"(?i)(?<![\w'-]){first}[- ]{second}(?![\w'-])", first + second, text)
+    return text
+
+
 def _unfolded(text: str, other: str) -> str:
-    mine, theirs = _tokens(text), _tokens(other)
+    theirs = _tokens(other)
+    text = _joined(text, theirs)
+    mine = _tokens(text)
     if len(mine) < 2:
         return text
     subject, held = mine[0], set(theirs)

@@ -41,7 +41,7 @@ _STOP = (
     r"(?=$| [.,;:!?()]| (?:and|but|with|w|for|since|because|near|now|at|on|in|from|to|while|during"
     r"|until|as|after|before|by|lol|lmao|tbh|rn|again|anymore|though|tho|too|so|who|which"
     r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally|like"
-    r"|specialising|specializing|rather|instead|around)\b)"
+    r"|specialising|specializing|rather|instead|around|born|raised)\b)"
 )
 _JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
 _THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"
@@ -153,7 +153,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("job", rf"{_S}{_ADVERBS}(?:is|became|has become|has been) (?:now )?(?:a|an) "
               rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{_JOBS})){_STOP}"),
     _p("job", rf"{_S}'s (?:current |new )?(?:job|occupation|profession|job title|role) "
-              rf"(?:is|:) (?:now )?(?:as )?(?!(?:at|with|for) |\w+ing )(?:a |an )?{_VALUE}"),
+              rf"(?:is|:) (?:now )?(?:as )?(?!(?:at|with|for) |\w+ing |(?:fully |100 % )?remote)(?:a |an )?"
+              rf"{_VALUE}"),  # not "her job is fully remote": where she works
     _p("job", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:a|an) )?(?P<value>(?:[\w-]+ )?"
               rf"(?:{_JOBS})){_FRAGMENT_END}"),  # a fragment: "ana nurse now"
     _p("job", rf"{_S}(?:[\w'-]+ ){{0,4}}, now (?:a |an )?(?P<value>(?:{_JOBS}))"

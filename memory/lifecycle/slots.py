@@ -46,6 +46,7 @@ from memory.lifecycle.places import (
     PLACE_ALIASES,
     REGIONS,
     is_place,
+    without_city,
 )
 from memory.lifecycle.possessive_patterns import POSSESSIVE_PATTERNS
 from memory.lifecycle.routine_patterns import DISTANCES, ROUTINE_PATTERNS, best_time
@@ -288,7 +289,7 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
     value = " ".join(word for word in words if word not in _DROPPED)
     slot = pattern.key  # the slot itself: ``key`` may name its thing ("rank:valorant")
     if slot in PLACE_KEYS:
-        value = _alias(value, _PLACE_ALIAS)
+        value = without_city(_alias(value, _PLACE_ALIAS))
     elif slot == "job" and value.split()[0] in ("retired", "former"):
         value = "none"  # "a retired teacher" works no more
     elif slot == "job":  # "a licensed pharmacist" is a pharmacist

@@ -1,0 +1,69 @@
+"""Personal bests at a track or a course, and everyday wordings told other ways
+(memory.lifecycle), through the public ``relation``: a lap time with its tenths ("1:58.3"),
+a best named by its track ("her Spa best", "best lap at Brands Indy") and lowered or beaten
+there ("lowered her Spa best to 2:14.9", "hockenheim 1:56.9. new pb"), and a word with an
+"s" that English does not write so ("minuts"); a number word or another word written as one
+or apart ("twentynine", "colour blind"); remote work and saving told other ways ("never goes
+into the office", "puts money aside")."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle import Relation, relation
+from memory.lifecycle.spelling import repaired
+
+SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Ines's Spa best is 2:18.4.", "Ines's Spa best is 2:16.0.", CONTRADICTS),
+        ("kai - silverstone pb 2:01.7", "kai - silverstone 1:59.8. new pb", CONTRADICTS),
+        ("Rhys's best lap at Knockhill is 53.1 secs", "Rhys lowered his Knockhill best to 52.4 "
+         "seconds", CONTRADICTS),
+        ("Rhys's best lap at Knockhill is 53.1 secs", "Rhys's Knockhill pb is 53.1 seconds", SAME),
+        ("Dana's fastest lap at Monza is a 1:52.", "Dana knocked her Monza best down to a 1:50.2",
+         CONTRADICTS),
+        ("Ines's Spa best is 2:18.4.", "Ines's Zandvoort best is 1:49.0.", UNRELATED),
+        ("Ines's Spa best is 2:18.4.", "Ines's Spa pb is 2:18.4", SAME),
+        ("tess's 10k best is 52 minuts", "tess ran 49:30 at the leeds 10k, new pb", CONTRADICTS),
+    ],
+)  # fmt: skip
+def test_a_best_at_a_track_or_a_course(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(("typo", "word"), [("minuts", "minutes"), ("kilometres", "kilometres")])
+def test_a_word_with_an_s_is_read_as_written_right(typo: str, word: str) -> None:
+    assert repaired(typo) == word
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tobi is 29.", "Tobi is twentynine."),  # a number word written as one
+        ("Amani is colourblind.", "Amani is colour blind."),  # a word written apart
+        ("ravi is a weekend warrior", "ravi is a week-end warrior"),
+        ("mira wfh full time", "mira fully remote ngl, never goes in"),
+        ("mira wfh full time", "mira never goes into the office, fully remote"),
+        ("sol - remote job", "sol - never in office"),
+        ("Ada prefers working from home.", "Ada prefers working from her home office."),
+        ("lu is saving up for a car", "lu is putting money aside to buy a car"),
+        ("Ben is saving to buy a house.", "Ben puts money aside for a house."),
+    ],
+)
+def test_the_same_fact_told_in_other_words(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("mira wfh full time", "mira never goes in the sea, too cold"),  # no office
+        ("lu is saving up for a car", "lu is putting money aside to buy a flat"),
+    ],
+)
+def test_other_things_stay_apart(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is not SAME
