@@ -84,6 +84,7 @@ from memory.lifecycle.cues import (
     WORK,
     find_cues,
 )
+from memory.lifecycle.kept import left_for_another, thing_kept
 from memory.lifecycle.lexicon import (
     FAVOURITES,
     KINDS,
@@ -91,7 +92,6 @@ from memory.lifecycle.lexicon import (
     MEMBER_OF,
     OCCUPATIONS,
     PETS,
-    STOPWORDS,
     SYNONYMS,
 )
 from memory.lifecycle.reading import PUNCTUATION, Reading, lemma, own_choice
@@ -135,7 +135,7 @@ def ended(old: Reading, new: Reading) -> bool:
         cues = tuple((cue, index) for cue, index in cues if index < new.wish_at)
     if not cues or (old.wished and PLAN_ENDERS.isdisjoint(cue for cue, _ in cues)):
         return False  # "wants to be a teacher" is no state a change can end, but "cancelled"
-    if _kept(old, new):
+    if thing_kept(old, new):
         return False  # what changed is something else: "switched teams , still ubisoft"
     old_cues = find_cues(old.body)
     told = {cue for cue, _ in old_cues} | {
@@ -163,11 +163,6 @@ _REPLACED = re.compile(
     r"|\bmoved (?:\S+ ){1,3}?from\b"  # "moved her streams from twitch": not "moved from leeds"
 )
 _INSTEAD = re.compile(r"\binstead\b")
-_FROM_TO = re.compile(
-    r"\b(?:switched|swapped|moved|transferred|changed|went|shifted|converted|upgraded"
-    r"|downgraded) (?:\S+ ){0,3}?from ((?:\S+ ){1,3}?)to\b"
-)
-"""A switch told by what was left and what was taken ("moved from support to sales")."""
 _SWITCHES = frozenset({"switched", "swapped"})
 _BEFORE_THINGS = frozenset({"on", "from", "at", "in", "a", "an", "the", "her", "his", "their",
                             "my", "its", "uses", "use", "using", "of"})  # fmt: skip
@@ -178,10 +173,10 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     longer (see the module's docstring); ``core_a``, ``core_b``: their content words."""
     if old.possessive != new.possessive or old.wished or new.wished or old.dates or new.dates:
         return False
-    if _kept(old, new):
+    if thing_kept(old, new):
         return False  # "works at ubisoft" / "switched teams , still ubisoft"
     things_a, things_b = _things(core_a, old.body), _things(core_b, new.body)
-    if _left_for_another(old, new):
+    if left_for_another(old, new):
         return True  # "aroha transferred from support to the qa team"
     shared = things_a & things_b
     if not shared or shared <= _switched_to(new.body):
@@ -191,44 +186,6 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     if not _INSTEAD.search(new.body):
         return False
     return bool(things_a - things_b) or bool(shared & _after_instead_of(new.body))
-
-
-_STILL = re.compile(
-    r"\b(?:(?:still|same) (?:at |with |in |on |the )?"
-    r"|(?:teams?|roles?|departments?|wards?|desks?|projects?) (?:at|within) (?=work\b)"
-    r"|(?:switched|moved|changed) (?:to )?(?:the |a )?(?:\w+ )?(?:teams?|departments?|wards?)"
-    r" (?:at|within) (?:the )?)([\w-]+)"
-)
-
-
-_SAME_PLACE = re.compile(
-    r"\b(?:same|that) (?:building|block|street|road|estate|complex|area|neighbourhood"
-    r"|neighborhood|town|city|village|postcode)\b"
-)
-"""A move within the place the old fact names ("a bigger flat in the same building")."""
-
-
-def _kept(old: Reading, new: Reading) -> bool:
-    """``new`` says a thing of ``old`` is kept, "still" or "the same" ("works at ubisoft" /
-    "switched teams , still ubisoft", "same trust", "switched teams at ubisoft"; not "still plays
-    league": a doing, no thing), or that a move kept to the same place ("moved to a bigger
-    flat in the same building"): what changed is something else."""
-    if _SAME_PLACE.search(new.body):
-        return True
-    return any(
-        word in old.core and ((read := verb(word)) is None or read[0] == word)
-        for word in _STILL.findall(new.body)
-    )
-
-
-def _left_for_another(old: Reading, new: Reading) -> bool:
-    """``new`` tells a switch from a word of ``old`` to something else ("is on the support
-    team" / "moved from support to sales"; not "is from manila" / "moved from manila to
-    toronto as a kid": where one is from stays so)."""
-    left = _FROM_TO.search(new.body)
-    if left is None or any(slot.key == "origin" for slot in find_slots(old.body)):
-        return False
-    return bool((set(left.group(1).split()) - STOPWORDS) & set(old.body.split()))
 
 
 def _things(core: frozenset[str], body: str) -> frozenset[str]:

@@ -122,6 +122,10 @@ _CONCORD = re.compile(
 _HESITATIONS = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "hmm"})
 _SPOKEN_FILLERS = _HESITATIONS | {"yeah", "so", "well", "oh", "ah", "okay", "ok"}
 _SPOKEN_PAIRS = frozenset({("yeah", "no"), ("turns", "out"), ("i", "think"), ("you", "know")})
+_AFTER_LIKE = frozenset({"does", "did", "is", "was", "has", "had", "never", "not", "can", "will",
+                         "always", "just", "he", "she", "they", "his", "her", "their"})  # fmt: skip
+"""What follows "like" said as a filler right after the subject ("farhan like never touches
+it", "nia like she moved"): no liking, which names a thing."""
 _SUBJECT_PRONOUNS = frozenset({"he", "she", "they"})
 _POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
 
@@ -247,7 +251,9 @@ def unspoken(tokens: list[str]) -> list[str]:
     while rest < len(tokens) - 2:
         if tuple(tokens[rest : rest + 2]) in _SPOKEN_PAIRS:
             rest += 2
-        elif tokens[rest] in _SPOKEN_FILLERS:
+        elif tokens[rest] in _SPOKEN_FILLERS or (
+            tokens[rest] == "like" and tokens[rest + 1] in _AFTER_LIKE
+        ):
             rest += 1
         else:
             break
@@ -255,6 +261,9 @@ def unspoken(tokens: list[str]) -> list[str]:
         return tokens
     if tokens[rest] in _SUBJECT_PRONOUNS:
         rest += 1
+        if tokens[rest] == "'s":  # "arjun he 's a mod": "arjun is a mod", not "arjun 's"
+            had = tokens[rest + 1 : rest + 2] in (["got"], ["been"])
+            tokens = [*tokens[:rest], "has" if had else "is", *tokens[rest + 1 :]]
     elif tokens[rest] in _POSSESSIVE_PRONOUNS and tokens[rest + 1] != "and":
         return [tokens[0], "'s", *tokens[rest + 1 :]]
     elif tokens[rest] in _POSSESSIVE_PRONOUNS:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from memory.lifecycle.community_phrases import COMMUNITY_PHRASES
 from memory.lifecycle.event_phrases import EVENT_PHRASES
 from memory.lifecycle.health_phrases import HEALTH_PHRASES
 from memory.lifecycle.learning_phrases import LEARNING_PHRASES
@@ -177,7 +178,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("plant",), r"\bplant[- ]based\b", "vegan"),
     (("gluten",), GLUTEN_FREE, r"\1 does not eat gluten"),  # "is gluten-free"
     (("animal product", "animal stuff"),
-     r"\b(?:(?:does not|do not|never) eats? (?:any )?|no )animal (?:products|stuff)\b",
+     r"\b(?:(?:does not|do not|never) eats? (?:like )?(?:any )?|no )animal (?:products|stuff)\b",
      "is vegan"),
     (("washington",), r"\bwashington,? dc\b", "dc"),
     (("non smoker",), r"\bnon smoker\b", "non-smoker"),
@@ -189,6 +190,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("alcohol", "booze"), r"\b(drinks?|drinking) (?:alcohol|booze)\b", r"\1"),
     (("teetotal", "sober", "straight edge", "straight-edge"),
      r"\b(?:is )?(?:teetotal|a teetotall?er|sober|straight[- ]edge)\b", "does not drink"),
+    (("touch",), r"\b(?:never touches|does not touch|will not touch) (?:alcohol|booze|a drop|a "
+     r"drink)\b", "does not drink"),  # "never touches alcohol"
     (("refuse",), r"\brefus(?:es|ed|e|ing) to\b", "does not"),  # "refuses to watch it now"
     (("notice",), r"\b(?:handed|hands|hand|handing|gave|given|put) (?:in )?(?:his|her|their|my) "
      r"notice(?: in)?(?: at)?\b", "quit"),  # "handed his notice in at the call centre"
@@ -203,10 +206,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      "quit smoking"),
     (tuple(PLAYERS), PLAYER, plays),
     (("natively",), r"\bspeaks (\w+) natively\b", r"is a native \1 speaker"),  # the slot's
-    (("server",), r"\b(moderates|administers|admins|mods|runs|is (?:a |an |the )?(?:mod|moderator"
-     r"|admin|administrator|owner)) (?:of )?(?:the |this |our |a )?(?:discord )?server\b", r"\1"),
-    (("server",), r"\bis (?:a |an |the )?(?:discord )?server (mod|moderator|admin|administrator"
-     r"|owner)\b", r"is a \1"),
+    *COMMUNITY_PHRASES,
     (("up late", "bed late", "up really late", "up very late", "bed very late",
       "bed really late", "up super late", "up so late"),
      r"\b(?:stays|stay|staying|stayed|is|goes to bed|go to bed|going to bed|gets to bed) "
@@ -342,6 +342,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      lambda m: f"in year {YEARS[m.group(1)]}"),
     (("grade",), r"\b(?:in )?(?:the )?(\d{1,2})(?:th|st|nd|rd) grade\b", r"in grade \1"),
     (("utc-", "gmt-"), r"\b(?:utc|gmt)-(\d{1,2})\b", r"utc minus \1"),  # "gmt+3" reads "gmt 3"
+    (("plus",), r"\b(utc|gmt) plus (?=\d)", r"\1 "),  # "utc plus 3"
     (("ahead of", "behind"), r"\b(\d{1,2}) hours? ahead of (?:utc|gmt)\b", r"utc \1"),
     (("ahead of", "behind"), r"\b(\d{1,2}) hours? behind (?:utc|gmt)\b", r"utc minus \1"),
     (("software",), r"\bsoftware (?:engineer|developer|dev)\b", "developer"),

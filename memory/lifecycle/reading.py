@@ -310,8 +310,8 @@ def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
     stopping = False  # a habit stopped in the clause read so far
     denied = False  # some clause before it denies
     for word in words:
-        if word in CLAUSE_ENDS:
-            denied = denied or bool(negations % 2)
+        if word in CLAUSE_ENDS or (word in ("he", "she", "they") and negations):
+            denied = denied or bool(negations % 2)  # "does not drink he does not drink"
             negations, stopping = 0, False
             continue
         if word in NEGATORS:

@@ -143,7 +143,7 @@ def relation(
     agreed = agreed or (bool(core_a) and core_a == core_b)  # the same words, once read
     if (similarity >= same_min_similarity or agreed) and _same(first, second, verdict, names):
         return Relation.SAME
-    if replaced(first, second, core_a, core_b):
+    if verdict is not Verdict.AGREE and replaced(first, second, core_a, core_b):
         return Relation.CONTRADICTS  # "mains reyna" / "swapped reyna for jett"
     return Relation.UNRELATED
 
@@ -354,5 +354,6 @@ _KIND_WORDS = {
     "sleep": frozenset({"sleep", "get", "hour", "night", "run", "survive", "live"}),
     "diet": frozenset({"diet", "eat", "meat", "food", "keep", "follow", "thing"}),
     "job": frozenset({"retire", "work"}),
+    "timezone": frozenset({"go", "use", "follow", "time", "zone", "timezone"}),
     "workplace": frozenset({"full", "time", "job", "home", "work", "flat", "house"}),
 }

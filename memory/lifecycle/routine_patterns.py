@@ -175,7 +175,8 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                   rf"(?: \S+){{0,2}}? (?:to|into) {_TO_WORK}(?: \S+){{0,3}}? (?:by|on|via) "
                   rf"(?:(?:the|a|his|her|their) )?(?P<value>{_MODES})\b"),
     _p("commute", rf"{_s_if(_TO_WORK)}(?:\S+ ){{0,3}}?(?:(?:\S+ ){{1,5}}?(?:and|so)"
-                  rf"(?: he| she| they)? )?(?P<value>cycles|bikes|walks|drives|runs"
+                  rf"(?: he| she| they)? )?(?P<value>cycles|bikes|walks|drives|runs|trains|bus+es"
+                  rf"|scoots"
                   rf"|(?<=started )(?:cycling|biking|walking|driving)"
                   rf"|rides (?:his |her |their |a )?(?:bike|scooter|motorbike)) (?:\S+ ){{0,2}}?"
                   rf"(?:to|into) {_TO_WORK}"),

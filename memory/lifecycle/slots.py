@@ -351,7 +351,8 @@ _SHIFTS = {"overnight": "night", "graveyard": "night", "late": "evening", "lates
 _COMMUTES = {"cycles": "bike", "cycle": "bike", "bikes": "bike", "bicycle": "bike", "walks": "foot",
              "cycling": "bike", "biking": "bike", "walking": "foot", "driving": "car",
              "drives": "car", "runs": "foot", "tube": "train", "subway": "train",
-             "metro": "train", "tram": "train", "rail": "train"}  # fmt: skip
+             "metro": "train", "tram": "train", "rail": "train", "trains": "train",
+             "buses": "bus", "busses": "bus", "scoots": "scooter"}  # fmt: skip
 """One name per way to work: "cycles to work" / "goes to work by bike"."""
 _TIERS = {
     "plat": "platinum",

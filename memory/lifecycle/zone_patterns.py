@@ -28,11 +28,13 @@ _ZONE = (
 A_ZONE = re.compile(_ZONE)
 """A zone, as a whole value: "lives in cet" is no home (``fullmatch``)."""
 _ZONE_END = (
-    r"(?: (?:time ?zone|tz|time))?(?: gang)?(?=$| [.,;:!?()]| (?:now|since|because|cuz|lol|tbh"
+    r"(?: (?:time ?zone|tz|time))?(?: \(? ?(?:utc|gmt)(?: minus)? \d{1,2}(?: : [0-5]\d)?(?: \))?)?"
+    r"(?: gang)?(?=$| [.,;:!?()]| (?:now|since|because|cuz|lol|tbh"
     r"|fr|ngl|rn|as|after|following|while|like|for)\b)"
 )
 _ZONE_WORD = r"(?:local )?(?:time ?zone|tz|time)"
-"""What names a zone: "timezone", "tz", "local time"."""
+"""What names a zone: "timezone", "tz", "local time". After a zone's name, its offset may follow
+(``_ZONE_END``: "trt utc 3", "ict ( utc 7 )")."""
 _OWNER = r"(?:his|her|their|my)"
 
 ZONE_PATTERNS: tuple[SlotPattern, ...] = (
@@ -41,6 +43,8 @@ ZONE_PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:like )?(?:the )?{_ZONE}"
                    rf"{_ZONE_END}"),
     _p("timezone", rf"{_S}'s {_ZONE_WORD} (?:is|:) (?:now )?{_ZONE}{_ZONE_END}"),
+    _p("timezone", rf"{_S}{_ADVERBS}(?:uses|follows|works (?:on|in)) (?:the )?{_ZONE}"
+                   rf"{_ZONE_END}"),  # "uses cet", "works in the utc minus 3 time zone"
     _p("timezone", rf"{_S}(?:[.:,-] |is )?(?:now )?{_ZONE}{_ZONE_END}"),  # "erik is utc-5 now"
     _p("timezone", rf"{_s_if(' on ')}(?:\S+ ){{1,10}}?on (?:the )?{_ZONE}{_ZONE_END}"),
     _p("timezone", rf"{_s_if(' now$')}(?:\S+ ){{1,6}}?{_ZONE}(?: gang)?(?= now$)"),

@@ -34,6 +34,7 @@ ZONE_NAMES = {
     "aussie east coast": "aest", "australian east coast": "aest", "eu": "cet", "dutch": "cet",
     "polish": "cet", "swedish": "cet", "norwegian": "cet", "danish": "cet", "irish": "utc",
     "portuguese": "utc", "chinese": "utc 8", "thai": "ict", "vietnamese": "ict",
+    "indochina": "ict", "brasilia": "brt", "central europe": "cet",
 }  # fmt: skip
 """Time zones named before "time" ("pacific time", "central european time"), and their
 abbreviation (or offset: "chinese" is "utc 8"): the one name a zone is read as."""

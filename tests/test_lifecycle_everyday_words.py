@@ -4,7 +4,9 @@ a best named by its track ("her Spa best", "best lap at Brands Indy") and lowere
 there ("lowered her Spa best to 2:14.9", "hockenheim 1:56.9. new pb"), and a word with an
 "s" that English does not write so ("minuts"); a number word or another word written as one
 or apart ("twentynine", "colour blind"); remote work and saving told other ways ("never goes
-into the office", "puts money aside")."""
+into the office", "puts money aside"); roles, drinks, time zones and commutes in other words
+("one of the mods in this server", "never touches alcohol", "indochina time", "busses it to
+work"); a move to another team keeps the job."""
 
 from __future__ import annotations
 
@@ -67,3 +69,41 @@ def test_the_same_fact_told_in_other_words(old: str, new: str) -> None:
 )
 def test_other_things_stay_apart(old: str, new: str) -> None:
     assert relation(old, new, 0.6) is not SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("arjun is a moderator", "arjun um he's moderator on here"),  # "he 's": "is"
+        ("arjun is a mod here", "arjun is like one of the mods in this server"),
+        ("kiki is a mod", "kiki got mod perms on the server ngl"),
+        ("farhan doesnt drink", "farhan like never touches alcohol hes teetotal"),
+        ("linh is vegan", "linh doesn't eat like any animal products at all"),
+        ("Huy is on UTC+7.", "Huy is on Indochina Time."),
+        ("Birgit is in the CET timezone.", "Birgit uses Central European Time."),
+        ("emre is on istanbul time", "emre his timezone is turkey time utc plus three"),
+        ("vic - trains in to work", "vic. commutes by train"),
+        ("tess commutes by bus", "tess busses it to work"),
+    ],
+)
+def test_roles_drinks_zones_and_commutes_told_other_ways(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("nur is a dev", "nur switched teams at work fr backend now", UNRELATED),
+        ("nasser - works as dev", "nasser - dev. switched to mobile team", UNRELATED),
+        ("nur is a dev", "nur quit and is a nurse now", CONTRADICTS),
+        ("fern is in the uk timezone", "fern goes by uk time", SAME),  # "goes by": a name too
+        ("agnieszka she's retired used to be a teacher",
+         "agnieszka she doesn't work anymore she's a retired teacher", UNRELATED),
+        ("kim trains at the gym before work", "kim takes the train to work", UNRELATED),
+        ("bo he's got two cats", "bo has 2 cats", SAME),
+    ],
+)  # fmt: skip
+def test_a_new_team_keeps_the_job_and_a_slot_agreed_is_no_replacement(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

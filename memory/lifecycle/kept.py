@@ -1,0 +1,63 @@
+"""What a change keeps of the old fact: a thing still had or the same ("switched teams , still
+ubisoft", "same trust"), a move within the old place ("a bigger flat in the same building"), a
+job kept through a move to another team; and a switch away from a thing the old fact names
+("moved from support to sales"). Read by :func:`memory.lifecycle.change.replaced` and its
+neighbours.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.extraction.offline.verbs import verb
+from memory.lifecycle.lexicon import STOPWORDS
+from memory.lifecycle.reading import Reading
+from memory.lifecycle.slots import find_slots
+
+_FROM_TO = re.compile(
+    r"\b(?:switched|swapped|moved|transferred|changed|went|shifted|converted|upgraded"
+    r"|downgraded) (?:\S+ ){0,3}?from ((?:\S+ ){1,3}?)to\b"
+)
+"""A switch told by what was left and what was taken ("moved from support to sales")."""
+_STILL = re.compile(
+    r"\b(?:(?:still|same) (?:at |with |in |on |the )?"
+    r"|(?:teams?|roles?|departments?|wards?|desks?|projects?) (?:at|within) (?=work\b)"
+    r"|(?:switched|moved|changed) (?:to )?(?:the |a )?(?:\w+ )?(?:teams?|departments?|wards?)"
+    r" (?:at|within) (?:the )?)([\w-]+)"
+)
+
+
+_SAME_PLACE = re.compile(
+    r"\b(?:same|that) (?:building|block|street|road|estate|complex|area|neighbourhood"
+    r"|neighborhood|town|city|village|postcode)\b"
+)
+"""A move within the place the old fact names ("a bigger flat in the same building")."""
+_NEW_TEAM = re.compile(r"\b(?:switched|moved|changed|swapped) (?:to )?(?:the |a |another |a new )?"
+                       r"(?:[\w-]+ )?(?:teams?|departments?|squads?)\b")  # fmt: skip
+"""A move to another team: the job the old fact names is kept ("nur is a dev" / "switched
+teams at work , backend now")."""
+
+
+def thing_kept(old: Reading, new: Reading) -> bool:
+    """``new`` says a thing of ``old`` is kept, "still" or "the same" ("works at ubisoft" /
+    "switched teams , still ubisoft", "same trust", "switched teams at ubisoft"; not "still plays
+    league": a doing, no thing), or that a move kept to the same place ("moved to a bigger
+    flat in the same building"): what changed is something else."""
+    if _SAME_PLACE.search(new.body):
+        return True
+    if _NEW_TEAM.search(new.body) and any(slot.key == "job" for slot in find_slots(old.body)):
+        return True
+    return any(
+        word in old.core and ((read := verb(word)) is None or read[0] == word)
+        for word in _STILL.findall(new.body)
+    )
+
+
+def left_for_another(old: Reading, new: Reading) -> bool:
+    """``new`` tells a switch from a word of ``old`` to something else ("is on the support
+    team" / "moved from support to sales"; not "is from manila" / "moved from manila to
+    toronto as a kid": where one is from stays so)."""
+    left = _FROM_TO.search(new.body)
+    if left is None or any(slot.key == "origin" for slot in find_slots(old.body)):
+        return False
+    return bool((set(left.group(1).split()) - STOPWORDS) & set(old.body.split()))
