@@ -107,3 +107,27 @@ def test_a_new_team_keeps_the_job_and_a_slot_agreed_is_no_replacement(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, 0.6) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("gabi is moving to porto in june", "gabi um in june she relocates to porto", SAME),
+        ("fabi - 5k pb 25:10", "fabi.. new 5k pb. 23:40", CONTRADICTS),
+        ("zed - ktm fan in motogp", "zed. ktm. motogp. die hard", SAME),
+        ("Lena enjoys winter.", "Lena hates winter after a year in Oslo.", CONTRADICTS),
+        ("vy fave city is seoul", "vy fave city is taipei ngl seoul got mid", CONTRADICTS),
+        ("Bea's favourite city is Rome.", "Bea said that after her recent trip, Kyoto has become "
+         "her favourite city.", CONTRADICTS),
+        ("Cal doesnt speak any Spanish at all", "Cal is pretty much conversational in Spanish "
+         "after a year in Madrid", CONTRADICTS),
+        ("ana speaks french", "ana is fluent in french", SAME),
+        # how long, in second-language English, is no reason told: still the same fact
+        ("Aya has lived in Dubai for ten years.", "Aya is living in Dubai since ten years.", SAME),
+        ("Chi is trying to become fluent in Thai.", "Chi speaks Thai.", UNRELATED),
+    ],
+)  # fmt: skip
+def test_reasons_told_with_a_change_and_languages_spoken(
+    old: str, new: str, expected: Relation
+) -> None:
+    assert relation(old, new, 0.6) is expected

@@ -6,8 +6,22 @@ run in its place there.
 
 from __future__ import annotations
 
+_SPELL = r"(?:years?|months?|weeks?|winters?|summers?|trips?|stints?|semesters?|visits?)"
+"""A stretch of time somewhere, told as what changed a member's mind."""
+
 EVENT_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     # (words one of which must be in the text, pattern, replacement)
+    (
+        ("after",),
+        rf"\bafter (?:(?:a|an|\d+|a few|several|her|his|their) )?(?:(?:recent|first|last"
+        rf"|long) )?{_SPELL}(?: (?:in|at|living in|abroad)(?: (?!and\b|but\b)[\w-]+){{1,2}})?"
+        r"(?= ,|$| [.!?]| (?:ngl|tbh|fr|lol)\b)(?: ,)?",
+        "",
+    ),
+    # why a mind changed, no part of the fact: "hates winter after a year in helsinki", "said
+    # that after her recent trip , kyoto has become her favourite city" (not "since ten years":
+    # how long, as second-language English says it)
+    (("die hard", "diehard", "die-hard"), r"\bdie[- ]?hard(?: fan)?\b", "fan"),
     (("down to",), r"^(\S+) (?:[.:,-] )?(?:is )?(?:now )?down to (?=\d+ )", r"\1 has "),
     (("let go",), r"\b(?:got|was|has been|been|just got) let go(?! of)\b", "got fired"),
     (("laid of ",), r"\b(got|was|has been|been|just got) laid of\b", r"\1 laid off"),  # a typo

@@ -1,7 +1,7 @@
 """Learning something told in other words, rewritten to "learning" ("is trying to learn",
 "picking up korean", "is teaching herself korean", "grinding spanish on duo", "taking
-portuguese lessons"): a part of :data:`memory.lifecycle.phrases.PHRASES`, run in its place
-there.
+portuguese lessons"), and speaking a language told as being conversational or fluent in it:
+a part of :data:`memory.lifecycle.phrases.PHRASES`, run in its place there.
 """
 
 from __future__ import annotations
@@ -13,6 +13,13 @@ _SELF = r"(?:himself|herself|themselves|themself|myself)"
 LEARNING_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     # (words one of which must be in the text, pattern, replacement)
     (("lessons",), r"\bgives (\w+) lessons\b", r"teaches \1"),  # not learning: teaching
+    (
+        ("conversational", "fluent"),
+        r"(?<!become )(?<!be )(?<!get )\b(?:is )?(?:(?:pretty much"
+        r"|pretty|fairly|quite|now|basically) )*(?:conversational|fluent) in\b",
+        "speaks",
+    ),
+    # "is pretty much conversational in" (not "trying to become fluent in")
     (("trying to learn",), r"\b(?:is )?trying to learn\b", "is learning"),
     (
         ("picking up", "picked up", "picks up"),

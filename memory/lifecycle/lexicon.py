@@ -79,10 +79,8 @@ STOPPING_VERBS = frozenset({"quit", "stop", "cease"})
 SYNONYMS = {
     # likes
     "love": "like", "adore": "like", "enjoy": "like", "prefer": "like",
-    # going places
-    "visit": "go", "attend": "go",
-    # learning
-    "learn": "study",
+    # going places, learning
+    "visit": "go", "attend": "go", "learn": "study",
     # people and things
     "child": "kid", "children": "kid", "kiddo": "kid", "grandchild": "grandkid",
     "grandchildren": "grandkid", "mom": "mother", "mum": "mother",
@@ -116,7 +114,7 @@ SYNONYMS = {
     "childs": "kid", "insomniac": "insomnia", "flunk": "fail", "synth": "synthesizer",
     "produce": "make", "tab": "tablet", "footie": "football", "footy": "football", "lb": "pound",
     "skint": "break", "kilo": "kg", "kilogram": "kg", "kilometre": "km", "kilometer": "km",
-    "pescetarian": "pescatarian", "retiree": "retire", "pensioner": "retire",
+    "pescetarian": "pescatarian", "retiree": "retire", "pensioner": "retire", "relocate": "move",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas: "skint" is "break")."""
 

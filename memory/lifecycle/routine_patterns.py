@@ -94,7 +94,7 @@ def diet_kept(group: str, *, taken_up: bool = False) -> str:
 ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     # a personal best at a distance: "ruby . 10k pb 45 : 02", "pb for the marathon is 3 : 31"
     _p("best", rf"{_S}(?:'s |has (?:a |an )?|[.:,-] )?(?:(?:his|her|their|a|new) )?{_DISTANCE} "
-               rf"{_BEST} (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
+               rf"{_BEST} (?:(?:is|of|now|:|=|>|-|\.) )*{_TIME}"),  # "new 5k pb . 23 : 40"
     _p("best", rf"{_s_if(_BEST_WORD)}(?:\S+ ){{0,3}}?{_BEST} (?:in|for|on|at) (?:the |a )?"
                rf"{_DISTANCE}(?: ,)? (?:(?:is|of|now|:|=|>|-) )*{_TIME}"),
     _p("best", rf"{_s_if(_NEW_BEST)}(?:\S+ ){{0,3}}?(?:ran|did|clocked|set) {_TIME} "

@@ -39,7 +39,7 @@ _ADVERBS = (
 _DET = r"(?:a|an|the|their|his|her|my|our)"
 _STOP = (
     r"(?=$| [.,;:!?()]| (?:and|but|with|w|for|since|because|near|now|at|on|in|from|to|while|during"
-    r"|until|as|after|before|by|lol|lmao|tbh|rn|again|anymore|though|tho|too|so|who|which"
+    r"|until|as|after|before|by|lol|lmao|tbh|ngl|fr|rn|again|anymore|though|tho|too|so|who|which"
     r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally|like"
     r"|specialising|specializing|rather|instead|around|born|raised)\b)"
 )
