@@ -1,8 +1,8 @@
 """The patterns of what a member goes by (:mod:`memory.lifecycle.slots`): their pronouns, one
 set at a time ("goes by she/her" / "on they/them now"), the name they go by, and the visa
 they live on, one at a time ("student visa" / "skilled worker visa came thru", "has
-indefinite leave to remain"). Built as the patterns of :mod:`memory.lifecycle.slot_patterns`
-are.
+indefinite leave to remain"), and their driving licence (provisional, then full: "passed her
+test"). Built as the patterns of :mod:`memory.lifecycle.slot_patterns` are.
 """
 
 from __future__ import annotations
@@ -35,13 +35,25 @@ IDENTITY_PATTERNS: tuple[SlotPattern, ...] = (
     _p("visa", rf"{_s_if(' indefinite leave| ilr| permanent resid| green card| citizen')}"
                rf"{_NO_DENIAL}(?!'s )(?:\S+ ){{0,4}}?(?:has |got |holds |received |was granted "
                rf"|is now |became )?(?:a |an |his |her |their )?(?P<value>indefinite leave to "
-               rf"remain|ilr|permanent residency|permanent resident|green card|citizenship"
-               rf"|citizen)\b"),
+               rf"remain|ilr|permanent residency|permanent residence|permanent resident|green card"
+               rf"|citizenship|citizen)\b"),
+    # the driving licence they hold: a provisional one, or a full one once the test is passed
+    _p("licence", rf"{_s_if('provisional|learner')}(?!.*\bno longer\b)(?!'s )(?:\S+ ){{0,4}}?"
+                  rf"(?:on |has |got |holds )?(?:a |an |his |her |their )?(?:provisional|learner 's"
+                  rf"|learners?)(?: driving| drivers?)?(?: licence| license| permit)?\b",
+       "provisional"),
+    _p("licence", rf"{_s_if('full')}(?!'s )(?:\S+ ){{0,4}}?(?:has|holds|got|gets|now has) "
+                  rf"(?:a |an |his |her |their )?full (?:uk |us |eu )?(?:driving |drivers? |driver "
+                  rf"'s )?(?:licence|license)\b", "full"),
+    _p("licence", rf"{_s_if('passed')}(?!'s )(?:\S+ ){{0,4}}?passed (?:his|her|their|the) "
+                  rf"(?:driving |practical |road )?test\b", "full"),  # "passed her test first time"
 )  # fmt: skip
-"""What fills the pronoun, name and visa slots (their ``value`` group)."""
+"""What fills the pronoun, name, visa and licence slots (their ``value`` group, or the
+pattern's fixed value)."""
 
 VISAS = {"indefinite leave to remain": "settled", "ilr": "settled",
          "permanent residency": "settled", "permanent resident": "settled",
+         "permanent residence": "settled",
          "green card": "settled", "citizenship": "citizen", "tier 4": "study", "f1": "study",
          "f-1": "study", "tier 2": "skilled worker", "spousal": "spouse", "partner": "spouse",
          "visitor": "tourist"}  # fmt: skip

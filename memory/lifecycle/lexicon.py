@@ -361,7 +361,7 @@ SLOT_CUES = (
         "fiance fiancee rota lates earlies earlys derank deranked diamond platinum plat emerald "
         "ascendant immortal radiant grandmaster challenger predator guardian nova carnivore keto "
         "gaff controller gamepad mnk kbm monitor course cuff bae boo booed couple visa ilr "
-        "residency citizenship reroll rerolled realm"
+        "residency residence citizenship reroll rerolled realm provisional pass"
     )
     | UNIVERSITIES
     | frozenset(PETS)
