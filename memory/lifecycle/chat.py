@@ -122,12 +122,14 @@ _CONCORD = re.compile(
 _HESITATIONS = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "hmm"})
 _SPOKEN_FILLERS = _HESITATIONS | {"yeah", "so", "well", "oh", "ah", "okay", "ok"}
 _SPOKEN_PAIRS = frozenset({("yeah", "no"), ("turns", "out"), ("i", "think"), ("you", "know")})
-_AFTER_LIKE = frozenset({"does", "did", "is", "was", "has", "had", "never", "not", "can", "will",
-                         "always", "just", "he", "she", "they", "his", "her", "their"})  # fmt: skip
+SUBJECT_PRONOUNS = frozenset({"he", "she", "they"})
+_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
+_AFTER_LIKE = (
+    frozenset({"does", "did", "is", "was", "has", "had", "never", "not", "can", "will", "always",
+               "just"}) | SUBJECT_PRONOUNS | _POSSESSIVE_PRONOUNS
+)  # fmt: skip
 """What follows "like" said as a filler right after the subject ("farhan like never touches
 it", "nia like she moved"): no liking, which names a thing."""
-_SUBJECT_PRONOUNS = frozenset({"he", "she", "they"})
-_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
 
 
 def handle_joined(text: str) -> str:
@@ -195,7 +197,7 @@ def _restarted(tokens: list[str]) -> list[str]:
     hesitation gone already: "aoife does not like cats")."""
     for index in range(2, min(len(tokens), 6)):
         said = tokens[1:index]
-        if tokens[index] in _SUBJECT_PRONOUNS and tokens[index + 1 : 2 * index] == said:
+        if tokens[index] in SUBJECT_PRONOUNS and tokens[index + 1 : 2 * index] == said:
             return [tokens[0], *tokens[index + 1 :]]
     return tokens
 
@@ -259,7 +261,7 @@ def unspoken(tokens: list[str]) -> list[str]:
             break
     if rest >= len(tokens) - 1:
         return tokens
-    if tokens[rest] in _SUBJECT_PRONOUNS:
+    if tokens[rest] in SUBJECT_PRONOUNS:
         rest += 1
         if tokens[rest] == "'s":  # "arjun he 's a mod": "arjun is a mod", not "arjun 's"
             had = tokens[rest + 1 : rest + 2] in (["got"], ["been"])

@@ -31,6 +31,7 @@ from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.chat import (
+    SUBJECT_PRONOUNS,
     handle_joined,
     respelled,
     unconcorded,
@@ -310,7 +311,7 @@ def content(words: list[str], subject: str = "") -> tuple[frozenset[str], int]:
     stopping = False  # a habit stopped in the clause read so far
     denied = False  # some clause before it denies
     for word in words:
-        if word in CLAUSE_ENDS or (word in ("he", "she", "they") and negations):
+        if word in CLAUSE_ENDS or (word in SUBJECT_PRONOUNS and negations):
             denied = denied or bool(negations % 2)  # "does not drink he does not drink"
             negations, stopping = 0, False
             continue

@@ -159,7 +159,7 @@ def _inflected(word: str, words: Dictionary) -> bool:
                 stems += [stem] if stem.endswith(_BEFORE_ES) else []
             elif ending in ("ly", "s"):
                 stems += [stem]  # an "e" stays before "ly" and "s": "exclusivly", "minuts"
-            elif ending != "s" and _SHORT_CLOSED.fullmatch(stem):
+            elif _SHORT_CLOSED.fullmatch(stem):
                 hoped = words.uses([stem + "e"])[0] > words.uses([stem])[0]  # "hope", not "hop"
                 stems += [stem + "e"] if hoped else []  # "runing" is a typo: "run" doubles
             else:
