@@ -64,13 +64,13 @@ every two or three paraphrases, and more sets pass 2 % (measured in ``bench/READ
 FOLDS, SHUFFLES = 5, 3
 
 
-def fit(x: NDArray[np.float64], y: NDArray[np.float64], strength: float
-        ) -> tuple[NDArray[np.float64], float]:  # fmt: skip
-    """Weights and intercept minimising ``strength`` × log-loss + ½‖w‖² (the intercept is
-    not penalised), by Newton's method."""
+def fit(x: NDArray[np.float64], y: NDArray[np.float64], strength: float,
+        start: NDArray[np.float64] | None = None) -> NDArray[np.float64]:  # fmt: skip
+    """Weights, intercept last, minimising ``strength`` × log-loss + ½‖w‖² (the intercept is
+    not penalised), by Newton's method from ``start`` (zeros by default)."""
     rows, cols = x.shape
     design = np.hstack([x, np.ones((rows, 1))])
-    weights = np.zeros(cols + 1)
+    weights = np.zeros(cols + 1) if start is None else start.copy()
     penalty = np.eye(cols + 1) / strength
     penalty[-1, -1] = 0.0
     for _ in range(100):
@@ -81,19 +81,12 @@ def fit(x: NDArray[np.float64], y: NDArray[np.float64], strength: float
         weights -= step
         if np.abs(step).max() < 1e-8:
             break
-    return weights[:-1], float(weights[-1])
+    return weights
 
 
 def standardise(x: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     scale = x.std(axis=0)
     return x.mean(axis=0), np.where(scale > 0, scale, 1.0)
-
-
-def probabilities(train_x: NDArray[np.float64], train_y: NDArray[np.float64],
-                  test_x: NDArray[np.float64], strength: float) -> NDArray[np.float64]:  # fmt: skip
-    mean, scale = standardise(train_x)
-    coef, intercept = fit((train_x - mean) / scale, train_y, strength)
-    return 1.0 / (1.0 + np.exp(-(((test_x - mean) / scale) @ coef + intercept)))
 
 
 def folds(labels: NDArray[np.int64], seed: int) -> list[NDArray[np.int64]]:
@@ -139,15 +132,20 @@ def choose(x: NDArray[np.float64], labels: NDArray[np.int64], questions: NDArray
     share of the paraphrases it merges that the rules do not, and of the other pairs it
     merges wrongly, among the pairs the model is asked about (``questions``)."""
     same = (labels == 0).astype(float)
+    p = {strength: np.zeros(len(labels)) for strength in STRENGTHS}
+    for seed in range(SHUFFLES):
+        for test in folds(labels, seed):
+            train = np.setdiff1d(np.arange(len(labels)), test)
+            mean, scale = standardise(x[train])
+            test_design = np.hstack([(x[test] - mean) / scale, np.ones((len(test), 1))])
+            weights = None
+            for strength in STRENGTHS:  # each fit starts from the weaker one's: fewer steps
+                weights = fit((x[train] - mean) / scale, same[train], strength, weights)
+                p[strength][test] += 1.0 / (1.0 + np.exp(-(test_design @ weights))) / SHUFFLES
     tried = []
     for strength in STRENGTHS:
-        p = np.zeros(len(labels))
-        for seed in range(SHUFFLES):
-            for test in folds(labels, seed):
-                train = np.setdiff1d(np.arange(len(labels)), test)
-                p[test] += probabilities(x[train], same[train], x[test], strength) / SHUFFLES
         for threshold in THRESHOLDS:
-            merged = questions & (p >= threshold)
+            merged = questions & (p[strength] >= threshold)
             tried.append({
                 "strength": strength, "threshold": threshold,
                 "merged": round(float(merged[same == 1].mean()), 3),
@@ -166,7 +164,8 @@ def main() -> None:
     x, labels, questions = load()
     strength, threshold, tried = choose(x, labels, questions)
     mean, scale = standardise(x)
-    coef, intercept = fit((x - mean) / scale, (labels == 0).astype(float), strength)
+    fitted = fit((x - mean) / scale, (labels == 0).astype(float), strength)
+    coef, intercept = fitted[:-1], float(fitted[-1])
     weights = {
         "about": "memory/lifecycle/merging.py; made by bench/train_merge.py",
         "trained_on": list(TRAINING_SETS), "pairs": len(labels),
