@@ -8,7 +8,7 @@ import contextlib
 import json
 import os
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from memory.extraction import ContextTurn, NoopExtractor, SourceMessage
 from memory.extraction.llm import LLMExtractor
 from memory.extraction.offline import CHILD_MIN_BATCH, CHILD_PROCESSES, OfflineExtractor
 from memory.ingest import IngestQueue
-from memory.models import Author, IngestItem
+from memory.models import Author, CandidateFact, IngestItem
 from memory.runtime import build_extractor, open_memory
 from memory.settings import load_settings
 from memory.storage.db import connect_sync
@@ -768,6 +768,35 @@ async def test_a_killed_extraction_child_loses_no_facts(caplog: pytest.LogCaptur
     finally:
         await extractor.aclose()
     assert "extraction child process died" in caplog.text
+
+
+@pytest.mark.slow
+async def test_the_extraction_children_exit_once_the_queue_is_idle_and_return_for_more(
+    store: Store, journals: Journals
+) -> None:
+    """An import's facts are judged and embedded after its extraction: the children (about
+    40 MB each) must not sit idle beside that; the next large batch starts them again."""
+    before = extraction_children()
+    seen: list[int] = []
+
+    class Watched(OfflineExtractor):
+        async def extract(
+            self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
+        ) -> list[CandidateFact]:
+            facts = await super().extract(messages, context)
+            seen.append(len(extraction_children() - before))
+            return facts
+
+    lines = [CHAT[n % len(CHAT)] for n in range(CHILD_MIN_BATCH * 2)]
+    async with IngestQueue(store, extractor=Watched(), journal=journals) as queue:
+        for start in (0, 1000):
+            seen.clear()
+            async with queue.bulk():
+                await queue.submit_many([item(start + n, text) for n, text in enumerate(lines)])
+                await queue.join()
+            assert CHILD_PROCESSES in seen  # this import's batches had them
+            assert extraction_children() <= before  # idle: gone
+    assert len(await store.active_facts(GUILD_A)) > 0
 
 
 async def test_facts_stored_during_an_import_are_announced_when_it_ends(

@@ -87,7 +87,8 @@ class Extractor(Protocol):
     passed ``memory.extraction.fact_filter.filter_fact`` already (a queue with that filter does not
     apply it again); ``remote`` True says each call goes to an endpoint (the audit log records
     it). A raised exception fails the jobs of that batch (they can be re-run
-    with ``memorybot backfill --extraction``).
+    with ``memorybot backfill --extraction``). ``rest`` is called when the queue runs out of
+    jobs: what only a busy queue needs may go (it must come back on the next call).
     """
 
     name: str
@@ -100,6 +101,8 @@ class Extractor(Protocol):
     async def extract(
         self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
     ) -> list[CandidateFact]: ...
+
+    async def rest(self) -> None: ...
 
     async def aclose(self) -> None: ...
 
@@ -118,6 +121,9 @@ class BaseExtractor:
         self, messages: Sequence[SourceMessage], context: Sequence[ContextTurn] = ()
     ) -> list[CandidateFact]:
         raise NotImplementedError
+
+    async def rest(self) -> None:
+        return None
 
     async def aclose(self) -> None:
         return None

@@ -156,8 +156,10 @@ class ExtractionWorker:
         elif self._unwritten is not None or self._writing is not None:
             await self._land_write()  # nothing new: let the last write land first
             return True
-        elif await self._settle():  # what imports left to judge, judged once it is idle
-            return True
+        else:
+            await self.extractor.rest()  # idle: what only extraction needs may go
+            if await self._settle():  # what imports left to judge, judged once it is idle
+                return True
         self.book.signal_room()
         return bool(jobs)
 

@@ -96,6 +96,11 @@ class OfflineExtractor(BaseExtractor):
             return extract_checked(messages, context)
         return [fact for part in parts for fact in part]
 
+    async def rest(self) -> None:
+        """The child processes exit (about 40 MB each; an import's judging and embedding run
+        after its extraction); the next large batch starts them again."""
+        await self.aclose()
+
     async def aclose(self) -> None:
         children, self._children = self._children, []
         await asyncio.gather(*(child.close() for child in children))
