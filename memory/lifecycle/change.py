@@ -188,6 +188,15 @@ def replaced(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozens
     return bool(things_a - things_b) or bool(shared & _after_instead_of(new.body))
 
 
+def instead_of_it(old: Reading, new: Reading, core_a: frozenset[str]) -> bool:
+    """``new`` names a thing of ``old`` as what was given up for another, even where their
+    slots agree ("teaches maths" / "now teaches physics instead of maths": a teacher still)."""
+    if old.possessive != new.possessive or old.negated or new.negated:
+        return False
+    things = _things(core_a, old.body)
+    return bool((things | {lemma(thing) for thing in things}) & _after_instead_of(new.body))
+
+
 def _things(core: frozenset[str], body: str) -> frozenset[str]:
     """The content words that name things: no verb, unless a preposition or a determiner
     says it is one here ("streams on twitch", "her streams")."""

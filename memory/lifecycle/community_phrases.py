@@ -1,6 +1,7 @@
 """Roles in the community told in other words, rewritten to one form: moderating or running
 the server ("mods the server", "is a server admin", "is one of the mods in this server", "got
-mod perms", "helps moderate this discord"): a part of :data:`memory.lifecycle.phrases.PHRASES`,
+mod perms", "helps moderate this discord"), and volunteering ("gives her time to a charity",
+"does volunteer work at"): a part of :data:`memory.lifecycle.phrases.PHRASES`,
 run in its place there.
 """
 
@@ -22,4 +23,9 @@ COMMUNITY_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     (("mod", "admin", "owner"), rf"\b({_ROLE}s?) (?:on|in|of|for|at) {_HERE}\b", r"\1"),
     (("mod", "admin", "owner"), rf"\b({_ROLE}s?) here\b", r"\1"),
     (("moderate", "admin", "run"), rf"\b(moderates|admins|mods|runs) {_HERE}\b", r"\1"),
+    # volunteering told other ways: "gives her time to a charity", "does volunteer work at"
+    (("time",), r"\b(?:gives|gave|donates) (?:her|his|their) (?:free |spare )?time (?:to|at)\b",
+     "volunteers with"),
+    (("volunteer",), r"\bdoes (?:some )?volunteer(?:ing)? (?:work )?(at|with|for)\b",
+     r"volunteers \1"),
 ]  # fmt: skip

@@ -114,6 +114,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\b(?:is |(?:has )?(?:grown|become|gotten) |grew |became |got )?"
      r"(?:sick of|tired of|fed up with|(?:totally |completely |so )?(?:burnt|burned) out on)\b",
      "not likes"),
+    (("interest",), r"\b(?:has |have )?(?:like )?(?:zero|no|0) interest (?:in|for)\b", "not likes"),
     (("into",), r"(?:\bis |(?=not )|^(\S+) (?:[.:,-] )?)(not )?(?:(?:really|so|super|very|lowkey"
      r"|kinda|actually|highkey|well) )*into\b(?! (?:a |an |the |his |her |their )?(?:uni|college"
      r"|school|university)\b)", r"\1 \2likes"),  # "luz . actually into swimming now"

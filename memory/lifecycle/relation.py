@@ -55,8 +55,9 @@ from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.aligned import aligned
+from memory.lifecycle.amounts import amount_changed
 from memory.lifecycle.change import clear_cache as clear_cues
-from memory.lifecycle.change import ended, replaced
+from memory.lifecycle.change import ended, instead_of_it, replaced
 from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, SYNONYMS
 from memory.lifecycle.polarity import opposed
 from memory.lifecycle.reading import PUNCTUATION, Reading, content, keys, read
@@ -137,8 +138,12 @@ def relation(
         return Relation.CONTRADICTS
     if _only_other(first, second, core_a, core_b) or _only_other(second, first, core_b, core_a):
         return Relation.CONTRADICTS
+    if amount_changed(first, second, core_a, core_b):
+        return Relation.CONTRADICTS  # "rent is 950 pounds" / "raised her rent to 1,100"
     if _diet_restated(first, core_b, second) or _diet_restated(second, core_a, first):
         return Relation.SAME
+    if verdict is Verdict.AGREE and instead_of_it(first, second, core_a):
+        return Relation.CONTRADICTS  # "teaches maths" / "teaches physics instead of maths"
     agreed = verdict is Verdict.AGREE  # the same slots, the same values: no floor needed
     agreed = agreed or (bool(core_a) and core_a == core_b)  # the same words, once read
     if (similarity >= same_min_similarity or agreed) and _same(first, second, verdict, names):
