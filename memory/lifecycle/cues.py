@@ -50,11 +50,13 @@ AFTER_CUES = frozenset({"quit", "leave", "stop", "sell", "lose", "ditch", "drop"
                          "rehome", "rehomed", "forget", "off", "retire", "retired", "give",
                          "hand", "dump", "rip", "flog", "nuke", "return", "remove",
                          "closed", "withdraw", "over-take", "resign", "yeet", "yeeted",
-                         "discontinue", "writeoff", "dropout", "bury", "bin"})  # fmt: skip
+                         "discontinue", "writeoff", "dropout", "bury", "bin",
+                         "endown"})  # fmt: skip
 """Cues that end the thing after them ("quit retail", "left the hardware store", "replaced
 his Deathadder with a G Pro", "handed off the wiki", "retired from netball", "withdrew from
 her degree", "gave ziggy to her cousin", "dropped out of the thursday league", "buried his
-cat")."""
+cat", "ended his campaign": "ended" before what it ends, not "ended up", nor "books that end
+on cliffhangers")."""
 _GIVEN = frozenset({"give", "hand"})
 """Cues that end a thing only when it goes to someone ("gave bubu to her niece", "gave the
 cat away"; not "gave a talk")."""
@@ -87,7 +89,8 @@ _PHRASES = {("break", "up"): "breakup", ("drop", "out"): "dropout", ("lay", "off
             ("kick", "out"): "leave", ("pull", "out"): "quit", ("sell", "up"): "move",
             ("come", "off"): "quit", ("tear", "down"): "shutdown", ("dip", "from"): "leave",
             ("jump", "ship"): "leave", ("step", "away"): "leave",
-            ("part", "ways"): "split", ("write", "off"): "writeoff"}  # fmt: skip
+            ("part", "ways"): "split", ("write", "off"): "writeoff",
+            **{("ended", whose): "endown" for whose in ("his", "her", "their", "the")}}  # fmt: skip
 _SIDES = frozenset({"foot", "feet", "hand", "handed", "leg", "arm", "knee", "ankle", "eye", "ear",
                    "shoulder", "hip", "wrist", "side", "wing", "lane", "turn", "back"})  # fmt: skip
 """After "left", what makes it a side, not a leaving ("his left foot")."""

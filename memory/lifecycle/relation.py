@@ -70,6 +70,7 @@ from memory.lifecycle.turns import (
     born,
     day_changed,
     first_one,
+    first_time,
     recovered,
     rescheduled,
     resumed,
@@ -132,7 +133,7 @@ def relation(
         return Relation.CONTRADICTS
     if rescheduled(first, second, core_a, core_b) or day_changed(first, second):
         return Relation.CONTRADICTS
-    if first_one(first, second, core_a):
+    if first_one(first, second, core_a) or first_time(first, second, core_a, core_b):
         return Relation.CONTRADICTS
     if recovered(first, second, core_a, core_b) or born(first, second) or achieved(first, second):
         return Relation.CONTRADICTS

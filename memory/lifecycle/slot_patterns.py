@@ -255,8 +255,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "single"),
     # age
     _p("age", rf"{_S}{_ADVERBS}(?:is|(?:has )?(?:just )?turned|turns|hit|celebrated turning) "
-              rf"{_ADVERBS}(?:aged )?"
-              rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?{_AGE_END}"),
+              rf"{_ADVERBS}(?:only )?(?:aged )?"
+              rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?{_AGE_END}"),  # "is only 16"
     _p("age", rf"{_S}{_SAYS}(?:he is|she is|they are|hes|shes) (?:now )?(?P<value>\d{{1,3}})"
               rf"{_YEARS_OLD}?{_AGE_END}"),
     _p("age", rf"{_S}'s age (?:is|:) (?:now )?(?P<value>\d{{1,3}})\b"),

@@ -12,8 +12,10 @@ with the subject's names left out (see :func:`memory.lifecycle.relation.relation
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
-from memory.lifecycle.lexicon import PETS
+from memory.extraction.offline.verbs import verb
+from memory.lifecycle.lexicon import GENERIC_WORDS, PETS
 from memory.lifecycle.reading import Reading
 from memory.lifecycle.slots import find_slots
 from memory.lifecycle.when import apart, leaves_a_part
@@ -121,6 +123,20 @@ def first_one(old: Reading, new: Reading, core_a: frozenset[str]) -> bool:
     if old.negated and core_a - _GETTING in ({"pet"}, {"kid"}):
         nones.add("pets" if "pet" in core_a else "children")
     return any(new.core & _FIRST_ONES[key] for key in nones if key in _FIRST_ONES)
+
+
+def first_time(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
+    """Never done, then done a first time: "has never played pathfinder" / "played her first
+    pathfinder session", "has never been to japan" / "went to japan for the first time"; the
+    two share a thing, not only a verb ("never played" / "played her first game of chess")."""
+    if not old.negated or new.negated or old.possessive != new.possessive or new.wished:
+        return False
+    words = new.body.split()
+    if "never" not in old.body.split() or "first" not in words:
+        return False
+    firsts = {after for before, after in pairwise(words) if before == "first"}
+    return any(verb(word) is None or word in firsts
+               for word in (core_a & core_b) - GENERIC_WORDS - {"first"})  # fmt: skip
 
 
 _MOVED = frozenset({"move", "moved", "switch", "switched", "change", "changed", "shift",
