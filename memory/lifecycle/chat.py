@@ -17,12 +17,12 @@ kinds of repair, one token at a time:
   it is none of the few words and names the lexicon would misread ("raisin" is no
   "raising", ``NOT_DROPPED``).
 
-And five habits of chat and speech, read before the words are: a Discord handle's
-underscores ("mimi_k" is one subject, :func:`handle_joined`), a denial said twice ("dont play
-tennis no more", :func:`unconcorded`), a verb said again to stress it ("hates jazz like
-proper hates it", :func:`unrepeated`), what speech and second-language English put between
-the subject and what is said of it ("gareth he works", "priya um she lives", "ulises his
-home is", "mei have two cats", :func:`unspoken`), and a laugh after it ("turned 18 ayy",
+And five habits of chat and speech, read before the words are: a Discord handle's underscores
+and a full name ("mimi_k", "Lucas Oliveira": one subject, :func:`handle_joined`), a denial said
+twice ("dont play tennis no more", :func:`unconcorded`), a verb said again to stress it ("hates
+jazz like proper hates it", :func:`unrepeated`), what speech and second-language English put
+between the subject and what is said of it ("gareth he works", "priya um she lives", "ulises
+his home is", "mei have two cats", :func:`unspoken`), and a laugh after it ("turned 18 ayy",
 :func:`unpadded`).
 """
 
@@ -32,7 +32,13 @@ import re
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import third_person, verb
-from memory.lifecycle.lexicon import CONTRACTIONS, FILLERS, INTERJECTIONS, STOPWORDS
+from memory.lifecycle.lexicon import (
+    CONTRACTIONS,
+    FILLERS,
+    INTERJECTIONS,
+    STOPWORDS,
+    WEEKDAYS,
+)
 
 CHAT_WORDS = {
     # words of grammar
@@ -120,8 +126,10 @@ _CONCORD = re.compile(
     + r")(?![\w'])[^,.;:!?]*?)(?<![\w'])no (?:more|longer)(?![\w'])"
 )
 _HESITATIONS = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "hmm"})
-_SPOKEN_FILLERS = _HESITATIONS | {"yeah", "so", "well", "oh", "ah", "okay", "ok"}
-_SPOKEN_PAIRS = frozenset({("yeah", "no"), ("turns", "out"), ("i", "think"), ("you", "know")})
+_SPOKEN_FILLERS = _HESITATIONS | {"yeah", "so", "well", "oh", "ah", "okay", "ok", "ngl", "tbh",
+                                   "tbf", "imo", "honestly"}  # fmt: skip
+_SPOKEN_PAIRS = frozenset({("yeah", "no"), ("turns", "out"), ("i", "think"), ("you", "know"),
+                           ("wait", "no")})  # fmt: skip
 SUBJECT_PRONOUNS = frozenset({"he", "she", "they"})
 _POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
 _AFTER_LIKE = (
@@ -133,11 +141,27 @@ it", "nia like she moved"): no liking, which names a thing."""
 
 
 def handle_joined(text: str) -> str:
-    """Lowercase ``text`` with the underscores of its first word, the subject, left out: a
-    Discord handle ("mimi_k", "big_dave") is one word."""
-    if "_" not in text:
+    """``text`` (not yet lowercased) with its subject made one word: a Discord handle's
+    underscores left out ("mimi_k", "big_dave"), a full name of two capitalised words joined
+    ("Lucas Oliveira works at Nubank", "Mei Ling's son"), not a sentence's first words ("On
+    Saturday evenings, Rafael ...")."""
+    if "_" in text:
+        return _HANDLE.sub(lambda match: match.group(0).replace("_", ""), text, count=1)
+    first, _, rest = text.partition(" ")
+    second = rest.split(" ", 1)[0].removesuffix("'s")
+    if not (_capitalised(first) and _capitalised(second)) or _NO_NAME & {
+        first.lower(),
+        second.lower(),
+    }:
         return text
-    return _HANDLE.sub(lambda match: match.group(0).replace("_", ""), text, count=1)
+    return first + rest
+
+
+_NO_NAME = STOPWORDS | frozenset(WEEKDAYS.split("|"))
+
+
+def _capitalised(word: str) -> bool:
+    return len(word) > 1 and word.isalpha() and word[0].isupper() and word[1:].islower()
 
 
 _SAID_AGAIN = re.compile(

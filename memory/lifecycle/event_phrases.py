@@ -21,6 +21,11 @@ EVENT_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     # why a mind changed, no part of the fact: "hates winter after a year in helsinki", "said
     # that after her recent trip , kyoto has become her favourite city" (not "since ten years":
     # how long, as second-language English says it)
+    (
+        ("looking for", "searching", "hunting for", "to find"),
+        r"\b(?:(?:is|are|been) )?(?:(?:looking|searching|hunting) for|searching|trying to find)\b",
+        "wants",
+    ),  # a thing sought is not had: "is looking for a car" / "doesn't have a car yet"
     (("die hard", "diehard", "die-hard"), r"\bdie[- ]?hard(?: fan)?\b", "fan"),
     (("down to",), r"^(\S+) (?:[.:,-] )?(?:is )?(?:now )?down to (?=\d+ )", r"\1 has "),
     (("let go",), r"\b(?:got|was|has been|been|just got) let go(?! of)\b", "got fired"),
@@ -36,11 +41,14 @@ EVENT_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
         "graduated",
     ),  # Indian English: "passed out of college in 2022"
     (
-        ("away", "missing", "off"),
+        ("away", "missing", "off", "came back"),
         r"\b(?:flew|ran|has flown|has run) (?:away|off)\b"
-        r"|\b(?:went|has gone|is) missing\b",
+        r"|\b(?:went|has gone|is) missing\b"
+        r"|\b(?:flew|ran|got) out (?:\S+ ){0,5}?and never came back\b",
         "is gone",
-    ),  # "the parrot flew away"
+    ),  # "the parrot flew away", "kiwi flew out of an open window and never came back"
+    (("rip", "rest in peace"), r"\bpassed(?! away)(?=.* (?:rip|rest in peace)\b)", "passed away"),
+    # "bean passed last night , rip lil guy"
     (
         ("come to", "grown to", "came to", "grew to"),
         r"\b(?:has |have )?(?:come|came|grown|grew) to "

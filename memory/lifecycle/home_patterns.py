@@ -1,6 +1,6 @@
-"""The patterns of where a member lives and where they come from (:mod:`memory.lifecycle.slots`,
-keys ``home`` and ``origin``). Built as the patterns of :mod:`memory.lifecycle.slot_patterns`
-are, from its parts.
+"""The patterns of where a member lives, whether they rent or own their home, and where they
+come from (:mod:`memory.lifecycle.slots`, keys ``home``, ``tenure`` and ``origin``). Built as
+the patterns of :mod:`memory.lifecycle.slot_patterns` are, from its parts.
 
 Where a fact tells a home without a verb for it ("babs . swansea now", "cyrus . back in tehran
 for good"), the value must be a place the tables of :mod:`memory.lifecycle.places` know, so
@@ -37,8 +37,15 @@ _PLACE = r"(?P<value>[\w'-]+(?: [\w'-]+){0,2}?)"
 _PLACE_END = rf"(?: for good| permanently)?{_FRAGMENT_END}"
 _DWELLING = (
     r"(?:place|flat|apartment|house|home|bungalow|semi|studio|condo|cottage|flatshare"
-    r"|houseshare|terrace|townhouse|maisonette|bedsit|room|dorm)"
+    r"|houseshare|terrace|townhouse|maisonette|bedsit|room|dorm|unit)"
 )
+_NOT_LIVED_IN = r"(?:holiday|second|investment|rental|buy-to-let|beach|summer|weekend)\b"
+"""A home bought that is no home lived in ("bought a holiday home in spain")."""
+_HOUSEHOLD = (
+    r"(?:'s family |and (?:her|his|their) (?:partner|wife|husband|family|fiance|fiancee|bf|gf) )?"
+)
+"""Who share the member's home, said as the subject ("anke 's family rents", "fatima and her
+husband bought"): their tenure is the member's."""
 _DWELL = (
     r"(?:lives|living|live|got|has got|found|rents|is renting|moved into|has moved into"
     r"|downsized to|has downsized to|settled into)"
@@ -79,14 +86,23 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
        place=True),  # "rio stays in london rn" (of a town: "stays in a hostel" is no home)
     _p("home", rf"{_S}{_ADVERBS}{_DWELL} (?:[\w'-]+ ){{0,4}}?{_DWELLING} in {_IN_THE}"
                rf"{_VALUE}", place=True),  # "got his own place in sheffield"
+    _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |has been )?renting in {_IN_THE}(?!{_DET} )"
+               rf"{_VALUE}"),  # "padraig is renting in limerick"
     _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}lives (?!{_NOT_PLACE}\b)(?P<value>\w+(?: \w+)?)"
                rf"{_FRAGMENT_END}"),
     # whether they rent their home or own it
-    _p("tenure", rf"{_S}{_ADVERBS}(?:rents|is renting|has been renting|rented) (?:{_DET} )?"
-                 rf"(?:[\w'-]+ )?{_DWELLING}\b", "rent"),
-    _p("tenure", rf"{_S}{_ADVERBS}{_DWELL} (?:in )?(?:a |an |the )?rented {_DWELLING}\b", "rent"),
-    _p("tenure", rf"{_S}{_ADVERBS}(?:owns|has bought|bought|has finally bought|finally bought) "
-                 rf"(?:{_DET} )?(?:[\w'-]+ )?{_DWELLING}\b", "own"),  # "bought the flat off him"
+    _p("tenure", rf"{_S}{_HOUSEHOLD}{_ADVERBS}(?:rents|is renting|has been renting|rented) "
+                 rf"(?:{_DET} )?(?:[\w'-]+ )?{_DWELLING}\b", "rent"),
+    _p("tenure", rf"{_S}{_HOUSEHOLD}{_ADVERBS}{_DWELL} (?:in )?(?:a |an |the )?rented "
+                 rf"{_DWELLING}\b", "rent"),
+    _p("tenure", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |has been )?renting(?= in\b|{_FRAGMENT_END})",
+       "rent"),  # "padraig is renting in limerick", "ute - renting in cologne"
+    _p("tenure", rf"{_S}{_HOUSEHOLD}{_ADVERBS}(?:owns|has bought|have bought|bought"
+                 rf"|has finally bought|finally bought) (?:{_DET} )?(?!{_NOT_LIVED_IN})"
+                 rf"(?:[\w'-]+ ){{0,2}}?"
+                 rf"{_DWELLING}\b", "own"),  # "bought the flat off him"
+    _p("tenure", rf"{_S}(?:[.:,-] )?{_ADVERBS}bought in {_IN_THE}{_PLACE}{_PLACE_END}", "own",
+       place=True),  # "shanelle - bought in mandurah"
     _p("origin", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE} born(?: (?:and|n|&) (?:raised|bred)\b"
                  rf"|{_FRAGMENT_END})", place=True),  # "omar . leicester born (and raised)"
     _p("origin", rf"{_S}(?:[.:,-] )?(?:is )?(?:an? )?{_IN_THE}{_PLACE} (?:girl|boy|guy|lad|lass|gal"

@@ -25,7 +25,7 @@ STOPWORDS = _words(
     "her hers him them they he she i my me we our us you your yours 's there here what "
     "which who whom when where why how so very too also just still now always already "
     "again anymore any some all up out one own same such only even ever back more over rather "
-    "during"
+    "during yet"
 )
 """Words that carry no content of their own in a short fact."""
 
@@ -99,7 +99,7 @@ SYNONYMS = {
     "player": "play", "runner": "run", "reader": "read", "swimmer": "swim", "climber": "climb",
     "hiker": "hike", "surfer": "surf", "cyclist": "cycle", "knitter": "knit", "dancer": "dance",
     "drinker": "drink", "speaker": "speak", "supporter": "like", "collector": "collect",
-    "support": "like", "bike": "cycle",
+    "support": "like", "bike": "cycle", "insurance": "insure",
     # chat abbreviations
     "mod": "moderator", "moderate": "moderator", "admin": "administrator",
     "administer": "administrator", "bro": "brother",
@@ -203,6 +203,7 @@ PETS = {
     "tortoise": "tortoise", "ferret": "ferret", "rat": "rat", "mouse": "mouse",
     "goldfish": "fish", "parakeet": "bird", "budgie": "bird", "cockatiel": "bird",
     "gerbil": "gerbil", "chinchilla": "chinchilla", "hedgehog": "hedgehog", "axolotl": "axolotl",
+    "bearded dragon": "lizard", "beardie": "lizard",
     # breeds, as the animal
     "greyhound": "dog", "labrador": "dog", "retriever": "dog", "poodle": "dog", "beagle": "dog",
     "husky": "dog", "corgi": "dog", "pug": "dog", "dachshund": "dog", "chihuahua": "dog",
@@ -361,7 +362,7 @@ SLOT_CUES = (
         "fiance fiancee rota lates earlies earlys derank deranked diamond platinum plat emerald "
         "ascendant immortal radiant grandmaster challenger predator guardian nova carnivore keto "
         "gaff controller gamepad mnk kbm monitor course cuff bae boo booed couple visa ilr "
-        "residency residence citizenship reroll rerolled realm provisional pass"
+        "residency residence citizenship reroll rerolled realm provisional pass rent dad mum"
     )
     | UNIVERSITIES
     | frozenset(PETS)

@@ -265,8 +265,8 @@ def _unaccented(text: str) -> str:
 def normalise(text: str) -> str:
     """Lowercase tokens joined by single spaces, accents dropped ("Kraków" / "Krakow"),
     contractions and number words rewritten."""
-    text = _unaccented(text.translate(_APOSTROPHES).lower())
-    text = unrepeated(unconcorded(handle_joined(tz_database_zones(text))))
+    text = _unaccented(handle_joined(text.translate(_APOSTROPHES)).lower())
+    text = unrepeated(unconcorded(tz_database_zones(text)))
     text = _DOTTED_TIME.sub(r"\1m", _GLUED_UNIT.sub(r"\1 \2", text))
     text = _NOW_AND_THEN.sub("sometimes", text) if "then" in text else text
     text = _WHOLE_TIME.sub(r"\1 full time", text) if "100" in text else text

@@ -1,7 +1,8 @@
 """The patterns of a member's routine (:mod:`memory.lifecycle.slots`): the shift they work
-and where they work from, how they get to work or school, when they go to bed and get up
-(late or early, read from the hours they name), how many hours they sleep, and their
-personal best at a distance (one at a time: "10k pb 45:02" / "new 10k pb, 43:50"). Built as
+and where they work from, whether they are on leave or back at work, still an apprentice or
+qualified, how they get to work or school, when they go to bed and get up (late or early,
+read from the hours they name), how many hours they sleep, and their personal best at a
+distance (one at a time: "10k pb 45:02" / "new 10k pb, 43:50"). Built as
 the patterns of :mod:`memory.lifecycle.slot_patterns` are, and read after them.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 
 from memory.lifecycle.lexicon import DIETS
-from memory.lifecycle.slot_patterns import _ADVERBS, SlotPattern
+from memory.lifecycle.slot_patterns import _ADVERBS, _DET, SlotPattern
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 from memory.lifecycle.slot_patterns import subject_if as _s_if
@@ -25,6 +26,9 @@ _SHIFT_END = r"(?= only| now| permanently| from| for| at| in| this| since| [.,;:
 _TO_WORK = (
     r"(?:work|the office|(?:his|her|their) (?:\w+ )?(?:job|office|work)|school|uni|college)\b"
 )
+_ORDINAL = r"(?:1st|2nd|3rd|4th|first|second|third|fourth|final|last)"
+_LEAVE = r"(?:maternity|paternity|parental|mat|pat|sick|medical|shared parental)"
+"""Leave from work one comes back from ("on mat leave till sept" / "back at work")."""
 _NEVER_IN = r"(?:(?: ngl| tbh| fr)?(?: ,)? (?:he |she |they )?never goes? (?:in|into the office)\b)"
 """Said of remote work: "is fully remote , never goes into the office"."""
 _MODES = r"(?:bike|bicycle|foot|car|bus|train|tube|subway|metro|tram|scooter|motorbike|ferry)"
@@ -141,7 +145,7 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                 rf"(?:(?:is )?(?:works|working|doing|does|on)(?: in)? )?"
                 rf"(?:(?:mostly|only|permanent|perm|long) )?"
                 rf"(?P<value>night|day)s"
-                rf"(?=$| now\b| [,.;!] | at\b| in\b| on\b| fr\b| rn\b| tbh\b)"),
+                rf"(?=$| now\b| [,.;!] | at\b| in\b| on\b| fr\b| rn\b| tbh\b| \d+ (?:till|to)\b)"),
     # "put on afternoons permanently", "moved to earlys for the rota", "off nights , days now"
     _p("shift", rf"{_s_if(' (?:on|to|,) (?:the )?' + _SHIFTS)}(?:\S+ ){{0,8}}?(?:on|to|,) (?:the )?"
                 rf"{_SHIFT}{_SHIFT_END}"),
@@ -160,13 +164,36 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
        "remote"),  # "'s job is fully remote", "does her job remotely"
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
+    _p("workplace", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?(?:back )?(?:in )?(?:the )?"
+                    rf"office(?= now\b)",
+       "office"),  # "jules back in office 5 days a week now" (how often is read away)
     _p("workplace", rf"{_S}[.:,-] (?:in (?:the )?)?office(?=$| [.,;:!?]| (?:now|full|every)\b)",
        "office"),  # "pia . office tue+thu"
+    # still learning a trade, or qualified in it
+    _p("trainee", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |'s )?(?:still )?(?:an? )?"
+                  rf"(?:like )?(?:(?!was\b|former\b|ex\b)[\w-]+ ){{0,4}}?apprentice\b",
+       "apprentice"),
+    _p("trainee", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?(?:doing |in |on |started |starting )?"
+                  rf"(?:an? |the |his |her |their )?(?:(?:{_ORDINAL} year (?:of )?|year \d of )"
+                  rf"(?:an? |his |her |their )?)?(?:[\w-]+ )?apprenticeship\b",
+       "apprentice"),  # "in her 1st year of a plumbing apprenticeship"
+    _p("trainee", rf"{_s_if('qualified|finished|papers')}(?!'s )(?:\S+ ){{0,6}}?(?:(?<!not )(?<!un)"
+                  rf"(?:fully )?qualified(?! for\b| to\b)|finished (?:his|her|their) "
+                  rf"(?:apprenticeship|time)|got (?:his|her|their) papers)\b", "qualified"),
+    # time away from work (parental or sick leave), and back from it
+    _p("away", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |'s |has been )?(?:still |currently )?(?:on )?"
+               rf"(?:{_DET} )?{_LEAVE} leave\b", "leave"),  # "dani on mat leave til jan"
+    _p("away", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |'s |has )?(?:been )?(?:(?:went|gone|got|came"
+               rf"|going) )?back (?:at|to|in) (?:work|the office)\b", "back"),
+    _p("away", rf"{_S}{_ADVERBS}(?:has )?(?:returned|switched) to (?:full-time |part-time )?"
+               rf"(?:work|(?:his|her|their) (?:\S+ ){{0,2}}?job)\b", "back"),  # "went back to work"
+    _p("away", rf"{_s_if(' leave')}(?:\S+ ){{0,6}}?(?:{_LEAVE} )?leave (?:is |'s )?(?:over|done)\b"
+               rf"|{_s_if(' short')}(?:\S+ ){{0,6}}?cut (?:\S+ ){{0,2}}?leave short\b", "back"),
     # the hours they work: "works part-time at the nursery" / "is now working full-time"
     _p("hours", rf"{_s_if('time')}(?!'s )(?:\S+ ){{0,10}}?(?:works?|working|is|went|gone|going|has"
-                rf"|got)"
-                rf" (?:(?:now|a|an) )?(?P<value>part|full)(?:-| - | )time\b"
-                rf"(?! (?:student|mum|mom|dad|parent|carer|course|degree|studies)\b)"),
+                rf"|got|started|found|took|landed) (?:(?:now|a|an) )?(?P<value>part|full)"
+                rf"(?:-| - | )time\b"
+                rf"(?! (?:student|mum|mom|dad|parent|carer|course|degree|studies|stay)\b)"),
     _p("diet", rf"{_S}{diet_kept('value', taken_up=True)}"),
     # a rating: "1500 rapid on chess com", "plays on 400 dpi"
     _p("rating", rf"{_s_if(_RATINGS)}(?:\S+ ){{0,8}}?(?P<value>\d{{2,5}}) (?P<thing>{_RATINGS})\b"),

@@ -37,6 +37,12 @@ _ADVERBS = (
     r"|basically) )*"
 )
 _DET = r"(?:a|an|the|their|his|her|my|our)"
+_NOT_DATED = (
+    r"(?:therapist|counsel+or|physio\w*|doctor|gp|specialist|consultant|dentist|vet|coach|"
+    r"trainer|tutor|psych\w+|chiropractor|nutritionist|dietitian|surgeon|show|movie|film|band"
+    r"|gig|play|concert|lot|bit|few)\b"
+)
+"""Who or what is "seen" and not dated ("is seeing a physio for her knee")."""
 _STOP = (
     r"(?=$| [.,;:!?()]| (?:and|but|with|w|for|since|because|near|now|at|on|in|from|to|while|during"
     r"|until|as|after|before|by|lol|lmao|tbh|ngl|fr|rn|again|anymore|though|tho|too|so|who|which"
@@ -172,6 +178,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "none"),
     _p("job", rf"{_S}{_ADVERBS}(?:is|has) (?:now )?(?:unemployed|jobless|out of work"
               rf"|between jobs|retired)\b", "none"),
+    _p("job", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |'s )?(?:a |an )?(?:full-time |full time )?"
+              rf"(?:stay-at-home|stays? at home) (?:mum|mom|dad|parent|mother|father)\b", "none"),
     _p("job", rf"{_S}{_ADVERBS}(?:retired|has retired|(?:is|'s) (?:a |an )?(?:retiree|pensioner)"
               rf"|does not work (?:anymore|any more))\b", "none"),  # "doesn't work anymore"
     _p("employer", rf"{_S}{_ADVERBS}(?:accepted|took|got|has accepted) (?:an? )?(?:new )?"
@@ -185,6 +193,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
        "none"),  # from wherever they worked
     _p("employer", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
                    rf"(?!home\b|night|weekend|the weekend|a distance\b){_VALUE}"),
+    _p("employer", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS} as (?:a|an) "
+                   rf"(?:[\w-]+ ){{1,3}}?at "
+                   rf"(?!home\b|night|weekend|the weekend){_VALUE}"),  # "works as a chef at x"
     _p("employer", rf"{_s_if(' works ')}(?!'s )(?:\S+ ){{1,8}}?, (?:now )?works (?:at|for) "
                    rf"(?!home\b|night|weekend){_VALUE}"),  # "quit tesco , works at lidl now"
     # relationship status (the patterns naming a partner first)
@@ -246,8 +257,9 @@ PATTERNS: tuple[SlotPattern, ...] = (
                  rf"(?P<partner>\w+))?\b", "dating"),
     _p("status", rf"{_S}(?:[.:,-] )?(?:(?:a|an) )?new (?:boyfriend|girlfriend|partner|bf|gf)\b",
        "dating"),  # "ava - new gf , met at freshers"
-    _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing|going out"
-                 rf" with) (?:someone|somebody|some|a|an)\b", "dating"),
+    _p("status", rf"{_S}(?:[.:,-] |'s )?{_ADVERBS}(?:(?:is|has been) )?(?:dating|seeing|going out"
+                 rf" with) (?:someone|somebody|some|(?:a|an)(?! {_NOT_DATED}))\b", "dating"),
+    # "tayla 's lowkey seeing a scaffolder", not "seeing a physio for her knee"
     _p("status", rf"{_S}{_ADVERBS}has (?:a|an) (?:husband|wife) (?:named|called) "
                  rf"(?P<partner>\w+)", "married"),
     _p("status", rf"{_S}(?:[.:,-] )?{_ADVERBS}has (?:a|an) (?:husband|wife)\b", "married"),
@@ -266,11 +278,14 @@ PATTERNS: tuple[SlotPattern, ...] = (
               rf"(?:st|nd|rd|th) (?:birthday|bday)\b"),  # "an adult now, 18th bday was sat"
     _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged |age )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
               rf"(?: iirc| i think)?{_FRAGMENT_END}"),  # "ellie 28 iirc"
-    _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:is|turned|turns|who is|aged) "
-              rf"(?:now )?(?P<value>\d{{1,3}})\b"),  # a child's or a sibling's age: "age:son"
-    _p("age", rf"{_S}(?:'s|has (?:a|an|1)) (?:[\w-]+ )?(?P<thing>{_PETS}) (?:\S+ ){{0,2}}?"
-              rf"(?:(?:is|turned|turns|hit|[.:-]) (?:now |like |about )?|(?=\d{{1,3}} years\b))"
-              rf"(?P<value>\d{{1,3}})\b"),  # "'s dog is 3", "'s dog - 3 yrs"
+    _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:(?:is|turned|turns|who is"
+              rf"|aged) (?:now |actually )?|celebrated (?:his|her|their) )(?P<value>\d{{1,3}})"
+              rf"(?:(?:st|nd|rd|th) (?:birthday|bday))?\b"),
+    # a child's or a sibling's age: "age:son"; "'s son just celebrated his 4th birthday"
+    _p("age", rf"{_S}(?:(?:'s|has (?:a|an|1)) |(?:[.:,-] )?(?:(?:my|the|our) )?)(?:[\w-]+ )?"
+              rf"(?P<thing>{_PETS}) (?:\S+ ){{0,2}}?(?:(?:is|'s|turned|turns|hit|[.:-]) "
+              rf"(?:now |like |about |actually |only )?|(?=\d{{1,3}} years\b))"
+              rf"(?P<value>\d{{1,3}})\b"),  # "'s dog is 3", "'s dog - 3 yrs", "- dog turned 5"
     # studies
     _p("studies", rf"{_S}{_ADVERBS}(?:majors|is majoring|has majored|majored) in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|doing) (?:a |an )?"
@@ -323,6 +338,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("children", rf"{_s_if(' now')}(?:\S+ ){{0,8}}?(?P<count>\d+) {_CHILD} now\b"),
     _p("children", rf"{_S}[.:,-] (?P<count>\d+) {_CHILD}{_FRAGMENT_END}"),
     _p("children", rf"{_S}(?:[.:,-] )?(?:\w+ )?{_CHILD} (?:arrived|was born|is here)\b"),
+    _p("children", rf"{_S}{_ADVERBS}(?:became|has become|is now) (?:a )?(?:first-time |new )?"
+                   rf"(?:dad|mum|mom|father|mother|parent)\b", "a child"),  # "became a dad"
     # favourites
     _p("favorite", rf"{_S}(?:'s |[.:,-] |{_SAYS})?(?:new )?{_FAVOURITE} "
                    rf"(?P<thing>[\w-]+(?: [\w-]+){{0,2}}?)(?: to (?:watch|play|read|eat|drink))?"

@@ -218,10 +218,11 @@ _CLASHES = (
     ("household", {"partner"}, "status", {"single", "divorced", "widowed"}),
     ("bedtime", {"late"}, "waketime", {"early"}),
     ("job", {"none"}, "hours", {"part", "full"}),
+    ("job", {"none"}, "away", {"back"}),
 )
 """Values of two slots that cannot both hold: living with a partner, single again ("lives
 with her partner" / "split up, on her own"); a night owl, an early riser ("up at 6 now"); out
-of work, and working part or full time."""
+of work, and working part or full time or back at work ("stay at home mum" / "back to work")."""
 
 
 def _thing_told(slots: dict[str, str], other: dict[str, str]) -> dict[str, str]:
