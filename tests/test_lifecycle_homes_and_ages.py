@@ -60,6 +60,8 @@ def test_a_home_bought_an_age_a_thing_got_contradict_what_held_before(old: str, 
         # a home owned is still owned; a thing bought for the rented home is no home
         ("Anke's family bought a house in Hamburg.", "Anke's family owns a house in Hamburg."),
         ("ute - renting in cologne", "ute - bought a sofa for the flat"),
+        ("Ana rents a flat in Leeds.", "Ana bought a flat for her mum in Leeds."),
+        ("Ana is renting in Leeds.", "Ana bought a house in Leeds as an investment."),
         # the same age, of the same pet
         ("Dmitri's corn snake is six years old.", "Dmitri's corn snake is 6 years old now."),
         # still not had
