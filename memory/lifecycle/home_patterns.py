@@ -40,8 +40,13 @@ _DWELLING = (
     r"|houseshare|terrace|townhouse|maisonette|bedsit|room|dorm|unit)"
 )
 _NOT_LIVED_IN = r"(?:holiday|second|investment|rental|buy-to-let|beach|summer|weekend)\b"
-"""A home bought that is no home lived in ("bought a holiday home in spain"), as one bought
-for others or to let is not ("bought a flat for her mum", "as an investment")."""
+"""A home bought that is no home lived in ("bought a holiday home in spain")."""
+_NOT_LIVED_BY = (
+    r"(?:as an? (?:investment|rental)|to rent out|for (?:his|her|their) (?:mum|mom|dad|mother"
+    r"|father|parents|son|daughter|kids))"
+)
+"""What a home is bought for when it is not the member's own ("bought a flat for her mum",
+"as an investment")."""
 _HOUSEHOLD = (
     r"(?:'s family |and (?:her|his|their) (?:partner|wife|husband|family|fiance|fiancee|bf|gf) )?"
 )
@@ -100,10 +105,8 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
        "rent"),  # "padraig is renting in limerick", "ute - renting in cologne"
     _p("tenure", rf"{_S}{_HOUSEHOLD}{_ADVERBS}(?:owns|has bought|have bought|bought"
                  rf"|has finally bought|finally bought) (?:{_DET} )?(?!{_NOT_LIVED_IN})"
-                 rf"(?:[\w'-]+ ){{0,2}}?{_DWELLING}\b(?!(?: \S+){{0,3}} (?:as an? "
-                 rf"(?:investment|rental)|to rent out|for (?:his|her|their) (?:mum|mom|dad|mother"
-                 rf"|father|parents|son"
-                 rf"|daughter|kids)))", "own"),  # "bought the flat off him"
+                 rf"(?:[\w'-]+ ){{0,2}}?{_DWELLING}\b(?!(?: \S+){{0,3}} {_NOT_LIVED_BY})", "own"),
+    # "bought the flat off him", not "bought a flat for her mum"
     _p("tenure", rf"{_S}(?:[.:,-] )?{_ADVERBS}bought in {_IN_THE}{_PLACE}{_PLACE_END}", "own",
        place=True),  # "shanelle - bought in mandurah"
     _p("origin", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE} born(?: (?:and|n|&) (?:raised|bred)\b"
