@@ -118,23 +118,6 @@ SYNONYMS = {
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas: "skint" is "break")."""
 
-NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
-    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-    "eighty": 80, "ninety": 90, "fourty": 40,
-}  # fmt: skip
-
-ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
-    "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
-    "nineteenth": 19, "twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50,
-    "sixtieth": 60, "seventieth": 70, "eightieth": 80, "ninetieth": 90,
-}  # fmt: skip
-"""Ordinal number words, read as numbers before "birthday" ("her thirty-fifth birthday")."""
-
 CONTRACTIONS = {
     "can't": "can not", "cannot": "can not", "won't": "will not", "ain't": "is not",
     "doesnt": "does not", "dont": "do not", "didnt": "did not", "isnt": "is not",

@@ -54,9 +54,7 @@ from memory.lifecycle.lexicon import (
     NAMING_WORDS,
     NEGATIVE_VERBS,
     NEGATORS,
-    NUMBER_WORDS,
     OCCUPATIONS,
-    ORDINALS,
     SAME_IN_PLURAL,
     SLOT_CUES,
     STOPPING_VERBS,
@@ -64,6 +62,7 @@ from memory.lifecycle.lexicon import (
     SYNONYMS,
     WISHES,
 )
+from memory.lifecycle.numbers import NUMBER_WORDS, numbers_written
 from memory.lifecycle.phrases import rewritten
 from memory.lifecycle.places import is_place
 from memory.lifecycle.routine_patterns import diet_kept
@@ -91,23 +90,6 @@ _CONTRACTION = re.compile(
 _NT = re.compile(r"(\w)n't\b")
 _SUFFIXES = {"m": "am", "re": "are", "ve": "have", "ll": "will", "d": "would"}
 _SUFFIX = re.compile(r"'(m|re|ve|ll|d)\b")
-_UNITS = "|".join(word for word, value in NUMBER_WORDS.items() if value < 10)
-_TENS = "|".join(word for word, value in NUMBER_WORDS.items() if value >= 20)
-_NUMBER = re.compile(
-    rf"\b(?:(?P<tens>{_TENS})(?:[- ]?(?P<unit>{_UNITS}))?|(?P<word>"
-    + "|".join(NUMBER_WORDS)
-    + r"))\b"
-)
-_ORDINAL = re.compile(
-    rf"\b(?:(?P<tens>{_TENS})[- ])?(?P<ordinal>"
-    + "|".join(ORDINALS)
-    + r")(?P<birthday> birthday)?\b"
-)
-"""An ordinal in words before "birthday", or of tens and units: "thirty-fifth birthday"
-reads "35th birthday", "had his sixty fifth" "had his 65th" (not "his first job")."""
-_NUMBER_HINTS = re.compile(
-    r"one|two|thre|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty\b"
-)
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*|[.,;:!?()]")
 PUNCTUATION = frozenset(".,;:!?()")
 """The punctuation a body keeps as tokens of their own."""
@@ -273,11 +255,7 @@ def normalise(text: str) -> str:
     text = respelled(_CONTRACTION.sub(lambda match: CONTRACTIONS[match.group(0)], text))
     text = _NT.sub(r"\1 not", text)
     text = _SUFFIX.sub(lambda match: " " + _SUFFIXES[match.group(1)], text)
-    hinted = _NUMBER_HINTS.search(text)  # most facts hold no number word: skip the big patterns
-    if hinted or "birthday" in text:
-        text = _ORDINAL.sub(_ordinal_value, text)
-    if hinted:
-        text = _NUMBER.sub(_number_value, text)
+    text = numbers_written(text)
     tokens: list[str] = []
     for token in _TOKEN.findall(text):
         if token.endswith("'s") and len(token) > 2:
@@ -376,25 +354,3 @@ def _stem_of_gerund(stem: str) -> str:
     if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
         return stem[:-1]
     return stem + "e" if _SHORT_STEM.match(stem) else stem
-
-
-def _ordinal_value(match: re.Match[str]) -> str:
-    if not (match.group("tens") or match.group("birthday")):
-        return match.group(0)  # "her first job", "second cat": read elsewhere
-    value = ORDINALS[match.group("ordinal")]
-    if match.group("tens"):
-        value += NUMBER_WORDS[match.group("tens")]
-    suffix = "th" if value % 100 in (11, 12, 13) else _SUFFIX_OF.get(value % 10, "th")
-    return f"{value}{suffix}{match.group('birthday') or ''}"
-
-
-_SUFFIX_OF = {1: "st", 2: "nd", 3: "rd"}
-
-
-def _number_value(match: re.Match[str]) -> str:
-    if match.group("word"):
-        return str(NUMBER_WORDS[match.group("word")])
-    value = NUMBER_WORDS[match.group("tens")]
-    if match.group("unit"):
-        value += NUMBER_WORDS[match.group("unit")]
-    return str(value)

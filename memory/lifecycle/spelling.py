@@ -46,12 +46,12 @@ from memory.lifecycle.lexicon import (
     IE_NOUNS,
     MEMBER_OF,
     NAME_CUES,
-    NUMBER_WORDS,
     OCCUPATIONS,
     SLOT_CUES,
     STOPWORDS,
     SYNONYMS,
 )
+from memory.lifecycle.numbers import NUMBER_WORDS
 from memory.lifecycle.word_list import Dictionary, dictionary
 from memory.lifecycle.word_match import neighbours_swapped, one_edit
 from memory.search.embeddings import WORDLLAMA_CONFIG
