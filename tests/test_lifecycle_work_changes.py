@@ -32,7 +32,8 @@ SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNR
          "sean just got his papers, fully qualified chippy now no cap"),
         ("lauren is like a third year sparky apprentice",
          "lauren um actually finished her time, she's a qualified sparky now"),
-        ("joe - 2nd year apprentice. chippy", "joe - qualified!! passed the final assessment today"),
+        ("joe - 2nd year apprentice. chippy",
+         "joe - qualified!! passed the final assessment today"),
         # nights after days, the office after working from home
         ("shauna works days um like seven till half three",
          "shauna's on nights now, uh switched over last week"),
