@@ -27,6 +27,19 @@ _NOT_PLACE = (
     r"|close|next|far|upstairs|downstairs|for|life|\w+ly)"
 )
 """What "lives" without "in" is followed by that is no place ("lives alone", "lives happily")."""
+_FLOOR = (
+    r"(?P<value>ground|basement|top|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
+    r"|tenth|\d{1,2}(?:st|nd|rd|th))[- ]floor\b"
+)
+FLOORS = {"ground": "0", "first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5",
+          "sixth": "6", "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}  # fmt: skip
+"""One way to name a floor ("second" / "2nd": "2"); "top" and "basement" stay words."""
+
+
+def floor_value(value: str) -> str:
+    return FLOORS.get(value, value.rstrip("stndrh"))
+
+
 _NOT_HOME = (
     r"(?:uni|university|college|school|class|bed|hospital|rehab|love|ranked|year|grade|a|an"
     r"|the)\b"
@@ -109,6 +122,14 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
     # "bought the flat off him", not "bought a flat for her mum"
     _p("tenure", rf"{_S}(?:[.:,-] )?{_ADVERBS}bought in {_IN_THE}{_PLACE}{_PLACE_END}", "own",
        place=True),  # "shanelle - bought in mandurah"
+    # the floor their home is on: one at a time ("lives on the top floor" / "moved down to the
+    # first floor"), a floor at work left out
+    _p("floor", rf"{_S}{_ADVERBS}(?:lives|living|is living|moved|has moved)(?: \w+){{0,2}}? "
+                rf"(?:on|to|into|in) (?:the |a |an )?{_FLOOR}"),
+    _p("floor", rf"{_S}'s {_DWELLING} is (?:now )?on (?:the )?{_FLOOR}"),
+    _p("floor", rf"{_S}(?:\w+ ){{0,2}}?(?:has|rents|got) (?:a |an )?{_FLOOR} {_DWELLING}\b"),
+    _p("floor", rf"{_S}(?:[.:,-] )?(?:(?:in|on) )?(?:the |a )?{_FLOOR}(?: {_DWELLING})?(?: now)?"
+                rf"{_FRAGMENT_END}"),  # "ewa - top floor"
     _p("origin", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE} born(?: (?:and|n|&) (?:raised|bred)\b"
                  rf"|{_FRAGMENT_END})", place=True),  # "omar . leicester born (and raised)"
     _p("origin", rf"{_S}(?:[.:,-] )?(?:is )?(?:an? )?{_IN_THE}{_PLACE} (?:girl|boy|guy|lad|lass|gal"

@@ -34,12 +34,14 @@ HOUSEHOLD_PATTERNS: tuple[SlotPattern, ...] = (
                     rf"(?:sister|brother|siblings|sis|bro|cousins?|grandma|gran|grandparents"
                     rf"|aunt|uncle)\b", "relatives"),
     _p("household", rf"{_s_if(' alone| solo')}(?:\S+ ){{0,8}}?(?:[.,] (?:lives |living )?alone"
-                    rf"|solo living|living solo)\b", "alone"),  # "sister moved out . alone now"
+                    rf"|solo living|living solo|[.,] solo(?= now|$))\b",
+       "alone"),  # "sister moved out . alone now", "flatmates gone . solo now"
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
                     rf"(?:\w+ ){{0,2}}?(?:roommates|flatmates|housemates|roomies|coworkers"
                     rf"|colleagues|friends|mates|strangers)\b", "roommates"),  # "with 2 new mates"
-    _p("household", rf"{_S}(?:[.:,-] )?(?:{_ADVERBS}has )?(?:a |an |\d+ )?(?:roommate"
-                    rf"|flatmate|housemate|roomie)s?\b", "roommates"),  # "mei - flatmates x3"
+    _p("household", rf"{_S}(?:[.:,-] )?(?:{_ADVERBS}(?:has|got|has got) )?(?:a |an |\d+ )?"
+                    rf"(?:roommate|flatmate|housemate|roomie)s?\b(?! (?:gone|left|moved out)\b)",
+       "roommates"),  # "mei - flatmates x3", "got 2 flatmates" (not "flatmates gone")
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
                     rf"(?:(?:his|her|their) )?(?:partner|boyfriend|girlfriend|bf|gf|wife|husband"
                     rf"|fiance|fiancee)\b", "partner"),

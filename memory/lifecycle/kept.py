@@ -1,6 +1,7 @@
 """What a change keeps of the old fact: a thing still had or the same ("switched teams , still
 ubisoft", "same trust"), a move within the old place ("a bigger flat in the same building"), a
-job kept through a move to another team; and a switch away from a thing the old fact names
+job kept through a move to another team, a home kept through a move on the pitch or online
+("moved to lock", "moved to youtube"); and a switch away from a thing the old fact names
 ("moved from support to sales"). Read by :func:`memory.lifecycle.change.replaced` and its
 neighbours.
 """
@@ -10,9 +11,11 @@ from __future__ import annotations
 import re
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.creator_patterns import NAMES
 from memory.lifecycle.lexicon import STOPWORDS
 from memory.lifecycle.reading import Reading
 from memory.lifecycle.slots import find_slots
+from memory.lifecycle.sport_patterns import POSITIONS
 
 _FROM_TO = re.compile(
     r"\b(?:switched|swapped|moved|transferred|changed|went|shifted|converted|upgraded"
@@ -43,7 +46,7 @@ def thing_kept(old: Reading, new: Reading) -> bool:
     "switched teams , still ubisoft", "same trust", "switched teams at ubisoft"; not "still plays
     league": a doing, no thing), or that a move kept to the same place ("moved to a bigger
     flat in the same building"): what changed is something else."""
-    if _SAME_PLACE.search(new.body):
+    if _SAME_PLACE.search(new.body) or _moved_to_play(new.body):
         return True
     if _NEW_TEAM.search(new.body) and any(slot.key == "job" for slot in find_slots(old.body)):
         return True
@@ -51,6 +54,20 @@ def thing_kept(old: Reading, new: Reading) -> bool:
         word in old.core and ((read := verb(word)) is None or read[0] == word)
         for word in _STILL.findall(new.body)
     )
+
+
+_MOVED_TO = re.compile(r"\bmoved\b(?: \S+){0,3}? to (?:play )?(?:a |an |the )?(\S+(?: \S+)?)")
+_NO_HOMES = frozenset(POSITIONS) | frozenset(NAMES)
+
+
+def _moved_to_play(body: str) -> bool:
+    """A move to a position or a platform, no home ("moved to lock this season", "moved to
+    youtube")."""
+    moved = _MOVED_TO.search(body)
+    if moved is None:
+        return False
+    target = moved.group(1)
+    return target in _NO_HOMES or target.split()[0] in _NO_HOMES
 
 
 def left_for_another(old: Reading, new: Reading) -> bool:

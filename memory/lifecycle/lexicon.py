@@ -135,7 +135,7 @@ IS_AFTER_S = _words(
     "back originally currently also allergic vegan vegetarian single married engaged "
     "divorced separated dating seeing based living moving going working studying learning "
     "obsessed into fully totally completely definitely literally basically actually officially "
-    "finally pretty super pregnant unemployed pescatarian"
+    "finally pretty super pregnant unemployed pescatarian out"
 )
 """After "<name>'s", these words make the ``'s`` an "is" ("Ana's a vet", "Mo's divorced")."""
 
@@ -345,7 +345,9 @@ SLOT_CUES = (
         "fiance fiancee rota lates earlies earlys derank deranked diamond platinum plat emerald "
         "ascendant immortal radiant grandmaster challenger predator guardian nova carnivore keto "
         "gaff controller gamepad mnk kbm monitor course cuff bae boo booed couple visa ilr "
-        "residency residence citizenship reroll rerolled realm provisional pass rent dad mum"
+        "residency residence citizenship reroll rerolled realm provisional pass rent dad mum "
+        "midfielder midfield defender striker goalkeeper keeper winger wing lock prop hooker "
+        "flanker guard shortstop pitcher catcher setter libero edit support allegiance"
     )
     | UNIVERSITIES
     | frozenset(PETS)

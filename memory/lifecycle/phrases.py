@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from memory.lifecycle.community_phrases import COMMUNITY_PHRASES
 from memory.lifecycle.event_phrases import EVENT_PHRASES
+from memory.lifecycle.fan_phrases import FAN_PHRASES
 from memory.lifecycle.health_phrases import HEALTH_PHRASES
 from memory.lifecycle.learning_phrases import LEARNING_PHRASES
 from memory.lifecycle.lexicon import LANGUAGES
@@ -66,6 +67,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (SAYING, FRAME + r"(?:her|his|their|my) ", r"\1 's "),
     (SAYING, FRAME + r"(?=1 of (?:her|his|their|my) )", r"\1 "),  # "one" is read as 1
     (("according",), r"^according to [^,]+ , ", ""),
+    *FAN_PHRASES,
     (("never ",), r"\bnever (?:miss|skip)\w*(?: (?:a|an|1) (?:day|week|session|game))?\b", " "),
     (("no cap",), r"\bno cap\b", " "),  # slang for "no lie", no denial
     (("no ",), r"\bno (?:skips?|days? off|excuses?|rest days?|exceptions?|matter what)\b", " "),
@@ -365,7 +367,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"is allergic to \1"),
     (("allerg", "alerg"), r"\bcan not (?:eat|have|take) (\w+(?: \w+)?) , (?:she|he|they) (?:is|are)"
      r" allergic\b", r"is allergic to \1"),  # "cant take penicillin, she is allergic"
-    (("football club", "fc"), r"\b(?:football club|f\.? ?c)\b", " "),
     (("goated", "cracked"), r"\b(?:is )?(?:goated|cracked) (?:at|in)\b", "is good at"),
     (("scared", "terrified", "afraid", "frightened", "phobia", "fear of"),
      r"\b(?:is |(?=not ))(not )?(?:(?:really|so|very|super) )?(?:scared|terrified|afraid"

@@ -53,7 +53,20 @@ _VALUE = (
 trait said of it ("so slow") or what it is doing ("getting fixed")."""
 _END = r"(?: (?:now|these days|atm|rn|lol|tbh|ngl|fr|btw))*(?=$| [.,;:!?()])"
 
+_NAMED = (
+    r"(?P<thing>(?:[\w-]+ ){0,2}?(?:team|channel|server|band|podcast|guild|clan|shop|business"
+    r"|blog|boat|bike|van|company|brand|character|farm|island|bot|project|page|account))"
+)
+"""Things a member has named, one name at a time ("her fantasy team", "his channel")."""
+
 POSSESSIVE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("of", rf"{_S}'s (?:current |usual |new |main )?{_THING} (?:is|are|=|:) {_VALUE}{_END}"),
+    # the name of a thing of theirs, told or changed: "name:fantasy team"
+    _p(
+        "name",
+        rf"{_S}(?:'s |[.:,-] )?{_NAMED} (?:is called|is named|name is|name :) "
+        rf"{_VALUE}{_END}",
+    ),  # "camille 's fantasy team is called x"
+    _p("name", rf"{_S}(?:\S+ )?renamed (?:his|her|their) {_NAMED} (?:to )?{_VALUE}{_END}"),
 )
-"""What fills a ``of:<thing>`` slot."""
+"""What fills a ``of:<thing>`` slot, and a ``name:<thing>`` slot."""

@@ -212,9 +212,9 @@ def keys(text: str) -> Keys:
             cued = True  # "born" too, whose lemma ("bear") is no cue; "napoli", a place
         if token in _NO_KEY or len(token) < 2 or tells_how_often(tokens, index):
             continue
-        base = lemma(token)  # repaired already, by normalise
-        base = SYNONYMS.get(base, NEGATIVE_VERBS.get(base, base))
-        if base in SLOT_CUES or base in OCCUPATIONS or base in CHANGE_CUES:
+        plain = lemma(token)  # repaired already, by normalise
+        base = SYNONYMS.get(plain, NEGATIVE_VERBS.get(plain, plain))
+        if base in SLOT_CUES or plain in SLOT_CUES or base in OCCUPATIONS or base in CHANGE_CUES:
             cued = True
         if base not in LIGHT_VERBS and base not in DATE_WORDS:
             words.add(base)

@@ -71,6 +71,7 @@ from memory.lifecycle.turns import (
     day_changed,
     first_one,
     first_time,
+    postponed,
     recovered,
     rescheduled,
     resumed,
@@ -133,6 +134,8 @@ def relation(
         return Relation.CONTRADICTS
     if rescheduled(first, second, core_a, core_b) or day_changed(first, second):
         return Relation.CONTRADICTS
+    if postponed(first, second, core_a, core_b):
+        return Relation.CONTRADICTS  # "moving on the 30th" / "the move got pushed to the 7th"
     if first_one(first, second, core_a) or first_time(first, second, core_a, core_b):
         return Relation.CONTRADICTS
     if recovered(first, second, core_a, core_b) or born(first, second) or achieved(first, second):

@@ -165,7 +165,7 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
     _p("workplace", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?(?:back )?(?:in )?(?:the )?"
-                    rf"office(?= now\b)",
+                    rf"office(?= (?:now|rn|atm)\b)",
        "office"),  # "jules back in office 5 days a week now" (how often is read away)
     _p("workplace", rf"{_S}[.:,-] (?:in (?:the )?)?office(?=$| [.,;:!?]| (?:now|full|every)\b)",
        "office"),  # "pia . office tue+thu"

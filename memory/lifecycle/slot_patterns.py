@@ -83,7 +83,7 @@ _AGE_END = (
     r"(?! on (?:the )?(?:bench|squat|deadlift)\b)"  # "hit 70 on bench": a lift, no age
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
     r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they|i|rn|atm|ytd|iirc"
-    r"|yday|happy|sat|sun|mon|tue|wed|thu|fri|bday|birthday)\b)"
+    r"|yday|happy|sat|sun|mon|tue|wed|thu|fri|bday|birthday|like)\b)"
 )
 _HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?|not has any"
 _SOME = r"(?:(?:a|an|one) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
@@ -277,7 +277,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("age", rf"{_S}(?:.*? (?:his|her|their|[,;.:-]) |(?:[.:-] )?)(?P<value>\d{{1,3}})"
               rf"(?:st|nd|rd|th) (?:birthday|bday)\b"),  # "an adult now, 18th bday was sat"
     _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged |age )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
-              rf"(?: iirc| i think)?{_FRAGMENT_END}"),  # "ellie 28 iirc"
+              rf"(?: iirc| i think| as of \w+)?{_FRAGMENT_END}"),  # "ellie 28 iirc"
     _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:(?:is|turned|turns|who is"
               rf"|aged) (?:now |actually )?|celebrated (?:his|her|their) )(?P<value>\d{{1,3}})"
               rf"(?:(?:st|nd|rd|th) (?:birthday|bday))?\b"),
@@ -369,7 +369,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     # the team they support: one at a time, as a favourite team is (not "supports new nurses
     # as a preceptor")
     _p("favorite:team", rf"{_S}{_ADVERBS}(?:supports|is supporting|has supported|reps|is a "
-                        rf"(?:\w+ )?supporter of) (?!(?:his|her|their|my|our|a|an|local)\b)"
+                        rf"(?:\w+ )?supporter of|switched (?:his |her |their )?allegiances? to)"
+                        rf" (?!(?:his|her|their|my|our|a|an|local)\b)"
                         rf"(?!.* as an? )(?:the )?{_VALUE}"),
     # the hand they write with
     _p("hand", rf"{_S}{_ADVERBS}(?:is )?(?:a )?(?P<value>(?:left|right|rigth)[- ]handed|lefty"

@@ -20,15 +20,16 @@ contradiction), or share their slots with equal values (a sign of the same fact)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.creator_patterns import CREATOR_PATTERNS, CREATOR_VALUES, NAMES
 from memory.lifecycle.game_patterns import GAME_PATTERNS, SERVERS
 from memory.lifecycle.gear_patterns import GEAR_PATTERNS, INPUTS
-from memory.lifecycle.home_patterns import HOME_PATTERNS, LIVING, VISIT
+from memory.lifecycle.home_patterns import HOME_PATTERNS, LIVING, VISIT, floor_value
 from memory.lifecycle.household_patterns import HOUSEHOLD_PATTERNS
 from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS, VISAS
 from memory.lifecycle.lexicon import (
@@ -59,6 +60,7 @@ from memory.lifecycle.slot_values import (
     initials,
     values_agree,
 )
+from memory.lifecycle.sport_patterns import POSITIONS, SPORT_PATTERNS, SPORT_VALUES
 from memory.lifecycle.word_match import sets_match
 from memory.lifecycle.zone_patterns import A_ZONE, ZONE_PATTERNS, zone_offset
 from memory.lifecycle.zones import place_offset, written
@@ -89,7 +91,8 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 
 PATTERNS = (
     *HOME_PATTERNS, *_PATTERNS, *PET_PATTERNS, *HOUSEHOLD_PATTERNS, *ROUTINE_PATTERNS,
-    *ZONE_PATTERNS, *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS, *POSSESSIVE_PATTERNS,
+    *ZONE_PATTERNS, *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS, *SPORT_PATTERNS,
+    *CREATOR_PATTERNS, *POSSESSIVE_PATTERNS,
 )  # fmt: skip
 """Every slot pattern: where the member lives, who they are, then their routine, time zone and
 pronouns (keys of their own), and last any thing they have one of ("of:<thing>")."""
@@ -112,6 +115,8 @@ def find_slots(body: str) -> tuple[Slot, ...]:
             continue  # a zone, no place: "lives in cet"
         if key == "home" and VISIT.search(body) and not LIVING.search(match.group(0)):
             continue  # "kat in iloilo this week , visiting fam"
+        if key == "home" and value in _NO_HOMES:
+            continue  # a move on the pitch or online: "moved to lock", "moved to youtube"
         if key == "job" and _duties(value):
             continue  # "her job is serving tables": what she does, no job's name
         if key.startswith("of:") and any(
@@ -275,7 +280,14 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         key = f"{key}:{DISTANCES.get(thing, PETS.get(thing, thing))}"  # "pup": "age:dog"
     elif key == "best":  # a best told without its distance: the other fact's (``_thing_told``)
         key = "best:"
-    elif key in ("favorite", "rank", "main", "main_role", "of"):  # of a thing: "rank:valorant"
+    elif key in (
+        "favorite",
+        "rank",
+        "main",
+        "main_role",
+        "of",
+        "name",
+    ):  # of a thing: "rank:valorant"
         words = [_THINGS.get(w, SYNONYMS.get(w, w)) for w in (groups.get("thing") or "").split()]
         if len(words) > 1 and words[-1].isdigit():
             words.pop()  # a game whatever its number: "overwatch 2", "counterstrike 2"
@@ -319,6 +331,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = _SHIFTS.get(value, value)
     elif slot == "commute":
         value = _COMMUTES.get(value.split()[-1], value)
+    elif slot in _WRITTEN:  # "cb" / "centre half", "top" / "1st", "davinci" / "resolve"
+        value = _WRITTEN[slot](groups["value"])
     elif slot == "hand":  # "lefty" / "left-handed"
         value = "left" if value.startswith("left") else "right"
     elif slot == "rank":  # "plat iv" / "platinum 4"
@@ -338,6 +352,10 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(re.escape(name) for name in names) + r")\b")
 
 
+_NO_HOMES = frozenset(POSITIONS) | frozenset(NAMES)
+"""What a move is to that is no home: a position, a platform, a program."""
+_WRITTEN: dict[str, Callable[[str], str]] = {**SPORT_VALUES, **CREATOR_VALUES, "floor": floor_value}
+"""Slots whose values are written one way by a table ("cb" / "centre half", "top" / "1st")."""
 _QUALIFIED = frozenset({"licensed", "qualified", "certified", "registered", "trained",
                         "professional", "fully"})  # fmt: skip
 """Words before a job that say it is held by the book, no other job."""

@@ -1,9 +1,11 @@
 """Turns a later fact tells of an earlier one's state, each a contradiction of it: a habit
 stopped then taken up again, an ailment then well again, none of a kind then a first one
-got, a thing done on other days or at another time, a thing worked for then done.
+got, a thing done on other days or at another time, a date put off or brought forward, a
+thing worked for then done.
 
     resumed(read("quit smoking"), read("smoking again"), ...) → True
     rescheduled(read("lev: practice 6am"), read("lev - practice moved to evenings"), ...) → True
+    postponed(read("moving out on the 30th"), read("the move got pushed to the 7th"), ...) → True
 
 Each takes the two readings (the older first) and, where it needs them, their content words
 with the subject's names left out (see :func:`memory.lifecycle.relation.relation`, step 5).
@@ -36,10 +38,16 @@ def resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozense
 _AILMENTS = frozenset({"injure", "injured", "injury", "break", "broken", "tear", "torn",
                        "sprain", "fracture", "pain", "hurt", "sore", "sick", "ill", "flu",
                        "covid", "recover", "surgery", "strain", "tendonitis", "splint",
-                       "concussion", "cast"})  # fmt: skip
+                       "concussion", "cast", "sideline"})  # fmt: skip
 _BODY = frozenset({"knee", "ankle", "wrist", "calf", "shin", "shoulder", "hip", "hamstring",
                    "foot", "hand", "arm", "leg", "elbow", "neck", "achilles", "acl", "toe",
                    "finger", "rib", "head", "groin", "quad", "thumb"})  # fmt: skip
+_OUT_INJURED = re.compile(
+    r"\bout (?:injured|for the season|for (?:a|the) (?:bit|while|month|rest of the season)"
+    rf"|with (?:a |an |his |her |their )?(?:\w+ )?(?:{'|'.join(sorted(_BODY))}))\b"
+)
+"""Out of a team for a while: an ailment told by what it stops ("acl . out for the season",
+"out with a bad knee")."""
 _WELL_AGAIN = re.compile(
     r"\b(?:healed|recovered|all good|is fine|fine now|fully fit|cleared|cast off|pain free"
     r"|good as new|(?:back|switched) (?:to |at |on |in )?(?:training|running|work|gigging"
@@ -54,7 +62,8 @@ def recovered(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozen
     """An injury or an illness, then well again: "has a broken wrist" / "got the cast off, the
     wrist is fine", "knee pain" / "knee all good now" (not another part of the body)."""
     told_over = _RECOVERED_FROM.search(new.body) is not None
-    if not core_a & _AILMENTS or (core_b & _AILMENTS - {"cast"} and not told_over):
+    ailing = core_a & _AILMENTS or _OUT_INJURED.search(old.body) is not None
+    if not ailing or (core_b & _AILMENTS - {"cast", "recover"} and not told_over):
         return False  # "broken arm, cast off in 3 weeks" is broken still
     if new.negated or old.dates:
         return False  # "broke his wrist in 2022" stays true
@@ -195,6 +204,29 @@ def day_changed(first: Reading, second: Reading) -> bool:
         and len(first.days) == len(second.days) == 1
         and first.days != second.days
     )
+
+
+_POSTPONED = re.compile(
+    r"\b(?:pushed|postponed|delayed|put back|moved back|rescheduled|bumped|brought forward"
+    r"|moved forward)\b"
+)
+_DAY_OF_MONTH = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
+
+
+def postponed(first: Reading, second: Reading, core_a: frozenset[str],
+              core_b: frozenset[str]) -> bool:  # fmt: skip
+    """A date set, then put off or brought forward ("move-in date is 1 september" / "was
+    pushed back to 15 september", "moving out on the 30th" / "the move got pushed to the 7th",
+    "wedding on 3 june" / "postponed to july"): the two share a thing, the dates differ."""
+    if first.negated or second.negated or _POSTPONED.search(second.body) is None:
+        return False
+    old, new = _dated(first), _dated(second)
+    return bool(old) and bool(new) and not old & new and bool(core_a & core_b - GENERIC_WORDS)
+
+
+def _dated(reading: Reading) -> frozenset[str]:
+    """The dates a fact names, and the days of a month ("on the 30th")."""
+    return reading.dates | frozenset(_DAY_OF_MONTH.findall(reading.body))
 
 
 def _new_part(first: Reading, second: Reading, words: list[str]) -> bool:

@@ -1,0 +1,67 @@
+"""A renter's and a counter's changes, through the public ``relation``: another floor, the
+flatmates gone, back in the office, a date put off (memory.lifecycle.turns.postponed), an
+amount told in thousands or by its currency sign, or of a thing of the subject's
+(memory.lifecycle.amounts), an age told in chat; and what looks like them but is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle import Relation, relation
+
+SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # another floor
+        ("Ayo lives on the third floor.",
+         "Ayo moved down to a ground-floor flat in the same block."),
+        ("kim - top floor", "kim - 2nd floor flat now"),
+        # the flatmates gone, back in the office
+        ("lu got 3 flatmates rn", "lu living solo now, the flatmates all moved out"),
+        ("max - wfh", "max back in office rn"),
+        # a date put off or brought forward
+        ("Ines's start date is 2 March.", "Ines's start date was pushed back to 16 March."),
+        ("dev is moving out on the 28th", "dev's move got pushed to the 5th"),
+        ("Ama's wedding is on 3 June.", "Ama's wedding got postponed to 12 August."),
+        # an amount in thousands, by its sign, of a thing of theirs
+        ("rio has 4k followers on insta", "rio hit 10k followers on insta"),
+        ("nat charges $80 an hour", "nat charges $95 an hour now"),
+        ("Kemi pays 1,200 dollars a month in rent.",
+         "Kemi's rent went up to 1,350 dollars in May."),
+        ("Ugo's podcast has about 900 listeners.",
+         "Ugo's podcast passed 2,000 listeners this month."),
+        # an age told in chat
+        ("tia is 15", "tia just turned 16 like last week"),
+        ("rob is 30", "rob 31 as of june"),
+    ],
+)  # fmt: skip
+def test_a_change_at_home_or_in_a_count_contradicts_what_held_before(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS
+
+
+def test_one_floor_said_two_ways_is_the_same_fact() -> None:
+    assert relation("Eda's flat is on the fourth floor.", "Eda's apartment is on the 4th floor.",
+                    0.7) is SAME  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a floor at work is no home's floor
+        ("Jo works on the 3rd floor.", "Jo lives on the 5th floor."),
+        # a race is no amount; an amount saved is no rent
+        ("wen ran a 5k last month", "wen ran a 10k now"),
+        ("Ken pays 800 a month in rent.", "Ken saved 800 last month."),
+        # someone else's date; a date kept
+        ("Ama's wedding is on 3 June.", "Ama's sister's wedding is on 12 August."),
+        ("dev is moving out on the 28th",
+         "dev is still moving out on the 28th, nothing pushed back"),
+        # a year is no amount
+        ("Lin has 2 cats.", "Lin has had cats since 2019 now."),
+    ],
+)  # fmt: skip
+def test_what_leaves_the_old_fact_true_does_not_contradict_it(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is not CONTRADICTS
