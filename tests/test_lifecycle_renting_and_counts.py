@@ -1,7 +1,8 @@
 """A renter's and a counter's changes, through the public ``relation``: another floor, the
 flatmates gone, back in the office, a date put off (memory.lifecycle.turns.postponed), an
 amount told in thousands or by its currency sign, or of a thing of the subject's
-(memory.lifecycle.amounts), an age told in chat; and what looks like them but is not."""
+(memory.lifecycle.amounts), another rent, an age told in chat; and what looks like them but
+is not."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNR
         ("nat charges $80 an hour", "nat charges $95 an hour now"),
         ("Kemi pays 1,200 dollars a month in rent.",
          "Kemi's rent went up to 1,350 dollars in May."),
+        ("sam pays like 750 a month for his room", "sam's rent dropped to 700 after a chat"),
         ("Ugo's podcast has about 900 listeners.",
          "Ugo's podcast passed 2,000 listeners this month."),
         # an age told in chat
@@ -42,9 +44,18 @@ def test_a_change_at_home_or_in_a_count_contradicts_what_held_before(old: str, n
     assert relation(old, new, 0.5) is CONTRADICTS
 
 
-def test_one_floor_said_two_ways_is_the_same_fact() -> None:
-    assert relation("Eda's flat is on the fourth floor.", "Eda's apartment is on the 4th floor.",
-                    0.7) is SAME  # fmt: skip
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # one floor, one rent said two ways
+        ("Eda's flat is on the fourth floor.", "Eda's apartment is on the 4th floor."),
+        ("Oli's rent is 900 pounds a month.", "Oli pays 900 pounds monthly for his flat."),
+        ("vee's rent is like 2k a month", "vee pays um two thousand monthly for her place"),
+        ("moss - rent 1k/mo", "moss pays a grand a month in rent"),
+    ],
+)  # fmt: skip
+def test_one_floor_or_rent_said_two_ways_is_the_same_fact(old: str, new: str) -> None:
+    assert relation(old, new, 0.7) is SAME
 
 
 @pytest.mark.parametrize(

@@ -52,6 +52,7 @@ def test_a_player_or_creator_change_contradicts_what_held_before(old: str, new: 
     [
         # a position said again in other words
         ("dom plays cb on sundays", "dom plays centre half on sundays"),
+        ("kai plays ss in a rec league", "kai is shortstop for his rec league team"),
         ("Lola plays wing attack in netball.", "Lola's netball position is wing attack."),
         # going to every game said other ways
         ("Ade never misses a Celtic home game.", "Ade goes to every single Celtic home game."),

@@ -1,5 +1,6 @@
-"""The patterns of where a member lives, whether they rent or own their home, and where they
-come from (:mod:`memory.lifecycle.slots`, keys ``home``, ``tenure`` and ``origin``). Built as
+"""The patterns of where a member lives, whether they rent or own their home, what rent they
+pay, the floor their home is on, and where they come from (:mod:`memory.lifecycle.slots`, keys
+``home``, ``tenure``, ``rent``, ``floor`` and ``origin``). Built as
 the patterns of :mod:`memory.lifecycle.slot_patterns` are, from its parts.
 
 Where a fact tells a home without a verb for it ("babs . swansea now", "cyrus . back in tehran
@@ -38,6 +39,29 @@ FLOORS = {"ground": "0", "first": "1", "second": "2", "third": "3", "fourth": "4
 
 def floor_value(value: str) -> str:
     return FLOORS.get(value, value.rstrip("stndrh"))
+
+
+_MONEY = (
+    r"(?:about |around |like |roughly )?(?P<value>a grand|\d{1,3}(?: , \d{3})+(?![\w])"
+    r"|\d+(?:\.\d+)?k?(?: hundred| thousand)?(?![\w]))"
+    r"(?: (?:euros?|pounds?|quid|dollars?|bucks|rand|rupees))?"
+)
+_MONTHLY = r"(?: (?:a|per|each|every) month| monthly| pcm)?"
+
+
+def rent_value(value: str) -> str:
+    """One way to write a rent ("a grand", "1k", "1 thousand", "1 , 000": "1000"; "12 hundred":
+    "1200")."""
+    number, _, times = value.replace(" , ", "").replace("a grand", "1k").partition(" ")
+    amount = float(number.rstrip("k")) * (1000 if number.endswith("k") else 1)
+    return f"{amount * _TIMES.get(times, 1):g}"
+
+
+_TIMES = {"hundred": 100, "thousand": 1000}
+
+
+HOME_VALUES = {"floor": floor_value, "rent": rent_value}
+"""One way to write a floor ("2nd": "2") or a rent ("a grand": "1000")."""
 
 
 _NOT_HOME = (
@@ -122,6 +146,16 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
     # "bought the flat off him", not "bought a flat for her mum"
     _p("tenure", rf"{_S}(?:[.:,-] )?{_ADVERBS}bought in {_IN_THE}{_PLACE}{_PLACE_END}", "own",
        place=True),  # "shanelle - bought in mandurah"
+    # what they pay in rent: one amount at a time ("rent is 700 euros" / "pays 700 monthly for
+    # her flat"; "pays 800 for her room" / "her rent dropped to 720")
+    _p("rent", rf"{_S}(?:'s (?:monthly )?|[.:,-] )?rent (?:is |: )?(?:now |still )?(?:(?:went|has "
+               rf"gone|is going) (?:up|down) to |(?:rose|increased|dropped|fell|jumped|was raised"
+               rf"|was cut|went) to )?{_MONEY}"),
+    _p("rent", rf"{_S}(?:\S+ ){{0,2}}?pays (?:yeah |like )?{_MONEY}{_MONTHLY} (?:in rent|for rent"
+               rf"|rent|for (?:his|her|their|the) (?:room|flat|place|apartment|house|studio"
+               rf"|bedsit))\b"),
+    _p("rent", rf"{_S}'s (?:room|flat|place|apartment|house|studio) costs (?:him |her |them )?"
+               rf"{_MONEY}"),
     # the floor their home is on: one at a time ("lives on the top floor" / "moved down to the
     # first floor"), a floor at work left out
     _p("floor", rf"{_S}{_ADVERBS}(?:lives|living|is living|moved|has moved)(?: \w+){{0,2}}? "

@@ -354,6 +354,10 @@ _LOCALS = ("guy", "girl", "boy", "lad", "lass", "gal", "local", "native")
 _ORIGIN_WORDS = frozenset(("hometown", "home", "town", "city", "bear", "raise", "breed",
                            "family", "like", "that", *_LOCALS))  # fmt: skip
 """Words of an origin beside its place: "born and raised", "that's where her family is from"."""
+_RENT_WORDS = frozenset({"rent", "rend", "pay", "cost", "monthly", "mo", "month", "grand",
+                        "thousand", "euro", "pound", "dollar", "buck", "quid", "rupee", "room",
+                        "flat", "place"})  # fmt: skip
+"""Words of a rent beside its amount: "pays 700 euros monthly for her flat"."""
 _KIND_WORDS = {
     "status": frozenset({"girlfriend", "boyfriend", "partner", "wife", "relationship"}),
     "origin": _ORIGIN_WORDS,
@@ -365,4 +369,7 @@ _KIND_WORDS = {
     "job": frozenset({"retire", "work"}),
     "timezone": frozenset({"go", "use", "follow", "time", "zone", "timezone"}),
     "workplace": frozenset({"full", "time", "job", "home", "work", "flat", "house"}),
+    "rent": _RENT_WORDS,
+    "floor": frozenset({"floor", "live", "flat", "apartment", "place", "home"}),
+    "position": frozenset({"play", "position", "team", "side"}),
 }

@@ -29,7 +29,7 @@ from memory.extraction.offline.verbs import verb
 from memory.lifecycle.creator_patterns import CREATOR_PATTERNS, CREATOR_VALUES, NAMES
 from memory.lifecycle.game_patterns import GAME_PATTERNS, SERVERS
 from memory.lifecycle.gear_patterns import GEAR_PATTERNS, INPUTS
-from memory.lifecycle.home_patterns import HOME_PATTERNS, LIVING, VISIT, floor_value
+from memory.lifecycle.home_patterns import HOME_PATTERNS, HOME_VALUES, LIVING, VISIT
 from memory.lifecycle.household_patterns import HOUSEHOLD_PATTERNS
 from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS, VISAS
 from memory.lifecycle.lexicon import (
@@ -354,7 +354,7 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 
 _NO_HOMES = frozenset(POSITIONS) | frozenset(NAMES)
 """What a move is to that is no home: a position, a platform, a program."""
-_WRITTEN: dict[str, Callable[[str], str]] = {**SPORT_VALUES, **CREATOR_VALUES, "floor": floor_value}
+_WRITTEN: dict[str, Callable[[str], str]] = {**SPORT_VALUES, **CREATOR_VALUES, **HOME_VALUES}
 """Slots whose values are written one way by a table ("cb" / "centre half", "top" / "1st")."""
 _QUALIFIED = frozenset({"licensed", "qualified", "certified", "registered", "trained",
                         "professional", "fully"})  # fmt: skip
@@ -373,17 +373,9 @@ _COMMUTES = {"cycles": "bike", "cycle": "bike", "bikes": "bike", "bicycle": "bik
              "metro": "train", "tram": "train", "rail": "train", "trains": "train",
              "buses": "bus", "busses": "bus", "scoots": "scooter"}  # fmt: skip
 """One name per way to work: "cycles to work" / "goes to work by bike"."""
-_TIERS = {
-    "plat": "platinum",
-    "asc": "ascendant",
-    "masters": "master",
-    "grandmasters": "grandmaster",
-    "i": "1",
-    "ii": "2",
-    "iii": "3",
-    "iv": "4",
-    "v": "5",
-}
+_TIERS = {"plat": "platinum", "asc": "ascendant", "masters": "master",
+          "grandmasters": "grandmaster", "i": "1", "ii": "2", "iii": "3", "iv": "4",
+          "v": "5"}  # fmt: skip
 _KINDS = {"kid": "child", "kids": "child", "brothers": "brother", "sisters": "sister",
           "siblings": "sibling", "sons": "son", "daughters": "daughter", "babies": "baby",
           **PETS}  # fmt: skip
