@@ -1,8 +1,9 @@
 """A renter's and a counter's changes, through the public ``relation``: another floor, the
 flatmates gone, back in the office, a date put off (memory.lifecycle.turns.postponed), an
 amount told in thousands or by its currency sign, or of a thing of the subject's
-(memory.lifecycle.amounts), another rent, an age told in chat; and what looks like them but
-is not."""
+(memory.lifecycle.amounts), another rent, an age told in chat; none of a thing, then one put
+in, a term renewed, another mortgage rate, drinking again, a local club left by a move
+(memory.lifecycle.turns); and what looks like them but is not."""
 
 from __future__ import annotations
 
@@ -35,6 +36,19 @@ SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNR
         ("sam pays like 750 a month for his room", "sam's rent dropped to 700 after a chat"),
         ("Ugo's podcast has about 900 listeners.",
          "Ugo's podcast passed 2,000 listeners this month."),
+        # none at home, then one put in; a term renewed or ended early; another mortgage
+        ("Bea's flat has no washing machine.",
+         "Bea's landlord finally installed a washing machine."),
+        ("cal's place got no aircon", "cal got aircon fitted last week"),
+        ("Ivo said his lease ends in May.",
+         "Ivo mentioned that he renewed his lease for two years."),
+        ("dee's contract up in march", "dee extended her contract till next summer"),
+        ("Ute's visa runs out in June.", "Ute's employer ended her visa early."),
+        ("Pim has a tracker mortgage.", "Pim remortgaged onto a five-year fixed rate."),
+        # drinking again; a local club left by a move
+        ("Mo doesn't drink at all.", "Mo has a beer with his mates most Fridays now."),
+        ("aisha - teetotal", "aisha - couple of glasses of wine a week now"),
+        ("Tor plays rugby for a club in Cardiff.", "Tor moved to Bristol and joined a club there."),
         # an age told in chat
         ("tia is 15", "tia just turned 16 like last week"),
         ("rob is 30", "rob 31 as of june"),
@@ -70,6 +84,11 @@ def test_one_floor_or_rent_said_two_ways_is_the_same_fact(old: str, new: str) ->
         ("Ama's wedding is on 3 June.", "Ama's sister's wedding is on 12 August."),
         ("dev is moving out on the 28th",
          "dev is still moving out on the 28th, nothing pushed back"),
+        # still none, a term as it was, a drink once, the same town
+        ("Bea's flat has no washing machine.", "Bea's flat has no dishwasher either."),
+        ("Ivo said his lease ends in May.", "Ivo's lease ends in May, he is looking for a flat."),
+        ("Mo doesn't drink at all.", "Mo had a glass of wine at his sister's wedding in June."),
+        ("Tor plays rugby for a club in Cardiff.", "Tor moved to a flat in Cardiff Bay."),
         # a year is no amount
         ("Lin has 2 cats.", "Lin has had cats since 2019 now."),
     ],

@@ -1,6 +1,7 @@
 """The patterns of where a member lives, whether they rent or own their home, what rent they
-pay, the floor their home is on, and where they come from (:mod:`memory.lifecycle.slots`, keys
-``home``, ``tenure``, ``rent``, ``floor`` and ``origin``). Built as
+pay, their mortgage's rate, the floor their home is on, and where they come from
+(:mod:`memory.lifecycle.slots`, keys ``home``, ``tenure``, ``rent``, ``mortgage``, ``floor``
+and ``origin``). Built as
 the patterns of :mod:`memory.lifecycle.slot_patterns` are, from its parts.
 
 Where a fact tells a home without a verb for it ("babs . swansea now", "cyrus . back in tehran
@@ -156,6 +157,9 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
                rf"|bedsit))\b"),
     _p("rent", rf"{_S}'s (?:room|flat|place|apartment|house|studio) costs (?:him |her |them )?"
                rf"{_MONEY}"),
+    # the rate of their mortgage: fixed, tracker or variable ("remortgaged onto a tracker")
+    _p("mortgage", rf"{_S}(?!.*\b(?:not|never|wants?|thinking)\b)(?:\S+ ){{0,5}}?"
+                   rf"(?P<value>(?:fixed|variable)(?=[- ]rate| mortgage)|tracker)\b"),
     # the floor their home is on: one at a time ("lives on the top floor" / "moved down to the
     # first floor"), a floor at work left out
     _p("floor", rf"{_S}{_ADVERBS}(?:lives|living|is living|moved|has moved)(?: \w+){{0,2}}? "

@@ -347,7 +347,8 @@ SLOT_CUES = (
         "gaff controller gamepad mnk kbm monitor course cuff bae boo booed couple visa ilr "
         "residency residence citizenship reroll rerolled realm provisional pass rent dad mum "
         "midfielder midfield defender striker goalkeeper keeper winger wing lock prop hooker "
-        "flanker guard shortstop pitcher catcher setter libero edit support allegiance"
+        "flanker guard shortstop pitcher catcher setter libero edit support allegiance mortgage "
+        "remortgage remortgaged tracker"
     )
     | UNIVERSITIES
     | frozenset(PETS)

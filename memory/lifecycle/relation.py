@@ -69,10 +69,14 @@ from memory.lifecycle.turns import (
     achieved,
     born,
     day_changed,
+    drinks_again,
     first_one,
     first_time,
+    installed,
+    left_town,
     postponed,
     recovered,
+    renewed,
     rescheduled,
     resumed,
 )
@@ -134,8 +138,12 @@ def relation(
         return Relation.CONTRADICTS
     if rescheduled(first, second, core_a, core_b) or day_changed(first, second):
         return Relation.CONTRADICTS
-    if postponed(first, second, core_a, core_b):
+    if postponed(first, second, core_a, core_b) or renewed(first, second, core_a, core_b):
         return Relation.CONTRADICTS  # "moving on the 30th" / "the move got pushed to the 7th"
+    if installed(first, second, core_a, core_b) or drinks_again(first, second):
+        return Relation.CONTRADICTS  # "has no dishwasher" / "got a dishwasher installed"
+    if left_town(first, second):
+        return Relation.CONTRADICTS  # "plays for a club in bradford" / "moved to leicester"
     if first_one(first, second, core_a) or first_time(first, second, core_a, core_b):
         return Relation.CONTRADICTS
     if recovered(first, second, core_a, core_b) or born(first, second) or achieved(first, second):

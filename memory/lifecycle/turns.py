@@ -1,7 +1,8 @@
 """Turns a later fact tells of an earlier one's state, each a contradiction of it: a habit
 stopped then taken up again, an ailment then well again, none of a kind then a first one
 got, a thing done on other days or at another time, a date put off or brought forward, a
-thing worked for then done.
+thing worked for then done; none of a thing at home then one put in, a term renewed or ended
+early, drinking again, a local club left by a move.
 
     resumed(read("quit smoking"), read("smoking again"), ...) → True
     rescheduled(read("lev: practice 6am"), read("lev - practice moved to evenings"), ...) → True
@@ -17,8 +18,10 @@ import re
 from itertools import pairwise
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.lexicon import GENERIC_WORDS, PETS
+from memory.lifecycle.lexicon import ALCOHOL, GENERIC_WORDS, PETS
+from memory.lifecycle.places import is_place
 from memory.lifecycle.reading import Reading
+from memory.lifecycle.slot_values import values_agree
 from memory.lifecycle.slots import find_slots
 from memory.lifecycle.when import apart, leaves_a_part
 
@@ -227,6 +230,64 @@ def postponed(first: Reading, second: Reading, core_a: frozenset[str],
 def _dated(reading: Reading) -> frozenset[str]:
     """The dates a fact names, and the days of a month ("on the 30th")."""
     return reading.dates | frozenset(_DAY_OF_MONTH.findall(reading.body))
+
+
+_INSTALLED = re.compile(r"\b(?:installed|fitted|put in)\b")
+_NO_THING_HAD = GENERIC_WORDS | {"build", "place", "flat", "house", "home", "room", "landlord"}
+
+
+def installed(first: Reading, second: Reading, core_a: frozenset[str],
+              core_b: frozenset[str]) -> bool:  # fmt: skip
+    """None of a thing at home, then one put in: "her flat has no central heating" / "the
+    landlord installed central heating", "got no dishwasher" / "got a dishwasher installed"."""
+    if not first.negated or second.negated or _INSTALLED.search(second.body) is None:
+        return False
+    return bool(core_a & core_b - _NO_THING_HAD)
+
+
+_ENDS = re.compile(r"\b(?:ends?|expires?|is up|up|runs out|till|until|finishes)\b")
+_RENEWED = re.compile(
+    r"\b(?:renewed|extended|cut short|ended (?:\w+ ){0,2}?early|terminated|broke (?:the|his|her"
+    r"|their) (?:lease|contract))\b"
+)
+_TERMS = frozenset({"lease", "tenancy", "contract", "visa", "membership", "subscription", "deal",
+                    "loan", "agreement", "permit", "insurance", "plan"})  # fmt: skip
+"""Things held for a term that ends, and may be renewed or ended early."""
+
+
+def renewed(first: Reading, second: Reading, core_a: frozenset[str],
+            core_b: frozenset[str]) -> bool:  # fmt: skip
+    """A term with an end, then renewed, extended or ended early: "his tenancy ends in
+    december" / "renewed his tenancy for another year", "lease till june" / "lease cut short"."""
+    if first.negated or second.negated or _ENDS.search(first.body) is None:
+        return False
+    return _RENEWED.search(second.body) is not None and bool(core_a & core_b & _TERMS)
+
+
+def drinks_again(first: Reading, second: Reading) -> bool:
+    """Not drinking, then drinking as a habit: "never drinks on match days" / "has a couple of
+    pints before every home game", "teetotal" / "beers before every game now" (not a dated
+    once: "had a glass of wine at the wedding")."""
+    return (
+        first.negated and "drink" in first.core and not second.negated and not second.dates
+        and bool(second.core & ALCOHOL)
+    )  # fmt: skip
+
+
+_LOCAL = re.compile(
+    r"\b(?:team|club|side|league|squad|choir|band|gym|crew) (?:in|from) ([a-z]+(?: [a-z]+)?)\b"
+)
+
+
+def left_town(first: Reading, second: Reading) -> bool:
+    """A club or team in a place, then a move elsewhere: "plays cricket for a club in
+    bradford" / "moved to leicester , plays for a club there now"."""
+    local = _LOCAL.search(first.body)
+    if local is None or second.negated:
+        return False
+    place = next((p for p in (local.group(1), local.group(1).split()[0]) if is_place(p)), "")
+    home = next((slot.value for slot in find_slots(second.body) if slot.key == "home"), "")
+    return bool(place) and bool(home) and not values_agree("home", place, home)
 
 
 def _new_part(first: Reading, second: Reading, words: list[str]) -> bool:
