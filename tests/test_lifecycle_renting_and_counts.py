@@ -66,6 +66,8 @@ def test_a_change_at_home_or_in_a_count_contradicts_what_held_before(old: str, n
         ("Oli's rent is 900 pounds a month.", "Oli pays 900 pounds monthly for his flat."),
         ("vee's rent is like 2k a month", "vee pays um two thousand monthly for her place"),
         ("moss - rent 1k/mo", "moss pays a grand a month in rent"),
+        # a shift said with the words of work
+        ("lee - works nights", "lee - night shift job"),
     ],
 )  # fmt: skip
 def test_one_floor_or_rent_said_two_ways_is_the_same_fact(old: str, new: str) -> None:

@@ -53,12 +53,14 @@ def test_a_player_or_creator_change_contradicts_what_held_before(old: str, new: 
         # a position said again in other words
         ("dom plays cb on sundays", "dom plays centre half on sundays"),
         ("kai plays ss in a rec league", "kai is shortstop for his rec league team"),
+        ("jo plays rb for her sunday team", "jo is right back for her sunday league team"),
         ("Lola plays wing attack in netball.", "Lola's netball position is wing attack."),
         # going to every game said other ways
         ("Ade never misses a Celtic home game.", "Ade goes to every single Celtic home game."),
         ("Ines has not missed a derby since 2015.", "Ines has attended every derby since 2015."),
         # one program by two of its names
         ("pat edits in resolve", "pat uses davinci for his edits"),
+        ("ava is a wedding photog", "ava is a wedding photographer"),
     ],
 )  # fmt: skip
 def test_the_same_position_habit_or_program_is_the_same_fact(old: str, new: str) -> None:

@@ -14,9 +14,9 @@ from memory.lifecycle.slot_patterns import _FRAGMENT_END, SlotPattern
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 
-PLATFORMS = {"twitch": "twitch", "youtube": "youtube", "yt": "youtube", "kick": "kick",
-             "tiktok": "tiktok", "facebook": "facebook"}  # fmt: skip
-"""Where one streams, one name each ("yt": youtube)."""
+PLATFORMS = {"twitch": "twitch", "youtube": "youtube", "kick": "kick", "tiktok": "tiktok",
+             "facebook": "facebook"}  # fmt: skip
+"""Where one streams (chat's "yt" is read as youtube before, by :mod:`memory.lifecycle.chat`)."""
 VIDEO_EDITORS = {"premiere pro": "premiere", "premiere": "premiere", "final cut pro": "final cut",
                  "final cut": "final cut", "fcp": "final cut", "davinci resolve": "resolve",
                  "davinci": "resolve", "resolve": "resolve", "capcut": "capcut",
@@ -30,7 +30,7 @@ PHOTO_EDITORS = {"lightroom classic": "lightroom", "lightroom": "lightroom", "lr
 """The programs one edits in, one name each ("davinci": resolve, "lr": lightroom)."""
 NAMES = {**PLATFORMS, **VIDEO_EDITORS, **PHOTO_EDITORS}
 CREATOR_VALUES = dict.fromkeys(("platform", "editor:video", "editor:photo"), NAMES.__getitem__)
-"""One way to write a platform or a program ("yt": youtube, "davinci": resolve)."""
+"""One way to write a platform or a program ("davinci": resolve, "lr": lightroom)."""
 
 
 def _any(names: dict[str, str]) -> str:

@@ -379,5 +379,6 @@ _KIND_WORDS = {
     "workplace": frozenset({"full", "time", "job", "home", "work", "flat", "house"}),
     "rent": _RENT_WORDS,
     "floor": frozenset({"floor", "live", "flat", "apartment", "place", "home"}),
-    "position": frozenset({"play", "position", "team", "side"}),
+    "position": frozenset({"play", "position", "team", "side", "league", "club"}),
+    "shift": frozenset({"work", "job", "shift"}),
 }
