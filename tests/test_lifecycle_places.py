@@ -84,3 +84,31 @@ def test_big_cities_named_like_words_and_english_counties(
     old: str, new: str, expected: Relation
 ) -> None:
     assert relation(old, new, CLOSE) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a district or suburb of the city (bench/districts_table.py), or told as still there
+        ("Lena lives in Berlin.", "Lena moved to a flat in Neukölln."),
+        ("Stig lives in Gothenburg.", "Stig has just moved into a bigger flat in Majorna."),
+        ("Ola said she lives with her partner in Warsaw.", "Ola and her partner moved to Mokotów."),
+        ("ines lives in oslo", "ines moved to some flat on the east side, still oslo tho"),
+        # a name many cities have a part of is no other town
+        ("Ilona lives in Glasgow.", "Ilona just got a flat in the West End."),
+    ],
+)  # fmt: skip
+def test_a_move_within_the_city_does_not_supersede_its_home(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is not Relation.CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a town of its own near the city; another district of the city
+        ("Lena lives in Berlin.", "Lena moved to Potsdam last year."),
+        ("Lena lives in Kreuzberg.", "Lena moved to a flat in Neukölln."),
+    ],
+)  # fmt: skip
+def test_a_move_out_of_the_city_or_its_district_supersedes_the_home(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is Relation.CONTRADICTS

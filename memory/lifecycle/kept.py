@@ -13,6 +13,7 @@ import re
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.creator_patterns import NAMES
 from memory.lifecycle.lexicon import STOPWORDS
+from memory.lifecycle.places import within_city
 from memory.lifecycle.reading import Reading
 from memory.lifecycle.slots import find_slots
 from memory.lifecycle.sport_patterns import POSITIONS
@@ -46,7 +47,7 @@ def thing_kept(old: Reading, new: Reading) -> bool:
     "switched teams , still ubisoft", "same trust", "switched teams at ubisoft"; not "still plays
     league": a doing, no thing), or that a move kept to the same place ("moved to a bigger
     flat in the same building"): what changed is something else."""
-    if _SAME_PLACE.search(new.body) or _moved_to_play(new.body):
+    if _SAME_PLACE.search(new.body) or _moved_to_play(new.body) or moved_within(old, new):
         return True
     if _NEW_TEAM.search(new.body) and any(slot.key == "job" for slot in find_slots(old.body)):
         return True
@@ -54,6 +55,24 @@ def thing_kept(old: Reading, new: Reading) -> bool:
         word in old.core and ((read := verb(word)) is None or read[0] == word)
         for word in _STILL.findall(new.body)
     )
+
+
+_PLACE_NAMED = re.compile(r"\b(?:in|to|into) (?:the |a |an )?(?:[\w-]+ ){0,3}?(?:in|to) (?:the )?"
+                          r"([a-z-]+(?: [a-z-]+)?)(?=$| [.,;:!?]| now\b| last\b| this\b)"
+                          r"|\b(?:moved|moving) (?:\w+ )?to (?:the )?([a-z-]+(?: [a-z-]+)?)"
+                          r"(?=$| [.,;:!?]| now\b| last\b| this\b)")  # fmt: skip
+
+
+def moved_within(old: Reading, new: Reading) -> bool:
+    """A move to a district of the city the old fact names as home ("lives in berlin" /
+    "moved to a flat in neukolln"), or one told as still there ("moved to newtown , still
+    sydney")."""
+    homes = [slot.value for slot in find_slots(old.body) if slot.key == "home"]
+    if not homes:
+        return False
+    named = _PLACE_NAMED.search(new.body)
+    place = next((group for group in named.groups() if group), "") if named else ""
+    return (bool(place) and within_city(place, homes[0])) or f"still {homes[0]}" in new.body
 
 
 _MOVED_TO = re.compile(r"\bmoved\b(?: \S+){0,3}? to (?:play )?(?:a |an |the )?(\S+(?: \S+)?)")

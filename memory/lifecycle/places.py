@@ -98,6 +98,9 @@ DISTRICTS = {
     "gastown": "vancouver", "bondi": "sydney",
 }  # fmt: skip
 """Well-known districts and the city they are in: living in one is living in the other."""
+DISTRICTS_TABLE = Path(__file__).with_name("districts.tsv")
+"""The districts and suburbs of cities of 300,000 people or more (GeoNames, CC BY 4.0; written
+by ``bench/districts_table.py``), each with the cities it lies in."""
 
 
 def _cities(text: str) -> dict[str, frozenset[str]]:
@@ -151,6 +154,21 @@ def _towns() -> dict[str, frozenset[str]]:
     return towns
 
 
+def _districts() -> dict[str, frozenset[str]]:
+    """The table of districts, and the well-known ones above: each name and its cities."""
+    rows = (line.partition("\t") for line in DISTRICTS_TABLE.read_text("utf-8").splitlines())
+    table = {name: frozenset(cities.split(", ")) for name, _, cities in rows}
+    return {**table, **{name: frozenset({city}) for name, city in DISTRICTS.items()}}
+
+
+CITIES_OF_DISTRICT = _districts()
+
+
+def within_city(district: str, city: str) -> bool:
+    """Whether ``district`` is a district or suburb of ``city`` ("neukolln", "berlin")."""
+    return city in CITIES_OF_DISTRICT.get(district, ())
+
+
 CITIES = {**_towns(), **WELL_KNOWN}
 """Every town or city of 50,000 people or more (GeoNames, CC BY 4.0), and the well-known ones
 above where a name is in both ("london" is the one in England)."""
@@ -183,7 +201,7 @@ def is_place(name: str) -> bool:
     """Whether the tables know ``name`` as a place: a town or city, a region, a district, or
     another name of one ("nyc")."""
     name = PLACE_ALIASES.get(name, name)
-    return name in CITIES or name in REGIONS or name in DISTRICTS
+    return name in CITIES or name in REGIONS or name in CITIES_OF_DISTRICT
 
 
 def without_city(name: str) -> str:
@@ -205,7 +223,7 @@ def _within() -> frozenset[str]:
 def is_place_word(word: str) -> bool:
     """Whether ``word`` is a town's name or a word of another place the tables name ("york" of
     "new york"): a place, not a typo."""
-    return word in CITIES or word in _words_of_places()
+    return word in CITIES or word in CITIES_OF_DISTRICT or word in _words_of_places()
 
 
 @lru_cache(maxsize=1)

@@ -58,6 +58,7 @@ from memory.lifecycle.aligned import aligned
 from memory.lifecycle.amounts import amount_changed
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended, instead_of_it, replaced
+from memory.lifecycle.kept import moved_within
 from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, SYNONYMS
 from memory.lifecycle.polarity import opposed
 from memory.lifecycle.reading import PUNCTUATION, Reading, content, keys, read
@@ -126,6 +127,8 @@ def relation(
     verdict = compare_slots(find_slots(first.body), find_slots(second.body))
     if verdict is Verdict.CONFLICT and (_adds(new) or apart(first.days, second.days)):
         verdict = Verdict.PARTIAL  # "is a doctor" / "also teaches at the medical school"
+    if verdict is Verdict.CONFLICT and moved_within(first, second):
+        verdict = Verdict.PARTIAL  # "lives in oslo" / "moved to grunerlokka , still oslo"
     if verdict is Verdict.CONFLICT:
         return Relation.CONTRADICTS
     if opposed(first, second, core_a, core_b):

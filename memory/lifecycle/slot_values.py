@@ -16,10 +16,10 @@ from memory.lifecycle.places import (
     CITIES,
     COUNTIES,
     COUNTRIES,
-    DISTRICTS,
     REGIONS,
     US_STATES,
     is_place,
+    within_city,
 )
 from memory.lifecycle.spelling import MIN_COUNT
 from memory.lifecycle.word_list import dictionary
@@ -63,7 +63,7 @@ def values_agree(key: str, first: str, second: str) -> bool:
         return True  # "a software engineer" (a developer) / "works as an engineer"
     if key not in PLACE_KEYS:
         return False
-    if DISTRICTS.get(first) == second or DISTRICTS.get(second) == first:
+    if within_city(first, second) or within_city(second, first):
         return True
     short, long = sorted((first, second), key=len)
     if len(short) >= 4 and " " not in short and long.startswith(short):
