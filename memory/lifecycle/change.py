@@ -100,7 +100,8 @@ from memory.lifecycle.word_match import kin, words_match
 
 _SLOT_TOPICS = {"home": HOME, "job": WORK, "employer": WORK, "status": LOVE,
                 "studies": STUDIES, "school": STUDIES, "pets": PET, "household": HOME,
-                "tenure": HOME}  # fmt: skip
+                "tenure": HOME, "distance": LOVE, "arrangement": LOVE,
+                "commitment": LOVE}  # fmt: skip
 _TOPIC_WORDS = {
     HOME: "live flat apartment house city town neighbourhood neighborhood reside",
     WORK: "work job employ employer career boss office shift retail company firm role "

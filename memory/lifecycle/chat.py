@@ -51,7 +51,7 @@ CHAT_WORDS = {
     "theyre": "they are", "rly": "really", "rlly": "really", "realy": "really", "sais": "says",
     "sayz": "says",
     "sez": "says", "brokeup": "broke up", "js": "javascript", "k8s": "kubernetes", "nvim": "neovim",
-    "deffo": "definitely", "defo": "definitely",
+    "deffo": "definitely", "defo": "definitely", "def": "definitely",
     # content
     "wfh": "work from home", "bestie": "best friend", "besties": "best friends",
     "bff": "best friend", "bffs": "best friends", "compsci": "computer science",

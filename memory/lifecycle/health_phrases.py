@@ -8,6 +8,7 @@ from __future__ import annotations
 
 HEALTH_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     # (words one of which must be in the text, pattern, replacement)
+    (("dr .", "mr .", "mrs .", "ms .", "prof ."), r"\b(dr|mr|mrs|ms|prof) \. (?=[a-z])", r"\1 "),
     (
         ("digest",),
         r"\bcan not (?:digest|process) (lactose|gluten|dairy)(?: properly)?\b",

@@ -45,6 +45,9 @@ HOUSEHOLD_PATTERNS: tuple[SlotPattern, ...] = (
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) "
                     rf"(?:(?:his|her|their) )?(?:partner|boyfriend|girlfriend|bf|gf|wife|husband"
                     rf"|fiance|fiancee)\b", "partner"),
+    _p("household", rf"{_S}{_ADVERBS}(?:shares|is sharing|moved in|has moved in|moved into)"
+                    rf"(?: [\w-]+){{0,5}}? with (?:his|her|their) (?:partner|boyfriend|girlfriend"
+                    rf"|bf|gf|wife|husband|fiance|fiancee)\b", "partner"),  # "shares a flat with"
     _p("household", rf"{_S}{_ADVERBS}has (?:his|her|their) (?:partner|boyfriend|girlfriend|bf|gf"
                     rf"|fiance|fiancee) living with\b", "partner"),  # "has her bf living with her"
     _p("household", rf"{_S}{_ADVERBS}has (?:his|her|their) (?!(?:partner|boyfriend|girlfriend|bf"

@@ -25,7 +25,7 @@ STOPWORDS = _words(
     "her hers him them they he she i my me we our us you your yours 's there here what "
     "which who whom when where why how so very too also just still now always already "
     "again anymore any some all up out one own same such only even ever back more over rather "
-    "during yet"
+    "during yet someday eventually"
 )
 """Words that carry no content of their own in a short fact."""
 
@@ -348,7 +348,7 @@ SLOT_CUES = (
         "residency residence citizenship reroll rerolled realm provisional pass rent dad mum "
         "midfielder midfield defender striker goalkeeper keeper winger wing lock prop hooker "
         "flanker guard shortstop pitcher catcher setter libero edit support allegiance mortgage "
-        "remortgage remortgaged tracker"
+        "remortgage remortgaged tracker monogamous ldr exclusive casual relapse"
     )
     | UNIVERSITIES
     | frozenset(PETS)

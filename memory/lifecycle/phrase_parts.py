@@ -11,7 +11,8 @@ from memory.lifecycle.places import DEMONYMS
 
 SAYING = ("mentioned", "said", "says", "shared", "noted", "explained", "revealed", "stated",
            "confirmed", "announced", "indicated", "reported", "admitted", "wrote", "posted",
-           "clarified", "corrected", "confessed", "insisted", "found out", "told")  # fmt: skip
+           "clarified", "corrected", "confessed", "insisted", "found out", "decided",
+           "told")  # fmt: skip
 FRAME = (  # how an LLM extractor reports a fact: "Ana mentioned that she ..."
     r"^(\S+) (?:(?:also|proudly|happily|excitedly|recently|once|later|has|had|just) )*"
     rf"(?:{'|'.join(SAYING[:-1])}|told (?:the \w+|everyone|us|me|them|\w+))"

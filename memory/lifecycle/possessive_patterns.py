@@ -23,7 +23,10 @@ ONE_AT_A_TIME = (
     "ign", "car", "motorbike", "van", "laptop", "console", "monitor", "keyboard", "headset",
     "mouse", "setup", "daily driver", "distro", "editor", "ide", "browser", "star sign",
     "blood type", "bedtime", "alarm", "bin day", "rest day", "day off", "gym", "church",
-    "school", "college", "major", "squad number", "shirt number", "position",
+    "school", "college", "major", "squad number", "shirt number", "position", "gp",
+    "doctor", "dentist", "therapist", "psychiatrist", "psychologist", "counsellor",
+    "endocrinologist", "dermatologist", "cardiologist", "neurologist", "oncologist",
+    "consultant", "physio", "midwife",
 )  # fmt: skip
 """Things a member has one of at a time, by their name (the thing's last words)."""
 _RECORDS = (

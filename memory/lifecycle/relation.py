@@ -75,8 +75,10 @@ from memory.lifecycle.turns import (
     first_time,
     installed,
     left_town,
+    off_the_list,
     postponed,
     recovered,
+    relapsed,
     renewed,
     rescheduled,
     resumed,
@@ -145,6 +147,8 @@ def relation(
         return Relation.CONTRADICTS  # "moving on the 30th" / "the move got pushed to the 7th"
     if installed(first, second, core_a, core_b) or drinks_again(first, second):
         return Relation.CONTRADICTS  # "has no dishwasher" / "got a dishwasher installed"
+    if off_the_list(first, second, core_a, core_b) or relapsed(first, second):
+        return Relation.CONTRADICTS  # "on the waitlist for cbt" / "cbt started tues"
     if left_town(first, second):
         return Relation.CONTRADICTS  # "plays for a club in bradford" / "moved to leicester"
     if first_one(first, second, core_a) or first_time(first, second, core_a, core_b):

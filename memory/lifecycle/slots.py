@@ -50,6 +50,7 @@ from memory.lifecycle.places import (
     without_city,
 )
 from memory.lifecycle.possessive_patterns import POSSESSIVE_PATTERNS
+from memory.lifecycle.relationship_patterns import RELATIONSHIP_PATTERNS
 from memory.lifecycle.routine_patterns import DISTANCES, ROUTINE_PATTERNS, best_time
 from memory.lifecycle.slot_patterns import PATTERNS as _PATTERNS
 from memory.lifecycle.slot_patterns import SlotPattern
@@ -92,7 +93,7 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 PATTERNS = (
     *HOME_PATTERNS, *_PATTERNS, *PET_PATTERNS, *HOUSEHOLD_PATTERNS, *ROUTINE_PATTERNS,
     *ZONE_PATTERNS, *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS, *SPORT_PATTERNS,
-    *CREATOR_PATTERNS, *POSSESSIVE_PATTERNS,
+    *CREATOR_PATTERNS, *RELATIONSHIP_PATTERNS, *POSSESSIVE_PATTERNS,
 )  # fmt: skip
 """Every slot pattern: where the member lives, who they are, then their routine, time zone and
 pronouns (keys of their own), and last any thing they have one of ("of:<thing>")."""

@@ -2,7 +2,7 @@
 stopped then taken up again, an ailment then well again, none of a kind then a first one
 got, a thing done on other days or at another time, a date put off or brought forward, a
 thing worked for then done; none of a thing at home then one put in, a term renewed or ended
-early, drinking again, a local club left by a move.
+early, drinking again, a local club left by a move; off a waiting list, a relapse.
 
     resumed(read("quit smoking"), read("smoking again"), ...) → True
     rescheduled(read("lev: practice 6am"), read("lev - practice moved to evenings"), ...) → True
@@ -288,6 +288,37 @@ def left_town(first: Reading, second: Reading) -> bool:
     place = next((p for p in (local.group(1), local.group(1).split()[0]) if is_place(p)), "")
     home = next((slot.value for slot in find_slots(second.body) if slot.key == "home"), "")
     return bool(place) and bool(home) and not values_agree("home", place, home)
+
+
+_WAITING = re.compile(r"\b(?:on (?:the |a )?(?:waiting ?list|waitlist|list)|waiting) for\b")
+_SEEN = re.compile(
+    r"\b(?:off the (?:waiting ?list|waitlist|list)|had (?:his|her|their|the|a|my|it)|started"
+    r"|saw|seen|first (?:session|appointment))\b"
+)
+_LISTED = frozenset({"list", "waitlist", "wait", "waiting"})
+
+
+def off_the_list(first: Reading, second: Reading, core_a: frozenset[str],
+                 core_b: frozenset[str]) -> bool:  # fmt: skip
+    """On a waiting list, then seen: "on the waiting list for knee surgery" / "had his knee
+    surgery on 4 february", "waitlist for ent" / "finally saw ent yday , off the list"."""
+    if first.negated or second.negated or _WAITING.search(first.body) is None:
+        return False
+    return _SEEN.search(second.body) is not None and bool(core_a & core_b - GENERIC_WORDS - _LISTED)
+
+
+_SOBER = frozenset({"sober", "clean"})
+_RELAPSED = re.compile(
+    r"\b(?:relapsed|relapse|back to day (?:1|one)|fell off the wagon|using again)\b"
+)
+
+
+def relapsed(first: Reading, second: Reading) -> bool:
+    """Sober, then a relapse: "has been sober for 200 days" (read "does not drink") /
+    "relapsed last weekend", "5 yrs clean" / "back to day 1"."""
+    words = set(first.body.split())
+    sober = (first.negated and "drink" in first.core) or (not first.negated and _SOBER & words)
+    return bool(sober) and _RELAPSED.search(second.body) is not None
 
 
 def _new_part(first: Reading, second: Reading, words: list[str]) -> bool:
