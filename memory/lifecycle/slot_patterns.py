@@ -5,7 +5,9 @@ their pets by :mod:`memory.lifecycle.pet_patterns`, whom they live with by
 :mod:`memory.lifecycle.household_patterns`,
 their routine by :mod:`memory.lifecycle.routine_patterns`, their time zone by
 :mod:`memory.lifecycle.zone_patterns`, what they use (phone, graphics card) by
-:mod:`memory.lifecycle.gear_patterns`.
+:mod:`memory.lifecycle.gear_patterns`, their sport by :mod:`memory.lifecycle.sport_patterns`,
+what they make and share by :mod:`memory.lifecycle.creator_patterns`, how their relationship
+is kept by :mod:`memory.lifecycle.relationship_patterns`.
 
 Each pattern reads a fact's normalised body and is anchored on its subject (the first word);
 its ``value`` group, or its fixed value, fills its slot's key (with the partner it names, if

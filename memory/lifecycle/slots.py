@@ -4,12 +4,13 @@
 for the attributes a member has one of at a time: where they live, where they are from,
 their job and employer, relationship status, age, what they study, a pet's name, a
 favourite thing, their first language, their only pet, their rank in a game ("Gold 2 in
-Valorant") or a martial art, their time zone, their hand, any thing they have one of at a
-time told as what it is ("her car is a Ford Focus"); and for siblings, children and pets,
-none or some of a kind ("has no pets" / "adopted a kitten" conflict, "has a son" / "has a
-daughter" do not). The patterns are :mod:`memory.lifecycle.slot_patterns`'s table. Every
-pattern is anchored on the subject (the body's first word): in "Sarah's sister lives in
-Boston" nothing is said of Sarah's home. Plans, wishes and the past ("is moving to", "wants
+Valorant") or a martial art, their time zone, their hand, their rent and floor, a sport's
+position, the platform they stream on, any thing they have one of at a time told as what it
+is ("her car is a Ford Focus") or named ("her team is called X"); and for siblings,
+children and pets, none or some of a kind ("has no pets" / "adopted a kitten" conflict, "has
+a son" / "has a daughter" do not). The patterns are :mod:`memory.lifecycle.slot_patterns`'s
+table. Every pattern is anchored on the subject (the body's first word): in "Sarah's sister
+lives in Boston" nothing is said of Sarah's home. Plans, wishes and the past ("is moving to", "wants
 to be", "used to live in") fill no slot: they change nothing yet, or any more. A move
 ("moved to Denver") does: it says where the subject lives now.
 
