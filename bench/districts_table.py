@@ -41,7 +41,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from places_table import _common, _usable, english_words, fold  # noqa: E402
+from places_table import _common, _usable, english_words, fold, write_or_check  # noqa: E402
 
 from memory.lifecycle import places  # noqa: E402
 
@@ -117,14 +117,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     args = parser.parse_args()
-    table = build()
-    if args.check:
-        same = TABLE.exists() and TABLE.read_text(encoding="utf-8") == table
-        print("table matches" if same else "table differs")
-        return 0 if same else 1
-    TABLE.write_text(table, encoding="utf-8")
-    print(f"wrote {TABLE.relative_to(REPO)}: {table.count(chr(10))} districts")
-    return 0
+    return write_or_check(TABLE, build(), "districts", check=args.check)
 
 
 if __name__ == "__main__":

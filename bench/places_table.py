@@ -141,13 +141,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     args = parser.parse_args()
-    table = build()
-    if args.check:
-        same = TABLE.read_text(encoding="utf-8") == table
+    return write_or_check(TABLE, build(), "towns and cities", check=args.check)
+
+
+def write_or_check(path: Path, table: str, rows: str, *, check: bool) -> int:
+    """Write ``table`` to ``path``, or with ``check`` compare it with the file there (exit
+    status 1 when they differ); ``rows`` names what a line holds. Shared by the table scripts."""
+    if check:
+        same = path.exists() and path.read_text(encoding="utf-8") == table
         print("table matches" if same else "table differs")
         return 0 if same else 1
-    TABLE.write_text(table, encoding="utf-8")
-    print(f"wrote {TABLE.relative_to(REPO)}: {table.count(chr(10))} towns and cities")
+    path.write_text(table, encoding="utf-8")
+    print(f"wrote {path.relative_to(REPO)}: {table.count(chr(10))} {rows}")
     return 0
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from memory.lifecycle.lexicon import GENERIC_WORDS
+from memory.lifecycle.numbers import written_amount
 from memory.lifecycle.reading import Reading, lemma
 
 _NUMBER = re.compile(
@@ -36,13 +37,7 @@ CHANGED = frozenset({"now", "raise", "climb", "increase", "rise", "hike", "drop"
 
 def amounts(body: str) -> list[float]:
     """The numbers of a fact's body, years left out (a date, not an amount)."""
-    return [_value(text) for text in _NUMBER.findall(body) if not _YEAR.fullmatch(text)]
-
-
-def _value(text: str) -> float:
-    """The number ``text`` writes ("1 , 100": 1100; "3k": 3000; "r1500": 1500)."""
-    digits = text.lstrip("r$€£").replace(" , ", "")
-    return float(digits[:-1]) * 1000 if digits.endswith("k") else float(digits)
+    return [written_amount(text) for text in _NUMBER.findall(body) if not _YEAR.fullmatch(text)]
 
 
 def amount_changed(

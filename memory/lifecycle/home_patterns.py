@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from memory.lifecycle.numbers import written_amount
 from memory.lifecycle.slot_patterns import _ADVERBS, _DET, _FRAGMENT_END, _VALUE, SlotPattern
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import slot_pattern as _p
@@ -54,8 +55,7 @@ def rent_value(value: str) -> str:
     """One way to write a rent ("a grand", "1k", "1 thousand", "1 , 000": "1000"; "12 hundred":
     "1200")."""
     number, _, times = value.replace(" , ", "").replace("a grand", "1k").partition(" ")
-    amount = float(number.rstrip("k")) * (1000 if number.endswith("k") else 1)
-    return f"{amount * _TIMES.get(times, 1):g}"
+    return f"{written_amount(number) * _TIMES.get(times, 1):g}"
 
 
 _TIMES = {"hundred": 100, "thousand": 1000}

@@ -11,12 +11,10 @@ from __future__ import annotations
 import re
 
 from memory.extraction.offline.verbs import verb
-from memory.lifecycle.creator_patterns import NAMES
 from memory.lifecycle.lexicon import STOPWORDS
 from memory.lifecycle.places import within_city
 from memory.lifecycle.reading import Reading
-from memory.lifecycle.slots import find_slots
-from memory.lifecycle.sport_patterns import POSITIONS
+from memory.lifecycle.slots import NO_HOMES, find_slots
 
 _FROM_TO = re.compile(
     r"\b(?:switched|swapped|moved|transferred|changed|went|shifted|converted|upgraded"
@@ -76,7 +74,6 @@ def moved_within(old: Reading, new: Reading) -> bool:
 
 
 _MOVED_TO = re.compile(r"\bmoved\b(?: \S+){0,3}? to (?:play )?(?:a |an |the )?(\S+(?: \S+)?)")
-_NO_HOMES = frozenset(POSITIONS) | frozenset(NAMES)
 
 
 def _moved_to_play(body: str) -> bool:
@@ -86,7 +83,7 @@ def _moved_to_play(body: str) -> bool:
     if moved is None:
         return False
     target = moved.group(1)
-    return target in _NO_HOMES or target.split()[0] in _NO_HOMES
+    return target in NO_HOMES or target.split()[0] in NO_HOMES
 
 
 def left_for_another(old: Reading, new: Reading) -> bool:

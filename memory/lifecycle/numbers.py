@@ -80,3 +80,10 @@ def _number_value(match: re.Match[str]) -> str:
     if match.group("unit"):
         value += NUMBER_WORDS[match.group("unit")]
     return str(value)
+
+
+def written_amount(text: str) -> float:
+    """The amount a number in a fact's body writes: "1 , 100" (a thousands comma spaced out)
+    1100, "3k" 3000, "r1500" (money by its sign) 1500."""
+    digits = text.lstrip("r$€£").replace(" , ", "")
+    return float(digits[:-1]) * 1000 if digits.endswith("k") else float(digits)

@@ -117,7 +117,7 @@ def find_slots(body: str) -> tuple[Slot, ...]:
             continue  # a zone, no place: "lives in cet"
         if key == "home" and VISIT.search(body) and not LIVING.search(match.group(0)):
             continue  # "kat in iloilo this week , visiting fam"
-        if key == "home" and value in _NO_HOMES:
+        if key == "home" and value in NO_HOMES:
             continue  # a move on the pitch or online: "moved to lock", "moved to youtube"
         if key == "job" and _duties(value):
             continue  # "her job is serving tables": what she does, no job's name
@@ -354,7 +354,7 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(re.escape(name) for name in names) + r")\b")
 
 
-_NO_HOMES = frozenset(POSITIONS) | frozenset(NAMES)
+NO_HOMES = frozenset(POSITIONS) | frozenset(NAMES)
 """What a move is to that is no home: a position, a platform, a program."""
 _WRITTEN: dict[str, Callable[[str], str]] = {**SPORT_VALUES, **CREATOR_VALUES, **HOME_VALUES}
 """Slots whose values are written one way by a table ("cb" / "centre half", "top" / "1st")."""
