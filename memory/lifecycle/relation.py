@@ -60,6 +60,7 @@ from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended, instead_of_it, replaced
 from memory.lifecycle.kept import moved_within
 from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, SYNONYMS
+from memory.lifecycle.plans import called_off, hunt_ended
 from memory.lifecycle.polarity import opposed
 from memory.lifecycle.reading import PUNCTUATION, Reading, content, keys, read
 from memory.lifecycle.reading import (
@@ -149,8 +150,10 @@ def relation(
         return Relation.CONTRADICTS  # "has no dishwasher" / "got a dishwasher installed"
     if off_the_list(first, second, core_a, core_b) or relapsed(first, second):
         return Relation.CONTRADICTS  # "on the waitlist for cbt" / "cbt started tues"
-    if left_town(first, second):
+    if left_town(first, second) or hunt_ended(first, second):
         return Relation.CONTRADICTS  # "plays for a club in bradford" / "moved to leicester"
+    if called_off(first, second, core_a, core_b):
+        return Relation.CONTRADICTS  # "going to pyrkon" / "will not make it to pyrkon"
     if first_one(first, second, core_a) or first_time(first, second, core_a, core_b):
         return Relation.CONTRADICTS
     if recovered(first, second, core_a, core_b) or born(first, second) or achieved(first, second):

@@ -211,8 +211,10 @@ def day_changed(first: Reading, second: Reading) -> bool:
 
 _POSTPONED = re.compile(
     r"\b(?:pushed|postponed|delayed|put back|moved back|rescheduled|bumped|brought forward"
-    r"|moved forward)\b"
+    r"|moved forward|extension)\b|\b(?:moved|changed) to(?: the \d{1,2}(?:st|nd|rd|th)\b)?$"
 )
+"""A date put off or brought forward; "moved to" only as the date's own verb, the date read
+out of the body ("the ceremony was moved to 21 july": "... was moved to")."""
 _DAY_OF_MONTH = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
 
 
@@ -220,7 +222,8 @@ def postponed(first: Reading, second: Reading, core_a: frozenset[str],
               core_b: frozenset[str]) -> bool:  # fmt: skip
     """A date set, then put off or brought forward ("move-in date is 1 september" / "was
     pushed back to 15 september", "moving out on the 30th" / "the move got pushed to the 7th",
-    "wedding on 3 june" / "postponed to july"): the two share a thing, the dates differ."""
+    "wedding on 3 june" / "postponed to july", "due on 2 may" / "got an extension , now due on
+    16 may"): the two share a thing, the dates differ."""
     if first.negated or second.negated or _POSTPONED.search(second.body) is None:
         return False
     old, new = _dated(first), _dated(second)
