@@ -115,6 +115,7 @@ SYNONYMS = {
     "produce": "make", "tab": "tablet", "footie": "football", "footy": "football", "lb": "pound",
     "skint": "break", "kilo": "kg", "kilogram": "kg", "kilometre": "km", "kilometer": "km",
     "pescetarian": "pescatarian", "retiree": "retire", "pensioner": "retire", "relocate": "move",
+    "resit": "retake", "farsi": "persian",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas: "skint" is "break")."""
 
@@ -348,7 +349,8 @@ SLOT_CUES = (
         "residency residence citizenship reroll rerolled realm provisional pass rent dad mum "
         "midfielder midfield defender striker goalkeeper keeper winger wing lock prop hooker "
         "flanker guard shortstop pitcher catcher setter libero edit support allegiance mortgage "
-        "remortgage remortgaged tracker monogamous ldr exclusive casual relapse"
+        "remortgage remortgaged tracker monogamous ldr exclusive casual relapse junior senior "
+        "bump staff"
     )
     | UNIVERSITIES
     | frozenset(PETS)

@@ -27,6 +27,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.career_patterns import CAREER_PATTERNS, CAREER_VALUES
 from memory.lifecycle.creator_patterns import CREATOR_PATTERNS, CREATOR_VALUES, NAMES
 from memory.lifecycle.game_patterns import GAME_PATTERNS, SERVERS
 from memory.lifecycle.gear_patterns import GEAR_PATTERNS, INPUTS
@@ -94,7 +95,7 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 PATTERNS = (
     *HOME_PATTERNS, *_PATTERNS, *PET_PATTERNS, *HOUSEHOLD_PATTERNS, *ROUTINE_PATTERNS,
     *ZONE_PATTERNS, *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS, *SPORT_PATTERNS,
-    *CREATOR_PATTERNS, *RELATIONSHIP_PATTERNS, *POSSESSIVE_PATTERNS,
+    *CREATOR_PATTERNS, *RELATIONSHIP_PATTERNS, *CAREER_PATTERNS, *POSSESSIVE_PATTERNS,
 )  # fmt: skip
 """Every slot pattern: where the member lives, who they are, then their routine, time zone and
 pronouns (keys of their own), and last any thing they have one of ("of:<thing>")."""
@@ -356,7 +357,8 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 
 NO_HOMES = frozenset(POSITIONS) | frozenset(NAMES)
 """What a move is to that is no home: a position, a platform, a program."""
-_WRITTEN: dict[str, Callable[[str], str]] = {**SPORT_VALUES, **CREATOR_VALUES, **HOME_VALUES}
+_WRITTEN: dict[str, Callable[[str], str]] = {**SPORT_VALUES, **CREATOR_VALUES, **HOME_VALUES,
+                                              **CAREER_VALUES}  # fmt: skip
 """Slots whose values are written one way by a table ("cb" / "centre half", "top" / "1st")."""
 _QUALIFIED = frozenset({"licensed", "qualified", "certified", "registered", "trained",
                         "professional", "fully"})  # fmt: skip

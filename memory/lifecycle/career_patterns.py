@@ -1,0 +1,43 @@
+"""The patterns of a member's level at work (:mod:`memory.lifecycle.slots`): junior, mid,
+senior, staff, lead, principal. Built as the patterns of :mod:`memory.lifecycle.slot_patterns`
+are.
+
+One holds one level at a time: "is a junior developer" / "was promoted to mid-level
+developer", "jr dev" / "got bumped to mid lvl" is a change; "is a senior engineer" / "is a
+senior software engineer at a bank" the same. A level is read before a kind of work ("a
+senior designer", "sr swe"), or after a promotion ("promoted to senior"), never alone ("a
+senior at college" is a student's year).
+"""
+
+from __future__ import annotations
+
+from memory.lifecycle.slot_patterns import SUBJECT as _S
+from memory.lifecycle.slot_patterns import SlotPattern
+from memory.lifecycle.slot_patterns import slot_pattern as _p
+
+LEVELS = {"junior": "junior", "jr": "junior", "graduate": "junior", "entry-level": "junior",
+          "entry level": "junior", "mid-level": "mid", "mid level": "mid", "mid lvl": "mid",
+          "mid": "mid", "intermediate": "mid", "senior": "senior", "sr": "senior",
+          "snr": "senior", "staff": "staff", "lead": "lead", "principal": "principal"}  # fmt: skip
+"""One name per level ("jr": junior, "mid lvl": mid)."""
+_LEVEL = "(?P<value>" + "|".join(sorted(LEVELS, key=len, reverse=True)) + ")"
+_WORK = (
+    r"(?:(?:software|frontend|front-end|backend|back-end|fullstack|full-stack|full stack|data"
+    r"|web|ux|ui|qa|devops|ml|mobile|product|game|cloud|security|site reliability) )?"
+    r"(?:dev|developer|engineer|eng|swe|sde|programmer|designer|analyst|scientist|consultant"
+    r"|accountant|architect|researcher|associate|level|role|position)\b"
+)
+"""A kind of work a level is said before ("senior designer", "jr dev", "mid level role")."""
+_PROMOTED = (
+    r"(?:promoted|bumped|bumped up|moved up|made|stepped up|went up|got promoted|was promoted"
+    r"|has been promoted|been promoted)"
+)
+CAREER_PATTERNS: tuple[SlotPattern, ...] = (
+    _p("level", rf"{_S}(?:[\w']+ ){{0,3}}?{_PROMOTED} (?:to |into |up to )?(?:a |an )?"
+                rf"{_LEVEL}\b"),
+    _p("level", rf"{_S}(?:[.:,-] )?(?:is |'s |works as |working as |now )*(?:a |an )?"
+                rf"{_LEVEL} {_WORK}"),
+)  # fmt: skip
+"""What fills a member's level at work (``value`` group)."""
+CAREER_VALUES = {"level": LEVELS.__getitem__}
+"""One way to write a level ("jr": junior)."""

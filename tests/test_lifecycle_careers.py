@@ -1,0 +1,53 @@
+"""A level at work (memory.lifecycle.career_patterns) and a language by its other name, through
+the public ``relation``; and what looks like a new level but is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.lifecycle import Relation, relation
+from memory.lifecycle.reading import read
+from memory.lifecycle.slots import find_slots
+
+CONTRADICTS = Relation.CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ana is a junior data analyst.", "Ana was promoted to senior analyst in March."),
+        ("tom - jr dev at a startup", "tom got bumped to mid level in his review"),
+        ("Lee is a senior designer.", "Lee was made lead designer after the reorg."),
+        ("kai sr swe", "kai staff eng now"),
+    ],
+)  # fmt: skip
+def test_a_new_level_at_work_contradicts_the_old_one(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the same level said again; a level beside none
+        ("tom - jr dev at a startup", "tom is a junior developer, still at the startup"),
+        ("Ana is a junior data analyst.", "Ana is a data analyst at a bank."),
+        # a student's year is no level at work
+        ("Kim is a senior at Ohio State.", "Kim was promoted to lead barista."),
+    ],
+)  # fmt: skip
+def test_the_same_level_or_none_does_not_contradict(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+def test_a_level_is_read_before_a_kind_of_work_or_after_a_promotion() -> None:
+    def level(text: str) -> list[str]:
+        return [slot.value for slot in find_slots(read(text).body) if slot.key == "level"]
+
+    assert level("Ana is a junior data analyst.") == ["junior"]
+    assert level("tom got bumped to mid lvl") == ["mid"]
+    assert level("Kim is a senior at Ohio State.") == []
+    assert level("Lee leads the design team.") == []
+
+
+def test_farsi_is_persian() -> None:
+    assert relation("Arash speaks Farsi.", "Arash speaks Persian.", 0.5) is Relation.SAME
