@@ -51,3 +51,36 @@ def test_a_level_is_read_before_a_kind_of_work_or_after_a_promotion() -> None:
 
 def test_farsi_is_persian() -> None:
     assert relation("Arash speaks Farsi.", "Arash speaks Persian.", 0.5) is Relation.SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # "fe" and "frontend", never "fronted"; "backend", never "backed"
+        ("rob - frontend dev", "rob - fe developer"),
+        ("Dae works as a backend developer.", "Dae is a backend dev."),
+    ],
+)  # fmt: skip
+def test_a_job_in_chat_words_is_the_same_job(old: str, new: str) -> None:
+    assert relation(old, new, 0.8) is Relation.SAME
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a field of work and who works in it; a doctoral student is doing a PhD
+        ("Ines is a graphic designer.", "Ines's job is graphic design."),
+        ("Ayo is doing a PhD in geology.", "Ayo is a doctoral student in geology."),
+    ],
+)  # fmt: skip
+def test_a_job_or_a_degree_said_another_way_is_no_change(old: str, new: str) -> None:
+    assert relation(old, new, 0.8) is not CONTRADICTS
+
+
+def test_a_mature_student_is_no_subject_studied() -> None:
+    def studies(text: str) -> list[str]:
+        return [slot.value for slot in find_slots(read(text).body) if slot.key == "studies"]
+
+    assert studies("Bea is a mature student.") == []
+    assert studies("Bea is a doctoral student in chemistry.") == []
+    assert studies("Bea is a chemistry student.") == ["chemistry"]

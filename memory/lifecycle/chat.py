@@ -68,7 +68,8 @@ CHAT_WORDS = {
     "cuppa": "cup of tea", "ldn": "london", "weeb": "anime fan", "boba": "bubble tea",
     "vino": "wine", "prem": "premier league", "macbook": "mac", "macbooks": "macs",
     "insted": "instead", "instaed": "instead", "tiem": "time", "photog": "photographer",
-    "photogs": "photographers", "yt": "youtube", "insta": "instagram",
+    "photogs": "photographers", "yt": "youtube", "insta": "instagram", "fe": "frontend",
+    "char": "character",
     # employers by their ticker or nickname
     "msft": "microsoft", "sbux": "starbucks", "amzn": "amazon", "jpm": "jpmorgan",
     "mcd": "mcdonalds", "mcds": "mcdonalds", "goog": "google", "maccies": "mcdonalds",

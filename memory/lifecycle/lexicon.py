@@ -361,6 +361,10 @@ SLOT_CUES = (
 compared further only when both hold one of these (or an occupation, or a number). Also
 the words a typo may be repaired to (:mod:`memory.lifecycle.spelling`), names aside."""
 
+NEWER_WORDS = _words("frontend backend fullstack devops webtoon webtoons livestream")
+"""Words newer than the dictionary, that a typo is never repaired from ("frontend" is no
+"fronted")."""
+
 CHANGE_CUES = _words("leave sell lose ditch delete cancel abandon trade scrap rehome die flog rip "
                      "nuke return remove pregnant baby birth")  # fmt: skip
 """Lemmas of a change that may end a fact with no word in common ("left h&m, at uniqlo

@@ -100,7 +100,8 @@ _ATTENDS = (
     rf"|is (?:now )?(?:a|an) (?:\w+ )?(?:student|pupil) at"
     rf"|{_TRANSFER}(?: schools?| unis?| colleges?)? to)"
 )
-_NOT_SUBJECT = r"(?:(?:is|a|an|the|uni|university|college|grad|exchange|phd|masters|new) )"
+_NOT_SUBJECT = (r"(?:(?:is|a|an|the|uni|university|college|grad|exchange|phd|masters|new|doctoral"
+                r"|postgraduate|undergraduate|mature|international|visiting) )")  # fmt: skip
 """What "X student" tells of no subject: "a grad student", "a uni student at Aalto"."""
 _LANGUAGES = "|".join(sorted(LANGUAGES))
 _SUBJECTS = "|".join(sorted(KINDS["subject"] | {"computer science", "medicine", "law"}))

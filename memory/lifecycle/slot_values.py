@@ -12,6 +12,8 @@ counted kinds as "2 brother", "none".
 
 from __future__ import annotations
 
+import re
+
 from memory.lifecycle.places import (
     CITIES,
     COUNTIES,
@@ -34,6 +36,15 @@ _NATIONS = dict.fromkeys(("england", "scotland", "wales", "northern ireland"), "
 """Countries within a country."""
 
 
+def _worker_of(mine: list[str], theirs: list[str]) -> bool:
+    """A field of work and who works in it, by their last words' stems ("graphic design" /
+    "graphic designer", "teaching" / "teacher")."""
+    if len(mine) != len(theirs) or mine[:-1] != theirs[:-1] or mine == theirs:
+        return False
+    stems = {re.sub(r"(?:er|ing)$", "", word) for word in (mine[-1], theirs[-1])}
+    return len(stems) == 1 and len(next(iter(stems))) >= 4
+
+
 def values_agree(key: str, first: str, second: str) -> bool:
     """Two values of one slot can both hold: equal, or one a part of the other ("Boston" /
     "Boston, Massachusetts"), or a place cut short ("melb" / "melbourne"); a relationship
@@ -42,8 +53,8 @@ def values_agree(key: str, first: str, second: str) -> bool:
     "Houston"; not "Perth, Australia" / "the UK"); a value written apart or by its initials
     ("fulstack" / "ful stack", "start-up" / "startup", "sre" / "site reliability engineer",
     "nyc" / "new york city") or cut short ("vet nurse" / "veterinary nurse", "physio" /
-    "physiotherapy"); an engineer and a developer; an android phone and a phone of its
-    makers."""
+    "physiotherapy"); an engineer and a developer; a field of work and who works in it
+    ("graphic design" / "graphic designer"); an android phone and a phone of its makers."""
     if first == second:
         return True
     if key == "status":
@@ -61,6 +72,8 @@ def values_agree(key: str, first: str, second: str) -> bool:
         return True
     if key == "job" and {first, second} == _SOFTWARE_JOBS:
         return True  # "a software engineer" (a developer) / "works as an engineer"
+    if key == "job" and _worker_of(mine, theirs):
+        return True  # "a graphic designer" / "her job is graphic design"
     if key not in PLACE_KEYS:
         return False
     if within_city(first, second) or within_city(second, first):

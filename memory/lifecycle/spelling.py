@@ -46,6 +46,7 @@ from memory.lifecycle.lexicon import (
     IE_NOUNS,
     MEMBER_OF,
     NAME_CUES,
+    NEWER_WORDS,
     OCCUPATIONS,
     SLOT_CUES,
     STOPWORDS,
@@ -106,6 +107,8 @@ def dictionary_word(word: str) -> str:
         return word
     if places.is_place_word(word) or _inflected(word, known) or _BRITISH.sub("or", word) in known:
         return word  # a place, an ending on a word, a British spelling ("neighbour")
+    if word in NEWER_WORDS:
+        return word  # "frontend"
     if doubled := _doubled(word):
         return doubled
     ends = range(1, len(word) + 1)
