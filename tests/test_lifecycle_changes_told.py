@@ -147,6 +147,10 @@ def test_into_a_school_is_no_liking() -> None:
         ("Vikram cannot stand Coldplay.", "Vikram listens to Coldplay on repeat."),
         ("nell - hates dogs", "nell. got a puppy, obsessed"),
         ("tom hates running", "tom runs now to get fit"),
+        # a view come round, the kind left out
+        ("Ida dislikes mecha anime.", "Ida has come around to mecha and enjoys it."),
+        ("Ida doesn't like Gundam.", "Ida says Gundam has become one of her favourite series."),
+        ("Ida hates jazz music.", "Ida has grown to love jazz."),  # "love jazz", read
     ],
 )
 def test_a_thing_disliked_then_taken_to_now_ends_the_dislike(old: str, new: str) -> None:
@@ -161,6 +165,9 @@ def test_a_thing_disliked_then_taken_to_now_ends_the_dislike(old: str, new: str)
         ("tom doesnt like coffee", "tom drinks coffee every now n then"),
         ("tom doesnt like cats", "tom's sister has a cat now"),  # someone else's
         ("tom hates cod", "tom wants to play cod now"),  # a wish
+        ("tom hates running", "running has become a chore for tom"),  # no view come round
+        ("tom hates horror movies", "tom likes movies now"),  # the kind alone
+        ("tom hates jazz music", "tom cant stand jazz fr its a no from him"),  # two denials
     ],
 )
 def test_a_habit_once_in_a_while_or_a_wish_leaves_a_dislike_alone(old: str, new: str) -> None:

@@ -63,7 +63,7 @@ def opposed(
     if not _dates_compatible(first, second) or first.wished != second.wished:
         return False
     if first.negated != second.negated and core_a and core_b:
-        if sets_match(core_a, core_b):
+        if sets_match(core_a, core_b) or _kind_left_out(first, second, core_a, core_b):
             return True
         if (first.stopped or second.stopped) and _stopped_liking(core_a, core_b):
             return True
@@ -78,6 +78,20 @@ def opposed(
     return _eats_what_diet_excludes(first, second, core_b) or _eats_what_diet_excludes(
         second, first, core_a
     )
+
+
+def _kind_left_out(
+    first: Reading, second: Reading, core_a: frozenset[str], core_b: frozenset[str]
+) -> bool:
+    """The same thing, its kind said on one side only ("dislikes mecha anime" / "has come
+    around to mecha"), a thing named beside it ("horror movies" / "movies" is another); not
+    where the side read as no denial says a dislike (two denials: "hates country , it 's a no
+    from him")."""
+    affirmed = second if first.negated else first
+    if not _KIND_NOUNS & (core_a ^ core_b) or _DISLIKE.search(affirmed.body):
+        return False
+    thing_a, thing_b = core_a - _KIND_NOUNS, core_b - _KIND_NOUNS
+    return bool(thing_a - _LIKE) and sets_match(thing_a, thing_b)
 
 
 def _favourite(reading: Reading) -> bool:
@@ -150,10 +164,17 @@ def _liking_ended(
 
 
 _NOW = re.compile(
-    r"\b(?:now|these days|nowadays|converted|obsessed|addicted|hooked|on repeat|nonstop)\b"
+    r"\b(?:now|these days|nowadays|converted|obsessed|addicted|hooked|on repeat|nonstop"
+    r"|become (?:a |an )?(?:huge |big |massive |real )?fan|become (?:1|one) of (?:his|her"
+    r"|their) favou?rite)\b"
 )
 """A thing taken to now, or with a passion ("now and then" is read "sometimes" already): a
-habit alone is no liking ("hates his commute" / "commutes every day")."""
+habit alone is no liking ("hates his commute" / "commutes every day"); one's view come round
+("has become a huge fan", "one of his favourite series")."""
+_DISLIKE = re.compile(r"\b(?:hates?|dislikes?|can not stand|loathes?|detests?)\b")
+_KIND_NOUNS = frozenset({"anime", "manga", "movie", "show", "series", "game", "music", "book",
+                         "food", "genre", "song"})  # fmt: skip
+"""The kind a thing disliked is said with and liked without ("isekai anime" / "isekai")."""
 
 
 def _dislike_turned(
@@ -172,7 +193,8 @@ def _dislike_turned(
     if new.negated and "like" not in core_b:
         return False  # a liking, then not done now, is no dislike: "can't go hiking now"
     thing = core_a - _LIKE
-    return bool(thing) and within(thing, core_b)
+    named = thing - _KIND_NOUNS or thing  # "isekai anime": "isekai"
+    return bool(thing) and within(named, core_b)
 
 
 def _named(thing: frozenset[str], core: frozenset[str]) -> bool:
