@@ -84,3 +84,18 @@ def test_a_mature_student_is_no_subject_studied() -> None:
     assert studies("Bea is a mature student.") == []
     assert studies("Bea is a doctoral student in chemistry.") == []
     assert studies("Bea is a chemistry student.") == ["chemistry"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # a year of study before what one studies: "a first-year undergraduate"
+        ("Tess is a first-year undergraduate.", "Tess is in her second year of undergrad now.",
+         CONTRADICTS),
+        ("ola - 3rd yr medic", "ola is in year 4 of medicine now", CONTRADICTS),
+        ("Tess is a first-year undergraduate.", "Tess is in her first year at uni.",
+         Relation.UNRELATED),
+    ],
+)  # fmt: skip
+def test_a_year_of_study_said_before_the_course(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.5) is expected

@@ -341,7 +341,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("first", "second", "third", "fourth", "fifth", "1st", "2nd", "3rd", "4th", "5th"),
      r"\b(?:is )?(?:in )?(?:(?:his|her|their|my|the|a) )?(first|second|third|fourth|fifth|1st|2nd"
      r"|3rd|4th|5th)[- ]year(?: student)?(?! of (?:work|working|marriage|dating|the)\b)"
-     r"(?=$| (?:of|at|in|now|and|but)\b| [.,;:!?])",
+     r"(?=$| (?:of|at|in|now|and|but|undergrad|undergraduate|medic|med)\b| [.,;:!?])",
      lambda m: f"in year {YEARS[m.group(1)]}"),
     (("grade",), r"\b(?:in )?(?:the )?(\d{1,2})(?:th|st|nd|rd) grade\b", r"in grade \1"),
     (("utc-", "gmt-"), r"\b(?:utc|gmt)-(\d{1,2})\b", r"utc minus \1"),  # "gmt+3" reads "gmt 3"

@@ -297,7 +297,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("studies", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:switched|swapped|changed)(?: from \w+)? to "
                   rf"(?P<value>{_SUBJECTS}){_STOP}"),  # "ravi switched (from law) to engineering"
     _p("schoolyear", rf"{_S}(?:\S+ ){{0,7}}?(?:year )?(?P<value>(?<=year )\d{{1,2}}"
-                     rf"|grade \d{{1,2}})(?=$| now\b| at\b| of\b| in\b| [.,])"),  # grade 10
+                     rf"|grade \d{{1,2}})(?=$| (?:now|at|of|in|undergrad\w*|medic)\b| [.,])"),
     _p("studies", rf"{_S}{_ADVERBS}(?:is doing|is taking|is pursuing|has|is studying for) "
                   rf"(?:a |an |{_DET} )?{_STUDY_DEGREE} in {_VALUE}"),
     _p("studies", rf"{_S}{_ADVERBS}(?:switched|changed) "
