@@ -18,6 +18,11 @@ SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNR
         ("pia has never been to a rave", "pia went to her first rave last night", CONTRADICTS),
         ("Noor has never been to Japan.", "Noor visited Japan for the first time in May.",
          CONTRADICTS),
+        # a verb the dictionary does not know, then its noun done a first time
+        ("jun said he's never cosplayed", "jun did his first cosplay at a con last month",
+         CONTRADICTS),
+        ("Ama has never sold any of her pottery.", "Ama sold her first potted plant holder.",
+         UNRELATED),
         # only the verb in common: another thing done a first time
         ("Lu has never played chess.", "Lu played her first game of go.", UNRELATED),
         # a first that is not one of the old fact's

@@ -24,6 +24,7 @@ from memory.lifecycle.reading import Reading
 from memory.lifecycle.slot_values import values_agree
 from memory.lifecycle.slots import find_slots
 from memory.lifecycle.when import apart, leaves_a_part
+from memory.lifecycle.word_match import words_match
 
 
 def resumed(old: Reading, new: Reading, core_a: frozenset[str], core_b: frozenset[str]) -> bool:
@@ -147,8 +148,15 @@ def first_time(old: Reading, new: Reading, core_a: frozenset[str], core_b: froze
     if "never" not in old.body.split() or "first" not in words:
         return False
     firsts = {after for before, after in pairwise(words) if before == "first"}
-    return any(verb(word) is None or word in firsts
-               for word in (core_a & core_b) - GENERIC_WORDS - {"first"})  # fmt: skip
+    shared = {word for word in core_a if any(words_match(word, other) for other in core_b)}
+    return any(verb(word) is None or word in firsts or _done_first(word, firsts)
+               for word in shared - GENERIC_WORDS - {"first"})  # fmt: skip
+
+
+def _done_first(word: str, firsts: set[str]) -> bool:
+    """A verb the dictionary does not know, done a first time ("never cosplayed" / "did his
+    first cosplay")."""
+    return any(words_match(word, first) for first in firsts)
 
 
 _MOVED = frozenset({"move", "moved", "switch", "switched", "change", "changed", "shift",
