@@ -39,6 +39,7 @@ SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNR
          "shauna's on nights now, uh switched over last week"),
         ("jules wfh so the pup's never alone", "jules back in office 5 days a week now smh"),
         ("hoang - wfh. dog never alone", "hoang - office 4 days a week now.. need a dog walker"),
+        ("tia fully remote rn", "tia's in the office 3 days now, new policy"),
         # another employer, the same job; and a full name as the subject
         ("Lucas works as a software engineer at Nubank.",
          "Lucas now works at Itau as a software engineer."),

@@ -157,7 +157,7 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
                 rf"|afternoon|evening)s?(?= at\b| in\b| now\b| , |$)"),
     _p("workplace", rf"{_s_if('from home| remote')}(?:\S+ ){{0,4}}?(?:works? from home|(?:is )?"
                     rf"(?:fully |full |100 % )?remote){_NEVER_IN}?(?=$| [.,;:!?]| (?:now|full"
-                    rf"|every|since|he|she|they)\b)",
+                    rf"|every|since|he|she|they|rn|atm|fr|tbh|ngl|lol|these days)\b)",
        "remote"),  # "works from home", "is fully remote , never goes into the office"
     _p("workplace", rf"{_s_if(' remote')}(?:'s job is|(?:\S+ ){{0,2}}?does (?:his|her|their) "
                     rf"job) (?:like )?(?:fully |100 % )?remote(?:ly)?{_NEVER_IN}?\b",
