@@ -16,6 +16,7 @@ COMMUNITY_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     (("server",), rf"\b(moderates|administers|admins|mods|runs|is (?:a |an |the )?{_ROLE}) "
      r"(?:of )?(?:the |this |our |a )?(?:discord )?server\b", r"\1"),
     (("server",), rf"\bis (?:a |an |the )?(?:discord )?server ({_ROLE})\b", r"is a \1"),
+    (("server",), rf"^(\S+ )(?:[.:,-] )?(?:discord )?server ({_ROLE})\b", r"\1is a \2"),
     (("mod", "admin"), rf"\b(?:is |'s )?1 of (?:the|our) ({_ROLE})s\b", r"is a \1"),
     (("perms", "permissions"), rf"\b(?:got|has|was given|has been given) ({_ROLE}) "
      r"(?:perms|permissions|role)\b", r"is a \1"),  # "got mod perms on the server"

@@ -26,6 +26,12 @@ LEARNING_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
         rf"\b(?:picking|picked|picks) up (?=(?:{'|'.join(LANGUAGES)})\b)",
         "learning ",
     ),  # "picking up korean"
+    (
+        ("picking up", "pick up"),
+        r"\b(?:currently|in the process of|slowly|trying to) (?:picking|pick) up\b",
+        "learning",
+    ),  # "is in the process of picking up rust", not "picking up her kids"
+    (("picking up",), r"\bpicking up (\w+) (?=atm|rn|these days|lately)\b", r"learning \1 "),
     (("teach",), rf"\bteach(?:es|ing)? {_SELF} ", "learning "),
     (("teach",), rf"\b(?:has )?taught {_SELF} ", "learned "),
     (

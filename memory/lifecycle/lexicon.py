@@ -115,7 +115,7 @@ SYNONYMS = {
     "produce": "make", "tab": "tablet", "footie": "football", "footy": "football", "lb": "pound",
     "skint": "break", "kilo": "kg", "kilogram": "kg", "kilometre": "km", "kilometer": "km",
     "pescetarian": "pescatarian", "retiree": "retire", "pensioner": "retire", "relocate": "move",
-    "resit": "retake", "farsi": "persian",
+    "resit": "retake", "farsi": "persian", "grad": "graduate",
 }  # fmt: skip
 """Whole-word synonyms mapped to one canonical word (after lemmas: "skint" is "break")."""
 

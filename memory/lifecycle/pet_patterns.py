@@ -42,8 +42,9 @@ PET_PATTERNS: tuple[SlotPattern, ...] = (
     _p("pets", rf"{_S}(?:[.:,-] )?no pets{_FRAGMENT_END}", "none"),
     _p("pets", rf"{_s_if(' no pets')}(?:\S+ ){{1,12}}?(?:[.,;:-]|so) no pets(?: (?:in|at) the \w+)?"
                rf"{_FRAGMENT_END}", "none"),  # "luna got rehomed . no pets"
-    _p("pets", rf"{_S}{_ADVERBS}(?:has|got|adopted|owns|has adopted) (?!(?:\S+ ){{0,3}}?(?:eat"
-               rf"|eating|ate|cooking|cooked)\b){_SOME}{_ANY_PET}\b"),  # not "started eating fish"
+    _p("pets", rf"{_S}{_ADVERBS}(?:has got|has|got|adopted|owns|has adopted) "
+               rf"(?!(?:\S+ ){{0,3}}?(?:eat|eating|ate|cooking|cooked)\b){_SOME}{_ANY_PET}\b"),
+    # not "started eating fish"; "has got 2 cats" (2 of them)
     _p("pets", rf"{_S}(?:[.:,-] )?(?:(?:now|still|only|just) )?(?P<count>\d+) {_ANY_PET}"
                rf"(?: left)?{_FRAGMENT_END}"),  # "bella . 2 cats", "bella - 1 cat (left) now"
     _p("pets", rf"{_s_if(' left')}(?:\S+ ){{1,8}}?(?:just|only) (?:the )?(?P<count>\d+) {_ANY_PET} "
