@@ -99,3 +99,25 @@ def test_a_mature_student_is_no_subject_studied() -> None:
 )  # fmt: skip
 def test_a_year_of_study_said_before_the_course(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.5) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # whom with, and where: two slots
+        ("Ren is doing a placement year at Arup.", "Ren's placement year is at Atkins, not Arup.",
+         CONTRADICTS),
+        ("Ren is doing her placement in Leeds.", "Ren's placement was moved to Bristol.",
+         CONTRADICTS),
+        ("ren - placement at a school in hull", "ren - placement moved to a college", CONTRADICTS),
+        # the same placement in more words; a placement told as over is no place
+        ("Ren is doing her placement in Leeds.", "Ren's placement in Leeds is at a law firm.",
+         Relation.UNRELATED),
+        ("ren is doing a placement yr at arup", "ren's placement at arup ended, back at uni now",
+         CONTRADICTS),
+        ("Ren is doing a placement with the council.", "Ren is on placement at the town hall.",
+         Relation.UNRELATED),
+    ],
+)  # fmt: skip
+def test_where_a_placement_is(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.5) is expected

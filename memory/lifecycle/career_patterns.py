@@ -6,7 +6,9 @@ One holds one level at a time: "is a junior developer" / "was promoted to mid-le
 developer", "jr dev" / "got bumped to mid lvl" is a change; "is a senior engineer" / "is a
 senior software engineer at a bank" the same. A level is read before a kind of work ("a
 senior designer", "sr swe"), or after a promotion ("promoted to senior"), never alone ("a
-senior at college" is a student's year).
+senior at college" is a student's year). And where a student's placement (or internship) is:
+"placement at siemens" / "placement year is at bosch, not at siemens" is a change, and so is
+"placement in lisbon" / "placement was moved to porto" (whom with and where are two slots).
 """
 
 from __future__ import annotations
@@ -32,11 +34,24 @@ _PROMOTED = (
     r"(?:promoted|bumped|bumped up|moved up|made|stepped up|went up|got promoted|was promoted"
     r"|has been promoted|been promoted)"
 )
+_PLACED = r"(?:[\w']+ ){0,4}?(?:placement|internship|work experience)(?: year)?"
+_OVER = r"(?!.*\b(?:ended|finished|is over|wrapped up|fell through|fell thru|cancell?ed)\b)"
+_WHERE = rf"(?:a |an |the )?(?P<value>(?!not\b)[\w&'-]+){_OVER}"
+"""Whom with, one word ("siemens", "a hospital"), a placement not told as over ("placement at
+jlr ended": an end, not where it is); the town is a slot of its own."""
+_TOWN = rf"(?P<value>[\w'-]+){_OVER}"
+_MOVED_TO = r"(?:was |got |has been )?(?:moved|switched|changed) (?:over )?to "
 CAREER_PATTERNS: tuple[SlotPattern, ...] = (
     _p("level", rf"{_S}(?:[\w']+ ){{0,3}}?{_PROMOTED} (?:to |into |up to )?(?:a |an )?"
                 rf"{_LEVEL}\b"),
     _p("level", rf"{_S}(?:[.:,-] )?(?:is |'s |works as |working as |now )*(?:a |an )?"
                 rf"{_LEVEL} {_WORK}"),
+    # where a student's placement is: "doing a placement year at siemens", "placement in
+    # lisbon", "her placement was moved to a clinic in pietermaritzburg"
+    _p("placement", rf"{_S}{_PLACED} (?:is |was )?(?:now |still )?at {_WHERE}"),
+    _p("placement", rf"{_S}{_PLACED} {_MOVED_TO}(?:a |an |the ){_WHERE}"),
+    _p("placement:town", rf"{_S}{_PLACED} (?:is |was )?(?:now |still )?in {_TOWN}", place=True),
+    _p("placement:town", rf"{_S}{_PLACED} {_MOVED_TO}{_TOWN}", place=True),
 )  # fmt: skip
 """What fills a member's level at work (``value`` group)."""
 CAREER_VALUES = {"level": LEVELS.__getitem__}
