@@ -121,3 +121,20 @@ def test_a_year_of_study_said_before_the_course(old: str, new: str, expected: Re
 )  # fmt: skip
 def test_where_a_placement_is(old: str, new: str, expected: Relation) -> None:
     assert relation(old, new, 0.5) is expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # one team at work; teams one plays in are many
+        ("ike is on the payments team", "ike got moved, he's on the search team now", CONTRADICTS),
+        ("Ike is on the football team.", "Ike is on the chess team.", Relation.UNRELATED),
+        ("ike is on the data team", "ike is a data analyst on the data team", Relation.UNRELATED),
+        # one programming language worked in mainly
+        ("Ike's main language is Java.", "Ike mostly writes Kotlin now.", CONTRADICTS),
+        ("ike mainly codes in golang", "ike mostly writes go", Relation.UNRELATED),  # one
+        ("Ike writes Python.", "Ike mostly writes Python at work.", Relation.UNRELATED),
+    ],
+)  # fmt: skip
+def test_a_team_and_a_language_at_work(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.5) is expected

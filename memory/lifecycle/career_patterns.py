@@ -9,9 +9,13 @@ senior designer", "sr swe"), or after a promotion ("promoted to senior"), never 
 senior at college" is a student's year). And where a student's placement (or internship) is:
 "placement at siemens" / "placement year is at bosch, not at siemens" is a change, and so is
 "placement in lisbon" / "placement was moved to porto" (whom with and where are two slots).
+One team at work ("on the sre team" / "on the data platform team now"), and one programming
+language worked in mainly ("main language is python" / "mostly writes go now").
 """
 
 from __future__ import annotations
+
+import re
 
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import SlotPattern
@@ -41,6 +45,23 @@ _WHERE = rf"(?:a |an |the )?(?P<value>(?!not\b)[\w&'-]+){_OVER}"
 jlr ended": an end, not where it is); the town is a slot of its own."""
 _TOWN = rf"(?P<value>[\w'-]+){_OVER}"
 _MOVED_TO = r"(?:was |got |has been )?(?:moved|switched|changed) (?:over )?to "
+_WORK_TEAMS = (
+    r"(?:sre|platform|data|payments|backend|back-end|frontend|front-end|infra|infrastructure"
+    r"|security|product|growth|mobile|ios|android|qa|devops|ops|design|marketing|sales|support"
+    r"|billing|search|ml|ai|analytics|web|api|cloud|identity|checkout|core|tooling|release)"
+)
+_TEAM = rf"(?P<value>(?:[\w-]+ )?{_WORK_TEAMS}(?: [\w-]+)?) team\b"
+"""A team at work, by what it works on ("the sre team", "the data platform team"); a team
+one plays in is no team at work (one may be in several)."""
+CODE = {"python": "python", "py": "python", "go": "go", "golang": "go", "rust": "rust",
+        "java": "java", "kotlin": "kotlin", "swift": "swift", "ruby": "ruby", "php": "php",
+        "c#": "c#", "csharp": "c#", "c++": "c++", "cpp": "c++", "javascript": "javascript",
+        "js": "javascript", "typescript": "typescript", "ts": "typescript", "scala": "scala",
+        "elixir": "elixir", "haskell": "haskell", "dart": "dart", "clojure": "clojure"}  # fmt: skip
+"""Programming languages, one name each ("golang": go)."""
+_CODE = "(?P<value>" + "|".join(re.escape(name) for name in sorted(CODE, key=len, reverse=True))
+_CODE += r")(?![\w#+])"
+_MAINLY = r"(?:mostly |mainly |primarily |entirely |only |exclusively )"
 CAREER_PATTERNS: tuple[SlotPattern, ...] = (
     _p("level", rf"{_S}(?:[\w']+ ){{0,3}}?{_PROMOTED} (?:to |into |up to )?(?:a |an )?"
                 rf"{_LEVEL}\b"),
@@ -52,7 +73,17 @@ CAREER_PATTERNS: tuple[SlotPattern, ...] = (
     _p("placement", rf"{_S}{_PLACED} {_MOVED_TO}(?:a |an |the ){_WHERE}"),
     _p("placement:town", rf"{_S}{_PLACED} (?:is |was )?(?:now |still )?in {_TOWN}", place=True),
     _p("placement:town", rf"{_S}{_PLACED} {_MOVED_TO}{_TOWN}", place=True),
+    # the team one works in: "is on the sre team", "'s on the data platform team now"
+    _p("team", rf"{_S}(?:\S+ ){{0,8}}?(?:is |'s )?(?:now |still )?(?:on|in|joined|moved to"
+               rf"|switched to|moved over to) the {_TEAM}"),
+    # the programming language one mainly works in
+    _p("code", rf"{_S}(?:[\w']+ ){{0,2}}?(?:main|primary|go-to) (?:programming )?language "
+               rf"(?:is|=|:) (?:now )?{_CODE}"),
+    _p("code", rf"{_S}(?:[\w']+ ){{0,4}}?{_MAINLY}(?:codes|writes|works|programs|coding"
+               rf"|writing|working) (?:in )?{_CODE}"),
+    _p("code", rf"{_S}(?:[\w']+ ){{0,3}}?(?:codes|writes|works|programs) {_MAINLY}(?:in )?"
+               rf"{_CODE}"),
 )  # fmt: skip
 """What fills a member's level at work (``value`` group)."""
-CAREER_VALUES = {"level": LEVELS.__getitem__}
-"""One way to write a level ("jr": junior)."""
+CAREER_VALUES = {"level": LEVELS.__getitem__, "code": CODE.__getitem__}
+"""One way to write a level ("jr": junior) or a programming language ("golang": go)."""
