@@ -5,14 +5,13 @@ for the attributes a member has one of at a time: where they live, where they ar
 their job and employer, relationship status, age, what they study, a pet's name, a
 favourite thing, their first language, their only pet, their rank in a game ("Gold 2 in
 Valorant") or a martial art, their time zone, their hand, their rent and floor, a sport's
-position, the platform they stream on, any thing they have one of at a time told as what it
-is ("her car is a Ford Focus") or named ("her team is called X"); and for siblings,
-children and pets, none or some of a kind ("has no pets" / "adopted a kitten" conflict, "has
-a son" / "has a daughter" do not). The patterns are :mod:`memory.lifecycle.slot_patterns`'s
-table. Every pattern is anchored on the subject (the body's first word): in "Sarah's sister
-lives in Boston" nothing is said of Sarah's home. Plans, wishes and the past ("is moving to", "wants
-to be", "used to live in") fill no slot: they change nothing yet, or any more. A move
-("moved to Denver") does: it says where the subject lives now.
+position, the platform they stream on, their level, team, placement and main programming
+language at work, how they read and watch, any thing they have one of told as what it is
+("her car is a Ford Focus") or named; and for siblings, children and pets, none or some of a
+kind ("has no pets" / "adopted a kitten" conflict). The patterns are the tables of the
+``*_patterns`` modules. Every pattern is anchored on the subject (the body's first word): in
+"Sarah's sister lives in Boston" nothing is said of Sarah's home. Plans, wishes and the past
+("is moving to", "used to live in") fill no slot; a move ("moved to Denver") does.
 
 :func:`compare_slots` tells whether two facts give one slot different values (a
 contradiction), or share their slots with equal values (a sign of the same fact).
@@ -44,6 +43,7 @@ from memory.lifecycle.lexicon import (
     STUDY_ALIASES,
     SYNONYMS,
 )
+from memory.lifecycle.media_patterns import MEDIA_PATTERNS, MEDIA_VALUES
 from memory.lifecycle.pet_patterns import PET_PATTERNS
 from memory.lifecycle.places import (
     PLACE_ALIASES,
@@ -95,7 +95,8 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 PATTERNS = (
     *HOME_PATTERNS, *_PATTERNS, *PET_PATTERNS, *HOUSEHOLD_PATTERNS, *ROUTINE_PATTERNS,
     *ZONE_PATTERNS, *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS, *SPORT_PATTERNS,
-    *CREATOR_PATTERNS, *RELATIONSHIP_PATTERNS, *CAREER_PATTERNS, *POSSESSIVE_PATTERNS,
+    *CREATOR_PATTERNS, *RELATIONSHIP_PATTERNS, *CAREER_PATTERNS, *MEDIA_PATTERNS,
+    *POSSESSIVE_PATTERNS,
 )  # fmt: skip
 """Every slot pattern: where the member lives, who they are, then their routine, time zone and
 pronouns (keys of their own), and last any thing they have one of ("of:<thing>")."""
@@ -358,7 +359,7 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 NO_HOMES = frozenset(POSITIONS) | frozenset(NAMES)
 """What a move is to that is no home: a position, a platform, a program."""
 _WRITTEN: dict[str, Callable[[str], str]] = {**SPORT_VALUES, **CREATOR_VALUES, **HOME_VALUES,
-                                              **CAREER_VALUES}  # fmt: skip
+                                              **CAREER_VALUES, **MEDIA_VALUES}  # fmt: skip
 """Slots whose values are written one way by a table ("cb" / "centre half", "top" / "1st")."""
 _QUALIFIED = frozenset({"licensed", "qualified", "certified", "registered", "trained",
                         "professional", "fully"})  # fmt: skip
