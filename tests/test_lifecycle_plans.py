@@ -46,3 +46,23 @@ def test_a_plan_called_off_or_a_date_moved_contradicts_it(old: str, new: str) ->
 )  # fmt: skip
 def test_what_leaves_the_plan_or_the_date_does_not_contradict_it(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # a course studied for, then finished
+        ("Ife is doing an MSc in statistics.", "Ife finished the MSc and works at a bank now.",
+         CONTRADICTS),
+        ("ife - doing msc in stats", "ife - msc done. job hunting", CONTRADICTS),
+        ("Ife is a history undergraduate.", "Ife has graduated and teaches now.", CONTRADICTS),
+        ("ife is at a coding bootcamp rn", "ife finished her bootcamp in may", CONTRADICTS),
+        # a degree held, not studied for; a part of the course finished
+        ("Ife holds a master's degree in law.", "Ife graduated from Leiden with a master's.",
+         Relation.UNRELATED),
+        ("Ife is doing an MSc in statistics.", "Ife finished the first module of her MSc.",
+         Relation.UNRELATED),
+    ],
+)  # fmt: skip
+def test_a_course_finished_ends_the_studying(old: str, new: str, expected: Relation) -> None:
+    assert relation(old, new, 0.5) is expected

@@ -350,7 +350,8 @@ SLOT_CUES = (
         "midfielder midfield defender striker goalkeeper keeper winger wing lock prop hooker "
         "flanker guard shortstop pitcher catcher setter libero edit support allegiance mortgage "
         "remortgage remortgaged tracker monogamous ldr exclusive casual relapse junior senior "
-        "bump staff print physical digital kindle dub"
+        "bump staff print physical digital kindle dub undergraduate undergrad postgrad msc "
+        "bootcamp"
     )
     | UNIVERSITIES
     | frozenset(PETS)

@@ -1,5 +1,5 @@
-"""Plans a later fact tells are off, each a contradiction of the earlier fact: a trip to an
-event given up, a job hunt ended by an offer taken.
+"""Plans a later fact tells are off or done, each a contradiction of the earlier fact: a trip
+to an event given up, a job hunt ended by an offer taken, a course studied for finished.
 
     called_off(read("lina is going to animagic"), read("lina is not going to animagic
     anymore"), ...) → True
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from memory.lifecycle.lexicon import GENERIC_WORDS
-from memory.lifecycle.reading import Reading
+from memory.lifecycle.reading import Reading, lemma
 
 _GOING = re.compile(
     r"\b(?:is |are )?(?:going|heading|planning to (?:go|attend)|plans to (?:go|attend)"
@@ -66,3 +66,37 @@ def hunt_ended(first: Reading, second: Reading) -> bool:
         and _HIRED.search(second.body) is not None
         and _HUNTING.search(second.body.replace("job hunting", "")) is None
     )
+
+
+_COURSES = frozenset({"msc", "ma", "mba", "mphil", "master", "masters", "phd", "doctorate",
+                      "degree", "undergrad", "undergraduate", "postgrad", "bootcamp", "course",
+                      "diploma", "apprenticeship", "bsc", "ba"})  # fmt: skip
+"""What one studies for and then finishes ("doing an msc" / "msc finished")."""
+_DEGREE_STUDIES = frozenset({"degree", "undergrad", "undergraduate", "bsc", "ba", "study"})
+_DONE = frozenset({"finish", "complete", "graduate"})
+_FINISHED = (
+    re.compile(r"\b(?:finished|finish|completed|done with|graduated from) (?:the |her |his "
+               r"|their |an? )?(\w+)"),
+    re.compile(r"\b(\w+) (?:finished|done|completed)\b"),
+)  # fmt: skip
+"""A course finished: "finished the msc", "msc finished"."""
+_GRADUATED = re.compile(r"\b(?:has |just |finally )?graduated\b(?! from high school)")
+_STUDYING = re.compile(
+    r"\b(?:doing|studying|studies|is an?|is at|pursuing|taking|enrolled|student)\b"
+)
+"""A course studied for now, not one held ("holds a bachelor's degree")."""
+
+
+def course_finished(first: Reading, second: Reading, core_a: frozenset[str]) -> bool:
+    """A course studied for, then finished ("doing msc in data sci" / "msc finished . working at
+    a startup", "is an economics undergraduate" / "has graduated and now works as an
+    analyst"): the student is one no more."""
+    if first.negated or second.negated or second.wished or core_a & _DONE:
+        return False
+    courses = core_a & _COURSES
+    if not courses or _STUDYING.search(first.body) is None:
+        return False
+    if courses & _DEGREE_STUDIES and _GRADUATED.search(second.body):
+        return True
+    finished = {lemma(found[1]) for pattern in _FINISHED for found in pattern.finditer(second.body)}
+    return bool(finished & courses)

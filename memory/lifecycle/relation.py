@@ -60,7 +60,7 @@ from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended, instead_of_it, replaced
 from memory.lifecycle.kept import moved_within
 from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, SYNONYMS
-from memory.lifecycle.plans import called_off, hunt_ended
+from memory.lifecycle.plans import called_off, course_finished, hunt_ended
 from memory.lifecycle.polarity import opposed
 from memory.lifecycle.reading import PUNCTUATION, Reading, content, keys, read
 from memory.lifecycle.reading import (
@@ -152,7 +152,7 @@ def relation(
         return Relation.CONTRADICTS  # "on the waitlist for cbt" / "cbt started tues"
     if left_town(first, second) or hunt_ended(first, second):
         return Relation.CONTRADICTS  # "plays for a club in bradford" / "moved to leicester"
-    if called_off(first, second, core_a, core_b):
+    if called_off(first, second, core_a, core_b) or course_finished(first, second, core_a):
         return Relation.CONTRADICTS  # "going to pyrkon" / "will not make it to pyrkon"
     if first_one(first, second, core_a) or first_time(first, second, core_a, core_b):
         return Relation.CONTRADICTS
