@@ -168,6 +168,7 @@ def test_a_thing_disliked_then_taken_to_now_ends_the_dislike(old: str, new: str)
         ("tom hates running", "running has become a chore for tom"),  # no view come round
         ("tom hates horror movies", "tom likes movies now"),  # the kind alone
         ("tom hates jazz music", "tom cant stand jazz fr its a no from him"),  # two denials
+        ("tom hates, like, early lectures", "tom hates, uh, spiders, can't look at them"),
     ],
 )
 def test_a_habit_once_in_a_while_or_a_wish_leaves_a_dislike_alone(old: str, new: str) -> None:

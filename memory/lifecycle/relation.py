@@ -193,7 +193,7 @@ def _clauses(body: str) -> tuple[Reading, ...]:
             parts.append([])
         else:
             parts[-1].append(word)
-    found = [" ".join(part) for part in parts if part]
+    found = [" ".join(part) for part in parts if part and part != ["like"]]  # ", like ,"
     if len(found) < 2:
         return ()
     return tuple(read(f"{words[0]} {part}") for part in found)
