@@ -1,6 +1,7 @@
-"""The patterns of a member's level at work (:mod:`memory.lifecycle.slots`): junior, mid,
-senior, staff, lead, principal. Built as the patterns of :mod:`memory.lifecycle.slot_patterns`
-are.
+"""The patterns of a member's place at work (:mod:`memory.lifecycle.slots`): their level
+(junior, mid, senior, staff, lead, principal), a student's placement, their team and the
+programming language they mainly work in. Built as the patterns of
+:mod:`memory.lifecycle.slot_patterns` are.
 
 One holds one level at a time: "is a junior developer" / "was promoted to mid-level
 developer", "jr dev" / "got bumped to mid lvl" is a change; "is a senior engineer" / "is a
@@ -14,8 +15,6 @@ language worked in mainly ("main language is python" / "mostly writes go now").
 """
 
 from __future__ import annotations
-
-import re
 
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import SlotPattern
@@ -55,12 +54,12 @@ _TEAM = rf"(?P<value>(?:[\w-]+ )?{_WORK_TEAMS}(?: [\w-]+)?) team\b"
 one plays in is no team at work (one may be in several)."""
 CODE = {"python": "python", "py": "python", "go": "go", "golang": "go", "rust": "rust",
         "java": "java", "kotlin": "kotlin", "swift": "swift", "ruby": "ruby", "php": "php",
-        "c#": "c#", "csharp": "c#", "c++": "c++", "cpp": "c++", "javascript": "javascript",
+        "csharp": "csharp", "cpp": "cpp", "javascript": "javascript",
         "js": "javascript", "typescript": "typescript", "ts": "typescript", "scala": "scala",
         "elixir": "elixir", "haskell": "haskell", "dart": "dart", "clojure": "clojure"}  # fmt: skip
-"""Programming languages, one name each ("golang": go)."""
-_CODE = "(?P<value>" + "|".join(re.escape(name) for name in sorted(CODE, key=len, reverse=True))
-_CODE += r")(?![\w#+])"
+"""Programming languages, one name each ("golang": go); "c#" and "c++" are read without their
+signs ("c"), so only as "csharp" and "cpp"."""
+_CODE = "(?P<value>" + "|".join(sorted(CODE, key=len, reverse=True)) + r")\b"
 _MAINLY = r"(?:mostly |mainly |primarily |entirely |only |exclusively )"
 CAREER_PATTERNS: tuple[SlotPattern, ...] = (
     _p("level", rf"{_S}(?:[\w']+ ){{0,3}}?{_PROMOTED} (?:to |into |up to )?(?:a |an )?"
@@ -84,6 +83,6 @@ CAREER_PATTERNS: tuple[SlotPattern, ...] = (
     _p("code", rf"{_S}(?:[\w']+ ){{0,3}}?(?:codes|writes|works|programs) {_MAINLY}(?:in )?"
                rf"{_CODE}"),
 )  # fmt: skip
-"""What fills a member's level at work (``value`` group)."""
+"""What fills a member's level, placement, team and language at work (``value`` group)."""
 CAREER_VALUES = {"level": LEVELS.__getitem__, "code": CODE.__getitem__}
 """One way to write a level ("jr": junior) or a programming language ("golang": go)."""

@@ -3,10 +3,11 @@ to an event given up, a job hunt ended by an offer taken, a course studied for f
 
     called_off(read("lina is going to animagic"), read("lina is not going to animagic
     anymore"), ...) → True
-    hunt_ended(read("omari job hunting rn"), read("omari signed an offer"), ...) → True
+    hunt_ended(read("omari job hunting rn"), read("omari signed an offer")) → True
+    course_finished(read("aziz - doing msc"), read("aziz - msc finished"), ...) → True
 
-Each takes the two readings (the older first) and their content words with the subject's
-names left out (see :func:`memory.lifecycle.relation.relation`).
+Each takes the two readings (the older first) and, where it needs them, their content words
+with the subject's names left out (see :func:`memory.lifecycle.relation.relation`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def called_off(first: Reading, second: Reading, core_a: frozenset[str],
                core_b: frozenset[str]) -> bool:  # fmt: skip
     """A trip to an event planned, then given up ("going to comic con bcn this yr" / "not
     going to bcn con anymore , can not afford it"): an event both name after the verbs."""
-    if first.negated:  # a plan is a wish too: "planning to attend otakon"
+    if first.negated:  # a plan may read as a wish ("planning to attend"): not ruled out
         return False
     going, off = _GOING.search(first.body), _CALLED_OFF.search(second.body)
     if going is None or off is None:
@@ -72,7 +73,8 @@ _COURSES = frozenset({"msc", "ma", "mba", "mphil", "master", "masters", "phd", "
                       "degree", "undergrad", "undergraduate", "postgrad", "bootcamp", "course",
                       "diploma", "apprenticeship", "bsc", "ba"})  # fmt: skip
 """What one studies for and then finishes ("doing an msc" / "msc finished")."""
-_DEGREE_STUDIES = frozenset({"degree", "undergrad", "undergraduate", "bsc", "ba", "study"})
+_DEGREE_STUDIES = frozenset({"degree", "undergrad", "undergraduate", "bsc", "ba"})
+"""Courses one graduates from: "is an undergraduate" / "has graduated"."""
 _DONE = frozenset({"finish", "complete", "graduate"})
 _FINISHED = (
     re.compile(r"\b(?:finished|finish|completed|done with|graduated from) (?:the |her |his "
@@ -80,7 +82,7 @@ _FINISHED = (
     re.compile(r"\b(\w+) (?:finished|done|completed)\b"),
 )  # fmt: skip
 """A course finished: "finished the msc", "msc finished"."""
-_GRADUATED = re.compile(r"\b(?:has |just |finally )?graduated\b(?! from high school)")
+_GRADUATED = re.compile(r"\bgraduated\b(?! from high school)")
 _STUDYING = re.compile(
     r"\b(?:doing|studying|studies|is an?|is at|pursuing|taking|enrolled|student)\b"
 )
