@@ -443,12 +443,15 @@ def test_backfill_reextracts_everything_with_a_progress_bar_on_a_terminal(tmp_pa
     assert stats_json(data)[guild]["active_facts"] > 0
 
 
-def test_an_import_shows_its_members_facts_being_judged(tmp_path: Path, big_export: Path) -> None:
+def test_an_import_shows_its_members_facts_being_judged(tmp_path: Path) -> None:
     """With the lifecycle on (the default), an import's facts are judged once its messages
-    are processed, members at a time: a bar of its own, complete when the command returns."""
+    are processed, members at a time: a bar of its own, complete when the command returns
+    (2,000 messages: some 40 members' facts; the 20k export tells no more, at twice the time)."""
+    export = tmp_path / "gen2k.json"
+    write_export_of_size(export, 2_000, guild_id=BIG_GUILD, seed=7)
     env = cli_env(TERM="xterm-256color", COLUMNS="120", LINES="40")
     code, raw = run_in_pty(
-        [str(MEMORYBOT), "--data-dir", str(tmp_path / "tty"), "import", str(big_export)], env
+        [str(MEMORYBOT), "--data-dir", str(tmp_path / "tty"), "import", str(export)], env
     )
     assert code == 0, raw
     text = ANSI.sub("", raw)
