@@ -149,13 +149,13 @@ def first_time(old: Reading, new: Reading, core_a: frozenset[str], core_b: froze
         return False
     firsts = {after for before, after in pairwise(words) if before == "first"}
     shared = {word for word in core_a if any(words_match(word, other) for other in core_b)}
-    return any(verb(word) is None or word in firsts or _done_first(word, firsts)
+    return any(verb(word) is None or _done_first(word, firsts)
                for word in shared - GENERIC_WORDS - {"first"})  # fmt: skip
 
 
 def _done_first(word: str, firsts: set[str]) -> bool:
-    """A verb the dictionary does not know, done a first time ("never cosplayed" / "did his
-    first cosplay")."""
+    """The word, or one the rules match with it, said right after "first" ("never cosplayed" /
+    "did his first cosplay": a verb the dictionary does not know)."""
     return any(words_match(word, first) for first in firsts)
 
 
