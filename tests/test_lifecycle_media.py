@@ -16,6 +16,7 @@ CONTRADICTS = Relation.CONTRADICTS
         ("Noa reads comics only in print.", "Noa switched to reading comics digitally."),
         ("noa - physical books only", "noa - went digital. kindle now"),
         ("noa watches dubs", "noa subs only now, the dubs are bad"),
+        ("noa reads only e-book now", "noa reads only print"),  # each spelling has one name
     ],
 )  # fmt: skip
 def test_another_way_to_read_or_watch_contradicts_the_old_one(old: str, new: str) -> None:

@@ -17,15 +17,16 @@ language worked in mainly ("main language is python" / "mostly writes go now").
 from __future__ import annotations
 
 from memory.lifecycle.slot_patterns import SUBJECT as _S
-from memory.lifecycle.slot_patterns import SlotPattern
+from memory.lifecycle.slot_patterns import SlotPattern, one_of
 from memory.lifecycle.slot_patterns import slot_pattern as _p
+from memory.lifecycle.slot_patterns import subject_if as _s_if
 
 LEVELS = {"junior": "junior", "jr": "junior", "graduate": "junior", "entry-level": "junior",
           "entry level": "junior", "mid-level": "mid", "mid level": "mid", "mid lvl": "mid",
           "mid": "mid", "intermediate": "mid", "senior": "senior", "sr": "senior",
           "snr": "senior", "staff": "staff", "lead": "lead", "principal": "principal"}  # fmt: skip
 """One name per level ("jr": junior, "mid lvl": mid)."""
-_LEVEL = "(?P<value>" + "|".join(sorted(LEVELS, key=len, reverse=True)) + ")"
+_LEVEL = f"(?P<value>{one_of(LEVELS)})"
 _WORK = (
     r"(?:(?:software|frontend|front-end|backend|back-end|fullstack|full-stack|full stack|data"
     r"|web|ux|ui|qa|devops|ml|mobile|product|game|cloud|security|site reliability) )?"
@@ -37,7 +38,11 @@ _PROMOTED = (
     r"(?:promoted|bumped|bumped up|moved up|made|stepped up|went up|got promoted|was promoted"
     r"|has been promoted|been promoted)"
 )
-_PLACED = r"(?:[\w']+ ){0,4}?(?:placement|internship|work experience)(?: year)?"
+_PLACED = (
+    rf"{_s_if('placement|internship|work experience')}(?:[\w']+ ){{0,4}}?"
+    r"(?:placement|internship|work experience)(?: year)?"
+)
+"""The subject, then where a placement is told (tried only where one is named)."""
 _OVER = r"(?!.*\b(?:ended|finished|is over|wrapped up|fell through|fell thru|cancell?ed)\b)"
 _WHERE = rf"(?:a |an |the )?(?P<value>(?!not\b)[\w&'-]+){_OVER}"
 """Whom with, one word ("siemens", "a hospital"), a placement not told as over ("placement at
@@ -59,7 +64,7 @@ CODE = {"python": "python", "py": "python", "go": "go", "golang": "go", "rust": 
         "elixir": "elixir", "haskell": "haskell", "dart": "dart", "clojure": "clojure"}  # fmt: skip
 """Programming languages, one name each ("golang": go); "c#" and "c++" are read without their
 signs ("c"), so only as "csharp" and "cpp"."""
-_CODE = "(?P<value>" + "|".join(sorted(CODE, key=len, reverse=True)) + r")\b"
+_CODE = rf"(?P<value>{one_of(CODE)})\b"
 _MAINLY = r"(?:mostly |mainly |primarily |entirely |only |exclusively )"
 CAREER_PATTERNS: tuple[SlotPattern, ...] = (
     _p("level", rf"{_S}(?:[\w']+ ){{0,3}}?{_PROMOTED} (?:to |into |up to )?(?:a |an )?"
@@ -68,13 +73,13 @@ CAREER_PATTERNS: tuple[SlotPattern, ...] = (
                 rf"{_LEVEL} {_WORK}"),
     # where a student's placement is: "doing a placement year at siemens", "placement in
     # lisbon", "her placement was moved to a clinic in pietermaritzburg"
-    _p("placement", rf"{_S}{_PLACED} (?:is |was )?(?:now |still )?at {_WHERE}"),
-    _p("placement", rf"{_S}{_PLACED} {_MOVED_TO}(?:a |an |the ){_WHERE}"),
-    _p("placement:town", rf"{_S}{_PLACED} (?:is |was )?(?:now |still )?in {_TOWN}", place=True),
-    _p("placement:town", rf"{_S}{_PLACED} {_MOVED_TO}{_TOWN}", place=True),
+    _p("placement", rf"{_PLACED} (?:is |was )?(?:now |still )?at {_WHERE}"),
+    _p("placement", rf"{_PLACED} {_MOVED_TO}(?:a |an |the ){_WHERE}"),
+    _p("placement:town", rf"{_PLACED} (?:is |was )?(?:now |still )?in {_TOWN}", place=True),
+    _p("placement:town", rf"{_PLACED} {_MOVED_TO}{_TOWN}", place=True),
     # the team one works in: "is on the sre team", "'s on the data platform team now"
-    _p("team", rf"{_S}(?:\S+ ){{0,8}}?(?:is |'s )?(?:now |still )?(?:on|in|joined|moved to"
-               rf"|switched to|moved over to) the {_TEAM}"),
+    _p("team", rf"{_s_if(' team')}(?:\S+ ){{0,8}}?(?:is |'s )?(?:now |still )?(?:on|in|joined"
+               rf"|moved to|switched to|moved over to) the {_TEAM}"),
     # the programming language one mainly works in
     _p("code", rf"{_S}(?:[\w']+ ){{0,2}}?(?:main|primary|go-to) (?:programming )?language "
                rf"(?:is|=|:) (?:now )?{_CODE}"),

@@ -10,7 +10,7 @@ and one for photos ("edits in premiere" / "switched to capcut", "lightroom for e
 
 from __future__ import annotations
 
-from memory.lifecycle.slot_patterns import _FRAGMENT_END, SlotPattern
+from memory.lifecycle.slot_patterns import _FRAGMENT_END, SlotPattern, one_of
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 
@@ -34,7 +34,7 @@ CREATOR_VALUES = dict.fromkeys(("platform", "editor:video", "editor:photo"), NAM
 
 
 def _any(names: dict[str, str]) -> str:
-    return "(?P<value>" + "|".join(sorted(names, key=len, reverse=True)) + r")\b"
+    return rf"(?P<value>{one_of(names)})\b"
 
 
 _NOT = r"(?!.*\b(?:not|never|no longer|wants?|wish|thinking|hates|also|too|as well)\b)"

@@ -12,20 +12,20 @@ now" is a change ("dubs" and "subs" are said as one way, whatever else they watc
 from __future__ import annotations
 
 from memory.lifecycle.slot_patterns import SUBJECT as _S
-from memory.lifecycle.slot_patterns import SlotPattern
+from memory.lifecycle.slot_patterns import SlotPattern, one_of
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 
 FORMATS = {"print": "print", "physical": "print", "paper": "print", "paperback": "print",
            "paperbacks": "print", "digital": "digital", "digitally": "digital",
-           "kindle": "digital", "ebook": "digital", "ebooks": "digital", "e-books": "digital",
+           "kindle": "digital", "ebook": "digital", "ebooks": "digital", "e-book": "digital",
+           "e-books": "digital",
            "tablet": "digital", "ereader": "digital", "e-reader": "digital"}  # fmt: skip
 """One name per way to read ("kindle": digital)."""
 VERSIONS = {"dubs": "dub", "dub": "dub", "dubbed": "dub", "subs": "sub", "sub": "sub",
             "subbed": "sub", "subtitled": "sub", "subtitles": "sub"}  # fmt: skip
 """One name per way to watch ("subbed": sub)."""
-_FORMAT = (r"(?P<value>print|physical|paper|paperbacks?|digital(?:ly)?|kindle|e-?books?|tablet"
-           r"|e-?reader)")  # fmt: skip
-_VERSION = r"(?P<value>dubs?|dubbed|subs?|subbed|subtitled|subtitles)"
+_FORMAT = f"(?P<value>{one_of(FORMATS)})"
+_VERSION = f"(?P<value>{one_of(VERSIONS)})"
 _READS = r"(?:reads|reading|read|buys|buying|collects)"
 _SWITCHED = r"(?:switched|went|moved|changed|converted|gone)"
 MEDIA_PATTERNS: tuple[SlotPattern, ...] = (

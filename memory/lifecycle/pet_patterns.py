@@ -15,12 +15,13 @@ from memory.lifecycle.slot_patterns import (
     _SOME,
     _STOP,
     SlotPattern,
+    one_of,
 )
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 from memory.lifecycle.slot_patterns import subject_if as _s_if
 
-_PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
+_PETS = one_of(PETS)
 _PET = f"(?P<pet>{_PETS})"
 _ANY_PET = f"(?P<value>{_PETS})s?"
 _NAME = rf"(?P<value>[\w'-]+){_STOP}"

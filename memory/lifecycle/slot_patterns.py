@@ -1,13 +1,9 @@
 """The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`): who a member
 is (work, relationship, household, age, studies, family, favourites, rank, first
-language); where they live and come from is read by :mod:`memory.lifecycle.home_patterns`,
-their pets by :mod:`memory.lifecycle.pet_patterns`, whom they live with by
-:mod:`memory.lifecycle.household_patterns`,
-their routine by :mod:`memory.lifecycle.routine_patterns`, their time zone by
-:mod:`memory.lifecycle.zone_patterns`, what they use (phone, graphics card) by
-:mod:`memory.lifecycle.gear_patterns`, their sport by :mod:`memory.lifecycle.sport_patterns`,
-what they make and share by :mod:`memory.lifecycle.creator_patterns`, how their relationship
-is kept by :mod:`memory.lifecycle.relationship_patterns`.
+language). The other attributes are read by the sibling modules named for them (``home_``,
+``pet_``, ``household_``, ``routine_``, ``zone_``, ``gear_``, ``sport_``, ``creator_``,
+``relationship_``, ``career_`` and ``media_patterns``), built with the parts defined here:
+:data:`SUBJECT`, :func:`subject_if`, :func:`one_of`, :func:`slot_pattern`.
 
 Each pattern reads a fact's normalised body and is anchored on its subject (the first word);
 its ``value`` group, or its fixed value, fills its slot's key (with the partner it names, if
@@ -17,6 +13,7 @@ any). The first pattern of a key that matches wins.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from memory.lifecycle.lexicon import KINDS, LANGUAGES, OCCUPATIONS, PETS, UNIVERSITIES
@@ -30,7 +27,26 @@ def subject_if(cue: str) -> str:
     return rf"^(?=.*(?:{cue}))\S+ "
 
 
-_S, _s_if = SUBJECT, subject_if  # short names for the patterns below
+def one_of(names: Iterable[str]) -> str:
+    """An alternation of ``names``, the longest first ("guinea pig" before "pig")."""
+    return "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+
+
+@dataclass(frozen=True)
+class SlotPattern:
+    key: str
+    regex: re.Pattern[str]
+    value: str | None = None  # a fixed value ("none" for "lost their job")
+    place: bool = False  # its value must be a place the tables know ("babs . swansea now")
+
+
+def slot_pattern(
+    key: str, pattern: str, value: str | None = None, *, place: bool = False
+) -> SlotPattern:
+    return SlotPattern(key, re.compile(pattern), value, place)
+
+
+_S, _s_if, _p = SUBJECT, subject_if, slot_pattern  # short names for the patterns below
 
 
 _ADVERBS = (
@@ -51,10 +67,10 @@ _STOP = (
     r"|where|when|if|full|part|originally|mostly|these|this|last|next|lets|finally|like"
     r"|specialising|specializing|rather|instead|around|born|raised)\b)"
 )
-_JOBS = "|".join(sorted(OCCUPATIONS, key=len, reverse=True))
+_JOBS = one_of(OCCUPATIONS)
 _THEY_ARE = r"(?:hes|shes|he is|she is|they are|theyre)"
 _VALUE = rf"(?P<value>[\w'-]+(?: [\w'-]+){{0,3}}?){_STOP}"
-_PETS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig"
+_PETS = one_of(PETS)
 _EXAMINED = r"[\w' -]*\b(?:records|tapes|videos|footage|recordings|songs|albums|clips)\b"
 """What one studies to learn from it, no course: "studies old jungle records for breaks"."""
 _FAVOURITE = (
@@ -127,23 +143,6 @@ _RANK = (
     rf"(?: rank| ranked)? (?:in|on) (?!(?:the|a|an|his|her|their|my) )"
     rf"(?P<thing>\w+(?: \w+)??){_STOP}"
 )
-
-
-@dataclass(frozen=True)
-class SlotPattern:
-    key: str
-    regex: re.Pattern[str]
-    value: str | None = None  # a fixed value ("none" for "lost their job")
-    place: bool = False  # its value must be a place the tables know ("babs . swansea now")
-
-
-def slot_pattern(
-    key: str, pattern: str, value: str | None = None, *, place: bool = False
-) -> SlotPattern:
-    return SlotPattern(key, re.compile(pattern), value, place)
-
-
-_p = slot_pattern  # a short name for the table below
 
 
 _SCHOOL = r"(?:university|college|uni|high school|high|school|academy)"

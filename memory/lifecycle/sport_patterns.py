@@ -13,10 +13,8 @@ league now" is a change.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from memory.lifecycle.slot_patterns import SUBJECT as _S
-from memory.lifecycle.slot_patterns import SlotPattern
+from memory.lifecycle.slot_patterns import SlotPattern, one_of
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 
 _DEFENCE, _MIDFIELD, _ATTACK = "defender", "midfielder", "forward"
@@ -61,12 +59,8 @@ _AMBIGUOUS = frozenset({"keeper", "hooker", "wing", "lock", "prop", "forward", "
 """Positions whose word names other things too: read only after "plays" or a move."""
 
 
-def _alternatives(names: Iterable[str]) -> str:
-    return "|".join(sorted(names, key=len, reverse=True))  # the longest first: "centre back"
-
-
-_ANY = rf"(?P<value>{_alternatives(POSITIONS)})"
-_PLAIN = rf"(?P<value>{_alternatives(set(POSITIONS) - _AMBIGUOUS)})"
+_ANY = rf"(?P<value>{one_of(POSITIONS)})"  # the longest first: "centre back"
+_PLAIN = rf"(?P<value>{one_of(set(POSITIONS) - _AMBIGUOUS)})"
 _END = r"(?=$| [.,;:!?()]| (?:for|at|in|on|now|this|these|since|permanently|rn|atm|lol)\b)"
 _PLAYS = r"(?:plays|playing|is playing|has been playing|now plays|started playing)"
 _MOVED = (
