@@ -14,7 +14,7 @@ slot reads ("her favourite colour is", "her parkrun pb is") is left to that slot
 from __future__ import annotations
 
 from memory.lifecycle.slot_patterns import SUBJECT as _S
-from memory.lifecycle.slot_patterns import SlotPattern
+from memory.lifecycle.slot_patterns import SlotPattern, one_of
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 
 ONE_AT_A_TIME = (
@@ -37,7 +37,7 @@ _RECORDS = (
 
 _THING = (
     rf"(?P<thing>(?:(?:{'|'.join(_RECORDS)}) (?:[\w-]+ ){{0,2}}?[\w-]+"
-    rf"|(?:[\w-]+ ){{0,2}}?(?:{'|'.join(sorted(ONE_AT_A_TIME, key=len, reverse=True))})))"
+    rf"|(?:[\w-]+ ){{0,2}}?(?:{one_of(ONE_AT_A_TIME)})))"
 )
 _TRAITS = (
     "old", "new", "broken", "busted", "dead", "fast", "slow", "big", "small", "tiny", "huge",

@@ -14,14 +14,14 @@ import re
 
 from memory.lifecycle.lexicon import ZONE_ABBREVIATIONS
 from memory.lifecycle.slot_patterns import SUBJECT as _S
-from memory.lifecycle.slot_patterns import SlotPattern
+from memory.lifecycle.slot_patterns import SlotPattern, one_of
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 from memory.lifecycle.slot_patterns import subject_if as _s_if
 
 _ADVERBS = r"(?:(?:now|still|currently|usually|mostly|basically) )*"
 _ZONE = (
     r"(?P<value>(?:utc|gmt)(?: minus)?(?: \d{1,2}(?: : [0-5]\d)?)?|"
-    + "|".join(sorted(ZONE_ABBREVIATIONS - {"utc", "gmt"}, key=len, reverse=True))
+    + one_of(ZONE_ABBREVIATIONS - {"utc", "gmt"})
     + ")"
 )
 """A time zone by its abbreviation (see the module's docstring)."""
