@@ -57,10 +57,15 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from memory.lifecycle import FactSimilarity, Relation, clear_caches, relation  # noqa: E402
 from memory.lifecycle.judge import FactJudge  # noqa: E402
 from memory.lifecycle.reading import keys  # noqa: E402
-from memory.lifecycle.relation import SAME_MIN_SIMILARITY  # noqa: E402
+from memory.lifecycle.relation import (  # noqa: E402
+    SAME_MIN_SIMILARITY,
+    Relation,
+    clear_caches,
+    relation,
+)
+from memory.lifecycle.similarity import FactSimilarity  # noqa: E402
 
 DATA = REPO / "bench" / "data" / "lifecycle"
 DEFAULT_SETS = sorted(DATA.glob("*.jsonl"))

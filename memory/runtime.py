@@ -25,7 +25,6 @@ from memory.forgetting import EditSummary, ForgetSummary
 from memory.imports.importer import ExportImporter, ProgressCallback
 from memory.ingest import IngestHandle, IngestQueue
 from memory.ingest.admission import Admission
-from memory.lifecycle.judge import FactJudge
 from memory.models import CandidateFact, Fact, GuildStats, IngestItem, StoredMessage
 from memory.profile_pass import MemberProfiles, ProfileTally
 from memory.search.embeddings import build_embedder
@@ -40,6 +39,7 @@ from memory.storage.protocol import Storage
 from memory_journals import Journals
 
 if TYPE_CHECKING:
+    from memory.lifecycle.judge import FactJudge
     from memory.lifecycle.llm_check import LLMFactCheck
 
 
@@ -50,6 +50,7 @@ def build_fact_check(
     (``judge``) and ``MEMORYBOT_LLM_FACT_CHECK`` not turned off; else None."""
     if judge is None or not settings.llm_model or not settings.llm_fact_check:
         return None
+    from memory.lifecycle.judge import FactJudge
     from memory.lifecycle.llm_check import LLMFactCheck  # imports openai: only when used
 
     # A judge of its own: the store's keeps its subjects' facts indexed for the database
@@ -344,6 +345,15 @@ async def reading_memory(settings: Settings) -> AsyncIterator[Memory]:
         yield m
 
 
+def _judge() -> FactJudge:
+    """The lifecycle's judge, imported only where facts are judged: its rules' patterns take
+    most of a second to compile, which a reading command (``stats``, ``search``) need not wait
+    for."""
+    from memory.lifecycle.judge import FactJudge
+
+    return FactJudge()
+
+
 @asynccontextmanager
 async def _opened(
     settings: Settings, *, start_queue: bool, extractor: Extractor | None, reading: bool = False,
@@ -352,7 +362,7 @@ async def _opened(
     owned = extractor is None
     extractor = extractor or build_extractor(settings)  # a bad LLM setting fails before opening
     store = store or await open_storage(settings)
-    judge = FactJudge() if settings.fact_lifecycle else None
+    judge = _judge() if settings.fact_lifecycle and not reading else None
     store.lifecycle = Lifecycle(judge=judge, half_life_days=settings.fact_half_life_days)
     journals = Journals(
         settings.journals_dir,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
 from memory.lifecycle.reading import read
+from memory.lifecycle.relation import Relation, relation
 
 CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
 from memory.lifecycle.chat import spelled
 from memory.lifecycle.reading import read
+from memory.lifecycle.relation import Relation, relation
 
 CLOSE = 0.9
 

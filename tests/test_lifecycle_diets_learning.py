@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
+from memory.lifecycle.relation import Relation, relation
 
 SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
+from memory.lifecycle.relation import Relation, relation
 from memory.lifecycle.spelling import repaired
 
 SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED

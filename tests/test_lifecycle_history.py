@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
+from memory.lifecycle.relation import Relation, relation
 from memory.lifecycle.slot_values import values_agree
 
 CONTRADICTS, UNRELATED = Relation.CONTRADICTS, Relation.UNRELATED

@@ -16,7 +16,7 @@ import pytest
 
 from bench.train_merge import MAX_ADDED_WRONG, question
 from memory.extraction.lore import Origin
-from memory.lifecycle import FactSimilarity, merging
+from memory.lifecycle import merging
 from memory.lifecycle.judge import FactJudge
 from memory.lifecycle.merging import (
     HAND_FEATURES,
@@ -29,6 +29,7 @@ from memory.lifecycle.merging import (
     residues,
 )
 from memory.lifecycle.relation import SAME_MIN_SIMILARITY
+from memory.lifecycle.similarity import FactSimilarity
 from memory.models import CandidateFact
 from memory.search.embeddings import LocalEmbedder
 from memory.storage.placing import Lifecycle
@@ -183,10 +184,10 @@ def test_the_bundled_weights_are_what_the_training_script_makes() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["bundled_weights_match"] is True
-    setting = (report["strength"], report["threshold"])
-    chosen = [t for t in report["cross_validation"] if (t["strength"], t["threshold"]) == setting]
-    assert chosen and chosen[0]["added_wrong"] <= MAX_ADDED_WRONG
     weights = json.loads(WEIGHTS.read_text())
+    picked = weights["cross_validation"]  # what the cross-validation measured of its pick
+    assert (picked["strength"], picked["threshold"]) == (report["strength"], report["threshold"])
+    assert picked["added_wrong"] <= MAX_ADDED_WRONG == weights["grid"]["max_added_wrong"]
     assert len(weights["coef"]) == len(weights["mean"]) == len(HAND_FEATURES) + 2 * 256
     assert np.all(np.asarray(weights["scale"]) > 0)
 

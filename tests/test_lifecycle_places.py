@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
 from memory.lifecycle.places import CITIES, TOWNS_TABLE, is_place
 from memory.lifecycle.reading import read
+from memory.lifecycle.relation import Relation, relation
 from memory.lifecycle.slots import find_slots
 
 CLOSE = 0.9

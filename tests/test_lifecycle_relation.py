@@ -10,9 +10,10 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from memory.lifecycle import FactSimilarity, Relation, relation
 from memory.lifecycle.merging import may_merge
 from memory.lifecycle.reading import MAX_CHARS, lemma, read
+from memory.lifecycle.relation import Relation, relation
+from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
 from memory.search.embeddings import to_blob
 

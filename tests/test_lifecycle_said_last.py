@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
+from memory.lifecycle.relation import Relation, relation
 
 CONTRADICTS = Relation.CONTRADICTS
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from memory.extraction.lore import Origin
-from memory.lifecycle import FactSimilarity
 from memory.lifecycle.judge import FactJudge
 from memory.lifecycle.merging import may_merge
 from memory.lifecycle.reading import keys, read
+from memory.lifecycle.similarity import FactSimilarity
 from memory.models import CandidateFact
 from memory.storage.placing import Lifecycle
 from memory.storage.store import Store

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
 from memory.lifecycle.judge import ALL_PAIRS_UP_TO, worth_judging
+from memory.lifecycle.relation import Relation, relation
 from memory.lifecycle.shorthand import unfold
 
 NEAR = 0.7

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
 from memory.lifecycle.reading import keys, read
+from memory.lifecycle.relation import Relation, relation
 from memory.lifecycle.slots import find_slots
 from memory.lifecycle.when import spelled_days
 

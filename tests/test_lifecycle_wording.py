@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
 from memory.lifecycle.reading import read
+from memory.lifecycle.relation import Relation, relation
 
 SAME, CONTRADICTS, UNRELATED = Relation.SAME, Relation.CONTRADICTS, Relation.UNRELATED
 

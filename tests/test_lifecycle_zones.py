@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.lifecycle import Relation, relation
 from memory.lifecycle.reading import read
+from memory.lifecycle.relation import Relation, relation
 from memory.lifecycle.slots import find_slots
 from memory.lifecycle.zones import place_offset
 

@@ -9,9 +9,8 @@
   texts with the bundled local embedder, synchronous (for the database thread) and cached.
 
 Measured by ``bench/lifecycle.py`` on the labelled pairs of ``bench/data/lifecycle/``.
+
+The package imports none of its modules itself: the storage reads :mod:`memory.lifecycle.value`
+without loading the rules, whose patterns take most of a second to compile (a command that
+judges no fact, such as ``stats``, need not wait for them).
 """
-
-from memory.lifecycle.relation import Relation, clear_caches, relation
-from memory.lifecycle.similarity import FactSimilarity
-
-__all__ = ["FactSimilarity", "Relation", "clear_caches", "relation"]
