@@ -7,8 +7,9 @@ test"). Built as the patterns of :mod:`memory.lifecycle.slot_patterns` are.
 
 from __future__ import annotations
 
+from memory.lifecycle.lexicon import LANGUAGES
 from memory.lifecycle.slot_patterns import SUBJECT as _S
-from memory.lifecycle.slot_patterns import SlotPattern
+from memory.lifecycle.slot_patterns import SlotPattern, one_of
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 from memory.lifecycle.slot_patterns import subject_if as _s_if
 
@@ -16,6 +17,8 @@ _PAIR = r"(?P<value>she(?= her\b)|he(?= him\b)|they(?= them\b)|it(?= its\b)|any(
 """A set of pronouns as people write it ("she/her" is read "she her"): its first word."""
 _ONE = r"(?P<value>she|he|they|it|any)"
 _END = r"(?=$| [.,;:!?()]| (?:now|pronouns|lol|fr|ngl|tbh|btw)\b)"
+_LANGUAGE_LEARNER = rf"(?!.*\b(?:{one_of(LANGUAGES)}) learners?\b)"
+"""No learner driver: "an intermediate japanese learner"."""
 _NO_DENIAL = r"(?!.*\b(?:not|never|no longer|wants?|hopes?|applying|applied)\b)"
 """No visa denied, wished for or applied for ("does not have a student visa", "applying for
 ilr")."""
@@ -30,15 +33,16 @@ IDENTITY_PATTERNS: tuple[SlotPattern, ...] = (
                rf"(?P<value>[\w-]+){_END}"),  # the name they go by: "goes by pet"
     _p("visa", rf"{_s_if(' visa')}{_NO_DENIAL}(?!'s )(?:\S+ ){{0,6}}?(?:on |has |got |holds )?"
                rf"(?:a |an |his |her |their )?(?P<value>student|skilled worker|work|working holiday"
-               rf"|spouse|spousal|partner|family|tourist|visitor|graduate|tier 2|tier 4|h-?1b|f-?1)"
-               rf" visa\b"),
+               rf"|spouse|spousal|partner|family|tourist|visitor|graduate|tier 2|tier 4|h-?1b|f-?1"
+               rf"|education) visa\b(?! (?:has )?(?:expired|ran out|ended|ends|runs out)\b)"),
     _p("visa", rf"{_s_if(' indefinite leave| ilr| permanent resid| green card| citizen')}"
                rf"{_NO_DENIAL}(?!'s )(?:\S+ ){{0,4}}?(?:has |got |holds |received |was granted "
                rf"|is now |became )?(?:a |an |his |her |their )?(?P<value>indefinite leave to "
                rf"remain|ilr|permanent residency|permanent residence|permanent resident|green card"
                rf"|citizenship|citizen)\b"),
     # the driving licence they hold: a provisional one, or a full one once the test is passed
-    _p("licence", rf"{_s_if('provisional|learner')}(?!.*\bno longer\b)(?!'s )(?:\S+ ){{0,4}}?"
+    _p("licence", rf"{_s_if('provisional|learner')}(?!.*\bno longer\b){_LANGUAGE_LEARNER}(?!'s )"
+                  rf"(?:\S+ ){{0,4}}?"
                   rf"(?:on |has |got |holds )?(?:a |an |his |her |their )?(?:provisional|learner 's"
                   rf"|learners?)(?: driving| drivers?)?(?: licence| license| permit)?\b",
        "provisional"),
@@ -56,7 +60,7 @@ VISAS = {"indefinite leave to remain": "settled", "ilr": "settled",
          "permanent residence": "settled",
          "green card": "settled", "citizenship": "citizen", "tier 4": "study", "f1": "study",
          "f-1": "study", "tier 2": "skilled worker", "spousal": "spouse", "partner": "spouse",
-         "visitor": "tourist"}  # fmt: skip
+         "visitor": "tourist", "education": "study"}  # fmt: skip
 """One name for each kind of visa or settled status ("student" is read "study" already)."""
 
 PRONOUNS = {"him": "he", "them": "they"}

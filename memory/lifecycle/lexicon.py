@@ -351,7 +351,8 @@ SLOT_CUES = (
         "flanker guard shortstop pitcher catcher setter libero edit support allegiance mortgage "
         "remortgage remortgaged tracker monogamous ldr exclusive casual relapse junior senior "
         "bump staff print physical digital kindle dub undergraduate undergrad postgrad msc "
-        "bootcamp"
+        "bootcamp a1 a2 b1 b2 c1 c2 n1 n2 n3 n4 n5 jlpt goethe testdaf dele siele delf dalf hsk "
+        "topik celi cils beginner elementary intermediate advanced"
     )
     | UNIVERSITIES
     | frozenset(PETS)

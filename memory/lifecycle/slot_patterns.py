@@ -121,7 +121,7 @@ _NOT_SUBJECT = (r"(?:(?:is|a|an|the|uni|university|college|grad|exchange|phd|mas
 """What "X student" tells of no subject: "a grad student", "a uni student at Aalto"."""
 _LANGUAGES = "|".join(sorted(LANGUAGES))
 _SUBJECTS = "|".join(sorted(KINDS["subject"] | {"computer science", "medicine", "law"}))
-_KIN = (r"(?P<thing>(?:(?:older|younger|eldest|youngest|oldest|little|big) )?(?:son|daughter"
+_KIN = (r"(?P<thing>(?:(?:older|younger|eldest|youngest|oldest|little|lil|big) )?(?:son|daughter"
         r"|kid|child|boy|girl|brother|sister))")  # fmt: skip
 _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
 
@@ -282,7 +282,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
               rf"(?: iirc| i think| as of \w+)?{_FRAGMENT_END}"),  # "ellie 28 iirc"
     _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:(?:is|turned|turns|who is"
               rf"|aged) (?:now |actually )?|celebrated (?:his|her|their) )(?P<value>\d{{1,3}})"
-              rf"(?:(?:st|nd|rd|th) (?:birthday|bday))?\b"),
+              rf"(?:(?:st|nd|rd|th) (?:birthday|bday))?\b(?! (?:months?|weeks?)\b)"),
     # a child's or a sibling's age: "age:son"; "'s son just celebrated his 4th birthday"
     _p("age", rf"{_S}(?:(?:'s|has (?:a|an|1)) |(?:[.:,-] )?(?:(?:my|the|our) )?)(?:[\w-]+ )?"
               rf"(?P<thing>{_PETS}) (?:\S+ ){{0,2}}?(?:(?:is|'s|turned|turns|hit|[.:-]) "
@@ -338,7 +338,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("children", rf"{_S}'s (?:\w+ )?{_CHILD}\b"),
     # "3 kids now", "dalia : 2 kids", "first baby arrived"
     _p("children", rf"{_s_if(' now')}(?:\S+ ){{0,8}}?(?P<count>\d+) {_CHILD} now\b"),
-    _p("children", rf"{_S}[.:,-] (?P<count>\d+) {_CHILD}{_FRAGMENT_END}"),
+    _p("children", rf"{_S}(?:[.:,-] )?(?P<count>\d+) {_CHILD}{_FRAGMENT_END}"),
     _p("children", rf"{_S}(?:[.:,-] )?(?:\w+ )?{_CHILD} (?:arrived|was born|is here)\b"),
     _p("children", rf"{_S}{_ADVERBS}(?:became|has become|is now) (?:a )?(?:first-time |new )?"
                    rf"(?:dad|mum|mom|father|mother|parent)\b", "a child"),  # "became a dad"

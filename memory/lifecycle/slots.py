@@ -26,6 +26,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from memory.extraction.offline.verbs import verb
+from memory.lifecycle.age_patterns import AGE_PATTERNS
 from memory.lifecycle.career_patterns import CAREER_PATTERNS, CAREER_VALUES
 from memory.lifecycle.creator_patterns import CREATOR_PATTERNS, CREATOR_VALUES, NAMES
 from memory.lifecycle.game_patterns import GAME_PATTERNS, SERVERS
@@ -33,6 +34,7 @@ from memory.lifecycle.gear_patterns import GEAR_PATTERNS, INPUTS
 from memory.lifecycle.home_patterns import HOME_PATTERNS, HOME_VALUES, LIVING, VISIT
 from memory.lifecycle.household_patterns import HOUSEHOLD_PATTERNS
 from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS, VISAS
+from memory.lifecycle.language_patterns import EXAM_LANGUAGES, LANGUAGE_PATTERNS, LANGUAGE_VALUES
 from memory.lifecycle.lexicon import (
     FILLERS,
     JOB_ALIASES,
@@ -45,12 +47,7 @@ from memory.lifecycle.lexicon import (
 )
 from memory.lifecycle.media_patterns import MEDIA_PATTERNS, MEDIA_VALUES
 from memory.lifecycle.pet_patterns import PET_PATTERNS
-from memory.lifecycle.places import (
-    PLACE_ALIASES,
-    REGIONS,
-    is_place,
-    without_city,
-)
+from memory.lifecycle.places import PLACE_ALIASES, REGIONS, is_place, without_city
 from memory.lifecycle.possessive_patterns import POSSESSIVE_PATTERNS
 from memory.lifecycle.relationship_patterns import RELATIONSHIP_PATTERNS
 from memory.lifecycle.routine_patterns import DISTANCES, ROUTINE_PATTERNS, best_time
@@ -93,10 +90,10 @@ _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s"
 
 
 PATTERNS = (
-    *HOME_PATTERNS, *_PATTERNS, *PET_PATTERNS, *HOUSEHOLD_PATTERNS, *ROUTINE_PATTERNS,
-    *ZONE_PATTERNS, *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS, *SPORT_PATTERNS,
-    *CREATOR_PATTERNS, *RELATIONSHIP_PATTERNS, *CAREER_PATTERNS, *MEDIA_PATTERNS,
-    *POSSESSIVE_PATTERNS,
+    *HOME_PATTERNS, *_PATTERNS, *AGE_PATTERNS, *PET_PATTERNS, *HOUSEHOLD_PATTERNS,
+    *ROUTINE_PATTERNS, *ZONE_PATTERNS, *IDENTITY_PATTERNS, *GEAR_PATTERNS, *GAME_PATTERNS,
+    *SPORT_PATTERNS, *CREATOR_PATTERNS, *RELATIONSHIP_PATTERNS, *CAREER_PATTERNS,
+    *MEDIA_PATTERNS, *LANGUAGE_PATTERNS, *POSSESSIVE_PATTERNS,
 )  # fmt: skip
 """Every slot pattern: where the member lives, who they are, then their routine, time zone and
 pronouns (keys of their own), and last any thing they have one of ("of:<thing>")."""
@@ -284,14 +281,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         key = f"{key}:{DISTANCES.get(thing, PETS.get(thing, thing))}"  # "pup": "age:dog"
     elif key == "best":  # a best told without its distance: the other fact's (``_thing_told``)
         key = "best:"
-    elif key in (
-        "favorite",
-        "rank",
-        "main",
-        "main_role",
-        "of",
-        "name",
-    ):  # of a thing: "rank:valorant"
+    elif key in ("favorite", "rank", "main", "main_role", "of", "name", "language_level"):
+        # of a thing: "rank:valorant", "language_level:german"
         words = [_THINGS.get(w, SYNONYMS.get(w, w)) for w in (groups.get("thing") or "").split()]
         if len(words) > 1 and words[-1].isdigit():
             words.pop()  # a game whatever its number: "overwatch 2", "counterstrike 2"
@@ -359,12 +350,13 @@ def _alias_pattern(aliases: dict[str, str]) -> re.Pattern[str]:
 NO_HOMES = frozenset(POSITIONS) | frozenset(NAMES)
 """What a move is to that is no home: a position, a platform, a program."""
 _WRITTEN: dict[str, Callable[[str], str]] = {**SPORT_VALUES, **CREATOR_VALUES, **HOME_VALUES,
-                                              **CAREER_VALUES, **MEDIA_VALUES}  # fmt: skip
+                                              **CAREER_VALUES, **MEDIA_VALUES,
+                                              **LANGUAGE_VALUES}  # fmt: skip
 """Slots whose values are written one way by a table ("cb" / "centre half", "top" / "1st")."""
 _QUALIFIED = frozenset({"licensed", "qualified", "certified", "registered", "trained",
                         "professional", "fully"})  # fmt: skip
 """Words before a job that say it is held by the book, no other job."""
-_THINGS = {"cs": "counterstrike"}
+_THINGS = {"cs": "counterstrike", **EXAM_LANGUAGES}
 """A thing ranked or played by its short name ("gold nova in cs": Counter-Strike, no
 computer science)."""
 _PHONE_MAKERS = {"iphone": "apple", "galaxy": "samsung", "pixel": "google", "redmi": "xiaomi"}
