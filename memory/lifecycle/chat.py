@@ -116,9 +116,19 @@ _SPELLINGS = re.compile(
 )
 
 
+_ENDS = re.compile(r" ?(?:$|[.,;:!?()]|(?:fr|tbh|ngl|rn|atm|lol|now)\b)")
+"""What ends a clause: a letter there is no word of chat ("drives a golf r fr": no "are")."""
+
+
 def respelled(text: str) -> str:
-    """Lowercase ``text`` with each chat spelling replaced by what it stands for."""
-    return _SPELLINGS.sub(lambda match: spelled(match.group(0)), text)
+    """Lowercase ``text`` with each chat spelling replaced by what it stands for; a lone "r"
+    ending a clause is a letter (a model's: "golf r", "m3 r"), no "are"."""
+
+    def word(match: re.Match[str]) -> str:
+        token = match.group(0)
+        return token if token == "r" and _ENDS.match(text, match.end()) else spelled(token)
+
+    return _SPELLINGS.sub(word, text)
 
 
 _HANDLE = re.compile(r"^\s*\w+")

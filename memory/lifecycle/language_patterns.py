@@ -55,5 +55,11 @@ LANGUAGE_PATTERNS: tuple[SlotPattern, ...] = (
 )  # fmt: skip
 """What fills a member's level in a language (``value`` group; ``thing``: the language or an
 exam of it)."""
-LANGUAGE_VALUES = {"language_level": lambda level: LANGUAGE_LEVELS.get(level, level)}
+
+
+def _level(level: str) -> str:
+    return LANGUAGE_LEVELS.get(level, level)
+
+
+LANGUAGE_VALUES = {"language_level": _level}
 """One name per level ("total beginner": beginner); a JLPT level is its own ("n3")."""

@@ -58,6 +58,7 @@ from memory.lifecycle.aligned import aligned
 from memory.lifecycle.amounts import amount_changed
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended, instead_of_it, replaced
+from memory.lifecycle.clauses import clauses, relative_told
 from memory.lifecycle.kept import moved_within
 from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, SYNONYMS
 from memory.lifecycle.plans import called_off, course_finished, hunt_ended
@@ -125,7 +126,7 @@ def relation(
         return Relation.UNRELATED
     if _plain(first.body) == _plain(second.body) and _same_occasions(first, second):
         return Relation.SAME  # the same words but chat fillers: "hates running ngl" / "... lmao"
-    names = {first.subject, second.subject} - {""}
+    names = {first.subject, second.subject} - {""} | relative_told(first, second)
     core_a, core_b = first.core - names, second.core - names
     verdict = compare_slots(find_slots(first.body), find_slots(second.body))
     if verdict is Verdict.CONFLICT and (_adds(new) or apart(first.days, second.days)):
@@ -175,35 +176,11 @@ def relation(
     return Relation.UNRELATED
 
 
-_CLAUSE_ENDS = frozenset({",", ".", ";", "!", "?", "(", ")", "lol", "lmao", "ngl", "tbh", "fr",
-                          "and", "but", "so", "because", "cuz", "though", "tho"})  # fmt: skip
-
-
-@lru_cache(maxsize=4096)
-def _clauses(body: str) -> tuple[Reading, ...]:
-    """The clauses of a fact's body when it has several, each read as said of its subject
-    ("lily back on the burgers lol no more vegan": "lily back on the burgers", "lily not
-    vegan"); none for a fact of one clause."""
-    words = body.split()
-    if len(words) < 3 or not _CLAUSE_ENDS.intersection(words):
-        return ()
-    parts: list[list[str]] = [[]]
-    for word in words[1:]:
-        if word in _CLAUSE_ENDS:
-            parts.append([])
-        else:
-            parts[-1].append(word)
-    found = [" ".join(part) for part in parts if part and part != ["like"]]  # ", like ,"
-    if len(found) < 2:
-        return ()
-    return tuple(read(f"{words[0]} {part}") for part in found)
-
-
 def _clause_denies(first: Reading, second: Reading, names: set[str]) -> bool:
     """A clause of one fact denies the other fact or one of its clauses ("never drinks tea
     because it's bitter" / "drinks black tea daily and says he loves it")."""
-    olds = (first, *_clauses(first.body))
-    news = (second, *_clauses(second.body))
+    olds = (first, *clauses(first.body))
+    news = (second, *clauses(second.body))
     return any(
         opposed(old, new, old.core - names, new.core - names)
         for old in olds
@@ -219,7 +196,7 @@ def clear_caches() -> None:
     clear_readings()
     find_slots.cache_clear()
     clear_cues()
-    _clauses.cache_clear()
+    clauses.cache_clear()
     _plain.cache_clear()
 
 

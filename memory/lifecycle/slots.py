@@ -87,6 +87,8 @@ class Slot:
 
 _DROPPED = frozenset({"a", "an", "the", "their", "his", "her", "my", "our", "'s", "-"}) | FILLERS
 """Words a slot's value and thing are read without ("diamond in apex rn": "apex")."""
+_NO_THING = _DROPPED | {"now", "here", "rn", "atm", "currently"}
+"""Words a thing is read without: "fave now is the gr yaris" names no thing."""
 
 
 PATTERNS = (
@@ -286,7 +288,7 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         words = [_THINGS.get(w, SYNONYMS.get(w, w)) for w in (groups.get("thing") or "").split()]
         if len(words) > 1 and words[-1].isdigit():
             words.pop()  # a game whatever its number: "overwatch 2", "counterstrike 2"
-        key = f"{key}:" + " ".join(word for word in words if word not in _DROPPED)
+        key = f"{key}:" + " ".join(word for word in words if word not in _NO_THING)
     if pattern.value is not None:
         partner = groups.get("partner") or ""
         return key, f"{pattern.value} {partner}".strip()
