@@ -91,3 +91,14 @@ def test_an_age_in_months_is_no_age_in_years() -> None:
     assert _slots("Ola's son is 18 months.")["age:son"] == "18 months"
     assert relation("pip - baby 3 months", "pip - baby 3 months old, so smiley", 0.5) \
         is not CONTRADICTS  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("kat - sahm", "kat - stay at home mum"),
+        ("lou's twins are um four", "lou has like uh four-year-old twins"),
+    ],
+)  # fmt: skip
+def test_a_parent_s_shorthand_and_twins_ages_read_as_one_fact(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is Relation.SAME

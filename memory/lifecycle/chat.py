@@ -69,7 +69,8 @@ CHAT_WORDS = {
     "vino": "wine", "prem": "premier league", "macbook": "mac", "macbooks": "macs",
     "insted": "instead", "instaed": "instead", "tiem": "time", "photog": "photographer",
     "photogs": "photographers", "yt": "youtube", "insta": "instagram", "fe": "frontend",
-    "char": "character",
+    "char": "character", "sahm": "stay at home mum", "sahd": "stay at home dad",
+    "sahp": "stay at home parent",
     # employers by their ticker or nickname
     "msft": "microsoft", "sbux": "starbucks", "amzn": "amazon", "jpm": "jpmorgan",
     "mcd": "mcdonalds", "mcds": "mcdonalds", "goog": "google", "maccies": "mcdonalds",

@@ -122,7 +122,7 @@ _NOT_SUBJECT = (r"(?:(?:is|a|an|the|uni|university|college|grad|exchange|phd|mas
 _LANGUAGES = "|".join(sorted(LANGUAGES))
 _SUBJECTS = "|".join(sorted(KINDS["subject"] | {"computer science", "medicine", "law"}))
 _KIN = (r"(?P<thing>(?:(?:older|younger|eldest|youngest|oldest|little|lil|big) )?(?:son|daughter"
-        r"|kid|child|boy|girl|brother|sister))")  # fmt: skip
+        r"|kid|child|boy|girl|brother|sister|twins))")  # fmt: skip
 _STUDY_DEGREE = r"(?:degree|phd|masters|master 's|ba|bsc|ma|msc|diploma|course)"
 
 
@@ -280,7 +280,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
               rf"(?:st|nd|rd|th) (?:birthday|bday)\b"),  # "an adult now, 18th bday was sat"
     _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged |age )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
               rf"(?: iirc| i think| as of \w+)?{_FRAGMENT_END}"),  # "ellie 28 iirc"
-    _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:(?:is|turned|turns|who is"
+    _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:(?:is|are|turned|turns|who is"
               rf"|aged) (?:now |actually )?|celebrated (?:his|her|their) )(?P<value>\d{{1,3}})"
               rf"(?:(?:st|nd|rd|th) (?:birthday|bday))?\b(?! (?:months?|weeks?)\b)"),
     # a child's or a sibling's age: "age:son"; "'s son just celebrated his 4th birthday"
