@@ -1,5 +1,5 @@
-"""Facts about a member's relative (memory.lifecycle.clauses), a favourite told without its
-thing, and a letter that is no chat word, through the public ``relation``."""
+"""Facts about a member's relative (memory.lifecycle.clauses), a liking lost, a favourite told
+without its thing, and a letter that is no chat word, through the public ``relation``."""
 
 from __future__ import annotations
 
@@ -22,6 +22,9 @@ CONTRADICTS = Relation.CONTRADICTS
         ("Ama's son plays the violin.", "Ama's son gave up the violin and plays guitar instead."),
         ("pia's kids go to swim club on saturdays",
          "pia's kids don't go to swim club on saturdays anymore, too busy"),
+        # every rule reads a relative's facts as it reads the member's: a diet, a liking lost
+        ("Tam's daughter is a vegetarian.", "Tam's daughter has started eating fish again."),
+        ("Jo's son loves cricket.", "Jo's son has lost all interest in cricket."),
         # "'s" that is "is": the member's own dislike, turned
         ("dom hates cycling", "dom's lowkey a cycling addict now, did a sportive"),
     ],
@@ -33,6 +36,8 @@ def test_a_relative_s_liking_or_habit_turned_contradicts(old: str, new: str) -> 
 def test_one_relative_s_liking_is_not_another_s() -> None:
     old = "Ravi's daughter loves her gymnastics club."
     assert relation(old, "Ravi's son hates gymnastics now and wants to stop.", 0.5) \
+        is not CONTRADICTS  # fmt: skip
+    assert relation("Tam's daughter is a vegetarian.", "Tam's son eats fish.", 0.5) \
         is not CONTRADICTS  # fmt: skip
 
 

@@ -1,13 +1,16 @@
 """How a fact is read clause by clause, and whom of the member's it is about.
 
 A fact of several clauses ("lily back on the burgers lol no more vegan") is read clause by
-clause, each as said of its subject, so that one clause may deny another fact. A possessive
-fact about one relative ("koa 's daughter loves ballet" / "koa 's daughter hates ballet now")
-is read as said of that relative, as a fact of the subject is of the subject.
+clause, each as said of its subject, so that one clause may deny another fact. Two possessive
+facts about one relative ("koa 's daughter loves ballet" / "koa 's daughter hates ballet now",
+"connor 's son is a vegetarian" / "connor 's son eats chicken again") that read as unrelated
+are read again as said of that relative, as facts of the subject are: every rule reads them
+as it reads those.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from memory.lifecycle.lexicon import SYNONYMS
@@ -37,15 +40,33 @@ def clauses(body: str) -> tuple[Reading, ...]:
     return tuple(read(f"{words[0]}{'' if of_relative(part) else ' '}{part}") for part in found)
 
 
-def relative_told(first: Reading, second: Reading) -> frozenset[str]:
-    """The one relative both facts are about ("koa 's daughter loves ballet" / "koa 's
-    daughter hates ballet now"), as its core word: what is said is said of them, as of the
-    subject. Empty when the facts are of two people, or of the subject."""
+def of_one_relative(old: str, new: str) -> tuple[str, str] | None:
+    """Two facts about one relative of the subject's as facts of the subject ("koa 's
+    daughter hates ballet now": "koa hates ballet now"); None for facts of two people, or of
+    the subject, or told with dates or days (which their bodies are read without)."""
+    if not (_names_kin(old) and _names_kin(new)):
+        return None  # most facts name no relative: not read again
+    first, second = read(old), read(new)
     a, b = first.body.split(), second.body.split()
-    if not (first.possessive and second.possessive and len(a) > 2 and len(b) > 2):
-        return frozenset()
-    kin = {SYNONYMS.get(lemma(a[2]), lemma(a[2]))} & {SYNONYMS.get(lemma(b[2]), lemma(b[2]))}
-    return frozenset(kin & first.core & second.core & _RELATIVES)
+    if not (first.possessive and second.possessive and len(a) > 3 and len(b) > 3):
+        return None
+    if first.dates or second.dates or first.days or second.days:
+        return None  # a body is read without its dates and days: only the words are told again
+    if _kin(a[2]) != _kin(b[2]) or _kin(a[2]) not in _RELATIVES:
+        return None
+    return " ".join([a[0], *a[3:]]), " ".join([b[0], *b[3:]])
+
+
+def _names_kin(text: str) -> bool:
+    return any(_kin(word) in _RELATIVES for word in _WORD.findall(text.lower()))
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def _kin(word: str) -> str:
+    plain = lemma(word)
+    return SYNONYMS.get(plain, plain)
 
 
 def of_relative(text: str) -> bool:
@@ -54,8 +75,7 @@ def of_relative(text: str) -> bool:
     words = text.split()
     if len(words) < 2 or words[0] != "'s":
         return False
-    plain = lemma(words[1])
-    return SYNONYMS.get(plain, plain) in _RELATIVES
+    return _kin(words[1]) in _RELATIVES
 
 
 _RELATIVES = frozenset((

@@ -116,7 +116,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"\b(?:is |(?:has )?(?:grown|become|gotten) |grew |became |got )?"
      r"(?:sick of|tired of|fed up with|(?:totally |completely |so )?(?:burnt|burned) out on)\b",
      "not likes"),
-    (("interest",), r"\b(?:has |have )?(?:like )?(?:zero|no|0) interest (?:in|for)\b", "not likes"),
+    (("interest",), r"\b(?:has |have )?(?:like )?(?:(?:zero|no|0) interest (?:in|for)|lost (?:all "
+     r"|any |(?:his|her|their) )?interest in)\b", "not likes"),  # "has lost all interest in"
     (("into",), r"(?:\bis |(?=not )|^(\S+) (?:[.:,-] )?)(not )?(?:(?:really|so|super|very|lowkey"
      r"|kinda|actually|highkey|well) )*into\b(?! (?:a |an |the |his |her |their )?(?:uni|college"
      r"|school|university)\b)", r"\1 \2likes"),  # "luz . actually into swimming now"
@@ -321,8 +322,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("meat free", "meat-free"), r"\b(?:(?:follows|eats|has|is on|keeps|goes) )?(?:a )?"
      r"meat[- ]free(?: diet)?\b", "does not eat meat"),
     (("expecting",), r"\bis expecting(?: (?:a|her|their|his)(?: first| second| third)?(?: baby"
-     r"| child| kid)?)?\b",
-     "is pregnant"),
+     r"| child| kid)?)?\b", "is pregnant"),
     (("bilingual", "talk in"), r"\b(?:is )?bilingual in\b|\bcan (?:talk|speak) in\b", "speaks"),
     (("lingual",), r"\b(?:is )?(?:a )?(bi|tri|quadri)lingual\b(?! in)",
      lambda match: f"speaks {_LINGUAL[match.group(1)]} languages"),  # "trilingual"

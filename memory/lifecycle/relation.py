@@ -58,7 +58,7 @@ from memory.lifecycle.aligned import aligned
 from memory.lifecycle.amounts import amount_changed
 from memory.lifecycle.change import clear_cache as clear_cues
 from memory.lifecycle.change import ended, instead_of_it, replaced
-from memory.lifecycle.clauses import clauses, relative_told
+from memory.lifecycle.clauses import clauses, of_one_relative
 from memory.lifecycle.kept import moved_within
 from memory.lifecycle.lexicon import DIETS, FILLERS, GENERIC_WORDS, MEMBER_OF, SYNONYMS
 from memory.lifecycle.plans import called_off, course_finished, hunt_ended
@@ -109,7 +109,15 @@ def relation(
     old: str, new: str, similarity: float, *, same_min_similarity: float = SAME_MIN_SIMILARITY
 ) -> Relation:
     """How ``new`` relates to ``old`` (two facts about one subject); ``similarity`` is the
-    cosine similarity of their embeddings (``same_min_similarity``: see the constant)."""
+    cosine similarity of their embeddings (``same_min_similarity``: see the constant). Two
+    facts about one relative of the subject's that read as unrelated are read again as facts
+    of the subject (``clauses.of_one_relative``)."""
+    found = _related(old, new, similarity, same_min_similarity)
+    of_them = of_one_relative(old, new) if found is Relation.UNRELATED else None
+    return found if of_them is None else _related(*of_them, similarity, same_min_similarity)
+
+
+def _related(old: str, new: str, similarity: float, same_min_similarity: float) -> Relation:
     if old.strip().lower() == new.strip().lower():
         return Relation.SAME if old.strip() else Relation.UNRELATED
     old, new = aligned(old, new)  # "is a PM" / "is a product manager"
@@ -126,7 +134,7 @@ def relation(
         return Relation.UNRELATED
     if _plain(first.body) == _plain(second.body) and _same_occasions(first, second):
         return Relation.SAME  # the same words but chat fillers: "hates running ngl" / "... lmao"
-    names = {first.subject, second.subject} - {""} | relative_told(first, second)
+    names = {first.subject, second.subject} - {""}
     core_a, core_b = first.core - names, second.core - names
     verdict = compare_slots(find_slots(first.body), find_slots(second.body))
     if verdict is Verdict.CONFLICT and (_adds(new) or apart(first.days, second.days)):
