@@ -56,3 +56,14 @@ def test_a_lone_r_ending_a_clause_is_a_letter() -> None:
     assert respelled("obi drives a golf r fr") == "obi drives a golf r fr"
     assert respelled("pablo - daily is a type r (civic)") == "pablo - daily is a type r (civic)"
     assert respelled("u r the best") == "you are the best"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("ash goes to brookfield primary", "ash goes to millbrook primary now"),
+        ("Suki's son goes to Elm Tree Nursery.", "Suki's son goes to Bright Stars Nursery now."),
+    ],
+)  # fmt: skip
+def test_a_named_primary_or_nursery_is_one_school_at_a_time(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS

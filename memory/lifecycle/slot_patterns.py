@@ -145,7 +145,7 @@ _RANK = (
 )
 
 
-_SCHOOL = r"(?:university|college|uni|high school|high|school|academy)"
+_SCHOOL = r"(?:university|college|uni|high school|high|school|academy|primary|nursery|kita)"
 _PARTNER_NAMED = r"(?:(?P<partner>[\w-]+)(?=$| [.,;:!?]))?"
 """A partner's name ends the fact ("'s wife is Ana"); "'s wife is a nurse" names none."""
 _PARTNER = (
