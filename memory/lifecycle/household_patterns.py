@@ -12,6 +12,8 @@ from memory.lifecycle.slot_patterns import subject_if as _s_if
 
 _LIVES = r"(?:lives|living|is living|(?:has )?moved in|shares \w+ (?:flat|apartment|place|house))"
 _ALONE = r"(?:alone|by (?:him|her|them)sel(?:f|ves)|on (?:his|her|their) own)"
+_NO_WISH = r"(?!.*\b(?:wants?|hopes?|saving|dreams?|looking for|plans?|planning)\b)"
+"""A place of one's own wished for is none had ("saving for her own place")."""
 
 HOUSEHOLD_PATTERNS: tuple[SlotPattern, ...] = (
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_LIVES} )?(?:{_ALONE}|solo)\b", "alone"),
@@ -19,17 +21,18 @@ HOUSEHOLD_PATTERNS: tuple[SlotPattern, ...] = (
        "alone"),  # "is on her own again": alone, the fact or its clause ends there
     _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,10}}?(?:lives|living) {_ALONE}\b",
        "alone"),
-    _p("household", rf"{_s_if(' own | solo ')}(?:[.:,-] )?(?:\S+ ){{0,3}}?"
+    _p("household", rf"{_s_if(' own | solo ')}{_NO_WISH}(?:[.:,-] )?(?:\S+ ){{0,10}}?"
                     rf"(?:(?:(?:his|her|their) )?own (?:place|apt|flat|apartment|house|gaff|crib)"
                     rf"|solo (?:flat|apartment|place))\b",
        "alone"),
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?(?:back )?(?:lives|living|stays|staying) "
                     rf"(?:back )?at (?:his|her|their) (?:parents|folks|mum|mom|dad|family)"
                     rf"(?: '?s| ')? (?:house|place|home|flat)\b", "parents"),  # "back living at"
-    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:still )?(?:lives|living|is living|stays) "
-                    rf"(?:at home )?(?:with|w) (?:(?:his|her|their) )?(?:parents|mum|mom|dad|folks"
-                    rf"|family)\b",
-       "parents"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:i am |still )?(?:lives|living|is living|stays)"
+                    rf" (?:at home |in [\w-]+ )?(?:with|w) (?:(?:his|her|their|my) )?(?:parents|mum"
+                    rf"|mom|dad|folks|family)\b", "parents"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:i am )?{_LIVES} (?:in [\w-]+ )?(?:with|w) "
+                    rf"(?:a |an |his |her |their |my )?host family\b", "host family"),
     _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}{_LIVES} (?:with|w) (?:(?:his|her|their) )?"
                     rf"(?:sister|brother|siblings|sis|bro|cousins?|grandma|gran|grandparents"
                     rf"|aunt|uncle)\b", "relatives"),
