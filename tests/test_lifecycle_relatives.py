@@ -67,3 +67,19 @@ def test_a_lone_r_ending_a_clause_is_a_letter() -> None:
 )  # fmt: skip
 def test_a_named_primary_or_nursery_is_one_school_at_a_time(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Ivo said his favourite editor is Vim.", "Ivo mentioned he now prefers Emacs over Vim."),
+        ("kai's fave map is dust2", "kai prefers mirage to dust2 now"),
+    ],
+)  # fmt: skip
+def test_a_favourite_passed_over_for_another_contradicts(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS
+
+
+def test_a_favourite_still_preferred_over_another_does_not() -> None:
+    old, new = "Ivo said his favourite editor is Vim.", "Ivo still prefers Vim over Emacs."
+    assert relation(old, new, 0.5) is not CONTRADICTS

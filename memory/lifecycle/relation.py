@@ -151,6 +151,8 @@ def _related(old: str, new: str, similarity: float, same_min_similarity: float) 
         return Relation.CONTRADICTS
     if _swapped(first, second) or resumed(first, second, core_a, core_b):
         return Relation.CONTRADICTS
+    if _passed_over(first, second):
+        return Relation.CONTRADICTS  # "favourite ide is intellij" / "prefers vs code over it"
     if rescheduled(first, second, core_a, core_b) or day_changed(first, second):
         return Relation.CONTRADICTS
     if postponed(first, second, core_a, core_b) or renewed(first, second, core_a, core_b):
@@ -228,6 +230,22 @@ def _swapped(first: Reading, second: Reading) -> bool:
         sides.append((left, right))
     (left_a, right_a), (left_b, right_b) = sides
     return bool(left_a & right_b) and bool(right_a & left_b)
+
+
+def _passed_over(first: Reading, second: Reading) -> bool:
+    """A favourite passed over for another: "favourite ide is intellij" / "now prefers vs
+    code over intellij", "fave game is apex" / "prefers valorant over apex now"."""
+    found = None if second.negated else _COMPARISON.match(second.body)
+    found = found or (None if second.negated else _PREFERENCE.match(second.body))
+    if found is None or "prefer" not in found["left"]:
+        return False
+    left = content(found["left"].split(), second.subject)[0]
+    right = content(found["right"].split(), second.subject)[0]
+    favourites = [slot.value for slot in find_slots(first.body) if slot.key.startswith("favorite")]
+    return any(
+        (words := content(value.split(), first.subject)[0]) & right and not words & left
+        for value in favourites
+    )
 
 
 def _only_other(
