@@ -83,3 +83,17 @@ def test_a_favourite_passed_over_for_another_contradicts(old: str, new: str) -> 
 def test_a_favourite_still_preferred_over_another_does_not() -> None:
     old, new = "Ivo said his favourite editor is Vim.", "Ivo still prefers Vim over Emacs."
     assert relation(old, new, 0.5) is not CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a trade is a job; "retrained and now works as" names the new one
+        ("Sam is a plasterer.", "Sam is now a roofer."),
+        ("Ola works as a chef.", "Ola retrained and now works as a paramedic."),
+        # a love lost
+        ("Bea's favourite band is Blur.", "Bea has fallen out of love with Blur lately."),
+    ],
+)  # fmt: skip
+def test_a_trade_changed_or_a_love_lost_contradicts(old: str, new: str) -> None:
+    assert relation(old, new, 0.5) is CONTRADICTS

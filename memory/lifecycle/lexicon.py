@@ -39,7 +39,7 @@ FILLERS = INTERJECTIONS | _words(
     "totally absolutely super kinda sorta pretty quite really truly definitely officially "
     "currently recently finally originally apparently probably mostly generally usually often "
     "sometimes daily weekly nightly these days big huge irl prolly obv legit lowk asf fully "
-    "completely entirely sm atm alot um umm uh uhh er erm"
+    "completely entirely sm atm alot um umm uh uhh er erm lately"
 )
 """Chat fillers, intensifiers and hedges, the interjections too: dropped before two facts are
 compared."""
@@ -173,7 +173,8 @@ OCCUPATIONS = _words(
     "translator tutor vet veterinarian waiter waitress welder writer tech intern recruiter "
     "caregiver dev solicitor coder medic cop physio tester animator streamer trader "
     "optician surveyor sailor stylist tattooist dispatcher paralegal swe sde sre barback "
-    "childminder"
+    "childminder bricklayer plasterer roofer scaffolder joiner boilermaker tiler glazier labourer "
+    "laborer stonemason"
 )
 """Heads of an occupation: "is a nurse" names a job, "is a cat person" does not."""
 

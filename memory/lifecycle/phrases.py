@@ -112,9 +112,9 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("hooked", "addicted", "enough of", "in love with", "stop"), r"\b(?:is |has become |became "
      r"|got )?(?:hooked on|addicted to|can not get enough of|(?:has )?(?:fallen|fell) in love with"
      r"|can not stop (?:playing|watching|listening to|reading))\b", "likes"),
-    (("sick of", "tired of", "fed up", "out on"),
-     r"\b(?:is |(?:has )?(?:grown|become|gotten) |grew |became |got )?"
-     r"(?:sick of|tired of|fed up with|(?:totally |completely |so )?(?:burnt|burned) out on)\b",
+    (("sick of", "tired of", "fed up", "out on", "out of love"),
+     r"\b(?:is |(?:has )?(?:grown|become|gotten|fallen) |grew |became |got |fell )?(?:sick of|tired"
+     r" of|fed up with|(?:totally |completely |so )?(?:burnt|burned) out on|out of love with)\b",
      "not likes"),
     (("interest",), r"\b(?:has |have )?(?:like )?(?:(?:zero|no|0) interest (?:in|for)|lost (?:all "
      r"|any |(?:his|her|their) )?interest in)\b", "not likes"),  # "has lost all interest in"
@@ -158,8 +158,8 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      r"stopped \1"),  # "bulk szn over", "steak era over"
     (("finish",), r"\bfinish(?:ed|es)? (?:the |her |his |their )?(?:\w+ ){0,3}?(?:study|studies"
      r"|degree|course|program|programme)\b(?: of \w+)?", "graduated"),
-    (("retrain",), r"\bretrained (?:and (?:is )?now |as |to be |to become )(?:an? )?",
-     "is now a "),  # "retrained as an electrician"
+    (("retrain",), r"\bretrained (?:and (?:is )?now (?:works as )?|as |to be |to become )(?:an? )?",
+     "is now a "),  # "retrained as an electrician", "retrained and now works as a ..."
     (("considers", "names"), r"^(\S+) (?:considers|names) (.+?) (?:as )?(?:his|her|their) "
      r"(favou?rite|fave?) (\w+)\b", r"\1 's \3 \4 is \2"),  # "names radio 2 as her favourite"
     (("moved on from", "moving on from"), r"\b(?:has )?(?:moved|moving) on from\b", "stopped"),
