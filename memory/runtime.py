@@ -41,6 +41,7 @@ from memory_journals import Journals
 if TYPE_CHECKING:
     from memory.lifecycle.judge import FactJudge
     from memory.lifecycle.llm_check import LLMFactCheck
+    from memory.lifecycle.similarity import FactSimilarity
 
 
 def build_fact_check(
@@ -50,12 +51,11 @@ def build_fact_check(
     (``judge``) and ``MEMORYBOT_LLM_FACT_CHECK`` not turned off; else None."""
     if judge is None or not settings.llm_model or not settings.llm_fact_check:
         return None
-    from memory.lifecycle.judge import FactJudge
     from memory.lifecycle.llm_check import LLMFactCheck  # imports openai: only when used
 
     # A judge of its own: the store's keeps its subjects' facts indexed for the database
     # thread, and the check runs in another.
-    own = FactJudge(judge.similarity)
+    own = _judge(judge.similarity)
     return LLMFactCheck.from_settings(settings, own, judge.similarity, store.facts_of)
 
 
@@ -345,13 +345,13 @@ async def reading_memory(settings: Settings) -> AsyncIterator[Memory]:
         yield m
 
 
-def _judge() -> FactJudge:
-    """The lifecycle's judge, imported only where facts are judged: its rules' patterns take
-    most of a second to compile, which a reading command (``stats``, ``search``) need not wait
-    for."""
+def _judge(similarity: FactSimilarity | None = None) -> FactJudge:
+    """A judge of the lifecycle, imported only where facts are judged: its rules' patterns
+    take most of a second to compile, which a reading command (``stats``, ``search``) need not
+    wait for."""
     from memory.lifecycle.judge import FactJudge
 
-    return FactJudge()
+    return FactJudge(similarity)
 
 
 @asynccontextmanager

@@ -31,6 +31,10 @@ EXAM_LANGUAGES = {"jlpt": "japanese", "goethe": "german", "testdaf": "german", "
 _LEVEL = rf"(?P<value>{one_of(LANGUAGE_LEVELS)})"
 _LANGUAGE = rf"(?P<thing>{one_of(LANGUAGES)})"
 _EXAM = rf"(?P<thing>{one_of(EXAM_LANGUAGES)})"
+_EXAM_NAMED = _s_if(one_of(EXAM_LANGUAGES))
+"""The subject, where an exam is named (the exam patterns are tried only there)."""
+_JLPT = r"n[1-5]"
+"""The Japanese-Language Proficiency Test's levels."""
 _HELD = r"(?:is |'s |am |are |at |got |has got |have got |has |have |holds |passed |now |just )*"
 """How a level is told as held ("is at", "got", "passed"), not aimed at."""
 _NOT_AIMED = r"(?!.*\b(?:studying|preparing|prepping|revising|aiming|going) for\b)"
@@ -43,15 +47,15 @@ LANGUAGE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("language_level", rf"{_S}{_NOT_AIMED}(?:[.:,-] |'s )?(?:\w+ ){{0,2}}?{_LANGUAGE}(?: level)?"
                          rf"(?: is| =| :)? (?:now |still )?(?:at )?(?:a |an )?{_LEVEL}\b"),
     # "passed the goethe b2 exam", "holds a jlpt n1 certificate", "got c1 on the cambridge"
-    _p("language_level", rf"{_s_if(one_of(EXAM_LANGUAGES))}{_NOT_AIMED}(?:\S+ ){{0,3}}?"
+    _p("language_level", rf"{_EXAM_NAMED}{_NOT_AIMED}(?:\S+ ){{0,3}}?"
                          rf"(?:passed|got|has|holds|have|cleared) (?:the |a |an |his |her )?{_EXAM}"
-                         rf"(?: exam| test)? (?P<value>{one_of(LANGUAGE_LEVELS)}|n[1-5])\b"),
-    _p("language_level", rf"{_s_if(one_of(EXAM_LANGUAGES))}{_NOT_AIMED}(?:\S+ ){{0,3}}?"
+                         rf"(?: exam| test)? (?P<value>{one_of(LANGUAGE_LEVELS)}|{_JLPT})\b"),
+    _p("language_level", rf"{_EXAM_NAMED}{_NOT_AIMED}(?:\S+ ){{0,3}}?"
                          rf"(?:passed|got|cleared) (?:a |an )?{_LEVEL} (?:on|in) (?:the )?"
                          rf"{_EXAM}\b"),
     # the Japanese-Language Proficiency Test's levels, told without its name: "passed n3"
     _p("language_level:japanese", rf"{_S}{_NOT_AIMED}(?:[.:,-] )?(?:\w+ ){{0,2}}?(?:passed|got"
-                                  rf"|cleared|holds|has) (?:the )?(?:jlpt )?(?P<value>n[1-5])\b"),
+                                  rf"|cleared|holds|has) (?:the )?(?:jlpt )?(?P<value>{_JLPT})\b"),
 )  # fmt: skip
 """What fills a member's level in a language (``value`` group; ``thing``: the language or an
 exam of it)."""

@@ -235,8 +235,9 @@ def _swapped(first: Reading, second: Reading) -> bool:
 def _passed_over(first: Reading, second: Reading) -> bool:
     """A favourite passed over for another: "favourite ide is intellij" / "now prefers vs
     code over intellij", "fave game is apex" / "prefers valorant over apex now"."""
-    found = None if second.negated else _COMPARISON.match(second.body)
-    found = found or (None if second.negated else _PREFERENCE.match(second.body))
+    if second.negated:
+        return False
+    found = _COMPARISON.match(second.body) or _PREFERENCE.match(second.body)
     if found is None or "prefer" not in found["left"]:
         return False
     left = content(found["left"].split(), second.subject)[0]
