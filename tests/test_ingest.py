@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from memory.errors import InvalidMessageError, QueueClosedError
 from memory.extraction import BaseExtractor, ContextTurn, SourceMessage
 from memory.ingest import JOURNAL_BATCH, IngestQueue, keep_fact
-from memory.models import CandidateFact
+from memory.models import CandidateFact, StoredMessage
 from memory.storage.db import connect_sync
 from memory.storage.store import Store
 from memory_journals import Journals
@@ -216,6 +217,32 @@ async def test_pending_jobs_are_resumed_after_a_restart(
         assert await again is True
     assert extractor.seen == ["0", "1", "2", "3", "4"]
     assert set(job_rows(data_dir).values()) == {"done"}
+
+
+async def test_a_drain_that_times_out_says_what_waits_and_the_next_run_writes_it(
+    store: Store, data_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    gate = asyncio.Event()  # the daily logs cannot be written for now
+
+    class Held(Journals):
+        async def append(self, messages: Sequence[StoredMessage], *, recheck: bool = False) -> None:
+            await gate.wait()
+            await super().append(messages, recheck=recheck)
+
+    held = Held(data_dir / "journals", store)
+    queue = IngestQueue(store, extractor=RecordingExtractor(), journal=held)
+    await queue.start()
+    assert await (await queue.submit(item(1, "my corgi is called Biscuit"))) is True
+    with caplog.at_level(logging.WARNING, logger="memory.ingest.queue"):
+        await queue.close(timeout=0.3)
+    assert "drain timed out: 0 job(s) and the latest messages' logs wait" in caplog.text
+    assert daily_lines(data_dir) == []
+
+    journals = Journals(data_dir / "journals", store)
+    again = IngestQueue(store, extractor=RecordingExtractor(), journal=journals)
+    async with journals, again:
+        await again.join()
+    assert len(daily_lines(data_dir)) == 1 and "Biscuit" in daily_lines(data_dir)[0]
 
 
 async def test_shutdown_drains_what_it_can_within_the_timeout(

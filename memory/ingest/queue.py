@@ -120,8 +120,8 @@ class IngestQueue:
             try:
                 await asyncio.wait_for(self.join(), timeout)
             except TimeoutError:
-                left = len(self._book.pending)
-                log.warning("ingest drain timed out: %d job(s) stay pending for next time", left)
+                left, logs = len(self._book.pending), await self._journaler.left_over()
+                log.warning("ingest drain timed out: %d job(s)%s wait for next time", left, logs)
             except MemorybotError as exc:  # a fault (told to whoever waited): kept for later
                 log.info("ingest stopped (%s): the rest stays pending for next time", exc)
             await stop_task(self._watcher)
@@ -218,8 +218,7 @@ class IngestQueue:
         """Store one live message and queue its job; overflow drops the oldest live job.
 
         Returns once the message and its job are committed. Submits that arrive while a
-        write is under way share the next transaction (group commit).
-        """
+        write is under way share the next transaction (group commit)."""
         if self.closing:
             raise QueueClosedError("the ingest queue is shutting down")
         book = self._book
