@@ -1,12 +1,35 @@
 """Health told in everyday words, rewritten to the words the lifecycle reads ("cats trigger
 his allergies" → "is allergic to cats", "can't have dairy" → "is lactose intolerant", "can't
-sleep at night" → "has insomnia"): a part of :data:`memory.lifecycle.phrases.PHRASES`, run in
-its place there. Texts arrive tokenised ("can't" → "can not").
+sleep at night" → "has insomnia"), and fears ("planes make her anxious", "has a spider
+phobia" → "is scared of ..."; what is feared by one name: "air travel" is "flying"): a part of
+:data:`memory.lifecycle.phrases.PHRASES`, run in its place there. Texts arrive tokenised
+("can't" → "can not").
 """
 
 from __future__ import annotations
 
-HEALTH_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
+import re
+from collections.abc import Callable
+
+_ME = r"(?:him|her|them|me)"
+_END = r"(?=$| [.,;:!?]| (?:a lot|so much|badly|to death|tbh|ngl|fr|af|lol)\b)"
+"""After whom it scares: no word of theirs ("terrify her dog" is the dog's fear)."""
+_SAID = r"(?:(?:says|said|thinks|mentioned|explained|shared|noted|admitted) (?:that )?)?"
+_VERY = r"(?:(?:really|very|super|so|extremely|proper|properly|genuinely|a bit|quite|totally) )*"
+_FEARED = {
+    "flying": r"(?:getting on |being on |going on )?(?:(?:a|an) )?(?:planes?|aeroplanes?"
+    r"|airplanes?|aircraft|air travel)",
+    "heights": r"high (?:places|up|ledges)",
+    "needles": r"(?:injections|jabs)",
+    "confined spaces": r"(?:tight|small|enclosed|cramped) spaces",
+    "spiders": r"arachnophobia",
+}
+"""What is feared, by one name ("scared of air travel": flying)."""
+_OF = r"(?:(?<=scared of )|(?<=afraid of )|(?<=terrified of )|(?<=fear of )|(?<=phobia of ))"
+_PHOBIAS = {"acro": "heights", "arachno": "spiders", "claustro": "confined spaces",
+            "aero": "flying", "avio": "flying", "trypano": "needles", "cyno": "dogs"}  # fmt: skip
+
+HEALTH_PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
     # (words one of which must be in the text, pattern, replacement)
     (("dr .", "mr .", "mrs .", "ms .", "prof ."), r"\b(dr|mr|mrs|ms|prof) \. (?=[a-z])", r"\1 "),
     (
@@ -32,4 +55,24 @@ HEALTH_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
         r"\bcan not (?:sleep|get to sleep|fall asleep)(?: at night| at all| properly)?\b",
         "has insomnia",
     ),  # "isa - cant sleep at night. insomniac"
+    (
+        ("terrif", "scare", "frighten", "freak", "anxious", "nervous"),
+        rf"^(\S+) (?:[.:,-] )?{_SAID}(?!(?:his|her|their|my)\b)((?:[\w'-]+ ){{0,3}}?"
+        rf"[\w'-]+) {_VERY}(?:(?:terrify|terrifies|scare|scares|frighten|frightens) {_ME}{_END}"
+        rf"|freaks? {_ME} out|makes? {_ME} {_VERY}(?:anxious|nervous|scared))\b",
+        r"\1 is scared of \2",
+    ),  # "getting on planes makes her very anxious", "snakes freak me out"
+    (
+        ("scared", "anxious", "nervous", "frightened", "panic"),
+        rf"\b(?:gets? {_VERY}(?:scared|anxious|nervous|frightened|panicky|terrified)(?: af)?"
+        rf"|{_VERY}panics) (?:on|in|around|about|of) ",
+        "is scared of ",
+    ),  # "gets very anxious on planes", "really panics in tight spaces"
+    (
+        ("phobi",),
+        r"\b(?:has |is )?(?:like )?(?:an? )?(?:(?:real|proper|strong|huge|massive|serious) )?"
+        r"(?:(acro|arachno|claustro|aero|avio|trypano|cyno)phobi(?:a|c)|([a-z]+) phobia)\b",
+        lambda m: f"is scared of {_PHOBIAS.get(m.group(1), m.group(2))}",
+    ),  # "has a spider phobia", "has acrophobia", "is claustrophobic"
+    *((("of ",), rf"{_OF}(?:the )?{words}\b", name) for name, words in _FEARED.items()),
 ]

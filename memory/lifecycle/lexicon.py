@@ -174,7 +174,7 @@ OCCUPATIONS = _words(
     "caregiver dev solicitor coder medic cop physio tester animator streamer trader "
     "optician surveyor sailor stylist tattooist dispatcher paralegal swe sde sre barback "
     "childminder bricklayer plasterer roofer scaffolder joiner boilermaker tiler glazier labourer "
-    "laborer stonemason"
+    "laborer stonemason postie postwoman brickie"
 )
 """Heads of an occupation: "is a nurse" names a job, "is a cat person" does not."""
 

@@ -42,7 +42,7 @@ from memory.lifecycle.phrase_parts import (
     school_year,
 )
 from memory.lifecycle.places import DEMONYMS
-from memory.lifecycle.work_phrases import WORK_PHRASES
+from memory.lifecycle.work_phrases import LIVING_PHRASES, WORK_PHRASES
 from memory.lifecycle.zones import CLOCK_OF_PLACE, ZONE_NAME, clock_of_place, zone
 
 _LINGUAL = {"bi": 2, "tri": 3, "quadri": 4}
@@ -108,7 +108,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
      "likes"),
     (("free time", "spare time"), r"\b(?:in|during) (?:his|her|their|my) (?:free|spare) time\b",
      " "),
-    (("living",), r"\bfor a living\b", " "),
+    *LIVING_PHRASES,
     (("hooked", "addicted", "enough of", "in love with", "stop"), r"\b(?:is |has become |became "
      r"|got )?(?:hooked on|addicted to|can not get enough of|(?:has )?(?:fallen|fell) in love with"
      r"|can not stop (?:playing|watching|listening to|reading))\b", "likes"),

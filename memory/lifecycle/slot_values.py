@@ -70,7 +70,7 @@ def values_agree(key: str, first: str, second: str) -> bool:
         return True
     if _written_alike(mine, theirs):
         return True
-    if key == "job" and {first, second} == _SOFTWARE_JOBS:
+    if key == "job" and _one_job(first, second):
         return True  # "a software engineer" (a developer) / "works as an engineer"
     if key == "job" and _worker_of(mine, theirs):
         return True  # "a graphic designer" / "her job is graphic design"
@@ -111,7 +111,7 @@ def equal_values(key: str, first: str, second: str) -> bool:
     if key == "status" or first == second:
         return first == second
     mine, theirs = first.split(), second.split()
-    if _written_alike(mine, theirs) or (key == "job" and {first, second} == _SOFTWARE_JOBS):
+    if _written_alike(mine, theirs) or (key == "job" and _one_job(first, second)):
         return True  # "a software engineer" (a developer) / "works there as an engineer"
     if key in PLACE_KEYS and len(mine) == len(theirs) == 1:
         return _mistyped(first, second)  # "izmir" / "izmr"; not "york" / "cork"
@@ -128,7 +128,18 @@ def equal_values(key: str, first: str, second: str) -> bool:
     )  # "vienna austira"
 
 
-_SOFTWARE_JOBS = frozenset({"engineer", "developer"})
+_ONE_JOB = (
+    frozenset({"engineer", "developer"}),
+    frozenset({"cook", "chef"}),
+    frozenset({"courier", "delivery driver"}),
+    frozenset({"bricklayer", "brickie"}),
+    frozenset({"postman", "postie", "postwoman", "mail carrier", "postal worker"}),
+)
+"""Names of one job."""
+
+
+def _one_job(first: str, second: str) -> bool:
+    return any(first in names and second in names for names in _ONE_JOB)
 
 
 def _written_alike(mine: list[str], theirs: list[str]) -> bool:

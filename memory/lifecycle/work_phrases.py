@@ -7,6 +7,9 @@ there.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 WORK_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     # (words one of which must be in the text, pattern, replacement)
     (("from home",), r"\b(works?|working|worked) from home\b", r"\1 remotely"),
@@ -23,4 +26,46 @@ WORK_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     (("money",), r"\b(?:putting|setting) (?:some )?money (?:aside|away|by)\b", "saving"),
     (("sav",), r"\bsav(e|es|ing)(?: up)? (?:to buy|to purchase|up for)\b", r"sav\1 for"),
     # "saving up to buy a van", "saving to purchase land": "saving for"
+]  # fmt: skip
+
+_DONE_FOR = (
+    ("mechanic", r"(?:fix|fixe|repair|service)s (?:up )?(?:cars|vehicles|engines|motors)"),
+    ("plumber", r"(?:fix|fixe|repair)s (?:pipes|leaks|boilers)"),
+    ("barista", r"(?:make|brew|serve|pull)s (?:the )?(?:coffees?|lattes|espressos|shots)"),
+    ("developer", r"codes|writes (?:[\w-]+ )?(?:code|software)"),
+    ("cook", r"cooks"),
+    ("baker", r"bakes"),
+    ("courier", r"delivers (?:parcels|packages)|drives (?:deliveries|(?:a )?delivery vans?)"),
+    ("postman", r"delivers (?:the )?(?:post|mail|letters)"),
+    ("midwife", r"(?:delivers|delivered|used to deliver) babies"),
+    ("childminder", r"looks after (?:other (?:people|folks|families) 's )?(?:kids|children)"),
+    ("hairdresser", r"(?:cuts|styles|does) hair"),
+    ("bricklayer", r"lays bricks"),
+    ("tattoo artist", r"does tat+o+s"),
+    ("uber driver", r"drives (?:for )?uber"),
+    ("taxi driver", r"drives (?:a )?(?:taxis?|cabs?)"),
+    ("cleaner", r"cleans (?:houses|homes|offices)"),
+    ("dentist", r"(?:does|fixes) teeth"),
+    ("pilot", r"flies (?:planes|jets|aircraft)"),
+)
+"""What is done for a living and the job that names it, as the job slot reads it."""
+_JOB_OF = [(job, re.compile(rf"(?:{doing})\b")) for job, doing in _DONE_FOR]
+_LIVING = r"for (?:a|her|his|their) liv(?:ing|ng|eing|in)\b"
+_FOR = rf"(?:{_LIVING}|for work\b)"
+
+
+def _job_for(match: re.Match[str]) -> str:
+    """ "ana fixes cars for a living" → "ana works as a mechanic"; left as it is where no job
+    is known for what is done."""
+    for job, pattern in _JOB_OF:
+        if pattern.match(match.group("doing")):
+            return f"{match.group('who')} works as a {job}"
+    return match.group(0)
+
+
+LIVING_PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
+    (("for a liv", "r liv", "s liv", "for work"), rf"^(?P<who>\S+)(?: [.:,-])?(?: (?:now|just"
+     rf"|basically|actually|still))? (?P<doing>[a-z]+s(?: (?!{_FOR})[\w'-]+){{0,6}}?) {_FOR}",
+     _job_for),  # "makes coffee at a cafe for work"
+    (("liv",), rf"\b{_LIVING}", " "),  # the rest: "does accounting for a living"
 ]  # fmt: skip
