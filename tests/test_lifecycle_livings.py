@@ -1,5 +1,6 @@
-"""What someone does "for a living" names their job (memory.lifecycle.work_phrases), through
-the public ``relation`` and ``find_slots``; and what names no job stays as it was said."""
+"""What someone does "for a living" names their job, and working for oneself is being
+self-employed (memory.lifecycle.work_phrases), through the public ``relation`` and
+``find_slots``; and what names no job stays as it was said."""
 
 from __future__ import annotations
 
@@ -62,3 +63,21 @@ def test_a_new_job_told_by_what_is_done_contradicts_the_old_one() -> None:
 def test_what_names_no_job_of_the_member_is_no_job(old: str, new: str) -> None:
     assert relation(old, new, 0.5) is not Relation.CONTRADICTS
     assert _job(new) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Mo is self-employed.", "Mo works for himself, no boss."),
+        ("jen's self employed", "jen works for herself rather than for an employer"),
+        ("Ade is a self-employed plumber.", "Ade works for himself as a plumber."),
+        ("Ola is a freelance editor.", "Ola is self-employed as an editor."),
+    ],
+)  # fmt: skip
+def test_working_for_oneself_is_being_self_employed(old: str, new: str) -> None:
+    assert relation(old, new, 0.6) is Relation.SAME
+
+
+def test_leaving_an_employer_to_work_for_oneself_contradicts() -> None:
+    old, new = "Mo works at Deloitte.", "Mo left Deloitte and now works for himself."
+    assert relation(old, new, 0.5) is Relation.CONTRADICTS

@@ -75,4 +75,10 @@ HEALTH_PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]],
         lambda m: f"is scared of {_PHOBIAS.get(m.group(1), m.group(2))}",
     ),  # "has a spider phobia", "has acrophobia", "is claustrophobic"
     *((("of ",), rf"{_OF}(?:the )?{words}\b", name) for name, words in _FEARED.items()),
+    (
+        ("scared", "terrified", "afraid", "frightened", "phobia", "fear of"),
+        r"\b(?:is |(?=not ))(not )?(?:(?:really|so|very|super) )?(?:scared|terrified|afraid"
+        r"|frightened) of\b|\bhas (?:a )?(?:(?:real|strong|huge) )?(?:phobia|fear) of\b",
+        r"\1fears",
+    ),
 ]

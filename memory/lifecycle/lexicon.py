@@ -136,7 +136,7 @@ IS_AFTER_S = _words(
     "back originally currently also allergic vegan vegetarian single married engaged "
     "divorced separated dating seeing based living moving going working studying learning "
     "obsessed into fully totally completely definitely literally basically actually officially "
-    "finally pretty super pregnant unemployed pescatarian out"
+    "finally pretty super pregnant unemployed pescatarian out freelance self-employed self"
 )
 """After "<name>'s", these words make the ``'s`` an "is" ("Ana's a vet", "Mo's divorced")."""
 

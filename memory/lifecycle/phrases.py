@@ -42,6 +42,7 @@ from memory.lifecycle.phrase_parts import (
     school_year,
 )
 from memory.lifecycle.places import DEMONYMS
+from memory.lifecycle.word_phrases import WORD_PHRASES
 from memory.lifecycle.work_phrases import LIVING_PHRASES, WORK_PHRASES
 from memory.lifecycle.zones import CLOCK_OF_PLACE, ZONE_NAME, clock_of_place, zone
 
@@ -139,6 +140,7 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     *LEARNING_PHRASES,
     *MEASURE_PHRASES,
     *HEALTH_PHRASES,
+    *WORD_PHRASES,
     (("hung up", "hang up", "hangs up"), r"\b(?:has )?(?:hung|hangs|hang) up (?:his|her|their|the) "
      r"(?!(?:phone|call|washing|laundry|coat|jacket|clothes|picture)\b)", "quit "),  # his boots
     (("habit",), r"\b(?:kicked|kicks|has kicked|broke|has broken) (?:the |his |her |their |a )?"
@@ -368,10 +370,6 @@ PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]]
     (("allerg", "alerg"), r"\bcan not (?:eat|have|take) (\w+(?: \w+)?) , (?:she|he|they) (?:is|are)"
      r" allergic\b", r"is allergic to \1"),  # "cant take penicillin, she is allergic"
     (("goated", "cracked"), r"\b(?:is )?(?:goated|cracked) (?:at|in)\b", "is good at"),
-    (("scared", "terrified", "afraid", "frightened", "phobia", "fear of"),
-     r"\b(?:is |(?=not ))(not )?(?:(?:really|so|very|super) )?(?:scared|terrified|afraid"
-     r"|frightened) of\b|\bhas (?:a )?(?:(?:real|strong|huge) )?(?:phobia|fear) of\b",
-     r"\1fears"),
     (("life",), r"\b(?:(?:in|all) (?:my|his|her|their) (?:whole |entire )?|(?:my|his|her|their)"
      r" (?:whole|entire) )life\b", " "),
     (("and only",), r"^(\S+) is 1 and only\b", r"\1 's only"),  # "rania's one and only pet"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+_SELF = r"(?:himself|herself|themselves|themself|myself)"
 WORK_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     # (words one of which must be in the text, pattern, replacement)
     (("from home",), r"\b(works?|working|worked) from home\b", r"\1 remotely"),
@@ -22,6 +23,13 @@ WORK_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
      r"(?:(?:he|she|they) )?never (?:goes|comes) in\b", r"\1"),  # "fully remote , never goes in"
     (("between jobs", "out of work"), r"\b(?:is )?(?:between jobs|out of work)\b",
      "is unemployed"),
+    (("himself", "herself", "themsel", "myself"), rf"\bworks? (?:for|4) {_SELF} as (?:a |an )?",
+     "works as a freelance "),  # "works for himself as a tax advisor"
+    (("himself", "herself", "themsel", "myself"), rf"\bworks? (?:for|4) {_SELF}\b", "is freelance"),
+    (("self",), r"\b(?:is )?self[- ]employed as (?:a |an )?", "works as a freelance "),
+    (("self",), r"\bself[- ]employed\b", "freelance"),  # "a self-employed electrician"
+    (("boss", "rather than"), r"(?: ,)? (?:like )?(?:no boss|(?:his|her|their|my) own boss|own boss"
+     r"|rather than (?:for )?(?:an? |someone else 's )?(?:employer|boss|company))\b", ""),
     (("money",), r"\b(?:puts|sets) (?:some )?money (?:aside|away|by)\b", "saves"),
     (("money",), r"\b(?:putting|setting) (?:some )?money (?:aside|away|by)\b", "saving"),
     (("sav",), r"\bsav(e|es|ing)(?: up)? (?:to buy|to purchase|up for)\b", r"sav\1 for"),

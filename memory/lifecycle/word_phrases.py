@@ -1,0 +1,33 @@
+"""One thing told in several words, rewritten to one ("her mum and dad" → "her parents",
+"grandma and grandpa" → "grandparents", "has not moved out of home yet" → "still lives with
+parents", "plays bass guitar" → "plays bass", "a pair of cats" → "2 cats"): a part of
+:data:`memory.lifecycle.phrases.PHRASES`, run in its place there. Texts arrive tokenised
+("one" → "1").
+"""
+
+from __future__ import annotations
+
+_MOTHER = r"(?:mum|mom|mother|ma|mam|mummy|mommy)"
+_FATHER = r"(?:dad|father|pa|daddy|papa)"
+_GRANDMOTHER = r"(?:grandma|grandmother|gran|granny|nan|nana|nanna|grandmom|grandmum)"
+_GRANDFATHER = r"(?:grandpa|grandfather|grandad|granddad|gramps|grandda)"
+_WHOSE = r"(?:(?:his|her|their|my|the) )"
+
+WORD_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
+    # (words one of which must be in the text, pattern, replacement)
+    ((" and ", " & ", " n "),
+     rf"\b({_WHOSE})?(?:{_GRANDMOTHER} (?:and|&|n) {_WHOSE}?{_GRANDFATHER}"
+     rf"|{_GRANDFATHER} (?:and|&|n) {_WHOSE}?{_GRANDMOTHER})\b",
+     r"\1grandparents"),
+    ((" and ", " & ", " n "),
+     rf"\b({_WHOSE})?(?:{_MOTHER} (?:and|&|n) {_WHOSE}?{_FATHER}|{_FATHER} (?:and|&|n) "
+     rf"{_WHOSE}?{_MOTHER})\b(?! 's (?:mother|mum|mom|father|dad)\b)",
+     r"\1parents"),
+    (("moved out",), rf"\b(?:has|have) not (?:yet )?moved out (?:of |from )?({_WHOSE})?"
+     r"(?:parents(?: 's| ')?(?: house| place| home)?|home)(?: yet)?\b",
+     r"still lives with \1parents"),  # "has not moved out from mum n dad's yet"
+    (("bass guitar",), r"\bbass guitar\b", "bass"),  # "plays bass guitar" / "is a bassist"
+    (("pair of",), r"\ba pair of\b(?= (?:\w+ )?(?:cats|dogs|rabbits|bunnies|guinea pigs|hamsters"
+     r"|budgies|ferrets|rats|mice|parrots|tortoises|kittens|puppies|goats|chickens)\b)", "2"),
+    # "a pair of cats", not "of jeans"
+]  # fmt: skip
