@@ -78,3 +78,23 @@ def test_a_home_bought_an_age_a_thing_got_contradict_what_held_before(old: str, 
 )  # fmt: skip
 def test_what_still_holds_does_not_contradict(old: str, new: str) -> None:
     assert relation(old, new, 0.8) is not CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a home told as "<place> based"
+        ("tunde - accra based", "tunde - in leeds now. moved in may"),
+        ("Mia is Berlin-based.", "Mia moved to Vienna last year."),
+        # an age about to be reached
+        ("Ravi is 30 years old.", "Ravi is turning 35 next month."),
+        # a favourite told as the current one
+        ("Ola's favourite band is Muse.", "Ola's current favourite band is Wet Leg."),
+    ],
+)  # fmt: skip
+def test_a_place_based_an_age_turned_or_a_current_favourite_contradicts(old: str, new: str) -> None:
+    assert relation(old, new, 0.4) is CONTRADICTS
+
+
+def test_a_town_within_the_home_told_as_based_does_not_contradict() -> None:
+    assert relation("kim - london based", "kim - lives in hackney", 0.5) is not CONTRADICTS

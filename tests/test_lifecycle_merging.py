@@ -93,6 +93,16 @@ def test_facts_counting_one_thing_differently_are_never_merged_by_the_model() ->
     assert merging.may_merge("kim sleeps 9 hours a night", "kim gets 9 hrs of sleep")
 
 
+def test_facts_telling_another_time_of_day_are_never_merged_by_the_model() -> None:
+    assert not merging.may_merge(
+        "tom's shop opens at 9am", "tom's shop has started opening at 10am"
+    )
+    assert not merging.may_merge("ana is never in bed before 2", "ana is now in bed by 11pm")
+    assert merging.may_merge(
+        "tom opens his bakery at 6 each day", "tom's bakery opens at 6am daily"
+    )
+
+
 def test_a_fact_telling_since_when_is_never_merged_by_the_model() -> None:
     assert not merging.may_merge("ola is vegetarian", "ola has been vegetarian since uni")
     assert not merging.may_merge("ola mains ashe since season 2", "ola plays ashe")

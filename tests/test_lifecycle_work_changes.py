@@ -70,3 +70,24 @@ def test_a_change_at_work_contradicts_what_held_before(old: str, new: str) -> No
 )  # fmt: skip
 def test_what_still_holds_at_work_does_not_contradict(old: str, new: str) -> None:
     assert relation(old, new, 0.8) is not CONTRADICTS
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # an employer that poached them; "@" read as "at"
+        ("lin works @ amazon", "lin got poached by spotify last month"),
+        # the office an employer asks for
+        ("Ben works from home.", "Ben said his company now requires him to be in the office."),
+        ("Ada works from home.", "Ada's employer has made her go back to the office."),
+    ],
+)  # fmt: skip
+def test_a_new_employer_or_the_office_told_by_what_the_employer_did_contradicts(
+    old: str, new: str
+) -> None:
+    assert relation(old, new, 0.4) is CONTRADICTS
+
+
+def test_an_employer_named_by_another_company_is_not_another_employer() -> None:
+    old, new = "lin works @ meta", "lin works at facebook's parent company"
+    assert relation(old, new, 0.4) is not CONTRADICTS

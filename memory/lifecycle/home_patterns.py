@@ -122,6 +122,8 @@ HOME_PATTERNS: tuple[SlotPattern, ...] = (
     _p("home", rf"^\S+ (?:now |still )?in (?!{_NOT_HOME})(?P<value>\w+(?: \w+)??)(?<!\btime)"
                rf"(?<!timezone)(?<!\btz)(?! (?:time ?zone|tz|time)\b){_FRAGMENT_END}"),
     _p("home", rf"{_S}(?:[.:,-] )?{_IN_THE}{_PLACE}{_PLACE_END}", place=True),  # "ana . oslo"
+    _p("home", rf"{_S}(?:[.:,-] )?(?:is )?{_IN_THE}{_PLACE}[- ]based{_PLACE_END}",
+       place=True),  # "funmi - lagos based"
     _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |'s )?{_ADVERBS}(?:back |living )?in "
                rf"{_IN_THE}{_PLACE}{_PLACE_END}", place=True),  # "cyrus . back in tehran"
     _p("home", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?out in {_IN_THE}{_PLACE}{_PLACE_END}",

@@ -127,7 +127,7 @@ CONTRACTIONS = {
     "couldnt": "could not", "wouldnt": "would not", "shouldnt": "should not",
     "aint": "is not", "dosen't": "does not", "dosn't": "does not", "dosent": "does not",
     "dosnt": "does not", "no longer": "not", "no more": "not", "any more": "anymore",
-    "w/": "with",
+    "w/": "with", "@": "at",
 }  # fmt: skip
 """Rewritten before tokenising (``n't`` in general is handled by a pattern)."""
 

@@ -169,9 +169,15 @@ class _View(NamedTuple):
     """Content words, numbers left out (ids, counts)."""
     counts: dict[str, str]
     """Each number's thing, and the number ("sleeps 9 hours": hour 9)."""
+    times: frozenset[str]
+    """The hours of the times of day it tells ("at 9am", "til 9": "9")."""
 
 
 _NUMBERED = re.compile(r"\d")
+_TIME = re.compile(
+    r"\b(?:(?:at|til|till|until|by|from|before|after|around) (\d{1,2})(?:am|pm)?"
+    r"|(\d{1,2})(?:am|pm))\b"
+)
 _COUNT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ([a-z]{2,})")
 _WEEKDAYS = frozenset(WEEKDAYS.split("|"))
 _RELATIVES = frozenset((
@@ -247,6 +253,7 @@ def _view(text: str) -> _View:
         frozenset(slot.key for slot in find_slots(body)),
         frozenset(word for word in keys(text).words if not word.isdigit()),
         {lemma(thing): number for number, thing in _COUNT.findall(body)},
+        frozenset(at or hour for at, hour in _TIME.findall(body)),
     )  # fmt: skip
 
 
@@ -270,7 +277,8 @@ def may_merge(old: str, new: str) -> bool:
     fact), not two attributes the rules read, not a fact and the same fact with more said
     after it ("plays clarinet" / "plays clarinet in a band": a merge keeps one wording and
     would lose the rest), nor two denials with no word in common, nor two facts whose
-    words differ only in values with numbers ("v4" / "v6"), nor the same words in another
+    words differ only in values with numbers ("v4" / "v6") or that tell a number each ("opens
+    at 9am" / "opens at 10am"), nor the same words in another
     order, nor a fact and one telling since when ("since age 10"). Each fact's shorthand is
     read as the other spells it
     (:func:`memory.lifecycle.aligned.aligned`)."""
@@ -290,6 +298,8 @@ def may_merge(old: str, new: str) -> bool:
         return False  # nor a change and a state: "rhea w/ kiran" / "rhea n kiran over. single"
     if any(second.counts.get(thing, number) != number for thing, number in first.counts.items()):
         return False  # "sleeps 9 hours" / "running on 4 hours sleep": the model sees no number
+    if first.times - second.times and second.times - first.times:
+        return False  # one number each: "opens at 9am" / "has started opening at 10am"
     if first.dates != second.dates or first.days != second.days:
         return False  # as the rules: "got the job" / "starts on 10 march", another date
     if first.slots and second.slots and not first.slots & second.slots:

@@ -268,7 +268,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("status", rf"{_S}{_ADVERBS}is not (?:in a relationship|seeing anyone|dating anyone)\b",
        "single"),
     # age
-    _p("age", rf"{_S}{_ADVERBS}(?:is|(?:has )?(?:just )?turned|turns|hit|celebrated turning) "
+    _p("age", rf"{_S}{_ADVERBS}(?:is(?: turning)?|(?:has )?(?:just )?turned|turns|hit"
+              rf"|celebrated turning) "
               rf"{_ADVERBS}(?:only )?(?:aged )?"
               rf"(?P<value>\d{{1,3}}){_YEARS_OLD}?{_AGE_END}"),  # "is only 16"
     _p("age", rf"{_S}{_SAYS}(?:he is|she is|they are|hes|shes) (?:now )?(?P<value>\d{{1,3}})"

@@ -31,6 +31,7 @@ PLACE_KEYS = frozenset({"home", "origin"})
 """Slots whose values are places."""
 COUNTED = frozenset({"siblings", "children", "pets"})
 """Slots whose values are "none" or a kind: every kind can hold beside the others."""
+_RELATED_COMPANY = re.compile(r"\b(?:parent|sister|holding|daughter) company\b")
 _STATES_AND_COUNTRIES = US_STATES | COUNTRIES
 _NATIONS = dict.fromkeys(("england", "scotland", "wales", "northern ireland"), "united kingdom")
 """Countries within a country."""
@@ -61,6 +62,8 @@ def values_agree(key: str, first: str, second: str) -> bool:
         return _statuses_agree(first, second)
     if key in COUNTED:
         return (first == "none") == (second == "none") and not _recounted(first, second)
+    if key == "employer" and _RELATED_COMPANY.search(f"{first} {second}"):
+        return True  # "facebook's parent company" may be meta: a name is needed
     if key == "phone":  # an android is any phone but an iphone
         return "android" in (first, second) and "apple" not in (first, second)
     mine, theirs = first.replace("-", "").split(), second.replace("-", "").split()

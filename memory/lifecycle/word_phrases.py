@@ -1,6 +1,7 @@
 """One thing told in several words, rewritten to one ("her mum and dad" → "her parents",
 "grandma and grandpa" → "grandparents", "has not moved out of home yet" → "still lives with
-parents", "plays bass guitar" → "plays bass", "a pair of cats" → "2 cats"): a part of
+parents", "plays bass guitar" → "plays bass", "a pair of cats" → "2 cats", "current favourite" →
+"favourite"): a part of
 :data:`memory.lifecycle.phrases.PHRASES`, run in its place there. Texts arrive tokenised
 ("one" → "1").
 """
@@ -26,6 +27,8 @@ WORD_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     (("moved out",), rf"\b(?:has|have) not (?:yet )?moved out (?:of |from )?({_WHOSE})?"
      r"(?:parents(?: 's| ')?(?: house| place| home)?|home)(?: yet)?\b",
      r"still lives with \1parents"),  # "has not moved out from mum n dad's yet"
+    (("current fav", "new fav", "latest fav", "absolute fav"),
+     r"\b(?:current|new|latest|absolute) (?=(?:favourite|favorite|fave|fav)\b)", ""),
     (("bass guitar",), r"\bbass guitar\b", "bass"),  # "plays bass guitar" / "is a bassist"
     (("pair of",), r"\ba pair of\b(?= (?:\w+ )?(?:cats|dogs|rabbits|bunnies|guinea pigs|hamsters"
      r"|budgies|ferrets|rats|mice|parrots|tortoises|kittens|puppies|goats|chickens)\b)", "2"),

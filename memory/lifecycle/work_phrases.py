@@ -30,6 +30,12 @@ WORK_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     (("self",), r"\bself[- ]employed\b", "freelance"),  # "a self-employed electrician"
     (("boss", "rather than"), r"(?: ,)? (?:like )?(?:no boss|(?:his|her|their|my) own boss|own boss"
      r"|rather than (?:for )?(?:an? |someone else 's )?(?:employer|boss|company))\b", ""),
+    (("poached", "headhunted"), r"\b(?:got |was |has been |just got )?(?:poached|headhunted) by\b",
+     "now works at"),  # "got poached by meta"
+    (("office",), r"^(\S+) (?:'s )?(?:company|employer|boss|work|job|firm) (?:now )?(?:requires"
+     r"|wants|makes|has made|made|is making|forces|has forced|is forcing|has ordered|ordered) "
+     r"(?:him|her|them|me) (?:to )?(?:be |go |come |work )?(?:back )?(?:in|into|to) (?:the )?"
+     r"office\b", r"\1 works in the office"),  # "'s company has made her go back to the office"
     (("money",), r"\b(?:puts|sets) (?:some )?money (?:aside|away|by)\b", "saves"),
     (("money",), r"\b(?:putting|setting) (?:some )?money (?:aside|away|by)\b", "saving"),
     (("sav",), r"\bsav(e|es|ing)(?: up)? (?:to buy|to purchase|up for)\b", r"sav\1 for"),
