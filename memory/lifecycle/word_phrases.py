@@ -1,7 +1,8 @@
 """One thing told in several words, rewritten to one ("her mum and dad" → "her parents",
 "grandma and grandpa" → "grandparents", "has not moved out of home yet" → "still lives with
 parents", "plays bass guitar" → "plays bass", "a pair of cats" → "2 cats", "current favourite" →
-"favourite"): a part of
+"favourite", "minds her grandkids" → "looks after her grandkids", "trains at the gym" → "goes
+to the gym", "assembles his computers himself" → "builds own pcs"): a part of
 :data:`memory.lifecycle.phrases.PHRASES`, run in its place there. Texts arrive tokenised
 ("one" → "1").
 """
@@ -29,6 +30,12 @@ WORD_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
      r"still lives with \1parents"),  # "has not moved out from mum n dad's yet"
     (("current fav", "new fav", "latest fav", "absolute fav"),
      r"\b(?:current|new|latest|absolute) (?=(?:favourite|favorite|fave|fav)\b)", ""),
+    (("mind",), r"\bmind(s|ing)? (?=(?:his|her|their|my|the) (?:\w+ )?(?:kids|children|grandkids"
+     r"|grandchildren|baby|babies|son|daughter|nephew|niece|toddler)\b)", r"look\1 after "),
+    (("gym",), r"\b(?:trains|works out|exercises) (?:at|in) the gym\b", "goes to the gym"),
+    (("assembl",), r"\bassembl(es|ed|ing|e) (?:(?:his|her|their|my) )?(?:own )?((?:gaming )?)"
+     r"(?:pcs|computers|rigs|machines)(?: (?:himself|herself|themselves|myself))?\b",
+     r"build\1 own \2pcs"),  # "assembles his gaming rigs himself": builds own pcs
     (("bass guitar",), r"\bbass guitar\b", "bass"),  # "plays bass guitar" / "is a bassist"
     (("pair of",), r"\ba pair of\b(?= (?:\w+ )?(?:cats|dogs|rabbits|bunnies|guinea pigs|hamsters"
      r"|budgies|ferrets|rats|mice|parrots|tortoises|kittens|puppies|goats|chickens)\b)", "2"),

@@ -14,6 +14,8 @@ _SELF = r"(?:himself|herself|themselves|themself|myself)"
 WORK_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     # (words one of which must be in the text, pattern, replacement)
     (("from home",), r"\b(works?|working|worked) from home\b", r"\1 remotely"),
+    (("at home working", "working at home", "works at home"), r"\b(?:is at home working|(?:is )?"
+     r"working at home|works at home)\b(?! (?:depot|bargains|base|store)\b)", "works remotely"),
     (("home office",), r"\b(works?|working|worked) from (?:his|her|their|a) home office\b",
      r"\1 remotely"),
     (("remote job",), r"\b(?:has )?(?:a )?remote job\b", "works remotely"),
