@@ -96,7 +96,7 @@ _FORMER_JOB = (
 """A job told as one held for a while in the past: "worked as a waitress during university",
 "worked at the paper mill before it closed"."""
 _FAV_IS = r"(?:is|:|\?|has always been|has been|has become|became|remains) (?:now |still )?"
-_YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl)| yo| y o| years? of age| years?(?= now\b| ,| \.|$))"
+_YEARS_OLD = r"(?: y\w{1,4} o(?:ld|dl|lf)| yo| y o| years? of age| years?(?= now\b| ,| \.|$))"
 _AGE_END = (
     r"(?! on (?:the )?(?:bench|squat|deadlift)\b)"  # "hit 70 on bench": a lift, no age
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
@@ -280,7 +280,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("age", rf"{_S}(?:.*? (?:his|her|their|[,;.:-]) |(?:[.:-] )?)(?P<value>\d{{1,3}})"
               rf"(?:st|nd|rd|th) (?:birthday|bday)\b"),  # "an adult now, 18th bday was sat"
     _p("age", rf"{_S}(?:[.:,] )?{_ADVERBS}(?:aged |age )?(?P<value>\d{{1,3}}){_YEARS_OLD}?"
-              rf"(?: iirc| i think| as of \w+)?{_FRAGMENT_END}"),  # "ellie 28 iirc"
+              rf"(?: iirc| i think| as of \w+)?(?: lol| lmao)?(?: bday| birthday)?{_FRAGMENT_END}"),
     _p("age", rf"{_S}(?:'s|has (?:a|an|1)) {_KIN} (?:\S+ ){{0,2}}?(?:(?:is|are|turned|turns|who is"
               rf"|aged) (?:now |actually )?|celebrated (?:his|her|their) )(?P<value>\d{{1,3}})"
               rf"(?:(?:st|nd|rd|th) (?:birthday|bday))?\b(?! (?:months?|weeks?)\b)"),
