@@ -22,7 +22,6 @@ _FEARED = {
     "heights": r"high (?:places|up|ledges)",
     "needles": r"(?:injections|jabs)",
     "confined spaces": r"(?:tight|small|enclosed|cramped) spaces",
-    "spiders": r"arachnophobia",
 }
 """What is feared, by one name ("scared of air travel": flying)."""
 _OF = r"(?:(?<=scared of )|(?<=afraid of )|(?<=terrified of )|(?<=fear of )|(?<=phobia of ))"

@@ -277,8 +277,8 @@ def may_merge(old: str, new: str) -> bool:
     fact), not two attributes the rules read, not a fact and the same fact with more said
     after it ("plays clarinet" / "plays clarinet in a band": a merge keeps one wording and
     would lose the rest), nor two denials with no word in common, nor two facts whose
-    words differ only in values with numbers ("v4" / "v6") or that tell a number each ("opens
-    at 9am" / "opens at 10am"), nor the same words in another
+    words differ only in values with numbers ("v4" / "v6") or that tell another time of day
+    each ("opens at 9am" / "opens at 10am"), nor the same words in another
     order, nor a fact and one telling since when ("since age 10"). Each fact's shorthand is
     read as the other spells it
     (:func:`memory.lifecycle.aligned.aligned`)."""
@@ -299,7 +299,7 @@ def may_merge(old: str, new: str) -> bool:
     if any(second.counts.get(thing, number) != number for thing, number in first.counts.items()):
         return False  # "sleeps 9 hours" / "running on 4 hours sleep": the model sees no number
     if first.times - second.times and second.times - first.times:
-        return False  # one number each: "opens at 9am" / "has started opening at 10am"
+        return False  # a time each: "opens at 9am" / "has started opening at 10am"
     if first.dates != second.dates or first.days != second.days:
         return False  # as the rules: "got the job" / "starts on 10 march", another date
     if first.slots and second.slots and not first.slots & second.slots:

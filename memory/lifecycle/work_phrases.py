@@ -1,8 +1,11 @@
 """Work and money told in other words, rewritten to one form: working remotely ("works from
 home", "has a remote job", "works from her home office", "never goes into the office",
-"fully remote , never goes in"), being out of work, and saving ("puts money aside", "is
-putting money by"): a part of :data:`memory.lifecycle.phrases.PHRASES`, run in its place
-there.
+"fully remote , never goes in"), working in the office an employer asks for, being out of
+work, working for oneself ("works for himself", "self employed , own boss"), an employer who
+poached someone, and saving ("puts money aside", "is putting money by"): a part of
+:data:`memory.lifecycle.phrases.PHRASES`, run in its place there. :data:`LIVING_PHRASES` name
+the job of what someone does "for a living" or "for work" ("fixes cars for a living" →
+"works as a mechanic") and drop the words where no job is known for it.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ _DONE_FOR = (
     ("baker", r"bakes"),
     ("courier", r"delivers (?:parcels|packages)|drives (?:deliveries|(?:a )?delivery vans?)"),
     ("postman", r"delivers (?:the )?(?:post|mail|letters)"),
-    ("midwife", r"(?:delivers|delivered|used to deliver) babies"),
+    ("midwife", r"delivers babies"),
     ("childminder", r"looks after (?:other (?:people|folks|families) 's )?(?:kids|children)"),
     ("hairdresser", r"(?:cuts|styles|does) hair"),
     ("bricklayer", r"lays bricks"),
