@@ -54,6 +54,12 @@ HEALTH_PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]],
         r"\bcan not (?:sleep|get to sleep|fall asleep)(?: at night| at all| properly)?\b",
         "has insomnia",
     ),  # "isa - cant sleep at night. insomniac"
+    (("diagnosed",), r"\b(?:has been|was|got|been|is) diagnosed with\b", "has"),
+    (
+        ("diagnosis",),
+        r"\bhas (?:an? )?(?:official |formal |proper )?([\w-]+) diagnosis\b",
+        r"has \1",
+    ),
     (
         ("terrif", "scare", "frighten", "freak", "anxious", "nervous"),
         rf"^(\S+) (?:[.:,-] )?{_SAID}(?!(?:his|her|their|my)\b)((?:[\w'-]+ ){{0,3}}?"

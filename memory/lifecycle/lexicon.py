@@ -60,7 +60,7 @@ LIGHT_VERBS = frozenset(
 """Lemmas too common to tell two facts apart ("went to Paris" / "visited Paris"), and verbs
 of saying ("Nadia mentioned that Pepper is her cat" says that Pepper is Nadia's cat)."""
 
-NEGATORS = frozenset({"not", "never", "no", "nor", "neither", "nobody", "nothing",
+NEGATORS = frozenset({"not", "never", "no", "zero", "nor", "neither", "nobody", "nothing",
                       "nvr", "nevr", "neva", "avoid", "avoids", "avoided", "avoiding", "abstain",
                       "abstains", "abstained", "abstaining"})  # fmt: skip
 """Words that deny what their clause says (chat spellings of "never" included; "avoids
@@ -174,7 +174,7 @@ OCCUPATIONS = _words(
     "caregiver dev solicitor coder medic cop physio tester animator streamer trader "
     "optician surveyor sailor stylist tattooist dispatcher paralegal swe sde sre barback "
     "childminder bricklayer plasterer roofer scaffolder joiner boilermaker tiler glazier labourer "
-    "laborer stonemason postie postwoman brickie"
+    "laborer stonemason postie postwoman brickie sparky sparkie fireman firewoman"
 )
 """Heads of an occupation: "is a nurse" names a job, "is a cat person" does not."""
 

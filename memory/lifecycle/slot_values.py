@@ -136,13 +136,20 @@ _ONE_JOB = (
     frozenset({"cook", "chef"}),
     frozenset({"courier", "delivery driver"}),
     frozenset({"bricklayer", "brickie"}),
+    frozenset({"electrician", "sparky", "sparkie"}),
+    frozenset({"firefighter", "fireman", "firewoman"}),
     frozenset({"postman", "postie", "postwoman", "mail carrier", "postal worker"}),
 )
 """Names of one job."""
 
 
 def _one_job(first: str, second: str) -> bool:
-    return any(first in names and second in names for names in _ONE_JOB)
+    """Two names of one job, typos aside ("electrition" / "sparky")."""
+    return any(_named(first, names) and _named(second, names) for names in _ONE_JOB)
+
+
+def _named(value: str, names: frozenset[str]) -> bool:
+    return value in names or (" " not in value and any(words_match(value, n) for n in names))
 
 
 def _written_alike(mine: list[str], theirs: list[str]) -> bool:

@@ -1,13 +1,19 @@
 """One thing told in several words, rewritten to one ("her mum and dad" → "her parents",
 "grandma and grandpa" → "grandparents", "has not moved out of home yet" → "still lives with
-parents", "plays bass guitar" → "plays bass", "a pair of cats" → "2 cats", "current favourite" →
-"favourite", "minds her grandkids" → "looks after her grandkids", "trains at the gym" → "goes
-to the gym", "assembles his computers himself" → "builds own pcs"): a part of
-:data:`memory.lifecycle.phrases.PHRASES`, run in its place there. Texts arrive tokenised
-("one" → "1").
+parents", "plays bass guitar" → "plays bass", "a pair of cats" → "2 cats", "current favourite"
+→ "favourite", "ldr" → "long distance", "holds a brazilian passport" → "is a brazilian
+citizen", "keeps korean hours" → "keeps korean time", "minds her grandkids" → "looks after her
+grandkids", "trains at the gym" → "goes to the gym", "assembles his computers himself" →
+"builds own pcs"): a part of :data:`memory.lifecycle.phrases.PHRASES`, run in its place there.
+Texts arrive tokenised ("one" → "1").
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memory.lifecycle.zones import ZONE_NAMES, place_offset
 
 _MOTHER = r"(?:mum|mom|mother|ma|mam|mummy|mommy)"
 _FATHER = r"(?:dad|father|pa|daddy|papa)"
@@ -15,7 +21,21 @@ _GRANDMOTHER = r"(?:grandma|grandmother|gran|granny|nan|nana|nanna|grandmom|gran
 _GRANDFATHER = r"(?:grandpa|grandfather|grandad|granddad|gramps|grandda)"
 _WHOSE = r"(?:(?:his|her|their|my|the) )"
 
-WORD_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
+_BASE = {"smok": "smoke", "drank": "drink", "vap": "vape"}
+_ZONE_WORDS = frozenset(ZONE_NAMES) | frozenset(ZONE_NAMES.values())
+
+
+def _zone_hours(match: re.Match[str]) -> str:
+    """ "keeps korean hours", "pst hours" → "... time" (read as a zone next), when the words
+    name a zone or a place of one; "works long hours" as it is."""
+    words = match.group(1)
+    last = words.split()[-1]
+    if words in _ZONE_WORDS or last in _ZONE_WORDS or place_offset(last) is not None:
+        return f"{words} time"
+    return match.group(0)
+
+
+WORD_PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]]] = [
     # (words one of which must be in the text, pattern, replacement)
     ((" and ", " & ", " n "),
      rf"\b({_WHOSE})?(?:{_GRANDMOTHER} (?:and|&|n) {_WHOSE}?{_GRANDFATHER}"
@@ -36,6 +56,15 @@ WORD_PHRASES: list[tuple[tuple[str, ...], str, str]] = [
     (("assembl",), r"\bassembl(es|ed|ing|e) (?:(?:his|her|their|my) )?(?:own )?((?:gaming )?)"
      r"(?:pcs|computers|rigs|machines)(?: (?:himself|herself|themselves|myself))?\b",
      r"build\1 own \2pcs"),  # "assembles his gaming rigs himself": builds own pcs
+    (("ldr", "long distance thing"), r"\b(?:ldr|long distance thing)\b", "long distance"),
+    (("passport",), r"\b(?:holds|has|has got|got|carries) (?:a |an )?([a-z]+) passport\b",
+     r"is a \1 citizen"),  # "holds a brazilian passport": a citizen
+    (("passport",), r"^(\S+) (?:[.:,-] )?([a-z]+) passport(?=$| [.,;:!?])", r"\1 is a \2 citizen"),
+    (("hours",), r"\b((?:[\w-]+ )?[\w-]+) hours\b", _zone_hours),
+    (("smoke free", "smoke-free"), r"\b(?:(?:\d+|a few|a couple of) (?:days?|weeks?|months?"
+     r"|years?) )?smoke[- ]free\b", "quit smoking"),  # "6 months smoke free today"
+    (("smoked for", "drank for", "vaped for"), r"\b(smok|drank|vap)(?:ed)? for\b",
+     lambda m: f"used to {_BASE[m.group(1)]} for"),  # a habit of the past: "smoked for 10 years"
     (("bass guitar",), r"\bbass guitar\b", "bass"),  # "plays bass guitar" / "is a bassist"
     (("pair of",), r"\ba pair of\b(?= (?:\w+ )?(?:cats|dogs|rabbits|bunnies|guinea pigs|hamsters"
      r"|budgies|ferrets|rats|mice|parrots|tortoises|kittens|puppies|goats|chickens)\b)", "2"),
