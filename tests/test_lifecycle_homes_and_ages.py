@@ -90,6 +90,7 @@ def test_what_still_holds_does_not_contradict(old: str, new: str) -> None:
         ("Ravi is 30 years old.", "Ravi is turning 35 next month."),
         ("Ivo is 30 years olf.", "Ivo is 31 now, his birthday was on Monday."),
         ("nat 22 btw", "nat 23 as of today lol bday"),
+        ("tj is 14", "tj turned 15 yday lets gooo"),
         # a favourite told as the current one
         ("Ola's favourite band is Muse.", "Ola's current favourite band is Wet Leg."),
     ],

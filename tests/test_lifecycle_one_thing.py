@@ -2,7 +2,8 @@
 ``relation``: parents and grandparents named one by one, not having moved out, a bass guitar,
 a pair of pets, minding children, training at the gym, assembling computers, working at home,
 a long-distance relationship, a passport, a zone's hours, "zero" as a denial, a job's
-nickname, a diagnosis, being smoke free; and what those words do not make the same."""
+nickname, a diagnosis, being smoke free, an only child, skipping breakfast, an admin's
+rank; and what those words do not make the same."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ from memory.lifecycle.relation import Relation, relation
         ("Ali works as an electrition.", "Ali is a sparky."),
         ("Bea has been diagnosed with asthma.", "Bea has asthma."),
         ("Bea was diagnosed with ADHD.", "Bea has an official ADHD diagnosis."),
+        ("kai got no siblings", "kai is an only child"),
+        ("max never eats breakfast", "max skips breakfast"),
+        ("jo - admin on the server", "jo. has admin rank on the server"),
     ],
 )  # fmt: skip
 def test_one_thing_in_other_words_is_the_same_fact(old: str, new: str) -> None:

@@ -101,9 +101,9 @@ _AGE_END = (
     r"(?! on (?:the )?(?:bench|squat|deadlift)\b)"  # "hit 70 on bench": a lift, no age
     r"(?=$| [.,;:!?]| (?:now|today|and|yesterday|tomorrow|tmrw|hbd|lol|lmao|btw|this|last|over"
     r"|on|after|since|so|but|with|ngl|tbh|fr|rip|not going to lie|he|she|they|i|rn|atm|ytd|iirc"
-    r"|yday|happy|sat|sun|mon|tue|wed|thu|fri|bday|birthday|like)\b)"
+    r"|yday|happy|sat|sun|mon|tue|wed|thu|fri|bday|birthday|like|lets)\b)"
 )
-_HAS_NO = r"has no|(?:does|dos|do) not have(?: any)?|has not got(?: any)?|not has any"
+_HAS_NO = r"has no|(?:has )?got no|do(?:es|s)? not have(?: any)?|has not got(?: any)?|not has any"
 _SOME = r"(?:(?:a|an|one) |(?P<count>\d+) )?(?:[\w-]+ ){0,3}?"
 """How many, and a few words of what kind ("a three year old", "an older")."""
 _SIBLING = r"(?P<value>brothers?|sisters?|bro|sis|siblings?)"

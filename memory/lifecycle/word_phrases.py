@@ -65,6 +65,10 @@ WORD_PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], s
      r"|years?) )?smoke[- ]free\b", "quit smoking"),  # "6 months smoke free today"
     (("smoked for", "drank for", "vaped for"), r"\b(smok|drank|vap)(?:ed)? for\b",
      lambda m: f"used to {_BASE[m.group(1)]} for"),  # a habit of the past: "smoked for 10 years"
+    (("only child",), r"\b(?:is |'s )?(?:an )?only child\b", "has no siblings"),
+    (("rank",), r"\b(?:holds|has|got) (?:the )?(admin|administrator|mod|moderator|owner) rank\b",
+     r"is \1"),  # "holds admin rank on the server"
+    (("skip",), r"\bskips (breakfast|lunch|dinner)\b", r"never eats \1"),
     (("bass guitar",), r"\bbass guitar\b", "bass"),  # "plays bass guitar" / "is a bassist"
     (("pair of",), r"\ba pair of\b(?= (?:\w+ )?(?:cats|dogs|rabbits|bunnies|guinea pigs|hamsters"
      r"|budgies|ferrets|rats|mice|parrots|tortoises|kittens|puppies|goats|chickens)\b)", "2"),
