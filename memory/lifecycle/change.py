@@ -92,9 +92,8 @@ from memory.lifecycle.lexicon import (
     MEMBER_OF,
     OCCUPATIONS,
     PETS,
-    SYNONYMS,
 )
-from memory.lifecycle.reading import PUNCTUATION, Reading, lemma, own_choice
+from memory.lifecycle.reading import PUNCTUATION, Reading, canonical, lemma, own_choice
 from memory.lifecycle.slots import Verdict, compare_slots, find_slots
 from memory.lifecycle.word_match import kin, words_match
 
@@ -362,6 +361,6 @@ def _object_ended(cue: str, index: int, old: Reading, new: Reading) -> bool:
     olds = old.core - {old.subject}
     return any(
         kin(said, mine) or words_match(said, mine) or said in MEMBER_OF.get(mine, ())
-        for said in (SYNONYMS.get(lemma(word), lemma(word)) for word in near)
+        for said in (canonical(word) for word in near)
         for mine in olds
     )

@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.lifecycle.lexicon import SYNONYMS
-from memory.lifecycle.reading import Reading, lemma, read
+from memory.lifecycle.reading import Reading, canonical, read
 
 _CLAUSE_ENDS = frozenset({",", ".", ";", "!", "?", "(", ")", "lol", "lmao", "ngl", "tbh", "fr",
                           "and", "but", "so", "because", "cuz", "though", "tho"})  # fmt: skip
@@ -44,7 +43,7 @@ def of_one_relative(old: str, new: str) -> tuple[str, str] | None:
     """Two facts about one relative of the subject's as facts of the subject ("koa 's
     daughter hates ballet now": "koa hates ballet now"); None for facts of two people, or of
     the subject, or told with dates or days (which their bodies are read without)."""
-    if not (_names_kin(old) and _names_kin(new)):
+    if not (_namescanonical(old) and _namescanonical(new)):
         return None  # most facts name no relative: not read again
     first, second = read(old), read(new)
     a, b = first.body.split(), second.body.split()
@@ -52,21 +51,16 @@ def of_one_relative(old: str, new: str) -> tuple[str, str] | None:
         return None
     if first.dates or second.dates or first.days or second.days:
         return None  # a body is read without its dates and days: only the words are told again
-    if _kin(a[2]) != _kin(b[2]) or _kin(a[2]) not in _RELATIVES:
+    if canonical(a[2]) != canonical(b[2]) or canonical(a[2]) not in _RELATIVES:
         return None
     return " ".join([a[0], *a[3:]]), " ".join([b[0], *b[3:]])
 
 
-def _names_kin(text: str) -> bool:
-    return any(_kin(word) in _RELATIVES for word in _WORD.findall(text.lower()))
+def _namescanonical(text: str) -> bool:
+    return any(canonical(word) in _RELATIVES for word in _WORD.findall(text.lower()))
 
 
 _WORD = re.compile(r"[a-z]+")
-
-
-def _kin(word: str) -> str:
-    plain = lemma(word)
-    return SYNONYMS.get(plain, plain)
 
 
 def of_relative(text: str) -> bool:
@@ -75,7 +69,7 @@ def of_relative(text: str) -> bool:
     words = text.split()
     if len(words) < 2 or words[0] != "'s":
         return False
-    return _kin(words[1]) in _RELATIVES
+    return canonical(words[1]) in _RELATIVES
 
 
 _RELATIVES = frozenset((

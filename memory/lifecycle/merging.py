@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from memory.extraction.offline.verbs import verb
 from memory.lifecycle.aligned import aligned
 from memory.lifecycle.change import tells_change
-from memory.lifecycle.lexicon import FILLERS, LANGUAGES, PETS, STOPWORDS, SYNONYMS, WEEKDAYS
-from memory.lifecycle.reading import PUNCTUATION, Reading, keys, lemma, read
+from memory.lifecycle.lexicon import FILLERS, LANGUAGES, PETS, STOPWORDS, WEEKDAYS
+from memory.lifecycle.reading import PUNCTUATION, Reading, canonical, keys, lemma, read
 from memory.lifecycle.relation import ALSO, akin
 from memory.lifecycle.similarity import FactSimilarity
 from memory.lifecycle.slots import find_slots
@@ -218,8 +218,7 @@ def _someone(reading: Reading) -> str:
     words = [word for word in reading.body.split()[2:4] if word not in _KIN_ADJECTIVES]
     if not words or words[0] not in _SOMEONE:
         return ""
-    base = lemma(words[0])
-    return SYNONYMS.get(base, base)  # as the content words: "mum" is "mother", "kids" "kid"
+    return canonical(words[0])  # as the content words: "mum" is "mother", "kids" "kid"
 
 
 _LIKING = frozenset(("like",))

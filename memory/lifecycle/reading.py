@@ -323,6 +323,13 @@ def _unstudied(words: set[str]) -> set[str]:
     return words - {"study"} if "study" in words and words & _STUDIED_AT else words
 
 
+def canonical(word: str) -> str:
+    """One word as the content words read it: its :func:`lemma`, then the one word
+    ``SYNONYMS`` names for that ("kids" → "kid", "mum" → "mother")."""
+    plain = lemma(word)
+    return SYNONYMS.get(plain, plain)
+
+
 @lru_cache(maxsize=65536)
 def lemma(word: str) -> str:
     """The lemma of a verb form ("went" → "go"), else the singular of a plural ("olives")."""
