@@ -63,7 +63,8 @@ TRAINING_SETS = ("dev.jsonl", "holdout.jsonl", "holdout3.jsonl", "train_a.jsonl"
                  "train_bd.jsonl", "train_be.jsonl", "train_bf.jsonl",
                  "train_bg.jsonl", "train_bh.jsonl", "train_bi.jsonl",
                  "train_bj.jsonl", "train_bk.jsonl", "train_bl.jsonl",
-                 "train_bm.jsonl")  # fmt: skip
+                 "train_bm.jsonl", "train_bn.jsonl", "train_bo.jsonl",
+                 "train_bp.jsonl")  # fmt: skip
 """The sets opened for tuning; holdout2 and 4 to 14 stay blind."""
 STRENGTHS = (0.001, 0.003, 0.01, 0.03, 0.1)
 """Inverse regularisation strengths tried (scikit-learn's ``C``)."""

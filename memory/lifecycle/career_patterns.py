@@ -16,8 +16,16 @@ language worked in mainly ("main language is python" / "mostly writes go now").
 
 from __future__ import annotations
 
+from memory.lifecycle.slot_patterns import (
+    _ADVERBS,
+    _FRAGMENT_END,
+    _JOBS,
+    _STOP,
+    _TIER,
+    SlotPattern,
+    one_of,
+)
 from memory.lifecycle.slot_patterns import SUBJECT as _S
-from memory.lifecycle.slot_patterns import SlotPattern, one_of
 from memory.lifecycle.slot_patterns import slot_pattern as _p
 from memory.lifecycle.slot_patterns import subject_if as _s_if
 
@@ -66,7 +74,28 @@ CODE = {"python": "python", "py": "python", "go": "go", "golang": "go", "rust": 
 signs ("c"), so only as "csharp" and "cpp"."""
 _CODE = rf"(?P<value>{one_of(CODE)})\b"
 _MAINLY = r"(?:mostly |mainly |primarily |entirely |only |exclusively )"
+_TITLE = (
+    rf"(?P<value>(?!(?:the|a|an|mod|moderator|admin|captain|{one_of(LEVELS)}|{_TIER})\b)"
+    r"[\w-]+(?: [\w-]+){0,3}?)"
+)
+"""A job title one is promoted to ("head of customer success", "team leader"); not a level
+alone ("senior", read by its own slot), a server's role ("mod") or a game's rank ("diamond")."""
+_MONEY = r"(?:(?:£|\$|€|₹) ?)?(?P<value>\d+(?: , \d{3})+|\d+(?:\.\d+)?k)\b"
+"""A yearly sum, in thousands ("55 , 000 euros", "£31 , 000", "68k"; not "20 an hour")."""
+_ABOUT = r"(?:(?:about|around|roughly|like|nearly|almost|~) )?"
 CAREER_PATTERNS: tuple[SlotPattern, ...] = (
+    _p("job", rf"{_S}{_ADVERBS}(?:got |was |has been |just got )?promoted to (?:a |an )?"
+              rf"{_TITLE}{_STOP}"),  # after "promoted to head chef" (a job's name, read first)
+    _p("job", rf"{_S}{_ADVERBS}(?:became|has become|was appointed|has been appointed|was made)"
+              rf"(?: as)? (?:the )?(?P<value>(?:[\w-]+ ){{0,2}}(?:{_JOBS}))(?:{_STOP}|(?= of\b))"),
+    _p("job", rf"{_S}{_ADVERBS}(?:is|'s) the (?!only\b)(?P<value>(?:[\w-]+ ){{0,2}}(?:{_JOBS}))"
+              rf" (?=of|at)"),  # "is the vice principal of a school"
+    # what one earns a year: "earns 42 , 000 euros a year", "'s salary is now 55k", "dayo 45k"
+    _p("salary", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:earns|makes|making|is on|on|gets paid|is paid"
+                 rf"|takes home|got bumped to|was bumped to|got a raise to) {_ABOUT}{_MONEY}"),
+    _p("salary", rf"{_S}'s (?:new )?(?:salary|pay|base|base salary|new job)(?: before bonus)?"
+                 rf" (?:is|:|pays) (?:now )?{_ABOUT}{_MONEY}"),
+    _p("salary", rf"{_S}(?:[.:,-] )?{_MONEY}(?: base| a year| salary)?{_FRAGMENT_END}"),
     _p("level", rf"{_S}(?:[\w']+ ){{0,3}}?{_PROMOTED} (?:to |into |up to )?(?:a |an )?"
                 rf"{_LEVEL}\b"),
     _p("level", rf"{_S}(?:[.:,-] )?(?:is |'s |works as |working as |now )*(?:a |an )?"
@@ -89,5 +118,14 @@ CAREER_PATTERNS: tuple[SlotPattern, ...] = (
                rf"{_CODE}"),
 )  # fmt: skip
 """What fills a member's level, placement, team and language at work (``value`` group)."""
-CAREER_VALUES = {"level": LEVELS.__getitem__, "code": CODE.__getitem__}
-"""One way to write a level ("jr": junior) or a programming language ("golang": go)."""
+
+
+def yearly(amount: str) -> str:
+    """A yearly sum in units: "55 , 000" and "55k" are "55000"."""
+    if amount.endswith("k"):
+        return str(round(float(amount[:-1]) * 1000))
+    return amount.replace(" , ", "")
+
+
+CAREER_VALUES = {"level": LEVELS.__getitem__, "code": CODE.__getitem__, "salary": yearly}
+"""One way to write a level ("jr": junior), a programming language ("golang": go) or a sum."""

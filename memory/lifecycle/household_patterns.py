@@ -16,10 +16,12 @@ _NO_WISH = r"(?!.*\b(?:wants?|hopes?|saving|dreams?|looking for|plans?|planning)
 """A place of one's own wished for is none had ("saving for her own place")."""
 
 HOUSEHOLD_PATTERNS: tuple[SlotPattern, ...] = (
-    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_LIVES} )?(?:{_ALONE}|solo)\b", "alone"),
+    _p("household", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:{_LIVES}|stays) )?(?:{_ALONE}|solo)\b",
+       "alone"),  # "stays solo", as many say "lives"
     _p("household", rf"{_S}{_ADVERBS}is (?:{_ALONE}|solo)(?: again| now)?(?=$| [.,;:!?])",
        "alone"),  # "is on her own again": alone, the fact or its clause ends there
-    _p("household", rf"{_s_if(' living | lives ')}(?:\S+ ){{1,10}}?(?:lives|living) {_ALONE}\b",
+    _p("household", rf"{_s_if(' living | lives | stays ')}(?:\S+ ){{1,10}}?(?:lives|living|stays) "
+                    rf"{_ALONE}\b",
        "alone"),
     _p("household", rf"{_s_if(' own | solo ')}{_NO_WISH}(?:[.:,-] )?(?:\S+ ){{0,10}}?"
                     rf"(?:(?:(?:his|her|their) )?own (?:place|apt|flat|apartment|house|gaff|crib)"

@@ -8,6 +8,7 @@ test"). Built as the patterns of :mod:`memory.lifecycle.slot_patterns` are.
 from __future__ import annotations
 
 from memory.lifecycle.lexicon import LANGUAGES
+from memory.lifecycle.places import COUNTRIES, DEMONYMS
 from memory.lifecycle.slot_patterns import SUBJECT as _S
 from memory.lifecycle.slot_patterns import SlotPattern, one_of
 from memory.lifecycle.slot_patterns import slot_pattern as _p
@@ -19,6 +20,9 @@ _ONE = r"(?P<value>she|he|they|it|any)"
 _END = r"(?=$| [.,;:!?()]| (?:now|pronouns|lol|fr|ngl|tbh|btw)\b)"
 _LANGUAGE_LEARNER = rf"(?!.*\b(?:{one_of(LANGUAGES)}) learners?\b)"
 """No learner driver: "an intermediate japanese learner"."""
+_NATION = rf"(?P<nation>{one_of(DEMONYMS)}|uk|us|eu)"
+"""Whose citizen one is: "a ghanaian citizen", "uk citizenship"."""
+_NATIONS = {**DEMONYMS, "uk": "the uk", "us": "the us"}
 _NO_DENIAL = r"(?!.*\b(?:not|never|no longer|wants?|hopes?|applying|applied)\b)"
 """No visa denied, wished for or applied for ("does not have a student visa", "applying for
 ilr")."""
@@ -37,9 +41,10 @@ IDENTITY_PATTERNS: tuple[SlotPattern, ...] = (
                rf"|education) visa\b(?! (?:has )?(?:expired|ran out|ended|ends|runs out)\b)"),
     _p("visa", rf"{_s_if(' indefinite leave| ilr| permanent resid| green card| citizen')}"
                rf"{_NO_DENIAL}(?!'s )(?:\S+ ){{0,4}}?(?:has |got |holds |received |was granted "
-               rf"|is now |became )?(?:a |an |his |her |their )?(?P<value>indefinite leave to "
-               rf"remain|ilr|permanent residency|permanent residence|permanent resident|green card"
-               rf"|citizenship|citizen)\b"),
+               rf"|is now |became )?(?:a |an |his |her |their )?(?:{_NATION} )?"
+               rf"(?P<value>indefinite leave to remain|ilr|permanent residency|permanent residence"
+               rf"|permanent resident"
+               rf"|green card|citizenship|citizen)\b(?: of (?P<country>{one_of(COUNTRIES)})\b)?"),
     # the driving licence they hold: a provisional one, or a full one once the test is passed
     _p("licence", rf"{_s_if('provisional|learner')}(?!.*\bno longer\b){_LANGUAGE_LEARNER}(?!'s )"
                   rf"(?:\S+ ){{0,4}}?"
@@ -65,3 +70,11 @@ VISAS = {"indefinite leave to remain": "settled", "ilr": "settled",
 
 PRONOUNS = {"him": "he", "them": "they"}
 """A set of pronouns by its first word (speech drops "he" after the subject: "sky he/him")."""
+
+
+def visa_value(value: str, nation: str | None, country: str | None) -> str:
+    """One name for a visa or status (``VISAS``), a citizen's with its country when told
+    ("a ghanaian citizen", "a citizen of ghana": "citizen ghana")."""
+    value = VISAS.get(value, value)
+    named = _NATIONS.get(nation, nation) if nation else country
+    return f"citizen {named}" if value == "citizen" and named else value

@@ -174,7 +174,9 @@ OCCUPATIONS = _words(
     "caregiver dev solicitor coder medic cop physio tester animator streamer trader "
     "optician surveyor sailor stylist tattooist dispatcher paralegal swe sde sre barback "
     "childminder bricklayer plasterer roofer scaffolder joiner boilermaker tiler glazier labourer "
-    "laborer stonemason postie postwoman brickie sparky sparkie fireman firewoman"
+    "laborer stonemason postie postwoman brickie sparky sparkie fireman firewoman headteacher "
+    "headmaster headmistress principal supervisor caretaker adviser advisor hygienist seafarer "
+    "seaman examiner paraprofessional"
 )
 """Heads of an occupation: "is a nurse" names a job, "is a cat person" does not."""
 
@@ -382,6 +384,9 @@ JOB_ALIASES = {
     "web developer": "developer", "veterinarian": "vet", "cop": "police officer",
     "policeman": "police officer", "policewoman": "police officer", "prof": "professor",
     "physio": "physiotherapist", "shrink": "therapist", "instructor": "teacher",
+    "ta": "teaching assistant", "sub": "substitute teacher", "supply teacher": "substitute teacher",
+    "headmaster": "headteacher", "headmistress": "headteacher", "head teacher": "headteacher",
+    "seaman": "seafarer", "legal assistant": "paralegal", "advisor": "adviser",
 }  # fmt: skip
 """Synonyms and abbreviations of a job, mapped to one name (values of job)."""
 STUDY_ALIASES = {

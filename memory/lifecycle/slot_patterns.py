@@ -1,9 +1,8 @@
 """The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`): who a member
 is (work, relationship, household, age, studies, family, favourites, rank, first
 language). The other attributes are read by the sibling modules named for them (``home_``,
-``pet_``, ``household_``, ``routine_``, ``zone_``, ``gear_``, ``sport_``, ``creator_``,
-``relationship_``, ``career_`` and ``media_patterns``), built with the parts defined here:
-:data:`SUBJECT`, :func:`subject_if`, :func:`one_of`, :func:`slot_pattern`.
+``pet_``, ``routine_``, ``career_patterns``...), built with the parts defined here: :data:`SUBJECT`,
+:func:`subject_if`, :func:`one_of`, :func:`slot_pattern`.
 
 Each pattern reads a fact's normalised body and is anchored on its subject (the first word);
 its ``value`` group, or its fixed value, fills its slot's key (with the partner it names, if
@@ -50,9 +49,8 @@ _S, _s_if, _p = SUBJECT, subject_if, slot_pattern  # short names for the pattern
 
 
 _ADVERBS = (
-    r"(?:(?:now|still|currently|recently|just|finally|actually|officially|also|really"
-    r"|originally|already|again|happily|definitely|deffo|defo|totally|literally|lowkey|highkey"
-    r"|basically) )*"
+    r"(?:(?:now|still|currently|recently|just|finally|actually|officially|also|really|originally"
+    r"|already|again|happily|definitely|deffo|defo|totally|literally|lowkey|highkey|basically) )*"
 )
 _DET = r"(?:a|an|the|their|his|her|my|our)"
 _NOT_DATED = (
@@ -154,6 +152,11 @@ _PARTNER = (
 )
 """A partner, by name: "married to Jun", "married to a man named Jun"."""
 _CALLED = r"(?:called |named )?"
+_GOT = r"(?:got|was|has been|just got)"
+_LET_GO = (  # out of a job, and away from its employer: "was made redundant", "lost her position"
+    rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:{_GOT} (?:fired|sacked)|(?:{_GOT} )?(?:laid off|made redundant)"
+    rf"{_STOP}|(?:has )?(?:lost {_DET} (?:[\w-]+ )?(?:job|position)|(?:quit|left) {_DET} job)\b)"
+)
 PATTERNS: tuple[SlotPattern, ...] = (
     # work
     _p("job", rf"{_S}(?:[.:,-] )?(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS}"
@@ -175,9 +178,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("job", rf"{_S}{_ADVERBS}(?:got |was |has been |just got )?promoted to (?:a |an )?"
               rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{_JOBS})){_STOP}"),  # "promoted to head chef"
     _p("job", rf"{_S}{_ADVERBS}teaches\b", "teacher"),
-    _p("job", rf"{_S}{_ADVERBS}(?:quit|lost|left|has quit|has lost) {_DET} job\b", "none"),
-    _p("job", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
-       "none"),
+    _p("job", _LET_GO, "none"),
     _p("job", rf"{_S}{_ADVERBS}(?:is|has) (?:now )?(?:unemployed|jobless|out of work"
               rf"|between jobs|retired)\b", "none"),
     _p("job", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is |'s )?(?:a |an )?(?:full-time |full time )?"
@@ -191,8 +192,7 @@ PATTERNS: tuple[SlotPattern, ...] = (
                    rf"(?:{_JOBS}) at (?!home\b|night|weekend){_VALUE}"),  # "a staff engineer at x"
     _p("employer", rf"{_S}'s (?:current |new )?(?:job|work) (?:is|:) (?:now )?at "
                    rf"{_VALUE}"),
-    _p("employer", rf"{_S}{_ADVERBS}(?:got|was|has been|just got) (?:fired|laid off|sacked)\b",
-       "none"),  # from wherever they worked
+    _p("employer", _LET_GO, "none"),  # from wherever they worked
     _p("employer", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS} (?:at|for|by) "
                    rf"(?!home\b|night|weekend|the weekend|a distance\b){_VALUE}"),
     _p("employer", rf"{_S}(?!{_FORMER_JOB}){_ADVERBS}{_JOB_VERBS} as (?:a|an) "

@@ -37,12 +37,16 @@ _NATIONS = dict.fromkeys(("england", "scotland", "wales", "northern ireland"), "
 """Countries within a country."""
 
 
+_DEPUTY = frozenset({"vice", "deputy", "assistant"})
+"""Words before a post that make it another one ("deputy head", "assistant manager")."""
+
+
 def _worker_of(mine: list[str], theirs: list[str]) -> bool:
     """A field of work and who works in it, by their last words' stems ("graphic design" /
-    "graphic designer", "teaching" / "teacher")."""
+    "graphic designer", "teaching" / "teacher", "pharmacy" / "pharmacist")."""
     if len(mine) != len(theirs) or mine[:-1] != theirs[:-1] or mine == theirs:
         return False
-    stems = {re.sub(r"(?:er|ing)$", "", word) for word in (mine[-1], theirs[-1])}
+    stems = {re.sub(r"(?:er|ing|ist|y)$", "", word) for word in (mine[-1], theirs[-1])}
     return len(stems) == 1 and len(next(iter(stems))) >= 4
 
 
@@ -64,11 +68,15 @@ def values_agree(key: str, first: str, second: str) -> bool:
         return (first == "none") == (second == "none") and not _recounted(first, second)
     if key == "employer" and _RELATED_COMPANY.search(f"{first} {second}"):
         return True  # "facebook's parent company" may be meta: a name is needed
+    if key == "visa" and first.startswith("citizen ") and second.startswith("citizen "):
+        return True  # two citizenships can both hold: "ghanaian citizen" / "british citizen"
     if key == "phone":  # an android is any phone but an iphone
         return "android" in (first, second) and "apple" not in (first, second)
     mine, theirs = first.replace("-", "").split(), second.replace("-", "").split()
     if key not in PLACE_KEYS:  # "a bubble tea shop" / "a bubble tea place": one employer
         mine, theirs = _unplaced(mine), _unplaced(theirs)
+    if key == "job" and _DEPUTY.isdisjoint(mine) != _DEPUTY.isdisjoint(theirs):
+        return False  # "vice principal" / "principal": another post
     if within(mine, theirs) or within(theirs, mine):
         return True
     if _written_alike(mine, theirs):

@@ -33,7 +33,7 @@ from memory.lifecycle.game_patterns import GAME_PATTERNS, SERVERS
 from memory.lifecycle.gear_patterns import GEAR_PATTERNS, INPUTS
 from memory.lifecycle.home_patterns import HOME_PATTERNS, HOME_VALUES, LIVING, VISIT
 from memory.lifecycle.household_patterns import HOUSEHOLD_PATTERNS
-from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS, VISAS
+from memory.lifecycle.identity_patterns import IDENTITY_PATTERNS, PRONOUNS, visa_value
 from memory.lifecycle.language_patterns import EXAM_LANGUAGES, LANGUAGE_PATTERNS, LANGUAGE_VALUES
 from memory.lifecycle.lexicon import (
     FILLERS,
@@ -315,8 +315,8 @@ def _key_and_value(pattern: SlotPattern, match: re.Match[str]) -> tuple[str, str
         value = best_time(value)
     elif slot == "pronouns":
         value = PRONOUNS.get(value, value)
-    elif slot == "visa":  # "ilr" / "indefinite leave to remain"
-        value = VISAS.get(value, value)
+    elif slot == "visa":  # "ilr" / "indefinite leave to remain", "ghanaian citizen"
+        value = visa_value(value, groups.get("nation"), groups.get("country"))
     elif slot == "phone":  # one phone at a time, by its maker: "iphone" / "apple"
         value = _PHONE_MAKERS.get(value, value)
     elif slot == "input":  # "kbm" / "mouse and keyboard"

@@ -208,13 +208,25 @@ _ONE_DAY = re.compile(r"^\S+ 's (?:\S+ ){1,3}?(?:day )?(?:is|are)(?: on)?$")
 
 def day_changed(first: Reading, second: Reading) -> bool:
     """A thing of the subject's that falls on one day, said of another day ("Wendy's bin day is
-    Thursday" / "... is Monday"; not a habit done on both, "runs on mondays" / "on tuesdays")."""
-    return (
-        first.body == second.body
-        and _ONE_DAY.match(first.body) is not None
-        and len(first.days) == len(second.days) == 1
-        and first.days != second.days
-    )
+    Thursday" / "... is Monday"; not a habit done on both, "runs on mondays" / "on tuesdays"),
+    or on one date, said of another ("Grace's school breaks up on 19 July" / "... on 23 July
+    this year")."""
+    if first.body != second.body:
+        return False
+    if _ONE_DAY.match(first.body) is not None:
+        return len(first.days) == len(second.days) == 1 and first.days != second.days
+    dates_a, dates_b = _calendar(first.dates), _calendar(second.dates)
+    one_each = len(dates_a) == len(dates_b) == 1
+    return one_each and dates_a != dates_b and _THING_OF.match(first.body) is not None
+
+
+_THING_OF = re.compile(r"^\S+ 's ")
+"""A fact about a thing of the subject's ("grace 's school ...")."""
+
+
+def _calendar(dates: frozenset[str]) -> frozenset[str]:
+    """The dates of a day in the calendar ("19 july", "the 30th"; not "this year")."""
+    return frozenset(date for date in dates if any(char.isdigit() for char in date))
 
 
 _POSTPONED = re.compile(

@@ -69,6 +69,7 @@ WORD_PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], s
     (("rank",), r"\b(?:holds|has|got) (?:the )?(admin|administrator|mod|moderator|owner) rank\b",
      r"is \1"),  # "holds admin rank on the server"
     (("skip",), r"\bskips (breakfast|lunch|dinner)\b", r"never eats \1"),
+    (("shifted",), r"\bshifted (to|into|back to) ", r"moved \1 "),  # "shifted to hyderabad"
     (("bass guitar",), r"\bbass guitar\b", "bass"),  # "plays bass guitar" / "is a bassist"
     (("pair of",), r"\ba pair of\b(?= (?:\w+ )?(?:cats|dogs|rabbits|bunnies|guinea pigs|hamsters"
      r"|budgies|ferrets|rats|mice|parrots|tortoises|kittens|puppies|goats|chickens)\b)", "2"),
