@@ -51,6 +51,7 @@ def test_the_same_thing_in_other_words_is_the_same_fact(old: str, new: str) -> N
     [
         ("Omar was laid off from his sales job.", "Omar lost his sales position in the layoffs."),
         ("Hiro is a pharmacist.", "Hiro's profession is pharmacy."),  # a field and its worker
+        ("Tia is growing her online shop.", "Since Tia lost her job at the depot, it's hard."),
         ("Kofi is a Ghanaian citizen.", "Kofi is a British citizen now."),
         ("Ama has German citizenship.", "Ama is a citizen of France."),
         ("Eli is a nurse.", "Eli got promoted to mod on the server."),

@@ -144,6 +144,8 @@ def ended(old: Reading, new: Reading) -> bool:
     for cue, index in cues:
         if cue in told or (cue == "graduate" and _HELD_DEGREE.search(old.body)):
             continue  # told already; or a degree held, no studies a graduation ends
+        if cue == "lose" and "fire" in told:
+            continue  # "was laid off" / "lost his job at the bank": the loss told again
         if cue in OWN_TOPIC_CUES and not (topics(old) and topics(new)):
             same_owner = old.possessive == new.possessive or own_choice(old, _OWN_CHOICES)
             if same_owner and _shared_ended(cue, old, new):

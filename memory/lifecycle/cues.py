@@ -58,8 +58,6 @@ her degree", "gave ziggy to her cousin", "dropped out of the thursday league", "
 cat", "ended his campaign": "ended" before what it ends, not "ended up", nor "books that end
 on cliffhangers")."""
 _GIVEN = frozenset({"give", "hand"})
-_JOBS = frozenset({"job", "position"})
-"""What is lost when one is laid off ("lost his job at the bank")."""
 """Cues that end a thing only when it goes to someone ("gave bubu to her niece", "gave the
 cat away"; not "gave a talk")."""
 _DETERMINERS = frozenset({"his", "her", "their", "my", "a", "an", "the", "some", "someone",
@@ -174,8 +172,6 @@ def find_cues(body: str) -> tuple[tuple[str, int], ...]:
             base = "done"  # "vegan arc is done"
         elif word == "fire":
             continue  # "the fire station", "on fire": a noun, no one fired
-        elif base == "lose" and _JOBS.intersection(words[index + 1 : index + 4]):
-            base = "fire"  # "lost her marketing position": laid off, in other words
         elif base == "dead" and following not in ENDS | {"to"}:
             continue  # "chelsea dead to him", "league is dead now"; not "dead by daylight"
         elif _no_end_told(base, words, index):
