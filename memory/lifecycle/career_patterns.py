@@ -11,7 +11,10 @@ senior at college" is a student's year). And where a student's placement (or int
 "placement at siemens" / "placement year is at bosch, not at siemens" is a change, and so is
 "placement in lisbon" / "placement was moved to porto" (whom with and where are two slots).
 One team at work ("on the sre team" / "on the data platform team now"), and one programming
-language worked in mainly ("main language is python" / "mostly writes go now").
+language worked in mainly ("main language is python" / "mostly writes go now"). A title one
+is promoted, appointed or made ("promoted to head of customer success", "became principal of
+the school") is a job; and one yearly salary at a time ("earns 42,000 euros a year" / "'s new
+job pays 47k", "dayo 45k"; a sum an hour is not read).
 """
 
 from __future__ import annotations

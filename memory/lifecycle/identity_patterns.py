@@ -1,7 +1,8 @@
 """The patterns of what a member goes by (:mod:`memory.lifecycle.slots`): their pronouns, one
 set at a time ("goes by she/her" / "on they/them now"), the name they go by, and the visa
 they live on, one at a time ("student visa" / "skilled worker visa came thru", "has
-indefinite leave to remain"), and their driving licence (provisional, then full: "passed her
+indefinite leave to remain"; a citizen's country read too: two citizenships can both hold),
+and their driving licence (provisional, then full: "passed her
 test"). Built as the patterns of :mod:`memory.lifecycle.slot_patterns` are.
 """
 
