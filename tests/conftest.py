@@ -14,6 +14,7 @@ from memory.storage.store import Store
 from memory_journals import Journals
 from tests import postgres_server
 from tests.fake_openai import API_KEY, FakeOpenAI
+from tests.helpers import SHELL_SETTINGS
 from tests.machine import PREPARE, unavailable
 
 if TYPE_CHECKING:
@@ -38,11 +39,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No setting leaks in from the developer's shell or a .env in the working dir."""
     for name in list(os.environ):
-        if name.startswith("MEMORYBOT_") or name in {
-            "DISCORD_TOKEN",
-            "OPENAI_API_KEY",
-            "OPENAI_BASE_URL",
-        }:
+        if name.startswith("MEMORYBOT_") or name in SHELL_SETTINGS:
             monkeypatch.delenv(name, raising=False)
     workdir = tmp_path / "cwd"
     workdir.mkdir()

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from memory.extraction import BaseExtractor, ContextTurn, SourceMessage
 from memory.models import Author, CandidateFact, IngestItem
@@ -256,6 +260,39 @@ def export_message(
 # --- the command line, run as a real subprocess ----------------------------------------
 
 MEMORYBOT = Path(sys.executable).parent / "memorybot"
+
+
+SHELL_SETTINGS = ("DISCORD_TOKEN", "OPENAI_API_KEY", "OPENAI_BASE_URL")
+"""What memorybot reads from the environment besides ``MEMORYBOT_*``."""
+
+
+def shared_env() -> dict[str, str]:
+    """The environment for ``memorybot`` runs of a fixture that a module's tests share: set up
+    before the autouse ``conftest._isolated_env``, it drops what that drops (no setting from
+    the developer's shell)."""
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("MEMORYBOT_") and k not in SHELL_SETTINGS
+    }
+
+
+def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """A directory that ``build`` fills once for the whole run, not once per xdist worker
+    (the scheduler spreads a module's tests over the workers): the first worker to ask
+    builds it in the run's temporary directory under a file lock, the others wait for it.
+    It is shared: a test reads it, or works on a copy of its own."""
+    base = factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    built = root / f"built-{name}"
+    with open(root / f"built-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / f"built-{name}.done").exists():
+            shutil.rmtree(built, ignore_errors=True)  # what a failed build left
+            built.mkdir()
+            build(built)
+            (root / f"built-{name}.done").touch()
+    return built
 
 
 def cli_env(**extra: str) -> dict[str, str]:
