@@ -5,12 +5,23 @@ Real files, real damage, the CLI in subprocesses."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import GUILD_A, MIKE, SARAH, export_message, run_cli, sql, write_export
+from tests.helpers import (
+    GUILD_A,
+    MIKE,
+    SARAH,
+    built_once,
+    export_message,
+    run_cli,
+    shared_env,
+    sql,
+    write_export,
+)
 
 MESSAGES = 600
 
@@ -38,16 +49,26 @@ def _schema_pages(db: Path) -> list[int]:
     return [row[0] for row in rows]
 
 
-@pytest.fixture
-def imported(tmp_path: Path) -> Path:
-    data_dir = tmp_path / "data"
+def _import(root: Path) -> None:
     messages = [
         export_message(n, f"I play chess with my friend number {n} every evening", author=who)
         for n, who in ((n, SARAH if n % 2 else MIKE) for n in range(MESSAGES))
     ]
-    export = write_export(tmp_path / "export.json", messages)
-    assert run_cli(data_dir, "import", str(export)).returncode == 0
-    return data_dir
+    export = write_export(root / "export.json", messages)
+    result = run_cli(root / "data", "import", str(export), env=shared_env(), cwd=root)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.fixture(scope="module")
+def imported_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The export imported once; each test damages a copy of its own (``imported``)."""
+    return built_once(tmp_path_factory, "damaged-db", _import) / "data"
+
+
+@pytest.fixture
+def imported(imported_once: Path, tmp_path: Path) -> Path:
+    """A data directory of its own with the export imported."""
+    return shutil.copytree(imported_once, tmp_path / "data")
 
 
 @pytest.fixture
