@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -14,7 +15,7 @@ from memory.storage.store import Store
 from memory_journals import Journals
 from tests import postgres_server
 from tests.fake_openai import API_KEY, FakeOpenAI
-from tests.helpers import SHELL_SETTINGS
+from tests.helpers import SHELL_SETTINGS, built_once, run_cli, shared_env
 from tests.machine import PREPARE, unavailable
 
 if TYPE_CHECKING:
@@ -52,6 +53,25 @@ def data_dir(tmp_path: Path) -> Path:
     path = tmp_path / "data"
     path.mkdir()
     return path
+
+
+@pytest.fixture(scope="session")
+def sample_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample export imported by ``memorybot import`` once for the run: shared, never
+    changed (a test works on a copy: ``sample_imported``)."""
+
+    def imported(root: Path) -> None:
+        result = run_cli(root / "data", "import", str(SAMPLE_EXPORT), env=shared_env(), cwd=root)
+        assert result.returncode == 0, result.stderr
+
+    return built_once(tmp_path_factory, "sample", imported) / "data"
+
+
+@pytest.fixture
+def sample_imported(sample_once: Path, tmp_path: Path) -> Path:
+    """A data directory of the test's own with the sample export imported by
+    ``memorybot import`` (offline extraction)."""
+    return shutil.copytree(sample_once, tmp_path / "data")
 
 
 @pytest.fixture

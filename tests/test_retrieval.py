@@ -224,11 +224,8 @@ async def test_the_slice_sections_and_sizes(community: Store) -> None:
 
 
 @pytest.mark.slow
-def test_search_and_slice_commands(tmp_path: Path) -> None:
-    from tests.conftest import SAMPLE_EXPORT
-
-    data = tmp_path / "data"
-    assert run_cli(data, "import", str(SAMPLE_EXPORT)).returncode == 0
+def test_search_and_slice_commands(sample_imported: Path) -> None:
+    data = sample_imported
     found = run_cli(data, "search", "who is allergic to cats?", "--json")
     assert found.returncode == 0, found.stderr
     results = json.loads(found.stdout)["results"]
@@ -252,11 +249,8 @@ def test_search_and_slice_commands(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_search_for_one_member_and_slice_limits(tmp_path: Path) -> None:
-    from tests.conftest import SAMPLE_EXPORT
-
-    data = tmp_path / "data"
-    assert run_cli(data, "import", str(SAMPLE_EXPORT)).returncode == 0
+def test_search_for_one_member_and_slice_limits(sample_imported: Path) -> None:
+    data = sample_imported
     everyone = json.loads(run_cli(data, "search", "cats", "--json").stdout)["results"]
     subjects = {r["subject"] for r in everyone}
     assert len(subjects) > 1  # several members' facts mention cats

@@ -92,11 +92,8 @@ async def test_an_unreachable_embedder_never_fails_ingest_and_search_stays_lexic
 
 
 @pytest.mark.slow
-def test_backfill_embeddings_after_a_model_switch(tmp_path: Path) -> None:
-    from tests.conftest import SAMPLE_EXPORT
-
-    data = tmp_path / "data"
-    assert run_cli(data, "import", str(SAMPLE_EXPORT)).returncode == 0
+def test_backfill_embeddings_after_a_model_switch(sample_imported: Path) -> None:
+    data = sample_imported  # imported by `memorybot import`
     done = run_cli(data, "backfill", "--embeddings", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["requeued"] == 0  # the import embedded every fact already
