@@ -4,13 +4,35 @@ and counts the facts left without vectors; backfill counts every job it ran."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bench.gen_export import write_export
-from tests.helpers import add_fact, cli_env, run_cli, seed_store, stats_json
+from tests.helpers import add_fact, built_once, cli_env, run_cli, seed_store, shared_env, stats_json
 
 GUILD = "700000000000000001"  # bench.gen_export's
+
+
+def _import(root: Path) -> None:
+    write_export(root / "export.json", 200, seed=31)
+    result = run_cli(root / "data", "import", str(root / "export.json"), env=shared_env(), cwd=root)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.fixture(scope="module")
+def imported_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated export of 200 messages and the data directory ``memorybot import`` made
+    of it, once: shared, never changed (``imported``)."""
+    return built_once(tmp_path_factory, "stats-figures", _import)
+
+
+@pytest.fixture
+def imported(imported_once: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A data directory of the test's own with the export imported; the export."""
+    return shutil.copytree(imported_once / "data", tmp_path / "data"), imported_once / "export.json"
 
 
 def test_stats_on_a_data_dir_that_does_not_exist_says_so_and_creates_nothing(
@@ -34,12 +56,9 @@ def test_stats_on_a_data_dir_that_does_not_exist_says_so_and_creates_nothing(
 
 
 async def test_stats_counts_facts_without_vectors_until_backfill_embeds_them(
-    tmp_path: Path,
+    imported: tuple[Path, Path],
 ) -> None:
-    data = tmp_path / "data"
-    export = tmp_path / "export.json"
-    write_export(export, 200, seed=31)
-    assert run_cli(data, "import", str(export)).returncode == 0  # facts embedded as it ends
+    data, _export = imported  # facts embedded as the import ended
     assert stats_json(data)[GUILD]["facts_without_vectors"] == 0
     table = run_cli(data, "stats")
     assert table.stdout.splitlines()[-1] == "facts without vectors: 0"
@@ -80,7 +99,9 @@ def test_backfill_extraction_counts_the_jobs_an_earlier_run_left_pending(tmp_pat
     assert stats_json(data)[GUILD]["pending_jobs"] == 0
 
 
-async def test_stats_shows_members_whose_imported_facts_wait_to_be_judged(tmp_path: Path) -> None:
+async def test_stats_shows_members_whose_imported_facts_wait_to_be_judged(
+    imported: tuple[Path, Path],
+) -> None:
     """An import killed before its queue was idle leaves members to judge: stats says how
     many, and the next import judges them."""
     from memory.extraction.lore import Origin
@@ -88,10 +109,7 @@ async def test_stats_shows_members_whose_imported_facts_wait_to_be_judged(tmp_pa
     from memory.models import CandidateFact
     from memory.storage.placing import Lifecycle
 
-    data = tmp_path / "data"
-    export = tmp_path / "export.json"
-    write_export(export, 200, seed=31)
-    assert run_cli(data, "import", str(export)).returncode == 0
+    data, export = imported
     assert stats_json(data)[GUILD]["members_to_judge"] == 0
 
     async def stored_unjudged(store: Any) -> None:  # an import's step, then kill -9
