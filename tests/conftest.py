@@ -15,7 +15,7 @@ from memory.storage.store import Store
 from memory_journals import Journals
 from tests import postgres_server
 from tests.fake_openai import API_KEY, FakeOpenAI
-from tests.helpers import SHELL_SETTINGS, built_once, run_cli, shared_env
+from tests.helpers import built_once, isolate, run_cli
 from tests.machine import PREPARE, unavailable
 
 if TYPE_CHECKING:
@@ -39,12 +39,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 @pytest.fixture(autouse=True)
 def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No setting leaks in from the developer's shell or a .env in the working dir."""
-    for name in list(os.environ):
-        if name.startswith("MEMORYBOT_") or name in SHELL_SETTINGS:
-            monkeypatch.delenv(name, raising=False)
     workdir = tmp_path / "cwd"
     workdir.mkdir()
-    monkeypatch.chdir(workdir)
+    isolate(monkeypatch, workdir)
     yield
 
 
@@ -61,7 +58,7 @@ def sample_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     changed (a test works on a copy: ``sample_imported``)."""
 
     def imported(root: Path) -> None:
-        result = run_cli(root / "data", "import", str(SAMPLE_EXPORT), env=shared_env(), cwd=root)
+        result = run_cli(root / "data", "import", str(SAMPLE_EXPORT))
         assert result.returncode == 0, result.stderr
 
     return built_once(tmp_path_factory, "sample", imported) / "data"

@@ -266,32 +266,36 @@ SHELL_SETTINGS = ("DISCORD_TOKEN", "OPENAI_API_KEY", "OPENAI_BASE_URL")
 """What memorybot reads from the environment besides ``MEMORYBOT_*``."""
 
 
-def shared_env() -> dict[str, str]:
-    """The environment for ``memorybot`` runs of a fixture that a module's tests share: set up
-    before the autouse ``conftest._isolated_env``, it drops what that drops (no setting from
-    the developer's shell)."""
-    return {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("MEMORYBOT_") and k not in SHELL_SETTINGS
-    }
+def isolate(patch: pytest.MonkeyPatch, workdir: Path) -> None:
+    """No setting leaks in from the developer's shell or a .env in the working dir (which
+    becomes ``workdir``, an empty folder): for each test (``conftest._isolated_env``) and
+    for what a module's tests share (``built_once``)."""
+    for name in list(os.environ):
+        if name.startswith("MEMORYBOT_") or name in SHELL_SETTINGS:
+            patch.delenv(name, raising=False)
+    patch.chdir(workdir)
 
 
 def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
     """A directory that ``build`` fills once for the whole run, not once per xdist worker
     (the scheduler spreads a module's tests over the workers): the first worker to ask
     builds it in the run's temporary directory under a file lock, the others wait for it.
-    It is shared: a test reads it, or works on a copy of its own."""
+    It is shared: a test reads it, or works on a copy of its own. ``build`` runs isolated as
+    a test does (``isolate``): it is set up before the test's own isolation."""
     base = factory.getbasetemp()
     root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    built = root / f"built-{name}"
+    built, done = root / f"built-{name}", root / f"built-{name}.done"
     with open(root / f"built-{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (root / f"built-{name}.done").exists():
+        if not done.exists():
             shutil.rmtree(built, ignore_errors=True)  # what a failed build left
             built.mkdir()
-            build(built)
-            (root / f"built-{name}.done").touch()
+            workdir = root / f"built-{name}.cwd"
+            workdir.mkdir(exist_ok=True)
+            with pytest.MonkeyPatch.context() as patch:
+                isolate(patch, workdir)
+                build(built)
+            done.touch()
     return built
 
 

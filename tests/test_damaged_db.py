@@ -18,7 +18,6 @@ from tests.helpers import (
     built_once,
     export_message,
     run_cli,
-    shared_env,
     sql,
     write_export,
 )
@@ -55,7 +54,7 @@ def _import(root: Path) -> None:
         for n, who in ((n, SARAH if n % 2 else MIKE) for n in range(MESSAGES))
     ]
     export = write_export(root / "export.json", messages)
-    result = run_cli(root / "data", "import", str(export), env=shared_env(), cwd=root)
+    result = run_cli(root / "data", "import", str(export))
     assert result.returncode == 0, result.stderr
 
 

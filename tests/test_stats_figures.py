@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from bench.gen_export import write_export
-from tests.helpers import add_fact, built_once, cli_env, run_cli, seed_store, shared_env, stats_json
+from tests.helpers import add_fact, built_once, cli_env, run_cli, seed_store, stats_json
 
 GUILD = "700000000000000001"  # bench.gen_export's
 
 
 def _import(root: Path) -> None:
     write_export(root / "export.json", 200, seed=31)
-    result = run_cli(root / "data", "import", str(root / "export.json"), env=shared_env(), cwd=root)
+    result = run_cli(root / "data", "import", str(root / "export.json"))
     assert result.returncode == 0, result.stderr
 
 
