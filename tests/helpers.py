@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import fcntl
 import json
@@ -11,14 +12,16 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from memory.extraction import BaseExtractor, ContextTurn, SourceMessage
 from memory.models import Author, CandidateFact, IngestItem
+
+T = TypeVar("T")
 
 GUILD_A = "111111111111111111"
 GUILD_B = "222222222222222222"
@@ -297,6 +300,13 @@ def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path
                 build(built)
             done.touch()
     return built
+
+
+def run_apart(work: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(work)`` in a thread of its own: for a build that ``built_once`` runs
+    (synchronous, before any test's event loop), the main thread's loop left as it is."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, work).result()
 
 
 def cli_env(**extra: str) -> dict[str, str]:

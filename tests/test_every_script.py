@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,9 @@ from tests.helpers import (
     MIKE,
     SARAH,
     add_fact,
+    built_once,
     export_message,
+    run_apart,
     run_cli,
     seed_store,
     sql,
@@ -59,13 +62,24 @@ async def seed_facts(store: Store) -> None:
         await add_fact(store, SARAH.id, fact, evidence=text, source=str(n + 1))
 
 
-@pytest.fixture
-async def settings(tmp_path: Path) -> Settings:
-    settings = load_settings(data_dir=tmp_path / "data", extractor="none")
-    _summary, errors = await run_import(settings, [export(tmp_path)], quiet=True)
+async def imported(root: Path) -> None:
+    settings = load_settings(data_dir=root / "data", extractor="none")
+    _summary, errors = await run_import(settings, [export(root)], quiet=True)
     assert errors == []
     await seed_store(settings.db_path, seed_facts)
-    return settings
+
+
+@pytest.fixture(scope="module")
+def imported_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The export imported and the facts seeded, once: shared, never changed (``settings``)."""
+    return built_once(tmp_path_factory, "every-script", lambda root: run_apart(imported(root)))
+
+
+@pytest.fixture
+def settings(imported_once: Path, tmp_path: Path) -> Settings:
+    """A data directory of the test's own with the export imported and the facts seeded."""
+    shutil.copytree(imported_once / "data", tmp_path / "data")
+    return load_settings(data_dir=tmp_path / "data", extractor="none")
 
 
 @pytest.fixture
