@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+import pytest_asyncio
 
 from memory.ingest import IngestQueue
 from memory.storage.store import Store
@@ -125,13 +126,27 @@ async def fake_stt() -> AsyncIterator[FakeTranscriptions]:
         await runner.cleanup()
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    """A headless Chromium for the page tests (Debian's, driven by playwright)."""
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def chromium_once() -> AsyncIterator[Browser]:
+    """A headless Chromium (Debian's, driven by playwright) started once for the page tests
+    of a worker, which run on the session's event loop (``page_helpers.ON_ONE_BROWSER``)."""
     from tests.page_helpers import chromium
 
     async with chromium() as launched:
         yield launched
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(chromium_once: Browser) -> AsyncIterator[Browser]:
+    """The headless Chromium with nothing open: each page a test opens is in a new context
+    of its own (``page_helpers.open_page``: no cookie, storage or cache of another test's),
+    and every context is closed when the test ends."""
+    assert chromium_once.contexts == []
+    try:
+        yield chromium_once
+    finally:
+        for context in chromium_once.contexts:
+            await context.close()
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+import pytest
 from playwright.async_api import (
     Browser,
     ConsoleMessage,
@@ -33,6 +34,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+ON_ONE_BROWSER = pytest.mark.asyncio(loop_scope="session")
+"""A page test module's mark: its tests run on the session's event loop, where the one
+Chromium of their worker runs (``conftest.chromium_once``; launching one per test cost
+about a second of CPU each)."""
 TOKEN_KEY = "memorybot.apiToken"
 NURSE_SOURCE = "900000000000000001"  # the source message of the pages' seeded facts
 

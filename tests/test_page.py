@@ -15,10 +15,10 @@ from memory.storage.store import Store
 from tests.api_helpers import served
 from tests.conftest import REPO
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH
-from tests.page_helpers import NURSE_SOURCE, TOKEN_KEY, open_page, use_token
+from tests.page_helpers import NURSE_SOURCE, ON_ONE_BROWSER, TOKEN_KEY, open_page, use_token
 from tests.page_helpers import add_page_fact as add_fact
 
-pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
+pytestmark = [pytest.mark.slow, ON_ONE_BROWSER]  # slow: not in the quick run (-m "not slow")
 
 SCRIPT = "<script>window.__xss=1</script>"
 IMG = '<img src=x onerror="window.__xss=1">'

@@ -13,9 +13,9 @@ from memory.audit import API, MemoryEvent
 from memory.storage.store import Store
 from tests.api_helpers import TOKEN, Api, served
 from tests.helpers import GUILD_A, GUILD_B, MIKE, SARAH, add_fact
-from tests.page_helpers import Watched, open_page, use_token
+from tests.page_helpers import ON_ONE_BROWSER, Watched, open_page, use_token
 
-pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
+pytestmark = [pytest.mark.slow, ON_ONE_BROWSER]  # slow: not in the quick run (-m "not slow")
 
 ADMIN = "admin-token-for-the-events-page"
 HOSTILE_NAME = '<img src=x onerror="window.__xss=1">'

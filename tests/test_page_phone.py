@@ -13,10 +13,10 @@ from memory.storage.store import Store
 from tests.api_helpers import served
 from tests.conftest import REPO
 from tests.helpers import GUILD_A, MIKE, SARAH
+from tests.page_helpers import ON_ONE_BROWSER, open_page, use_token
 from tests.page_helpers import add_page_fact as add_fact
-from tests.page_helpers import open_page, use_token
 
-pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
+pytestmark = [pytest.mark.slow, ON_ONE_BROWSER]  # slow: not in the quick run (-m "not slow")
 
 PHONE = 390
 ADMIN = "admin-token-0123456789abcdef"  # the review list needs the admin token

@@ -19,10 +19,10 @@ from memory.storage.placing import Lifecycle
 from memory.storage.store import Store
 from tests.api_helpers import TOKEN, Api, served
 from tests.helpers import CHANNEL_A, CHANNEL_B, GUILD_A, GUILD_B, MIKE, SARAH, sql
-from tests.page_helpers import NURSE_SOURCE, Watched, open_page, use_token
+from tests.page_helpers import NURSE_SOURCE, ON_ONE_BROWSER, Watched, open_page, use_token
 from tests.page_helpers import add_page_fact as add_fact
 
-pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
+pytestmark = [pytest.mark.slow, ON_ONE_BROWSER]  # slow: not in the quick run (-m "not slow")
 
 ADMIN = "admin-token-0123456789abcdef"
 SCRIPT = "<script>window.__xss=1</script>"

@@ -15,10 +15,10 @@ from memory.models import Author
 from memory.settings import load_settings
 from tests.api_helpers import served
 from tests.helpers import CHANNEL_A, GUILD_A, SARAH, export_message, write_export
-from tests.page_helpers import open_page, use_token
+from tests.page_helpers import ON_ONE_BROWSER, open_page, use_token
 from tests.search_helpers import POTTERY, import_chats, link, seed_facts
 
-pytestmark = pytest.mark.slow  # not in the quick run (pytest -m "not slow")
+pytestmark = [pytest.mark.slow, ON_ONE_BROWSER]  # slow: not in the quick run (-m "not slow")
 
 IMG = '<img src=x onerror="window.__xss=1">'
 
