@@ -20,6 +20,7 @@ import pytest
 from bench.gen_export import write_export as write_export_of_size
 from tests.helpers import (
     MEMORYBOT,
+    built_once,
     cli_env,
     export_message,
     parse_summary,
@@ -41,10 +42,13 @@ BAR_CHARS = ("━", "╸", "╺")
 
 @pytest.fixture(scope="module")
 def big_export(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A synthetic export of 20k messages (~11 MB: read by the child reader process)."""
-    path = tmp_path_factory.mktemp("big") / "gen20k.json"
-    write_export_of_size(path, BIG_COUNT, guild_id=BIG_GUILD, seed=7)
-    return path
+    """A synthetic export of 20k messages (~11 MB: read by the child reader process), made
+    once for the run; tests only read it."""
+
+    def generated(folder: Path) -> None:
+        write_export_of_size(folder / "gen20k.json", BIG_COUNT, guild_id=BIG_GUILD, seed=7)
+
+    return built_once(tmp_path_factory, "big-export", generated) / "gen20k.json"
 
 
 def valid_export(path: Path, count: int) -> Path:
