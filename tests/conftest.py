@@ -16,7 +16,7 @@ from memory.storage.store import Store
 from memory_journals import Journals
 from tests import postgres_server
 from tests.fake_openai import API_KEY, FakeOpenAI
-from tests.helpers import built_once, isolate, run_cli
+from tests.helpers import built_once, export_message, isolate, run_cli, write_export
 from tests.machine import PREPARE, unavailable
 
 if TYPE_CHECKING:
@@ -70,6 +70,26 @@ def sample_imported(sample_once: Path, tmp_path: Path) -> Path:
     """A data directory of the test's own with the sample export imported by
     ``memorybot import`` (offline extraction)."""
     return shutil.copytree(sample_once, tmp_path / "data")
+
+
+@pytest.fixture(scope="session")
+def one_message_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An export of one message ("I love hiking") imported by ``memorybot import`` once for
+    the run: shared, never changed (a test works on a copy: ``one_message_imported``)."""
+
+    def imported(root: Path) -> None:
+        export = write_export(root / "export.json", [export_message(1, "I love hiking")])
+        result = run_cli(root / "data", "import", str(export))
+        assert result.returncode == 0, result.stderr
+
+    return built_once(tmp_path_factory, "one-message", imported) / "data"
+
+
+@pytest.fixture
+def one_message_imported(one_message_once: Path, tmp_path: Path) -> Path:
+    """A data directory of the test's own (its modes as the import made them) with an
+    export of one message imported by ``memorybot import``."""
+    return shutil.copytree(one_message_once, tmp_path / "data")
 
 
 @pytest.fixture

@@ -133,10 +133,8 @@ def test_doctor_finds_the_damage_and_repair_saves_what_can_be_read(damaged: Path
     assert more.returncode == 0, more.stderr
 
 
-def test_repair_leaves_a_sound_database_alone(tmp_path: Path) -> None:
-    data_dir = tmp_path / "data"
-    export = write_export(tmp_path / "export.json", [export_message(1, "I love hiking")])
-    assert run_cli(data_dir, "import", str(export)).returncode == 0
+def test_repair_leaves_a_sound_database_alone(one_message_imported: Path) -> None:
+    data_dir = one_message_imported
 
     result = run_cli(data_dir, "doctor", "--repair")
 

@@ -59,11 +59,9 @@ def test_what_the_cli_creates_only_its_user_can_read(tmp_path: Path) -> None:
 
 
 def test_a_data_directory_found_readable_by_others_is_tightened_with_one_warning(
-    tmp_path: Path,
+    one_message_imported: Path,
 ) -> None:
-    data_dir = tmp_path / "data"
-    export = write_export(tmp_path / "export.json", [export_message(1, "I love hiking")])
-    assert run_cli(data_dir, "import", str(export)).returncode == 0
+    data_dir = one_message_imported
     # As an older memorybot (or a copy) left it.
     loose = ["memory.db", "memorybot.lock", "api-token", f"journals/{GUILD_A}/2026-10-12.md"]
     (data_dir / "api-token").write_text("a-long-enough-secret-token-value\n", encoding="utf-8")
