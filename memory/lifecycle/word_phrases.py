@@ -4,8 +4,9 @@ parents", "plays bass guitar" → "plays bass", "a pair of cats" → "2 cats", "
 → "favourite", "ldr" → "long distance", "holds a brazilian passport" → "is a brazilian
 citizen", "keeps korean hours" → "keeps korean time", "minds her grandkids" → "looks after her
 grandkids", "trains at the gym" → "goes to the gym", "assembles his computers himself" →
-"builds own pcs", "shifted to pune" → "moved to pune"): a part of :data:`memory.lifecycle.phrases.PHRASES`, run in its place there.
-Texts arrive tokenised ("one" → "1").
+"builds own pcs", "shifted to pune" → "moved to pune"): a part of
+:data:`memory.lifecycle.phrases.PHRASES`, run in its place there. Texts arrive tokenised ("one"
+→ "1").
 """
 
 from __future__ import annotations
