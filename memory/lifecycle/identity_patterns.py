@@ -2,8 +2,8 @@
 set at a time ("goes by she/her" / "on they/them now"), the name they go by, and the visa
 they live on, one at a time ("student visa" / "skilled worker visa came thru", "has
 indefinite leave to remain"; a citizen's country read too: two citizenships can both hold),
-and their driving licence (provisional, then full: "passed her
-test"). Built as the patterns of :mod:`memory.lifecycle.slot_patterns` are.
+and their driving licence (provisional, then full: "passed her test"). Built as the patterns
+of :mod:`memory.lifecycle.slot_patterns` are.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ _LANGUAGE_LEARNER = rf"(?!.*\b(?:{one_of(LANGUAGES)}) learners?\b)"
 """No learner driver: "an intermediate japanese learner"."""
 _NATION = rf"(?P<nation>{one_of(DEMONYMS)}|uk|us|eu)"
 """Whose citizen one is: "a ghanaian citizen", "uk citizenship"."""
-_NATIONS = {**DEMONYMS, "uk": "the uk", "us": "the us"}
+_COUNTRY_OF = {**DEMONYMS, "uk": "the uk", "us": "the us"}
 _NO_DENIAL = r"(?!.*\b(?:not|never|no longer|wants?|hopes?|applying|applied)\b)"
 """No visa denied, wished for or applied for ("does not have a student visa", "applying for
 ilr")."""
@@ -44,8 +44,8 @@ IDENTITY_PATTERNS: tuple[SlotPattern, ...] = (
                rf"{_NO_DENIAL}(?!'s )(?:\S+ ){{0,4}}?(?:has |got |holds |received |was granted "
                rf"|is now |became )?(?:a |an |his |her |their )?(?:{_NATION} )?"
                rf"(?P<value>indefinite leave to remain|ilr|permanent residency|permanent residence"
-               rf"|permanent resident"
-               rf"|green card|citizenship|citizen)\b(?: of (?P<country>{one_of(COUNTRIES)})\b)?"),
+               rf"|permanent resident|green card|citizenship|citizen)\b"
+               rf"(?: of (?P<country>{one_of(COUNTRIES)})\b)?"),
     # the driving licence they hold: a provisional one, or a full one once the test is passed
     _p("licence", rf"{_s_if('provisional|learner')}(?!.*\bno longer\b){_LANGUAGE_LEARNER}(?!'s )"
                   rf"(?:\S+ ){{0,4}}?"
@@ -77,5 +77,5 @@ def visa_value(value: str, nation: str | None, country: str | None) -> str:
     """One name for a visa or status (``VISAS``), a citizen's with its country when told
     ("a ghanaian citizen", "a citizen of ghana": "citizen ghana")."""
     value = VISAS.get(value, value)
-    named = _NATIONS.get(nation, nation) if nation else country
+    named = _COUNTRY_OF.get(nation, nation) if nation else country
     return f"citizen {named}" if value == "citizen" and named else value

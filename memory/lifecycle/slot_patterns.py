@@ -1,7 +1,7 @@
 """The patterns that fill attribute slots (:mod:`memory.lifecycle.slots`): who a member
 is (work, relationship, household, age, studies, family, favourites, rank, first
-language). The other attributes are read by the sibling modules named for them (``home_``,
-``pet_``, ``routine_``, ``career_patterns``...), built with the parts defined here: :data:`SUBJECT`,
+language). The other attributes are read by the ``*_patterns`` modules named for them (``home_``,
+``pet_``, ``career_patterns``...), built with the parts defined here: :data:`SUBJECT`,
 :func:`subject_if`, :func:`one_of`, :func:`slot_pattern`.
 
 Each pattern reads a fact's normalised body and is anchored on its subject (the first word);
