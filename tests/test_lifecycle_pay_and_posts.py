@@ -1,8 +1,8 @@
 """Pay, posts and a few more changes, through the public ``relation``: a yearly salary (one at
 a time), a title one is promoted or appointed to, a deputy's post and the post itself, losing
 a job said in other words, living alone said with "stays", "shifted to" a town, two
-citizenships, a field of work and who works in it, a school's job titles, and a thing of the
-subject's moved to another date."""
+citizenships, a field of work and who works in it, a school's job titles, a thing of the
+subject's moved to another date, a hybrid job, and a vegan diet told by what is not eaten."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from memory.lifecycle.relation import Relation, relation
         ("Dev is an assistant manager at a gym.", "Dev was appointed manager of the gym."),
         ("Noor lives in Pune.", "Noor shifted to Chennai for work."),
         ("Kit's school breaks up on 18 July.", "Kit's school breaks up on 22 July this year."),
+        ("Bo's role is hybrid with 3 office days.", "Bo's role has become fully remote."),
+        ("lin - hybrid, 2 days office", "lin full remote now"),
     ],
 )  # fmt: skip
 def test_a_new_value_contradicts_the_old_one(old: str, new: str) -> None:
@@ -40,6 +42,8 @@ def test_a_new_value_contradicts_the_old_one(old: str, new: str) -> None:
         ("Lou is a substitute teacher.", "Lou works as a sub."),
         ("Cam is a teaching assistant.", "Cam works as a TA."),
         ("Rey is a seaman.", "Rey works as a seafarer."),
+        ("Ivy is vegan.", "Ivy does not eat meat, dairy or eggs."),
+        ("oz - vegan", "oz. no meat no dairy no eggs"),
     ],
 )  # fmt: skip
 def test_the_same_thing_in_other_words_is_the_same_fact(old: str, new: str) -> None:
@@ -57,6 +61,7 @@ def test_the_same_thing_in_other_words_is_the_same_fact(old: str, new: str) -> N
         ("Eli is a nurse.", "Eli got promoted to mod on the server."),
         ("Eli earns 20 an hour.", "Eli earns 25 an hour."),  # no yearly sum told
         ("Kit ran a 10k on 3 May.", "Kit ran a 10k on 9 June."),  # no thing of hers: two runs
+        ("Ed drives a hybrid.", "Ed works fully remote."),  # a car, no job
     ],
 )  # fmt: skip
 def test_what_does_not_contradict(old: str, new: str) -> None:

@@ -1,8 +1,8 @@
 """The patterns of a member's routine (:mod:`memory.lifecycle.slots`): the shift they work
-and where they work from, whether they are on leave or back at work, still an apprentice or
-qualified, how they get to work or school, when they go to bed and get up (late or early,
-read from the hours they name), how many hours they sleep, and their personal best at a
-distance (one at a time: "10k pb 45:02" / "new 10k pb, 43:50"). Built as
+and where they work from (remote, hybrid or the office), whether they are on leave or back at
+work, still an apprentice or qualified, how they get to work or school, when they go to bed and
+get up (late or early, read from the hours they name), how many hours they sleep, and their
+personal best at a distance (one at a time: "10k pb 45:02" / "new 10k pb, 43:50"). Built as
 the patterns of :mod:`memory.lifecycle.slot_patterns` are, and read after them.
 """
 
@@ -162,6 +162,9 @@ ROUTINE_PATTERNS: tuple[SlotPattern, ...] = (
     _p("workplace", rf"{_s_if(' remote')}(?:'s job is|(?:\S+ ){{0,2}}?does (?:his|her|their) "
                     rf"job) (?:like )?(?:fully |100 % )?remote(?:ly)?{_NEVER_IN}?\b",
        "remote"),  # "'s job is fully remote", "does her job remotely"
+    _p("workplace", rf"{_S}(?:[.:,-] )?(?:'s (?:role|job|work) (?:is|has become) |is |works "
+                    rf"|working )?(?:now )?hybrid(?=$| [.,;:!?]| (?:with|now|\d)\b)",
+       "hybrid"),  # "'s role is hybrid with 2 office days", "wren - hybrid , 2 days office"
     _p("workplace", rf"{_s_if(' office')}(?:\S+ ){{0,6}}?(?:in|into|to) the office"
                     rf"(?=$| [.,;:!?]| (?:every|daily|full|now|\d)\b)", "office"),
     _p("workplace", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:is )?(?:back )?(?:in )?(?:the )?"

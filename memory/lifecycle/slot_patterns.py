@@ -164,8 +164,8 @@ PATTERNS: tuple[SlotPattern, ...] = (
     _p("job", rf"{_S}{_ADVERBS}(?:is|became|has become|has been) (?:now )?(?:a|an) "
               rf"(?P<value>(?:[\w-]+ ){{0,2}}(?:{_JOBS})){_STOP}"),
     _p("job", rf"{_S}'s (?:current |new )?(?:job|occupation|profession|job title|role) "
-              rf"(?:is|:) (?:now )?(?:as )?(?!(?:at|with|for) |\w+ing |(?:fully |100 % )?remote)"
-              rf"(?:a |an )?{_VALUE}"),  # not "her job is fully remote": where she works
+              rf"(?:is|:) (?:now )?(?:as )?(?!(?:at|with|for) |\w+ing |(?:fully |100 % )?remote"
+              rf"|hybrid)(?:a |an )?{_VALUE}"),  # not "her job is fully remote": where she works
     _p("job", rf"{_S}(?:[.:,-] )?{_ADVERBS}(?:(?:a|an) )?(?P<value>(?:[\w-]+ )?"
               rf"(?:{_JOBS})){_FRAGMENT_END}"),  # a fragment: "ana nurse now"
     _p("job", rf"{_S}(?:[\w'-]+ ){{0,4}}, now (?:a |an )?(?P<value>(?:{_JOBS}))"

@@ -4,9 +4,9 @@ parents", "plays bass guitar" → "plays bass", "a pair of cats" → "2 cats", "
 → "favourite", "ldr" → "long distance", "holds a brazilian passport" → "is a brazilian
 citizen", "keeps korean hours" → "keeps korean time", "minds her grandkids" → "looks after her
 grandkids", "trains at the gym" → "goes to the gym", "assembles his computers himself" →
-"builds own pcs", "shifted to pune" → "moved to pune"): a part of
-:data:`memory.lifecycle.phrases.PHRASES`, run in its place there. Texts arrive tokenised ("one"
-→ "1").
+"builds own pcs", "shifted to pune" → "moved to pune", "no meat no dairy" → "is vegan"): a
+part of :data:`memory.lifecycle.phrases.PHRASES`, run in its place there. Texts arrive tokenised
+("one" → "1").
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ _GRANDMOTHER = r"(?:grandma|grandmother|gran|granny|nan|nana|nanna|grandmom|gran
 _GRANDFATHER = r"(?:grandpa|grandfather|grandad|granddad|gramps|grandda)"
 _WHOSE = r"(?:(?:his|her|their|my|the) )"
 
+_AND = r"(?:(?: ,| or| and| nor| no)+ )"
+"""Between the things one does not eat ("meat , dairy", "meat or dairy", "no meat no dairy")."""
 _BASE = {"smok": "smoke", "drank": "drink", "vap": "vape"}
 _ZONE_WORDS = frozenset(ZONE_NAMES) | frozenset(ZONE_NAMES.values())
 
@@ -70,6 +72,9 @@ WORD_PHRASES: list[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], s
     (("rank",), r"\b(?:holds|has|got) (?:the )?(admin|administrator|mod|moderator|owner) rank\b",
      r"is \1"),  # "holds admin rank on the server"
     (("skip",), r"\bskips (breakfast|lunch|dinner)\b", r"never eats \1"),
+    (("dairy",), rf"\b(?:(?:does not|do not|never) eats? (?:any )?|no )meat{_AND}dairy"
+     rf"(?:{_AND}eggs)?(?:{_AND}(?:any )?other animal products)?\b",
+     "is vegan"),  # "no meat no dairy no eggs", "does not eat meat , dairy , eggs"
     (("shifted",), r"\bshifted (to|into|back to) ", r"moved \1 "),  # "shifted to hyderabad"
     (("bass guitar",), r"\bbass guitar\b", "bass"),  # "plays bass guitar" / "is a bassist"
     (("pair of",), r"\ba pair of\b(?= (?:\w+ )?(?:cats|dogs|rabbits|bunnies|guinea pigs|hamsters"
